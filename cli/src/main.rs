@@ -1,0 +1,2 @@
+//! The `agent-memory` binary.
+fn main() {}

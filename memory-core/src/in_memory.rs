@@ -1,0 +1,229 @@
+//! A store that lives in memory: the reference model the conformance suite checks other stores
+//! against, and a store for tests and examples.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+
+use crate::search::{note_text, terms};
+use crate::store::{Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance};
+use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
+
+#[derive(Debug, Default)]
+struct State {
+    events: Vec<StoredEvent>,
+    by_id: BTreeMap<EventId, usize>,
+    sessions: BTreeMap<SessionKey, Vec<usize>>,
+    notes: BTreeMap<(Scope, NotePath), Note>,
+    history: BTreeMap<(Scope, NotePath), Vec<Note>>,
+    watermarks: BTreeMap<String, u64>,
+}
+
+/// An in-memory [`MemoryStore`]. Everything is lost when it is dropped.
+#[derive(Debug, Default)]
+pub struct InMemoryStore {
+    state: Mutex<State>,
+}
+
+impl InMemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> Result<MutexGuard<'_, State>> {
+        self.state.lock().map_err(|_| Error::backend("memory", "store lock poisoned by a panic", false))
+    }
+}
+
+impl State {
+    fn put(&mut self, note: &Note) {
+        let key = (note.meta.scope.clone(), note.path.clone());
+        match self.notes.get(&key) {
+            Some(current) if current == note => {}
+            Some(current) => {
+                let previous = current.clone();
+                self.history.entry(key.clone()).or_default().push(previous);
+                self.notes.insert(key, note.clone());
+            }
+            None => {
+                self.notes.insert(key, note.clone());
+            }
+        }
+    }
+
+    fn delete(&mut self, scope: &Scope, path: &NotePath) -> bool {
+        let key = (scope.clone(), path.clone());
+        self.history.remove(&key);
+        self.notes.remove(&key).is_some()
+    }
+}
+
+/// Lowercase alphanumeric runs of a document, as search sees them.
+fn tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_lowercase).collect()
+}
+
+#[async_trait::async_trait]
+impl MemoryStore for InMemoryStore {
+    fn name(&self) -> &'static str {
+        "memory"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(true, true, false, false)
+    }
+
+    async fn append(&self, events: &[HookEvent]) -> Result<Vec<Appended>> {
+        let mut state = self.lock()?;
+        let mut out = Vec::with_capacity(events.len());
+        for event in events {
+            if let Some(&index) = state.by_id.get(&event.id) {
+                let stored = &state.events[index];
+                out.push(Appended {
+                    id: event.id.clone(),
+                    session: stored.event.session.clone(),
+                    seq: stored.seq,
+                    inserted: false,
+                });
+                continue;
+            }
+            let index = state.events.len();
+            let seq = state.sessions.get(&event.session).map_or(0, Vec::len) as u64 + 1;
+            let position = index as u64 + 1;
+            state.events.push(StoredEvent { seq, position, event: event.clone() });
+            state.by_id.insert(event.id.clone(), index);
+            state.sessions.entry(event.session.clone()).or_default().push(index);
+            out.push(Appended { id: event.id.clone(), session: event.session.clone(), seq, inserted: true });
+        }
+        Ok(out)
+    }
+
+    async fn timeline(&self, session: &SessionKey, after_seq: u64, limit: usize) -> Result<Vec<StoredEvent>> {
+        let state = self.lock()?;
+        let Some(indexes) = state.sessions.get(session) else { return Ok(Vec::new()) };
+        Ok(indexes
+            .iter()
+            .map(|&i| &state.events[i])
+            .filter(|e| e.seq > after_seq)
+            .take(limit)
+            .cloned()
+            .collect())
+    }
+
+    async fn sessions(&self) -> Result<Vec<SessionInfo>> {
+        let state = self.lock()?;
+        let mut out: Vec<SessionInfo> = state
+            .sessions
+            .iter()
+            .map(|(key, indexes)| {
+                let events: Vec<&HookEvent> = indexes.iter().map(|&i| &state.events[i].event).collect();
+                SessionInfo {
+                    key: key.clone(),
+                    harness: events[0].harness.name.clone(),
+                    project: events.iter().find_map(|e| e.project.clone()),
+                    started_at: events.iter().map(|e| e.occurred_at).min().unwrap_or_default(),
+                    last_at: events.iter().map(|e| e.occurred_at).max().unwrap_or_default(),
+                    events: events.len() as u64,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| b.last_at.cmp(&a.last_at).then_with(|| a.key.cmp(&b.key)));
+        Ok(out)
+    }
+
+    async fn events_after(&self, after: u64, limit: usize) -> Result<Vec<StoredEvent>> {
+        let state = self.lock()?;
+        let start = usize::try_from(after).unwrap_or(usize::MAX).min(state.events.len());
+        Ok(state.events[start..].iter().take(limit).cloned().collect())
+    }
+
+    async fn events_by_id(&self, ids: &[EventId]) -> Result<Vec<StoredEvent>> {
+        let state = self.lock()?;
+        Ok(ids.iter().filter_map(|id| state.by_id.get(id)).map(|&i| state.events[i].clone()).collect())
+    }
+
+    async fn get_note(&self, scope: &Scope, path: &NotePath) -> Result<Option<Note>> {
+        Ok(self.lock()?.notes.get(&(scope.clone(), path.clone())).cloned())
+    }
+
+    async fn note_history(&self, scope: &Scope, path: &NotePath) -> Result<Vec<Note>> {
+        Ok(self.lock()?.history.get(&(scope.clone(), path.clone())).cloned().unwrap_or_default())
+    }
+
+    async fn list_notes(&self, filter: &NoteFilter) -> Result<Vec<Note>> {
+        let state = self.lock()?;
+        Ok(state.notes.iter().filter(|((s, p), _)| filter.matches(s, p)).map(|(_, n)| n.clone()).collect())
+    }
+
+    async fn delete_note(&self, scope: &Scope, path: &NotePath) -> Result<bool> {
+        Ok(self.lock()?.delete(scope, path))
+    }
+
+    async fn search_notes(&self, query: &SearchQuery) -> Result<Vec<SearchHit>> {
+        let wanted = terms(&query.text);
+        if wanted.is_empty() || query.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let state = self.lock()?;
+        let docs: Vec<(&Note, Vec<String>)> = state
+            .notes
+            .iter()
+            .filter(|((scope, _), _)| query.scopes.is_empty() || query.scopes.contains(scope))
+            .map(|(_, note)| (note, tokens(&note_text(note))))
+            .collect();
+        let total = docs.len() as f64;
+        let avg_len = docs.iter().map(|(_, t)| t.len()).sum::<usize>() as f64 / total.max(1.0);
+        let doc_freq: Vec<f64> =
+            wanted.iter().map(|w| docs.iter().filter(|(_, t)| t.contains(w)).count() as f64).collect();
+        let (k1, b) = (1.2, 0.75);
+        let mut hits: Vec<SearchHit> = docs
+            .iter()
+            .filter_map(|(note, toks)| {
+                let mut score = 0.0;
+                let mut matched = 0;
+                for (term, df) in wanted.iter().zip(&doc_freq) {
+                    let tf = toks.iter().filter(|t| *t == term).count() as f64;
+                    if tf == 0.0 {
+                        continue;
+                    }
+                    matched += 1;
+                    let idf = ((total - df + 0.5) / (df + 0.5) + 1.0).ln();
+                    score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
+                }
+                (matched > 0).then(|| SearchHit { note: (*note).clone(), score, matched_terms: matched })
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.note.meta.scope.cmp(&b.note.meta.scope))
+                .then_with(|| a.note.path.cmp(&b.note.path))
+        });
+        hits.truncate(query.limit);
+        Ok(hits)
+    }
+
+    async fn watermark(&self, name: &str) -> Result<Option<u64>> {
+        Ok(self.lock()?.watermarks.get(name).copied())
+    }
+
+    async fn watermarks(&self) -> Result<Vec<(String, u64)>> {
+        Ok(self.lock()?.watermarks.iter().map(|(k, v)| (k.clone(), *v)).collect())
+    }
+
+    async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> Result<()> {
+        let mut state = self.lock()?;
+        for change in changes {
+            match change {
+                NoteChange::Put(note) => state.put(note),
+                NoteChange::Delete { scope, path } => {
+                    state.delete(scope, path);
+                }
+            }
+        }
+        if let Some(mark) = watermark {
+            state.watermarks.insert(mark.name.clone(), mark.position);
+        }
+        Ok(())
+    }
+}

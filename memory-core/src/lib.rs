@@ -1,0 +1,30 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+mod error;
+mod event;
+mod in_memory;
+mod note;
+mod response;
+mod scope;
+pub mod search;
+mod store;
+
+pub use error::{Error, Result};
+pub use event::{
+    EVENT_SCHEMA_VERSION, EventId, EventKind, Harness, HookEvent, SessionKey, StoredEvent, ToolCall,
+    TranscriptRef,
+};
+pub use in_memory::InMemoryStore;
+pub use note::{
+    GENERATOR_HUMAN, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN, MAX_TAGS, MAX_TITLE_LEN, Note,
+    NoteChange, NoteKind, NoteMeta, NotePath, slug,
+};
+pub use response::{Decision, HookResponse};
+pub use scope::Scope;
+pub use store::{
+    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance,
+};
+
+/// Re-exported so implementers of [`MemoryStore`] use the same macro version.
+pub use async_trait::async_trait;

@@ -1,0 +1,324 @@
+//! Notes: small Markdown documents with YAML frontmatter, filed at semantic paths.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::{Error, EventId, Result, Scope};
+
+/// Longest accepted note path, in bytes.
+pub const MAX_PATH_LEN: usize = 200;
+/// Longest accepted path segment, in bytes.
+pub const MAX_SEGMENT_LEN: usize = 64;
+/// Deepest accepted path, in segments.
+pub const MAX_DEPTH: usize = 8;
+/// Largest accepted note body, in bytes. Notes are meant to be read cold in a few seconds.
+pub const MAX_BODY_LEN: usize = 16 * 1024;
+/// Longest accepted title, in characters.
+pub const MAX_TITLE_LEN: usize = 200;
+/// Most tags a note may carry.
+pub const MAX_TAGS: usize = 16;
+
+/// A validated note path such as `profile/role.md` or `tools/cargo/test-flags.md`.
+///
+/// Relative, `/`-separated, ending in `.md`; each segment is lowercase ASCII letters, digits, `-`, `_`
+/// or `.`, does not start with `.`, and is not empty. No `..`, no absolute paths, no backslashes, no
+/// control characters, at most [`MAX_PATH_LEN`] bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NotePath(String);
+
+impl NotePath {
+    /// Validates a path.
+    pub fn new(path: impl Into<String>) -> Result<Self> {
+        let path = path.into();
+        let reject = |why: &str| Err(Error::InvalidInput(format!("note path {path:?} {why}")));
+        if path.is_empty() {
+            return reject("is empty");
+        }
+        if path.len() > MAX_PATH_LEN {
+            return reject(&format!("is longer than {MAX_PATH_LEN} bytes"));
+        }
+        if path.chars().any(char::is_control) {
+            return reject("contains a control character");
+        }
+        if path.contains('\\') {
+            return reject("contains a backslash (use `/`)");
+        }
+        if path.starts_with('/') {
+            return reject("is absolute (note paths are relative, like `profile/role.md`)");
+        }
+        if !path.ends_with(".md") {
+            return reject("does not end in `.md`");
+        }
+        let segments: Vec<&str> = path.split('/').collect();
+        if segments.len() > MAX_DEPTH {
+            return reject(&format!("is deeper than {MAX_DEPTH} segments"));
+        }
+        for segment in &segments {
+            if segment.is_empty() {
+                return reject("has an empty segment");
+            }
+            if *segment == ".." || *segment == "." {
+                return reject("contains `.` or `..`");
+            }
+            if segment.starts_with('.') {
+                return reject("has a segment starting with `.`");
+            }
+            if segment.len() > MAX_SEGMENT_LEN {
+                return reject(&format!("has a segment longer than {MAX_SEGMENT_LEN} bytes"));
+            }
+            if !segment
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.'))
+            {
+                return reject("has characters other than lowercase a-z, 0-9, `-`, `_`, `.`");
+            }
+        }
+        if segments.last().is_some_and(|last| *last == ".md") {
+            return reject("has an empty file name");
+        }
+        Ok(Self(path))
+    }
+
+    /// The path as a string slice.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The path's folder part (`tools/cargo` for `tools/cargo/test-flags.md`), empty at the top.
+    pub fn parent(&self) -> &str {
+        self.0.rsplit_once('/').map_or("", |(dir, _)| dir)
+    }
+
+    /// The file name without `.md` (`test-flags` for `tools/cargo/test-flags.md`).
+    pub fn stem(&self) -> &str {
+        let file = self.0.rsplit_once('/').map_or(self.0.as_str(), |(_, file)| file);
+        file.strip_suffix(".md").unwrap_or(file)
+    }
+}
+
+/// Turns free text into a path segment: lowercase ASCII letters and digits joined by `-`.
+///
+/// `"Acme API (v2)"` becomes `acme-api-v2`. Returns `untitled` when nothing usable remains.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.len() >= MAX_SEGMENT_LEN - 3 {
+            break;
+        }
+    }
+    let trimmed = out.trim_end_matches('-');
+    if trimmed.is_empty() { "untitled".to_owned() } else { trimmed.to_owned() }
+}
+
+impl fmt::Display for NotePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for NotePath {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Self::new(s)
+    }
+}
+
+impl Serialize for NotePath {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for NotePath {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Self::new(String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for NotePath {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NotePath".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "Relative path ending in .md; lowercase segments of a-z, 0-9, '-', '_', '.'",
+            "pattern": "^[a-z0-9_-][a-z0-9._-]*(/[a-z0-9_-][a-z0-9._-]*)*\\.md$",
+            "maxLength": MAX_PATH_LEN
+        })
+    }
+}
+
+/// What sort of knowledge a note holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NoteKind {
+    /// Who the user is: role, languages, ways of working.
+    Profile,
+    /// Something the user prefers or asked for.
+    Preference,
+    /// A rule of a project (layout, style, commands).
+    Convention,
+    /// How a tool is used: commands, flags, pitfalls.
+    Tool,
+    /// A procedure that worked: an error and its fix, a recipe.
+    Procedure,
+    /// A plain fact worth remembering.
+    Fact,
+}
+
+impl NoteKind {
+    /// The kind as its lowercase word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Profile => "profile",
+            Self::Preference => "preference",
+            Self::Convention => "convention",
+            Self::Tool => "tool",
+            Self::Procedure => "procedure",
+            Self::Fact => "fact",
+        }
+    }
+}
+
+/// Who wrote a note's current version, when a person wrote it.
+pub const GENERATOR_HUMAN: &str = "human";
+
+/// A note's frontmatter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoteMeta {
+    /// A short human title.
+    pub title: String,
+    /// One line saying when the note is useful; shown in indexes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Lowercase tags for search and grouping.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Where the note applies.
+    pub scope: Scope,
+    /// What sort of knowledge it holds.
+    pub kind: NoteKind,
+    /// Ids of the events the note was distilled from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<EventId>,
+    /// When this version was written.
+    pub updated: DateTime<Utc>,
+    /// What wrote this version: a dream provider (`deterministic`, `anthropic:<model>`), `mcp`, or
+    /// [`GENERATOR_HUMAN`] for a note edited by a person.
+    pub generator: String,
+}
+
+/// A note: a path, frontmatter and a Markdown body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Note {
+    /// Where the note is filed within its scope.
+    pub path: NotePath,
+    /// Its frontmatter.
+    pub meta: NoteMeta,
+    /// The Markdown body, verbatim.
+    pub body: String,
+}
+
+const FENCE: &str = "---\n";
+
+impl Note {
+    /// Whether a person wrote this version (the dream must merge into it, not overwrite it).
+    pub fn is_human_edited(&self) -> bool {
+        self.meta.generator == GENERATOR_HUMAN
+    }
+
+    /// Checks the limits every writer (dream, MCP, import) must respect.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |why: String| Err(Error::InvalidInput(format!("note {}: {why}", self.path)));
+        let title = self.meta.title.trim();
+        if title.is_empty() {
+            return bad("title is empty".to_owned());
+        }
+        if self.meta.title.chars().count() > MAX_TITLE_LEN || self.meta.title.contains('\n') {
+            return bad(format!("title must be one line of at most {MAX_TITLE_LEN} characters"));
+        }
+        if self.body.len() > MAX_BODY_LEN {
+            return bad(format!("body is {} bytes, over the {MAX_BODY_LEN}-byte limit", self.body.len()));
+        }
+        if self.meta.tags.len() > MAX_TAGS {
+            return bad(format!("has {} tags, over the limit of {MAX_TAGS}", self.meta.tags.len()));
+        }
+        if let Some(tag) = self.meta.tags.iter().find(|t| t.is_empty() || *t != &slug(t)) {
+            return bad(format!("tag {tag:?} is not a lowercase slug like `cargo` or `test-flags`"));
+        }
+        if self.meta.generator.trim().is_empty() {
+            return bad("generator is empty".to_owned());
+        }
+        Ok(())
+    }
+
+    /// Renders the note as Markdown with YAML frontmatter. [`Note::from_markdown`] reads it back
+    /// unchanged, given the path.
+    pub fn to_markdown(&self) -> String {
+        let yaml = yaml_serde::to_string(&self.meta).expect("note frontmatter always serialises");
+        let mut out = String::with_capacity(yaml.len() + self.body.len() + 8);
+        out.push_str(FENCE);
+        out.push_str(&yaml);
+        if !yaml.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(FENCE);
+        out.push_str(&self.body);
+        out
+    }
+
+    /// Parses Markdown with YAML frontmatter (as written by [`Note::to_markdown`] or by hand).
+    ///
+    /// Windows line endings in the fences are accepted; the body is kept byte for byte.
+    pub fn from_markdown(path: NotePath, text: &str) -> Result<Self> {
+        let invalid = |why: String| Error::InvalidNote(format!("{path}: {why}"));
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let rest = text
+            .strip_prefix("---\n")
+            .or_else(|| text.strip_prefix("---\r\n"))
+            .ok_or_else(|| invalid("does not start with a `---` frontmatter line".to_owned()))?;
+        let mut offset = 0;
+        let (yaml, body) = loop {
+            let line_end = rest[offset..].find('\n').map(|i| offset + i + 1);
+            let line = &rest[offset..line_end.unwrap_or(rest.len())];
+            if line.trim_end_matches(['\n', '\r']) == "---" {
+                break (&rest[..offset], &rest[line_end.unwrap_or(rest.len())..]);
+            }
+            match line_end {
+                Some(end) => offset = end,
+                None => return Err(invalid("frontmatter has no closing `---` line".to_owned())),
+            }
+        };
+        let meta: NoteMeta =
+            yaml_serde::from_str(yaml).map_err(|e| invalid(format!("frontmatter: {e}")))?;
+        Ok(Self { path, meta, body: body.to_owned() })
+    }
+}
+
+/// One change to a note, as the dream, an import or the MCP server applies it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum NoteChange {
+    /// Create or replace a note (the previous version is kept as history).
+    Put(Note),
+    /// Delete a note and its history.
+    Delete {
+        /// The note's scope.
+        scope: Scope,
+        /// The note's path.
+        path: NotePath,
+    },
+}

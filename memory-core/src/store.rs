@@ -1,0 +1,197 @@
+//! The `MemoryStore` trait every store implements, and the types it speaks.
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
+
+/// What a store can do beyond the required core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// `search_notes` ranks notes by full-text relevance.
+    pub full_text_search: bool,
+    /// `note_history` returns previous versions.
+    pub note_history: bool,
+    /// Notes are linked to the events they came from and to their previous versions as a graph.
+    pub graph_links: bool,
+    /// Several OS processes may use the same store at once.
+    pub multi_process: bool,
+}
+
+impl Capabilities {
+    /// Every capability on.
+    pub const ALL: Self =
+        Self { full_text_search: true, note_history: true, graph_links: true, multi_process: true };
+
+    /// Builds a set from its flags.
+    pub fn new(full_text_search: bool, note_history: bool, graph_links: bool, multi_process: bool) -> Self {
+        Self { full_text_search, note_history, graph_links, multi_process }
+    }
+}
+
+/// The outcome of appending one event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Appended {
+    /// The event's id.
+    pub id: EventId,
+    /// Its session.
+    pub session: SessionKey,
+    /// Its 1-based place in the session.
+    pub seq: u64,
+    /// `false` when the id was already stored (a redelivery: nothing changed).
+    pub inserted: bool,
+}
+
+/// One session, as listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionInfo {
+    /// The session key.
+    pub key: SessionKey,
+    /// The harness that ran it.
+    pub harness: String,
+    /// The project of its first event that had one.
+    pub project: Option<String>,
+    /// Time of its first event.
+    pub started_at: DateTime<Utc>,
+    /// Time of its last event.
+    pub last_at: DateTime<Utc>,
+    /// Number of events stored.
+    pub events: u64,
+}
+
+/// Which notes to list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NoteFilter {
+    /// Only notes in this scope; `None` lists every scope.
+    pub scope: Option<Scope>,
+    /// Only paths that start with this prefix (`tools/`).
+    pub prefix: Option<String>,
+}
+
+impl NoteFilter {
+    /// Every note in every scope.
+    pub fn all() -> Self {
+        Self::default()
+    }
+
+    /// Every note in one scope.
+    pub fn scope(scope: Scope) -> Self {
+        Self { scope: Some(scope), prefix: None }
+    }
+
+    /// Whether a note passes the filter.
+    pub fn matches(&self, scope: &Scope, path: &NotePath) -> bool {
+        self.scope.as_ref().is_none_or(|s| s == scope)
+            && self.prefix.as_deref().is_none_or(|p| path.as_str().starts_with(p))
+    }
+}
+
+/// A full-text search over notes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchQuery {
+    /// What the user typed. Never parsed as query syntax: see [`crate::search::terms`].
+    pub text: String,
+    /// The scopes to search; empty searches every scope.
+    pub scopes: Vec<Scope>,
+    /// Most hits to return.
+    pub limit: usize,
+}
+
+impl SearchQuery {
+    /// A search over the given scopes.
+    pub fn new(text: impl Into<String>, scopes: Vec<Scope>, limit: usize) -> Self {
+        Self { text: text.into(), scopes, limit }
+    }
+}
+
+/// One search result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// The note.
+    pub note: Note,
+    /// Relevance, higher is better; comparable within one result list only.
+    pub score: f64,
+    /// How many distinct query terms the note contains.
+    pub matched_terms: usize,
+}
+
+/// A named watermark moved forward together with a batch of note changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WatermarkAdvance {
+    /// The watermark's name (for example `dream:project:acme`).
+    pub name: String,
+    /// The store position ([`StoredEvent::position`]) processed up to, inclusive.
+    pub position: u64,
+}
+
+/// A store of events and notes.
+///
+/// Implementations must be safe to share (`Arc<dyn MemoryStore>`). The conformance suite in
+/// `memory-testkit` states the behaviour precisely; the in-memory [`crate::InMemoryStore`] is its
+/// reference model.
+#[async_trait::async_trait]
+pub trait MemoryStore: Send + Sync + std::fmt::Debug {
+    /// The store's short name (`sqlite`, `neo4j`, `memory`).
+    fn name(&self) -> &'static str;
+
+    /// What the store can do beyond the required core.
+    fn capabilities(&self) -> Capabilities;
+
+    /// Appends events, each to the end of its session, in the given order.
+    ///
+    /// An id already stored (in this or an earlier call) is skipped and reported with
+    /// `inserted: false` and its existing `seq`. Sequence numbers within a session are 1-based and
+    /// gap-free, whatever number of processes append at once.
+    async fn append(&self, events: &[HookEvent]) -> Result<Vec<Appended>>;
+
+    /// A session's events with `seq > after_seq`, in order, at most `limit`.
+    async fn timeline(&self, session: &SessionKey, after_seq: u64, limit: usize) -> Result<Vec<StoredEvent>>;
+
+    /// Every session, most recently active first.
+    async fn sessions(&self) -> Result<Vec<SessionInfo>>;
+
+    /// Events with store position `> after`, in position order, at most `limit`.
+    async fn events_after(&self, after: u64, limit: usize) -> Result<Vec<StoredEvent>>;
+
+    /// Looks events up by id; ids not stored are left out.
+    async fn events_by_id(&self, ids: &[EventId]) -> Result<Vec<StoredEvent>>;
+
+    /// Creates or replaces a note. The replaced version is kept in the note's history; writing a
+    /// note identical to the current one changes nothing.
+    async fn put_note(&self, note: &Note) -> Result<()> {
+        self.commit(std::slice::from_ref(&NoteChange::Put(note.clone())), None).await
+    }
+
+    /// The current version of a note.
+    async fn get_note(&self, scope: &Scope, path: &NotePath) -> Result<Option<Note>>;
+
+    /// Previous versions of a note, oldest first (the current version is not included).
+    async fn note_history(&self, scope: &Scope, path: &NotePath) -> Result<Vec<Note>>;
+
+    /// Current notes passing the filter, ordered by scope then path.
+    async fn list_notes(&self, filter: &NoteFilter) -> Result<Vec<Note>>;
+
+    /// Deletes a note and its history. Returns whether it existed.
+    async fn delete_note(&self, scope: &Scope, path: &NotePath) -> Result<bool>;
+
+    /// Notes ranked by relevance to the query text, best first. A query with no searchable terms
+    /// returns nothing; user text is never interpreted as query syntax.
+    async fn search_notes(&self, query: &SearchQuery) -> Result<Vec<SearchHit>>;
+
+    /// A named watermark's position, if set.
+    async fn watermark(&self, name: &str) -> Result<Option<u64>>;
+
+    /// Every watermark, ordered by name.
+    async fn watermarks(&self) -> Result<Vec<(String, u64)>>;
+
+    /// Sets a named watermark.
+    async fn set_watermark(&self, name: &str, position: u64) -> Result<()> {
+        self.commit(&[], Some(&WatermarkAdvance { name: name.to_owned(), position })).await
+    }
+
+    /// Applies note changes and advances a watermark in one atomic step: after a crash either all
+    /// of it is visible or none of it.
+    async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> Result<()>;
+}

@@ -1,0 +1,1 @@
+//! memory-store-neo4j.

@@ -1,0 +1,1 @@
+//! Workspace end-to-end tests.
