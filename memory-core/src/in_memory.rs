@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::search::{note_text, terms};
-use crate::store::{Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance};
+use crate::store::{
+    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance,
+};
 use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
 
 #[derive(Debug, Default)]
@@ -188,7 +190,8 @@ impl MemoryStore for InMemoryStore {
                     }
                     matched += 1;
                     let idf = ((total - df + 0.5) / (df + 0.5) + 1.0).ln();
-                    score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
+                    score += idf * tf * (k1 + 1.0)
+                        / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
                 }
                 (matched > 0).then(|| SearchHit { note: (*note).clone(), score, matched_terms: matched })
             })

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod adapter;
 mod error;
 mod event;
 mod in_memory;
@@ -10,6 +11,7 @@ mod scope;
 pub mod search;
 mod store;
 
+pub use adapter::{Delivery, HarnessAdapter, Rendered, Support, TRUNCATION_MARKER, truncate_markdown};
 pub use error::{Error, Result};
 pub use event::{
     EVENT_SCHEMA_VERSION, EventId, EventKind, Harness, HookEvent, SessionKey, StoredEvent, ToolCall,

@@ -302,8 +302,7 @@ impl Note {
                 None => return Err(invalid("frontmatter has no closing `---` line".to_owned())),
             }
         };
-        let meta: NoteMeta =
-            yaml_serde::from_str(yaml).map_err(|e| invalid(format!("frontmatter: {e}")))?;
+        let meta: NoteMeta = yaml_serde::from_str(yaml).map_err(|e| invalid(format!("frontmatter: {e}")))?;
         Ok(Self { path, meta, body: body.to_owned() })
     }
 }

@@ -47,9 +47,7 @@ impl FromStr for Scope {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || {
-            Error::InvalidInput(format!(
-                "scope `{s}` is not one of `user`, `project:<id>`, `session:<key>`"
-            ))
+            Error::InvalidInput(format!("scope `{s}` is not one of `user`, `project:<id>`, `session:<key>`"))
         };
         if s == "user" {
             return Ok(Self::User);

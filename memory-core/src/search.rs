@@ -6,12 +6,12 @@ pub const MAX_TERMS: usize = 32;
 
 /// Words too common to say anything about relevance.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but",
-    "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if",
-    "in", "into", "is", "it", "its", "just", "me", "my", "no", "not", "now", "of", "on", "or", "our",
-    "please", "should", "so", "some", "than", "that", "the", "their", "them", "then", "there",
-    "these", "they", "this", "to", "us", "was", "we", "were", "what", "when", "where", "which",
-    "who", "why", "will", "with", "would", "you", "your",
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
+    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into",
+    "is", "it", "its", "just", "me", "my", "no", "not", "now", "of", "on", "or", "our", "please", "should",
+    "so", "some", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to",
+    "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "would",
+    "you", "your",
 ];
 
 /// Splits text into lowercase search terms.
