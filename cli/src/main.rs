@@ -1,2 +1,5 @@
 //! The `agent-memory` binary.
+
+mod redact;
+
 fn main() {}

@@ -1,0 +1,1 @@
+//! Secret redaction applied before anything persists.
