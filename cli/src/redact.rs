@@ -1,1 +1,181 @@
-//! Secret redaction applied before anything persists.
+//! Secret redaction applied before anything persists (store, journal, logs).
+//!
+//! A [`Redactor`] removes `<private>…</private>` regions, replaces known secret formats and
+//! credential assignments with typed markers such as `[REDACTED:aws-access-key]`, caps tool outputs
+//! and drops transcript copies from payloads. It is cheap to build: each pattern is compiled the
+//! first time a literal it needs appears in the text, so a hook process only pays for the patterns
+//! its payload can possibly match.
+
+mod cap;
+mod counts;
+mod entropy;
+mod event;
+mod keywords;
+mod private;
+mod rules;
+
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use regex::Regex;
+
+pub(crate) use counts::RedactionCounts;
+
+use rules::{Hit, RULES};
+
+/// Kind recorded for a removed `<private>` region.
+pub(crate) const PRIVATE_KIND: &str = "private";
+
+/// Text that replaces a `<private>` region.
+pub(crate) const PRIVATE_MARKER: &str = "[private]";
+
+/// Start of every secret marker; a marker is `[REDACTED:<kind>]`.
+pub(crate) const MARKER_PREFIX: &str = "[REDACTED:";
+
+/// How many times a text is rescanned when a scan changed it (the result is a fixed point).
+const MAX_PASSES: usize = 4;
+
+/// Redacts secrets and private regions from text, JSON values and hook events.
+///
+/// Build one per process and reuse it; patterns compile lazily and are kept.
+pub(crate) struct Redactor {
+    compiled: Vec<OnceLock<Regex>>,
+    totals: Mutex<RedactionCounts>,
+}
+
+impl fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let compiled = self.compiled.iter().filter(|cell| cell.get().is_some()).count();
+        f.debug_struct("Redactor")
+            .field("rules", &self.compiled.len())
+            .field("compiled", &compiled)
+            .field("totals", &self.totals())
+            .finish()
+    }
+}
+
+impl Default for Redactor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Redactor {
+    /// A redactor with the built-in rules; no pattern is compiled yet.
+    pub(crate) fn new() -> Self {
+        Self {
+            compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
+            totals: Mutex::new(RedactionCounts::default()),
+        }
+    }
+
+    /// Returns `text` with private regions and secrets replaced by markers; borrows when nothing
+    /// had to change.
+    pub(crate) fn redact_text<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let mut counts = RedactionCounts::default();
+        let out = self.redact_text_counted(text, &mut counts);
+        self.record(&counts);
+        out
+    }
+
+    /// Redacts every string of `value` in place, object keys included; values under secret-named
+    /// keys (`"password": "hunter2"`) are replaced whole, however short.
+    pub(crate) fn redact_value(&self, value: &mut serde_json::Value) {
+        let mut counts = RedactionCounts::default();
+        event::redact_value(self, value, &mut counts);
+        self.record(&counts);
+    }
+
+    /// Redacts every text field of `event` (prompt, tool input, output and error, and the raw
+    /// payload), drops transcript copies from the payload, and caps tool outputs at
+    /// `max_tool_output` bytes. Returns what was redacted, by kind.
+    pub(crate) fn redact_event(
+        &self,
+        event: &mut memory_core::HookEvent,
+        max_tool_output: usize,
+    ) -> RedactionCounts {
+        let mut counts = RedactionCounts::default();
+        event::redact_event(self, event, max_tool_output, &mut counts);
+        self.record(&counts);
+        counts
+    }
+
+    /// Everything this redactor has redacted since it was built, by kind.
+    pub(crate) fn totals(&self) -> RedactionCounts {
+        self.totals.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    fn record(&self, counts: &RedactionCounts) {
+        if !counts.is_empty() {
+            self.totals.lock().unwrap_or_else(PoisonError::into_inner).merge(counts);
+        }
+    }
+
+    /// [`Redactor::redact_text`] that adds to `counts` instead of the totals.
+    pub(crate) fn redact_text_counted<'t>(
+        &self,
+        text: &'t str,
+        counts: &mut RedactionCounts,
+    ) -> Cow<'t, str> {
+        let mut current = Cow::Borrowed(text);
+        for _ in 0..MAX_PASSES {
+            match self.pass(&current, counts) {
+                Cow::Borrowed(_) => break,
+                Cow::Owned(next) => current = Cow::Owned(next),
+            }
+        }
+        current
+    }
+
+    /// One scan: private regions first, then every rule whose trigger literals occur.
+    fn pass<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
+        let mut current = private::strip(text, counts);
+        let lower = current.to_ascii_lowercase();
+        for (index, rule) in RULES.iter().enumerate() {
+            if !rule.triggered(&lower) {
+                continue;
+            }
+            let regex = self.compiled[index]
+                .get_or_init(|| Regex::new(rule.pattern).expect("built-in redaction pattern is valid"));
+            if let Some(next) = apply(regex, rule, &current, counts) {
+                current = Cow::Owned(next);
+            }
+        }
+        current
+    }
+}
+
+/// Runs one rule over `text`; `None` when it replaced nothing.
+fn apply(regex: &Regex, rule: &rules::Rule, text: &str, counts: &mut RedactionCounts) -> Option<String> {
+    let mut out = String::new();
+    let mut last = 0;
+    for caps in regex.captures_iter(text) {
+        let Some(Hit { range, kind }) = rule.accept(&caps, text) else { continue };
+        if range.start < last || range.is_empty() {
+            continue;
+        }
+        if out.is_empty() {
+            out.reserve(text.len());
+        }
+        out.push_str(&text[last..range.start]);
+        out.push_str(MARKER_PREFIX);
+        out.push_str(kind);
+        out.push(']');
+        last = range.end;
+        counts.add(kind, 1);
+    }
+    if last == 0 {
+        return None;
+    }
+    out.push_str(&text[last..]);
+    Some(out)
+}
+
+/// Whether `s` is (or starts with) a marker this module writes.
+pub(crate) fn is_marker(s: &str) -> bool {
+    s.starts_with(MARKER_PREFIX) || s.starts_with(PRIVATE_MARKER)
+}

@@ -1,0 +1,176 @@
+//! Redaction of JSON values and whole hook events.
+
+use memory_core::HookEvent;
+use serde_json::{Map, Value};
+
+use super::counts::RedactionCounts;
+use super::{MARKER_PREFIX, Redactor, cap, is_marker, keywords};
+
+/// Kind recorded for a capped tool output.
+pub(super) const TRUNCATED_KIND: &str = "truncated";
+
+/// Kind recorded for a transcript copy dropped from a payload.
+pub(super) const TRANSCRIPT_KIND: &str = "transcript";
+
+/// Payload keys that hold tool output, capped like `tool.output` wherever they appear.
+const OUTPUT_KEYS: &[&str] =
+    &["tool_response", "tool_output", "tool_result", "output", "response", "stdout", "stderr"];
+
+/// Payload keys that hold an error message from a tool, capped the same way.
+const ERROR_KEYS: &[&str] = &["error", "error_details"];
+
+/// Redacts every string of `value`; values under secret-named keys are replaced whole.
+pub(super) fn redact_value(redactor: &Redactor, value: &mut Value, counts: &mut RedactionCounts) {
+    match value {
+        Value::String(s) => redact_string(redactor, s, counts),
+        Value::Array(items) => items.iter_mut().for_each(|item| redact_value(redactor, item, counts)),
+        Value::Object(map) => redact_object(redactor, map, counts),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+fn redact_string(redactor: &Redactor, s: &mut String, counts: &mut RedactionCounts) {
+    if let std::borrow::Cow::Owned(redacted) = redactor.redact_text_counted(s, counts) {
+        *s = redacted;
+    }
+}
+
+fn redact_object(redactor: &Redactor, map: &mut Map<String, Value>, counts: &mut RedactionCounts) {
+    let mut renamed = Vec::new();
+    for (key, value) in map.iter_mut() {
+        match value {
+            Value::String(s) => {
+                if let Some(kind) = keywords::secret_name_kind(key)
+                    && !s.is_empty()
+                    && !is_marker(s)
+                    && !keywords::is_reference(s)
+                    && !(key.to_ascii_lowercase().ends_with("pwd") && s.starts_with(['/', '~']))
+                {
+                    *s = format!("{MARKER_PREFIX}{kind}]");
+                    counts.add(kind, 1);
+                } else {
+                    redact_string(redactor, s, counts);
+                }
+            }
+            Value::Number(_) if keywords::secret_name_kind(key) == Some("password") => {
+                *value = Value::String(format!("{MARKER_PREFIX}password]"));
+                counts.add("password", 1);
+            }
+            Value::Object(_) | Value::Array(_) if keywords::secret_container_kind(key).is_some() => {
+                let kind = keywords::secret_container_kind(key).unwrap_or("secret");
+                replace_all_strings(value, kind, counts);
+            }
+            _ => redact_value(redactor, value, counts),
+        }
+        let redacted_key = redactor.redact_text_counted(key, counts);
+        if redacted_key != key.as_str() {
+            renamed.push((key.clone(), redacted_key.into_owned()));
+        }
+    }
+    for (old, new) in renamed {
+        if let Some(value) = map.remove(&old) {
+            map.insert(new, value);
+        }
+    }
+}
+
+/// Replaces every non-empty string under a secret container (`"credentials": {…}`).
+fn replace_all_strings(value: &mut Value, kind: &'static str, counts: &mut RedactionCounts) {
+    match value {
+        Value::String(s) if !s.is_empty() && !is_marker(s) => {
+            *s = format!("{MARKER_PREFIX}{kind}]");
+            counts.add(kind, 1);
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| replace_all_strings(item, kind, counts)),
+        Value::Object(map) => map.values_mut().for_each(|item| replace_all_strings(item, kind, counts)),
+        _ => {}
+    }
+}
+
+/// Drops transcript copies, caps outputs, then redacts every text field.
+pub(super) fn redact_event(
+    redactor: &Redactor,
+    event: &mut HookEvent,
+    max_tool_output: usize,
+    counts: &mut RedactionCounts,
+) {
+    drop_transcripts(&mut event.raw, counts);
+    cap_raw(&mut event.raw, max_tool_output, counts);
+    if let Some(tool) = event.tool.as_mut() {
+        if let Some(output) = tool.output.as_mut() {
+            counts.add(TRUNCATED_KIND, usize::from(cap::cap_value(output, max_tool_output) > 0));
+        }
+        if let Some(error) = tool.error.as_mut() {
+            counts.add(TRUNCATED_KIND, usize::from(cap::cap_string(error, max_tool_output) > 0));
+        }
+        for value in [tool.input.as_mut(), tool.output.as_mut()].into_iter().flatten() {
+            redact_value(redactor, value, counts);
+        }
+        if let Some(error) = tool.error.as_mut() {
+            redact_string(redactor, error, counts);
+        }
+    }
+    if let Some(prompt) = event.prompt.as_mut() {
+        redact_string(redactor, prompt, counts);
+    }
+    redact_value(redactor, &mut event.raw, counts);
+}
+
+/// Caps every output-like field of the payload, at any depth (`tool_calls[].tool_response`).
+fn cap_raw(value: &mut Value, max: usize, counts: &mut RedactionCounts) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                if OUTPUT_KEYS.contains(&key.as_str()) || ERROR_KEYS.contains(&key.as_str()) {
+                    counts.add(TRUNCATED_KIND, usize::from(cap::cap_value(item, max) > 0));
+                } else {
+                    cap_raw(item, max, counts);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| cap_raw(item, max, counts)),
+        _ => {}
+    }
+}
+
+/// Whether a payload key names transcript contents (`transcript`, `agent_transcript`,
+/// `transcript_jsonl`), as opposed to a reference such as `transcript_path`.
+fn is_transcript_key(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let Some(at) = lower.find("transcript") else { return false };
+    let rest = lower[at + "transcript".len()..].trim_start_matches(['_', '-']);
+    matches!(rest, "" | "s" | "content" | "contents" | "jsonl" | "text" | "messages" | "entries")
+}
+
+/// Whether a string value under a transcript key is a reference (a path) rather than contents.
+fn is_reference_string(s: &str) -> bool {
+    s.len() <= 4096 && !s.contains('\n')
+}
+
+/// Replaces transcript contents in the payload with a note of their size; references stay.
+fn drop_transcripts(value: &mut Value, counts: &mut RedactionCounts) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                let is_contents = match &*item {
+                    Value::Null | Value::Bool(_) | Value::Number(_) => false,
+                    Value::String(s) => !is_reference_string(s),
+                    Value::Array(_) | Value::Object(_) => true,
+                };
+                if is_transcript_key(key) && is_contents {
+                    let bytes = match &*item {
+                        Value::String(s) => s.len(),
+                        other => other.to_string().len(),
+                    };
+                    *item =
+                        Value::String(format!("[agent-memory: transcript contents omitted, {bytes} bytes]"));
+                    counts.add(TRANSCRIPT_KIND, 1);
+                } else {
+                    drop_transcripts(item, counts);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| drop_transcripts(item, counts)),
+        _ => {}
+    }
+}

@@ -1,0 +1,416 @@
+//! The built-in secret rules: one pattern each, the literals that must occur for it to apply, and
+//! what part of a match becomes the marker.
+//!
+//! Rules run in order; provider formats come before generic assignments and the entropy check,
+//! so a token gets its most specific marker. Patterns use ASCII classes only, which keeps them
+//! small to compile and fast to run.
+
+use std::ops::Range;
+
+use regex::Captures;
+
+use super::{cap, entropy, is_marker, keywords};
+
+/// A replacement: the bytes to replace and the kind of secret they hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Hit {
+    pub(super) range: Range<usize>,
+    pub(super) kind: &'static str,
+}
+
+/// What part of a match a rule replaces.
+#[derive(Clone, Copy)]
+pub(super) enum Accept {
+    /// The whole match.
+    Whole,
+    /// One capture group.
+    Group(usize),
+    /// Decided by a function of the captures and the whole text.
+    Check(fn(&Captures<'_>, &str, &'static str) -> Option<Hit>),
+}
+
+/// One secret rule.
+pub(super) struct Rule {
+    /// Marker kind (`[REDACTED:<kind>]`); checks may choose a more precise one.
+    pub(super) kind: &'static str,
+    /// Lowercase literals of which at least one must occur for the rule to run; empty: always.
+    pub(super) triggers: &'static [&'static str],
+    /// The pattern, compiled on first use.
+    pub(super) pattern: &'static str,
+    /// What to replace.
+    pub(super) accept: Accept,
+}
+
+impl Rule {
+    /// Whether the lowercased text contains one of the rule's trigger literals.
+    pub(super) fn triggered(&self, lower: &str) -> bool {
+        self.triggers.is_empty() || self.triggers.iter().any(|t| lower.contains(t))
+    }
+
+    /// The replacement for one match, if the match is a secret.
+    pub(super) fn accept(&self, caps: &Captures<'_>, text: &str) -> Option<Hit> {
+        let m = match self.accept {
+            Accept::Whole => caps.get(0)?,
+            Accept::Group(n) => caps.get(n)?,
+            Accept::Check(check) => return check(caps, text, self.kind),
+        };
+        (!is_marker(m.as_str())).then(|| Hit { range: m.range(), kind: self.kind })
+    }
+}
+
+const fn rule(
+    kind: &'static str,
+    triggers: &'static [&'static str],
+    pattern: &'static str,
+    accept: Accept,
+) -> Rule {
+    Rule { kind, triggers, pattern, accept }
+}
+
+/// Optional quote around a name or value, plain or JSON-escaped.
+macro_rules! q {
+    () => {
+        r#"(?:\\?["'])?"#
+    };
+}
+
+/// Assignment operator between a name and its value.
+macro_rules! op {
+    () => {
+        r"[ \t]*(?::=|=>|=|:)[ \t]*"
+    };
+}
+
+/// The built-in rules, in the order they run.
+pub(super) static RULES: &[Rule] = &[
+    rule(
+        "private-key",
+        &["private key"],
+        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)",
+        Accept::Check(pem_block),
+    ),
+    rule(
+        "jwt",
+        &["eyj"],
+        r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+        Accept::Whole,
+    ),
+    rule(
+        "aws-access-key",
+        &["akia", "asia", "abia", "acca", "a3t"],
+        r"(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?-u:\b)",
+        Accept::Whole,
+    ),
+    rule(
+        "aws-secret-key",
+        &["secret"],
+        concat!(
+            r"(?i)(?:aws[a-z0-9_\-]*secret[a-z0-9_\-]*|secret_?access_?key)",
+            q!(),
+            op!(),
+            q!(),
+            r"([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|\z)"
+        ),
+        Accept::Group(1),
+    ),
+    rule("gcp-api-key", &["aiza"], r"AIza[0-9A-Za-z_\-]{35}", Accept::Whole),
+    rule(
+        "gcp-service-account-key",
+        &["private_key_id"],
+        r#"(?i)private_key_id\\?"[ \t]*:[ \t]*\\?"([0-9a-f]{40})"#,
+        Accept::Group(1),
+    ),
+    rule("google-oauth-client-secret", &["gocspx-"], r"GOCSPX-[A-Za-z0-9_\-]{20,}", Accept::Whole),
+    rule("google-oauth-token", &["ya29."], r"ya29\.[A-Za-z0-9_\-]{20,}", Accept::Whole),
+    rule(
+        "azure-storage-key",
+        &["accountkey", "sharedaccesskey"],
+        r"(?i)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
+        Accept::Group(1),
+    ),
+    rule("azure-sas-token", &["sig="], r"(?i)[?&;]sig=([A-Za-z0-9%+/=]{16,})", Accept::Group(1)),
+    rule(
+        "github-token",
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})",
+        Accept::Whole,
+    ),
+    rule(
+        "gitlab-token",
+        &["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-"],
+        r"(?-u:\b)gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_\-]{20,}",
+        Accept::Whole,
+    ),
+    rule(
+        "slack-webhook",
+        &["hooks.slack.com"],
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
+        Accept::Whole,
+    ),
+    rule("slack-token", &["xox", "xapp-"], r"(?-u:\b)(?:xox[a-z]-|xapp-)[A-Za-z0-9\-]{10,}", Accept::Whole),
+    rule("anthropic-api-key", &["sk-ant-"], r"(?-u:\b)sk-ant-[A-Za-z0-9_\-]{20,}", Accept::Whole),
+    rule(
+        "openai-api-key",
+        &["sk-"],
+        r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
+        Accept::Check(with_digit),
+    ),
+    rule(
+        "stripe-key",
+        &["_live_", "_test_", "whsec_"],
+        r"(?-u:\b)(?:[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})",
+        Accept::Whole,
+    ),
+    rule("twilio-key", &["ac", "sk"], r"(?-u:\b)(?:AC|SK)[0-9a-f]{32}(?-u:\b)", Accept::Whole),
+    rule(
+        "sendgrid-api-key",
+        &["sg."],
+        r"(?-u:\b)SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}",
+        Accept::Whole,
+    ),
+    rule("npm-token", &["npm_"], r"(?-u:\b)npm_[A-Za-z0-9]{36}(?-u:\b)", Accept::Whole),
+    rule("pypi-token", &["pypi-"], r"(?-u:\b)pypi-[A-Za-z0-9_\-]{50,}", Accept::Whole),
+    rule("docker-hub-token", &["dckr_pat_"], r"dckr_pat_[A-Za-z0-9_\-]{20,}", Accept::Whole),
+    rule("huggingface-token", &["hf_"], r"(?-u:\b)hf_[A-Za-z0-9]{30,}(?-u:\b)", Accept::Whole),
+    rule(
+        "heroku-api-key",
+        &["hrku-", "heroku"],
+        concat!(
+            r"HRKU-[A-Za-z0-9_\-]{40,}|(?i:heroku[a-z0-9_\-]*(?:key|token|pass)[a-z_]*)",
+            q!(),
+            op!(),
+            q!(),
+            r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
+        ),
+        Accept::Check(group_or_whole),
+    ),
+    rule("mailgun-api-key", &["key-"], r"(?-u:\b)key-[0-9a-f]{32}(?-u:\b)", Accept::Whole),
+    rule("digitalocean-token", &["_v1_"], r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}", Accept::Whole),
+    rule(
+        "shopify-token",
+        &["shpat_", "shpca_", "shppa_", "shpss_"],
+        r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+        Accept::Whole,
+    ),
+    rule("databricks-token", &["dapi"], r"(?-u:\b)dapi[a-f0-9]{32}(?:-[0-9]+)?(?-u:\b)", Accept::Whole),
+    rule("linear-api-key", &["lin_api_", "lin_oauth_"], r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", Accept::Whole),
+    rule(
+        "doppler-token",
+        &["dp."],
+        r"(?-u:\b)dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.\-]{30,}",
+        Accept::Whole,
+    ),
+    rule(
+        "url-credentials",
+        &["://"],
+        r#"(?i)(?P<scheme>[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/?#@"'<>\[\]]*):(?P<pass>[^\s/?#@"'<>]+)@"#,
+        Accept::Check(url_credentials),
+    ),
+    rule(
+        "basic-auth",
+        &["-u", "--user"],
+        r#"(?:^|[ \t])(?:-u|--user)[ \t]+["']?[^ \t\r\n:"']+:([^ \t\r\n"']+)"#,
+        Accept::Group(1),
+    ),
+    rule(
+        "bearer-token",
+        &["authorization"],
+        concat!(
+            r"(?i)(?:proxy-)?authorization",
+            q!(),
+            r"[ \t]*[:=][ \t]*",
+            q!(),
+            r#"(?P<scheme>(?:bearer|basic|token|digest|apikey|api-key|key)[ \t]+)?(?P<cred>[^ \t\r\n",;\\]{6,})"#
+        ),
+        Accept::Check(authorization),
+    ),
+    rule(
+        "bearer-token",
+        &["bearer"],
+        r"(?-u:\b)[Bb]earer[ \t]+([A-Za-z0-9_\-.~+/]{16,}=*)",
+        Accept::Check(bearer),
+    ),
+    rule(
+        "password",
+        &[
+            "password",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "api_key",
+            "api-key",
+            "apikey",
+            "access_key",
+            "access-key",
+            "accesskey",
+            "auth_key",
+            "authkey",
+            "private_key",
+            "private-key",
+            "privatekey",
+            "credential",
+        ],
+        concat!(
+            r"(?i)(?P<key>[a-z0-9_.\-]*?(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key",
+            r"|auth[_\-]?key|private[_\-]?key|credentials?)[a-z0-9_.\-]*)",
+            q!(),
+            r"[ \t]*(?P<op>:=|=>|=|:)[ \t]*",
+            r#"(?P<val>\\"[^"\\\r\n]*\\"|"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'"#,
+            r#"|[^ \t\r\n"'`,;&<>(){}\[\]|=\\][^ \t\r\n"'`,;&<>(){}\[\]|\\]*)"#
+        ),
+        Accept::Check(assignment),
+    ),
+    rule(
+        "password",
+        &["--"],
+        concat!(
+            r"(?i)(?:^|[ \t])--(?P<key>[a-z0-9\-]*(?:password|passwd|token|secret|api-key|apikey|access-key)",
+            r#"[a-z0-9\-]*)[ \t]+(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\-][^ \t\r\n"']*)"#
+        ),
+        Accept::Check(cli_flag),
+    ),
+    rule(
+        "high-entropy",
+        &["="],
+        r#"(?m)(?:^|\\n|\\r)[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\]+)"#,
+        Accept::Check(env_line),
+    ),
+];
+
+/// Database URL schemes: credentials in these get the `db-credentials` kind.
+const DB_SCHEMES: &[&str] = &[
+    "postgres",
+    "postgresql",
+    "mysql",
+    "mariadb",
+    "mongodb",
+    "mongodb+srv",
+    "redis",
+    "rediss",
+    "amqp",
+    "amqps",
+    "mssql",
+    "sqlserver",
+    "oracle",
+    "cockroachdb",
+    "clickhouse",
+    "neo4j",
+    "neo4j+s",
+    "bolt",
+    "bolt+s",
+    "couchdb",
+    "cassandra",
+    "memcached",
+    "snowflake",
+];
+
+/// A PEM block; an unclosed one runs to the end but spares a trailing truncation marker.
+fn pem_block(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {
+    let m = caps.get(0)?;
+    let mut end = m.end();
+    if end == text.len() && !m.as_str().ends_with("-----") {
+        end -= cap::trailing_marker_len(m.as_str());
+    }
+    Some(Hit { range: m.start()..end, kind })
+}
+
+fn with_digit(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
+    let m = caps.get(0)?;
+    m.as_str().bytes().any(|b| b.is_ascii_digit()).then(|| Hit { range: m.range(), kind })
+}
+
+fn group_or_whole(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
+    let m = caps.get(1).or_else(|| caps.get(0))?;
+    (!is_marker(m.as_str())).then(|| Hit { range: m.range(), kind })
+}
+
+fn url_credentials(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
+    let pass = caps.name("pass")?;
+    if is_marker(pass.as_str()) || keywords::is_reference(pass.as_str()) {
+        return None;
+    }
+    let scheme = caps.name("scheme")?.as_str().to_ascii_lowercase();
+    let kind = if DB_SCHEMES.contains(&scheme.as_str()) { "db-credentials" } else { kind };
+    Some(Hit { range: pass.range(), kind })
+}
+
+fn authorization(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
+    let cred = caps.name("cred")?;
+    if is_marker(cred.as_str()) || keywords::is_reference(cred.as_str()) {
+        return None;
+    }
+    let scheme = caps.name("scheme").map(|s| s.as_str().trim().to_ascii_lowercase());
+    if scheme.is_none() && cred.as_str().bytes().all(|b| b.is_ascii_lowercase()) {
+        // Prose such as "authorization: required".
+        return None;
+    }
+    let kind = if scheme.as_deref() == Some("basic") { "basic-auth" } else { kind };
+    Some(Hit { range: cred.range(), kind })
+}
+
+fn bearer(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
+    let token = caps.get(1)?;
+    let s = token.as_str();
+    (!is_marker(s) && s.bytes().any(|b| b.is_ascii_digit())).then(|| Hit { range: token.range(), kind })
+}
+
+/// Strips one layer of quotes (plain or JSON-escaped) from a matched value.
+fn unquote(value: regex::Match<'_>) -> (Range<usize>, bool) {
+    let s = value.as_str();
+    for quote in ["\\\"", "\"", "'"] {
+        if s.len() >= 2 * quote.len() && s.starts_with(quote) && s.ends_with(quote) {
+            return (value.start() + quote.len()..value.end() - quote.len(), true);
+        }
+    }
+    (value.range(), false)
+}
+
+/// `NAME=value`, `"name": "value"`, `name: value` where the name holds a secret.
+fn assignment(caps: &Captures<'_>, text: &str, _: &'static str) -> Option<Hit> {
+    let key = caps.name("key")?.as_str();
+    let kind = keywords::secret_name_kind(key)?;
+    let op = caps.name("op")?.as_str();
+    let (range, quoted) = unquote(caps.name("val")?);
+    secret_value(key, kind, op, range, quoted, text)
+}
+
+/// `--password value`, `--api-key "value"`.
+fn cli_flag(caps: &Captures<'_>, text: &str, _: &'static str) -> Option<Hit> {
+    let key = caps.name("key")?.as_str();
+    let kind = keywords::secret_name_kind(key)?;
+    let (range, quoted) = unquote(caps.name("val")?);
+    secret_value(key, kind, "=", range, quoted, text)
+}
+
+fn secret_value(
+    key: &str,
+    kind: &'static str,
+    op: &str,
+    range: Range<usize>,
+    quoted: bool,
+    text: &str,
+) -> Option<Hit> {
+    let value = &text[range.clone()];
+    if value.is_empty() || is_marker(value) || keywords::is_reference(value) {
+        return None;
+    }
+    if key.to_ascii_lowercase().ends_with("pwd") && value.starts_with(['/', '~']) {
+        return None;
+    }
+    if !quoted {
+        let next = text[range.end..].chars().next();
+        if keywords::bare_value_is_not_secret(value, op, next) {
+            return None;
+        }
+    }
+    Some(Hit { range, kind })
+}
+
+fn env_line(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
+    let name = caps.name("name")?.as_str();
+    let val = caps.name("val")?;
+    let (range, _) = unquote(val);
+    let s = &val.as_str()[range.start - val.start()..range.end - val.start()];
+    entropy::looks_like_secret(name, s).then_some(Hit { range, kind })
+}
