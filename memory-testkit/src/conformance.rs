@@ -1,0 +1,451 @@
+//! The conformance suite: the behaviour every [`MemoryStore`] must have.
+//!
+//! Each check panics with a message naming the broken rule. Every check names its own sessions,
+//! scopes, paths and watermarks with a unique suffix, so the suite may run against a store that
+//! already holds data, and checks may run in any order. Optional behaviour is checked only when
+//! [`MemoryStore::capabilities`] declares it.
+
+use std::collections::BTreeSet;
+
+use memory_core::{
+    Appended, Error, EventId, MemoryStore, NoteChange, NoteFilter, Scope, SearchQuery, SessionKey,
+    StoredEvent, WatermarkAdvance,
+};
+
+use crate::fixtures::{event, event_id, note, path, project_scope, session, unique};
+
+/// Runs every check of the suite, in order, then [`crate::hostile_search`].
+pub async fn run_conformance(store: &dyn MemoryStore) {
+    append_assigns_gap_free_seqs(store).await;
+    append_is_idempotent(store).await;
+    distinct_events_never_collide(store).await;
+    timeline_orders_and_pages(store).await;
+    sessions_are_listed(store).await;
+    events_after_pages_by_position(store).await;
+    events_by_id_finds_stored_events(store).await;
+    notes_put_get_list(store).await;
+    identical_put_changes_nothing(store).await;
+    put_keeps_history(store).await;
+    delete_removes_note_and_history(store).await;
+    search_ranks_and_respects_scopes(store).await;
+    search_without_terms_returns_nothing(store).await;
+    watermarks_round_trip(store).await;
+    commit_applies_changes_and_watermark(store).await;
+    crate::hostile_search(store).await;
+}
+
+fn ok<T>(result: memory_core::Result<T>, what: &str) -> T {
+    result.unwrap_or_else(|e| panic!("{what} failed: {e}"))
+}
+
+/// Appending a session's events assigns seqs 1, 2, 3… in order, across several calls.
+pub async fn append_assigns_gap_free_seqs(store: &dyn MemoryStore) {
+    let key = session("seqs");
+    let first: Vec<_> = (0..3).map(|i| event(&key, &format!("e{i}"), i)).collect();
+    let appended = ok(store.append(&first).await, "append");
+    let seqs: Vec<u64> = appended.iter().map(|a| a.seq).collect();
+    assert_eq!(seqs, [1, 2, 3], "first batch must get seqs 1..=3");
+    assert!(appended.iter().all(|a| a.inserted), "fresh events must be reported inserted");
+    for (a, e) in appended.iter().zip(&first) {
+        assert_eq!((&a.id, &a.session), (&e.id, &e.session), "append results follow input order");
+    }
+    let second: Vec<_> = (3..5).map(|i| event(&key, &format!("e{i}"), i)).collect();
+    let appended = ok(store.append(&second).await, "append");
+    assert_eq!(appended.iter().map(|a| a.seq).collect::<Vec<_>>(), [4, 5], "seqs continue across calls");
+    assert!(ok(store.append(&[]).await, "append of nothing").is_empty(), "empty append returns nothing");
+}
+
+/// The same id appended twice is stored once; the repeat reports `inserted: false` and its seq.
+pub async fn append_is_idempotent(store: &dyn MemoryStore) {
+    let key = session("idem");
+    let a = event(&key, "a", 0);
+    let b = event(&key, "b", 1);
+    let first = ok(store.append(&[a.clone(), b.clone()]).await, "append");
+    let again = ok(store.append(&[b.clone(), a.clone()]).await, "append again");
+    let expected = vec![
+        Appended { id: b.id.clone(), session: key.clone(), seq: first[1].seq, inserted: false },
+        Appended { id: a.id.clone(), session: key.clone(), seq: first[0].seq, inserted: false },
+    ];
+    assert_eq!(again, expected, "redelivered events are reported with their existing seqs");
+    let c = event(&key, "c", 2);
+    let mixed = ok(store.append(&[c.clone(), c.clone(), a.clone()]).await, "append with a repeat");
+    assert_eq!(
+        mixed.iter().map(|x| (x.seq, x.inserted)).collect::<Vec<_>>(),
+        [(3, true), (3, false), (1, false)],
+        "a repeat inside one batch is stored once"
+    );
+    let timeline = ok(store.timeline(&key, 0, 100).await, "timeline");
+    let ids: Vec<&EventId> = timeline.iter().map(|e| &e.event.id).collect();
+    assert_eq!(ids, [&a.id, &b.id, &c.id], "each event is stored exactly once");
+}
+
+/// Events that differ only in id get distinct seqs and are all stored.
+pub async fn distinct_events_never_collide(store: &dyn MemoryStore) {
+    let key = session("distinct");
+    let template = event(&key, "same", 0);
+    let events: Vec<_> = (0..20)
+        .map(|i| {
+            let mut e = template.clone();
+            e.id = event_id(&format!("{key}/distinct/{i}"));
+            e
+        })
+        .collect();
+    let appended = ok(store.append(&events).await, "append");
+    assert!(appended.iter().all(|a| a.inserted), "distinct ids are all inserted");
+    assert_eq!(appended.iter().map(|a| a.seq).collect::<Vec<_>>(), (1..=20).collect::<Vec<_>>());
+    let stored =
+        ok(store.events_by_id(&events.iter().map(|e| e.id.clone()).collect::<Vec<_>>()).await, "by id");
+    assert_eq!(stored.len(), 20, "every distinct event can be found");
+    let positions: BTreeSet<u64> = stored.iter().map(|s| s.position).collect();
+    assert_eq!(positions.len(), 20, "distinct events have distinct positions");
+}
+
+/// A timeline lists a session's events in seq order, honours `after_seq` and `limit`, and returns
+/// events exactly as appended.
+pub async fn timeline_orders_and_pages(store: &dyn MemoryStore) {
+    let key = session("timeline");
+    let other = session("timeline-other");
+    let mut events = Vec::new();
+    for i in 0..6 {
+        let mut e = event(&key, &format!("t{i}"), 100 - i);
+        e.cwd = Some("/work/acme".to_owned());
+        e.project = Some("acme".to_owned());
+        events.push(e);
+        events.push(event(&other, &format!("o{i}"), i));
+    }
+    ok(store.append(&events).await, "append");
+    let mine: Vec<_> = events.iter().filter(|e| e.session == key).cloned().collect();
+    let all = ok(store.timeline(&key, 0, 100).await, "timeline");
+    assert_eq!(all.iter().map(|s| s.seq).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6], "seq order");
+    assert_eq!(all.iter().map(|s| s.event.clone()).collect::<Vec<_>>(), mine, "events round-trip unchanged");
+    let page = ok(store.timeline(&key, 2, 3).await, "timeline page");
+    assert_eq!(page.iter().map(|s| s.seq).collect::<Vec<_>>(), [3, 4, 5], "after_seq and limit");
+    assert!(ok(store.timeline(&key, 6, 10).await, "timeline").is_empty(), "nothing after the last seq");
+    assert!(ok(store.timeline(&key, 0, 0).await, "timeline").is_empty(), "limit 0 returns nothing");
+    let missing = SessionKey::new("test", &unique("missing"));
+    assert!(ok(store.timeline(&missing, 0, 10).await, "timeline").is_empty(), "unknown session is empty");
+    let positions: Vec<u64> = all.iter().map(|s| s.position).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "positions grow with seq within a session");
+}
+
+/// Sessions are listed with harness, project, times and counts, most recently active first.
+pub async fn sessions_are_listed(store: &dyn MemoryStore) {
+    let older = SessionKey::new("claude", &unique("older"));
+    let newer = SessionKey::new("codex", &unique("newer"));
+    let mut first = event(&older, "a", 10);
+    first.harness.name = "claude".to_owned();
+    let mut second = event(&older, "b", 20);
+    second.harness.name = "claude".to_owned();
+    second.project = Some("acme".to_owned());
+    let mut third = event(&older, "c", 15);
+    third.harness.name = "claude".to_owned();
+    third.project = Some("other".to_owned());
+    let mut fourth = event(&newer, "d", 500);
+    fourth.harness.name = "codex".to_owned();
+    ok(store.append(&[first.clone(), second.clone(), third, fourth.clone()]).await, "append");
+    let listed: Vec<_> = ok(store.sessions().await, "sessions")
+        .into_iter()
+        .filter(|s| s.key == older || s.key == newer)
+        .collect();
+    assert_eq!(listed.len(), 2, "both sessions are listed");
+    assert_eq!(listed[0].key, newer, "the most recently active session comes first");
+    let (n, o) = (&listed[0], &listed[1]);
+    assert_eq!((n.harness.as_str(), n.project.as_deref(), n.events), ("codex", None, 1));
+    assert_eq!((n.started_at, n.last_at), (fourth.occurred_at, fourth.occurred_at));
+    assert_eq!(o.harness, "claude");
+    assert_eq!(o.project.as_deref(), Some("acme"), "project of the first event that had one");
+    assert_eq!(o.events, 3, "event count");
+    assert_eq!(o.started_at, first.occurred_at, "started_at is the earliest event time");
+    assert_eq!(o.last_at, second.occurred_at, "last_at is the latest event time");
+    ok(store.append(&[first]).await, "redelivery");
+    let again = ok(store.sessions().await, "sessions");
+    let o = again.iter().find(|s| s.key == older).expect("session still listed");
+    assert_eq!(o.events, 3, "a redelivery does not change the count");
+}
+
+async fn own_positions(store: &dyn MemoryStore, ids: &[EventId]) -> Vec<StoredEvent> {
+    let mut stored = ok(store.events_by_id(ids).await, "events_by_id");
+    stored.sort_by_key(|s| s.position);
+    stored
+}
+
+/// `events_after` pages through events in strictly increasing position, in append order.
+pub async fn events_after_pages_by_position(store: &dyn MemoryStore) {
+    let a = session("after-a");
+    let b = session("after-b");
+    let events: Vec<_> =
+        (0..9).map(|i| event(if i % 2 == 0 { &a } else { &b }, &format!("p{i}"), i)).collect();
+    ok(store.append(&events).await, "append");
+    let ids: Vec<EventId> = events.iter().map(|e| e.id.clone()).collect();
+    let stored = own_positions(store, &ids).await;
+    let in_order: Vec<&EventId> = stored.iter().map(|s| &s.event.id).collect();
+    assert_eq!(in_order, ids.iter().collect::<Vec<_>>(), "positions follow append order");
+    let last = stored.last().map_or(0, |s| s.position);
+    let mut cursor = stored[0].position - 1;
+    let mut seen = Vec::new();
+    loop {
+        let page = ok(store.events_after(cursor, 2).await, "events_after");
+        assert!(page.len() <= 2, "limit is honoured");
+        if page.is_empty() {
+            break;
+        }
+        for s in &page {
+            assert!(s.position > cursor, "positions strictly increase across pages");
+            cursor = s.position;
+            if ids.contains(&s.event.id) {
+                seen.push(s.clone());
+            }
+        }
+        if cursor >= last {
+            break;
+        }
+    }
+    assert_eq!(seen, stored, "paging visits every event once, as events_by_id reports it");
+    let from_third = ok(store.events_after(stored[2].position, 1).await, "events_after");
+    assert!(from_third[0].position > stored[2].position, "after is exclusive");
+    assert!(ok(store.events_after(0, 0).await, "events_after").is_empty(), "limit 0 returns nothing");
+}
+
+/// `events_by_id` returns stored events and leaves unknown ids out.
+pub async fn events_by_id_finds_stored_events(store: &dyn MemoryStore) {
+    let key = session("byid");
+    let events: Vec<_> = (0..3).map(|i| event(&key, &format!("b{i}"), i)).collect();
+    ok(store.append(&events).await, "append");
+    let unknown = event_id(&unique("unknown"));
+    let found = ok(store.events_by_id(&[events[2].id.clone(), unknown, events[0].id.clone()]).await, "by id");
+    let mut got: Vec<(u64, EventId)> = found.iter().map(|s| (s.seq, s.event.id.clone())).collect();
+    got.sort();
+    assert_eq!(got, [(1, events[0].id.clone()), (3, events[2].id.clone())], "unknown ids are left out");
+    assert!(found.iter().all(|s| events.contains(&s.event)), "events come back unchanged");
+    assert!(ok(store.events_by_id(&[]).await, "by id").is_empty());
+}
+
+/// Notes can be put, read back unchanged and listed by scope and prefix, ordered by scope then path.
+pub async fn notes_put_get_list(store: &dyn MemoryStore) {
+    let scope = project_scope("notes");
+    let other = project_scope("notes-other");
+    let notes = [
+        note(&scope, "tools/cargo/test-flags.md", "Cargo test flags", &["cargo"], "Use --workspace.\n"),
+        note(&scope, "profile/role.md", "Role", &[], "---\nnot frontmatter\r\n---\n\nbody ✓ 日本語\n"),
+        note(&scope, "tools/git.md", "Git", &["git", "vcs"], ""),
+        note(&other, "tools/cargo/test-flags.md", "Other scope", &[], "other\n"),
+    ];
+    for n in &notes {
+        ok(store.put_note(n).await, "put_note");
+    }
+    for n in &notes {
+        let got = ok(store.get_note(&n.meta.scope, &n.path).await, "get_note");
+        assert_eq!(got.as_ref(), Some(n), "a note reads back exactly as written");
+    }
+    let missing = ok(store.get_note(&scope, &path("nothing/here.md")).await, "get_note");
+    assert_eq!(missing, None, "a missing note is None");
+    let listed = ok(store.list_notes(&NoteFilter::scope(scope.clone())).await, "list_notes");
+    let paths: Vec<&str> = listed.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(paths, ["profile/role.md", "tools/cargo/test-flags.md", "tools/git.md"], "one scope, by path");
+    let tools = NoteFilter { scope: Some(scope.clone()), prefix: Some("tools/".to_owned()) };
+    let listed = ok(store.list_notes(&tools).await, "list_notes");
+    let paths: Vec<&str> = listed.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(paths, ["tools/cargo/test-flags.md", "tools/git.md"], "prefix filter");
+    let by_prefix = NoteFilter { scope: None, prefix: Some("tools/cargo/".to_owned()) };
+    let listed: Vec<_> = ok(store.list_notes(&by_prefix).await, "list_notes")
+        .into_iter()
+        .filter(|n| n.meta.scope == scope || n.meta.scope == other)
+        .collect();
+    assert_eq!(listed.len(), 2, "a prefix without a scope lists every scope");
+    let mut expected = vec![listed[0].meta.scope.clone(), listed[1].meta.scope.clone()];
+    expected.sort();
+    assert_eq!(vec![listed[0].meta.scope.clone(), listed[1].meta.scope.clone()], expected, "scope order");
+    let all = ok(store.list_notes(&NoteFilter::all()).await, "list_notes");
+    let keys: Vec<(Scope, String)> =
+        all.iter().map(|n| (n.meta.scope.clone(), n.path.as_str().to_owned())).collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "every note listed once, by scope then path");
+    assert!(notes.iter().all(|n| all.contains(n)), "listing every scope includes every note");
+}
+
+/// Putting a note identical to the current version changes nothing: no history entry.
+pub async fn identical_put_changes_nothing(store: &dyn MemoryStore) {
+    let scope = project_scope("same");
+    let n = note(&scope, "facts/same.md", "Same", &["x1"], "same body\n");
+    ok(store.put_note(&n).await, "put_note");
+    ok(store.put_note(&n).await, "put_note again");
+    ok(store.commit(&[NoteChange::Put(n.clone())], None).await, "commit of the same note");
+    assert_eq!(ok(store.get_note(&scope, &n.path).await, "get_note"), Some(n.clone()));
+    if store.capabilities().note_history {
+        assert!(ok(store.note_history(&scope, &n.path).await, "history").is_empty(), "no history entry");
+    }
+}
+
+/// Replacing a note keeps the previous versions in its history, oldest first.
+pub async fn put_keeps_history(store: &dyn MemoryStore) {
+    if !store.capabilities().note_history {
+        return;
+    }
+    let scope = project_scope("history");
+    let v1 = note(&scope, "facts/versions.md", "Versions", &[], "one\n");
+    let mut v2 = v1.clone();
+    v2.body = "two\n".to_owned();
+    let mut v3 = v2.clone();
+    v3.meta.title = "Versions, third".to_owned();
+    for v in [&v1, &v2, &v3] {
+        ok(store.put_note(v).await, "put_note");
+    }
+    assert_eq!(ok(store.get_note(&scope, &v1.path).await, "get_note"), Some(v3.clone()));
+    let history = ok(store.note_history(&scope, &v1.path).await, "history");
+    assert_eq!(history, vec![v1.clone(), v2.clone()], "previous versions, oldest first");
+    let unrelated = ok(store.note_history(&scope, &path("facts/other.md")).await, "history");
+    assert!(unrelated.is_empty(), "a note never written has no history");
+}
+
+/// Deleting a note removes it and its history; a second delete reports `false`.
+pub async fn delete_removes_note_and_history(store: &dyn MemoryStore) {
+    let scope = project_scope("delete");
+    let n = note(&scope, "facts/gone.md", "Gone", &[], "first\n");
+    let mut n2 = n.clone();
+    n2.body = "second\n".to_owned();
+    ok(store.put_note(&n).await, "put_note");
+    ok(store.put_note(&n2).await, "put_note");
+    let keep = note(&scope, "facts/kept.md", "Kept", &[], "kept\n");
+    ok(store.put_note(&keep).await, "put_note");
+    assert!(ok(store.delete_note(&scope, &n.path).await, "delete"), "deleting an existing note is true");
+    assert_eq!(ok(store.get_note(&scope, &n.path).await, "get_note"), None, "the note is gone");
+    if store.capabilities().note_history {
+        assert!(ok(store.note_history(&scope, &n.path).await, "history").is_empty(), "history is gone");
+    }
+    assert!(!ok(store.delete_note(&scope, &n.path).await, "delete"), "a second delete is false");
+    let listed = ok(store.list_notes(&NoteFilter::scope(scope.clone())).await, "list");
+    assert_eq!(listed, vec![keep.clone()], "other notes stay");
+    ok(store.put_note(&n).await, "put_note after delete");
+    if store.capabilities().note_history {
+        let history = ok(store.note_history(&scope, &n.path).await, "history");
+        assert!(history.is_empty(), "a recreated note starts without history");
+    }
+    if store.capabilities().full_text_search {
+        let hits =
+            ok(store.search_notes(&SearchQuery::new("second", vec![scope.clone()], 10)).await, "search");
+        assert!(hits.is_empty(), "a deleted version is not found by search");
+    }
+}
+
+/// Search ranks the obviously better note first, reports matched terms and respects scopes.
+pub async fn search_ranks_and_respects_scopes(store: &dyn MemoryStore) {
+    if !store.capabilities().full_text_search {
+        return;
+    }
+    let scope = project_scope("search");
+    let other = project_scope("search-other");
+    let best = note(
+        &scope,
+        "tools/cargo/test-flags.md",
+        "Cargo test flags",
+        &["cargo", "testing"],
+        "Run cargo test with --workspace. Cargo test flags: --nocapture, --test-threads.\n",
+    );
+    let weak = note(
+        &scope,
+        "notes/misc.md",
+        "Miscellaneous",
+        &[],
+        "Long notes about many unrelated things: gardening, cooking, a trip, weather, and once cargo.\n",
+    );
+    let unrelated = note(&scope, "notes/bread.md", "Bread", &[], "Flour, water, salt, yeast.\n");
+    let elsewhere = note(&other, "tools/cargo/test-flags.md", "Cargo test flags", &["cargo"], "cargo test\n");
+    for n in [&best, &weak, &unrelated, &elsewhere] {
+        ok(store.put_note(n).await, "put_note");
+    }
+    let hits = ok(
+        store.search_notes(&SearchQuery::new("cargo test flags", vec![scope.clone()], 10)).await,
+        "search",
+    );
+    let paths: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
+    assert_eq!(paths, ["tools/cargo/test-flags.md", "notes/misc.md"], "better note first, only matches");
+    assert!(hits.iter().all(|h| h.note.meta.scope == scope), "only the searched scope");
+    assert_eq!(hits[0].note, best, "hits carry the current note");
+    assert_eq!(hits[0].matched_terms, 3, "the best note has all three terms");
+    assert_eq!(hits[1].matched_terms, 1, "the weak note has one term");
+    assert!(hits[0].score > hits[1].score, "scores order the hits");
+    let both = vec![scope.clone(), other.clone()];
+    let hits = ok(store.search_notes(&SearchQuery::new("cargo", both.clone(), 10)).await, "search");
+    let scopes: BTreeSet<Scope> = hits.iter().map(|h| h.note.meta.scope.clone()).collect();
+    assert_eq!(scopes, both.iter().cloned().collect(), "several scopes are searched together");
+    assert_eq!(hits.len(), 3);
+    let one = ok(store.search_notes(&SearchQuery::new("cargo", both, 1)).await, "search");
+    assert_eq!(one.len(), 1, "limit is honoured");
+    let hits =
+        ok(store.search_notes(&SearchQuery::new("CARGO Flags", vec![scope.clone()], 10)).await, "search");
+    assert_eq!(hits.first().map(|h| &h.note), Some(&best), "search ignores case");
+    let hits = ok(store.search_notes(&SearchQuery::new("yeast", vec![other], 10)).await, "search");
+    assert!(hits.is_empty(), "a term in another scope is not found");
+    let mut changed = unrelated.clone();
+    changed.body = "Now about cargo only.\n".to_owned();
+    ok(store.put_note(&changed).await, "put_note");
+    let hits = ok(store.search_notes(&SearchQuery::new("yeast", vec![scope.clone()], 10)).await, "search");
+    assert!(hits.is_empty(), "a replaced body is no longer found");
+    let hits = ok(store.search_notes(&SearchQuery::new("testing", vec![scope], 10)).await, "search");
+    assert_eq!(hits.first().map(|h| &h.note), Some(&best), "tags are searched");
+}
+
+/// A query with no searchable terms (empty, stop words, punctuation) returns nothing.
+pub async fn search_without_terms_returns_nothing(store: &dyn MemoryStore) {
+    let scope = project_scope("empty-query");
+    ok(store.put_note(&note(&scope, "facts/the.md", "The and of", &[], "the and of a\n")).await, "put");
+    for text in ["", "   ", "the and of", "a", "!!! ??? ***", "\"\""] {
+        match store.search_notes(&SearchQuery::new(text, vec![scope.clone()], 10)).await {
+            Ok(hits) => assert!(hits.is_empty(), "query {text:?} has no terms and must find nothing"),
+            Err(Error::Unsupported { .. }) if !store.capabilities().full_text_search => {}
+            Err(e) => panic!("search {text:?} failed: {e}"),
+        }
+    }
+}
+
+/// Watermarks are unset until set, read back exactly, may move back, and are listed by name.
+pub async fn watermarks_round_trip(store: &dyn MemoryStore) {
+    let prefix = unique("wm");
+    let (a, b) = (format!("{prefix}:a"), format!("{prefix}:b"));
+    assert_eq!(ok(store.watermark(&a).await, "watermark"), None, "unset watermark");
+    ok(store.set_watermark(&b, 7).await, "set_watermark");
+    ok(store.set_watermark(&a, 42).await, "set_watermark");
+    ok(store.set_watermark(&a, 43).await, "set_watermark");
+    assert_eq!(ok(store.watermark(&a).await, "watermark"), Some(43));
+    ok(store.set_watermark(&b, 3).await, "set_watermark backwards");
+    assert_eq!(ok(store.watermark(&b).await, "watermark"), Some(3), "set replaces the value");
+    ok(store.set_watermark(&a, u64::from(u32::MAX) * 4).await, "set a large watermark");
+    assert_eq!(ok(store.watermark(&a).await, "watermark"), Some(u64::from(u32::MAX) * 4));
+    let listed: Vec<(String, u64)> = ok(store.watermarks().await, "watermarks")
+        .into_iter()
+        .filter(|(n, _)| n.starts_with(&prefix))
+        .collect();
+    assert_eq!(listed, [(a, u64::from(u32::MAX) * 4), (b, 3)], "listed by name");
+    let all = ok(store.watermarks().await, "watermarks");
+    assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "every watermark is listed once, ordered by name");
+}
+
+/// `commit` applies puts and deletes in order and moves the watermark in the same step.
+pub async fn commit_applies_changes_and_watermark(store: &dyn MemoryStore) {
+    let scope = project_scope("commit");
+    let mark = unique("dream");
+    let keep = note(&scope, "facts/keep.md", "Keep", &[], "keep\n");
+    let drop = note(&scope, "facts/drop.md", "Drop", &[], "drop\n");
+    ok(store.put_note(&drop).await, "put_note");
+    let mut keep2 = keep.clone();
+    keep2.body = "keep, second version\n".to_owned();
+    let changes = vec![
+        NoteChange::Put(keep.clone()),
+        NoteChange::Delete { scope: scope.clone(), path: drop.path.clone() },
+        NoteChange::Put(keep2.clone()),
+    ];
+    let advance = WatermarkAdvance { name: mark.clone(), position: 17 };
+    ok(store.commit(&changes, Some(&advance)).await, "commit");
+    assert_eq!(ok(store.watermark(&mark).await, "watermark"), Some(17), "watermark moved");
+    assert_eq!(ok(store.get_note(&scope, &keep.path).await, "get"), Some(keep2), "changes applied in order");
+    assert_eq!(ok(store.get_note(&scope, &drop.path).await, "get"), None, "delete applied");
+    if store.capabilities().note_history {
+        let history = ok(store.note_history(&scope, &keep.path).await, "history");
+        assert_eq!(history, vec![keep.clone()], "a put earlier in the same commit becomes history");
+    }
+    ok(store.commit(&[], Some(&WatermarkAdvance { name: mark.clone(), position: 18 })).await, "commit");
+    assert_eq!(ok(store.watermark(&mark).await, "watermark"), Some(18), "a commit of only a watermark");
+    let fresh = note(&scope, "facts/fresh.md", "Fresh", &[], "fresh\n");
+    ok(store.commit(&[NoteChange::Put(fresh.clone())], None).await, "commit without a watermark");
+    assert_eq!(ok(store.get_note(&scope, &fresh.path).await, "get"), Some(fresh));
+    assert_eq!(ok(store.watermark(&mark).await, "watermark"), Some(18), "no watermark, no move");
+}
