@@ -1,0 +1,226 @@
+//! Every Cypher statement the store runs. User data only ever travels in parameters.
+//!
+//! Graph model:
+//!
+//! ```text
+//! (:Project {id})-[:HAS_SESSION]->(:Session {id, last_seq, harness, project, …})
+//! (:Session)-[:HAS_FIRST_EVENT]->(:Event)   (:Session)-[:LAST_EVENT]->(:Event)
+//! (:Event {id, session_id, seq, position, kind, harness, project, occurred_at, json})-[:NEXT]->(:Event)
+//! (:Note {key, scope, path, json, search_text, version, …})-[:DERIVED_FROM]->(:Event)
+//! (:Note)-[:PREVIOUS_VERSION]->(:NoteVersion {key, version, json})-[:PREVIOUS_VERSION]->(:NoteVersion)
+//! (:Watermark {name, position})   (:Counter {name: 'events', position})
+//! ```
+
+/// Name of the node holding the last store-wide event position.
+pub(crate) const COUNTER_NAME: &str = "events";
+
+/// Name of the full-text index over notes.
+pub(crate) const NOTE_INDEX: &str = "agent_memory_note_text";
+
+/// Creates the position counter if it is missing.
+pub(crate) const ENSURE_COUNTER: &str = "
+MERGE (c:Counter {name: $name})
+  ON CREATE SET c.position = 0";
+
+/// Write-locks the position counter and reads it. Every append takes this lock first, so appends
+/// commit in position order and never wait on each other in a cycle.
+pub(crate) const LOCK_COUNTER: &str = "
+MERGE (c:Counter {name: $name})
+  ON CREATE SET c.position = 0
+SET c._lock = true
+REMOVE c._lock
+RETURN c.position AS position";
+
+/// Stores the last position handed out.
+pub(crate) const SET_COUNTER: &str = "
+MATCH (c:Counter {name: $name})
+SET c.position = $position";
+
+/// Which of `$ids` are stored already, with their session and seq.
+pub(crate) const EXISTING_EVENTS: &str = "
+UNWIND $ids AS id
+MATCH (e:Event {id: id})
+RETURN e.id AS id, e.session_id AS session, e.seq AS seq";
+
+/// Creates (or finds) and write-locks each session, and reads its state.
+pub(crate) const LOCK_SESSIONS: &str = "
+UNWIND $sessions AS sid
+MERGE (s:Session {id: sid})
+  ON CREATE SET s.last_seq = 0
+SET s._lock = true
+REMOVE s._lock
+WITH s
+OPTIONAL MATCH (s)-[:LAST_EVENT]->(last:Event)
+RETURN s.id AS id, s.last_seq AS last_seq, last.id AS last_id, s.harness AS harness,
+       s.project AS project, s.started_s AS started_s, s.started_ns AS started_ns,
+       s.last_s AS last_s, s.last_ns AS last_ns";
+
+/// Creates the batch's new events, with seqs and positions computed under the locks.
+pub(crate) const CREATE_EVENTS: &str = "
+UNWIND $events AS ev
+CREATE (:Event {
+  id: ev.id, session_id: ev.session, seq: ev.seq, position: ev.position, kind: ev.kind,
+  harness: ev.harness, project: ev.project, occurred_at: ev.occurred_at, json: ev.json
+})";
+
+/// Links each new event to its predecessor in the session.
+pub(crate) const LINK_NEXT: &str = "
+UNWIND $links AS link
+MATCH (a:Event {id: link.from})
+MATCH (b:Event {id: link.to})
+CREATE (a)-[:NEXT]->(b)";
+
+/// Links a session to its first event.
+pub(crate) const LINK_FIRST: &str = "
+UNWIND $firsts AS first
+MATCH (s:Session {id: first.session})
+MATCH (e:Event {id: first.event})
+CREATE (s)-[:HAS_FIRST_EVENT]->(e)";
+
+/// Moves each session's `LAST_EVENT` pointer and stores its summary.
+pub(crate) const UPDATE_SESSIONS: &str = "
+UNWIND $sessions AS u
+MATCH (s:Session {id: u.id})
+MATCH (e:Event {id: u.last_id})
+CALL (s) {
+  MATCH (s)-[old:LAST_EVENT]->()
+  DELETE old
+}
+CREATE (s)-[:LAST_EVENT]->(e)
+SET s.last_seq = u.last_seq, s.harness = u.harness, s.project = u.project,
+    s.started_s = u.started_s, s.started_ns = u.started_ns, s.last_s = u.last_s, s.last_ns = u.last_ns";
+
+/// Files sessions under their project once it is known.
+pub(crate) const LINK_PROJECTS: &str = "
+UNWIND $projects AS p
+MERGE (project:Project {id: p.project})
+WITH project, p
+MATCH (s:Session {id: p.session})
+CREATE (project)-[:HAS_SESSION]->(s)";
+
+/// A page of one session's events.
+pub(crate) const TIMELINE: &str = "
+MATCH (e:Event {session_id: $session})
+WHERE e.seq > $after
+RETURN e.seq AS seq, e.position AS position, e.json AS json
+ORDER BY e.seq
+LIMIT $limit";
+
+/// A page of events by store position.
+pub(crate) const EVENTS_AFTER: &str = "
+MATCH (e:Event)
+WHERE e.position > $after
+RETURN e.seq AS seq, e.position AS position, e.json AS json
+ORDER BY e.position
+LIMIT $limit";
+
+/// Events by id, in the order asked (repeats included).
+pub(crate) const EVENTS_BY_ID: &str = "
+UNWIND range(0, size($ids) - 1) AS i
+MATCH (e:Event {id: $ids[i]})
+RETURN e.seq AS seq, e.position AS position, e.json AS json
+ORDER BY i";
+
+/// Every session with at least one event.
+pub(crate) const SESSIONS: &str = "
+MATCH (s:Session)
+WHERE s.last_seq > 0
+RETURN s.id AS id, s.harness AS harness, s.project AS project, s.last_seq AS events,
+       s.started_s AS started_s, s.started_ns AS started_ns, s.last_s AS last_s, s.last_ns AS last_ns";
+
+/// Creates (or finds) and write-locks a note, and reads its current version.
+pub(crate) const LOCK_NOTE: &str = "
+MERGE (n:Note {key: $key})
+SET n._lock = true
+REMOVE n._lock
+RETURN n.json AS json";
+
+/// Moves a note's current version into its history (newest version first in the chain).
+pub(crate) const ARCHIVE_NOTE: &str = "
+MATCH (n:Note {key: $key})
+CREATE (v:NoteVersion {key: n.key, version: n.version, json: n.json})
+WITH n, v
+OPTIONAL MATCH (n)-[head:PREVIOUS_VERSION]->(older:NoteVersion)
+DELETE head
+WITH n, v, older
+FOREACH (_ IN CASE WHEN older IS NULL THEN [] ELSE [1] END | CREATE (v)-[:PREVIOUS_VERSION]->(older))
+CREATE (n)-[:PREVIOUS_VERSION]->(v)";
+
+/// Writes a note's current version and its links to the events it came from.
+pub(crate) const WRITE_NOTE: &str = "
+MATCH (n:Note {key: $key})
+SET n.scope = $scope, n.path = $path, n.json = $json, n.search_text = $search_text,
+    n.title = $title, n.kind = $kind, n.generator = $generator, n.updated = $updated,
+    n.version = coalesce(n.version, 0) + 1
+WITH n
+CALL (n) {
+  MATCH (n)-[old:DERIVED_FROM]->()
+  DELETE old
+}
+CALL (n) {
+  UNWIND $sources AS source
+  MATCH (e:Event {id: source})
+  MERGE (n)-[:DERIVED_FROM]->(e)
+}";
+
+/// Deletes a note's history.
+pub(crate) const DELETE_NOTE_VERSIONS: &str = "
+MATCH (v:NoteVersion {key: $key})
+DETACH DELETE v";
+
+/// Deletes a note; returns how many were deleted (0 or 1).
+pub(crate) const DELETE_NOTE: &str = "
+MATCH (n:Note {key: $key})
+WITH n, n.key AS key
+DETACH DELETE n
+RETURN count(key) AS deleted";
+
+/// One note's current version.
+pub(crate) const GET_NOTE: &str = "
+MATCH (n:Note {key: $key})
+WHERE n.json IS NOT NULL
+RETURN n.json AS json";
+
+/// A note's previous versions, oldest first.
+pub(crate) const NOTE_HISTORY: &str = "
+MATCH (v:NoteVersion {key: $key})
+RETURN v.json AS json
+ORDER BY v.version";
+
+/// Notes of one scope under a path prefix.
+pub(crate) const LIST_NOTES_IN_SCOPE: &str = "
+MATCH (n:Note {scope: $scope})
+WHERE n.path STARTS WITH $prefix AND n.json IS NOT NULL
+RETURN n.json AS json";
+
+/// Notes of every scope under a path prefix.
+pub(crate) const LIST_NOTES: &str = "
+MATCH (n:Note)
+WHERE n.path STARTS WITH $prefix AND n.json IS NOT NULL
+RETURN n.json AS json";
+
+/// Full-text search over notes, optionally limited to some scopes.
+pub(crate) const SEARCH_NOTES: &str = "
+CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
+WHERE node.json IS NOT NULL AND (size($scopes) = 0 OR node.scope IN $scopes)
+RETURN node.json AS json, score
+ORDER BY score DESC, node.key
+LIMIT $limit";
+
+/// One watermark.
+pub(crate) const GET_WATERMARK: &str = "
+MATCH (w:Watermark {name: $name})
+RETURN w.position AS position";
+
+/// Every watermark.
+pub(crate) const WATERMARKS: &str = "
+MATCH (w:Watermark)
+RETURN w.name AS name, w.position AS position";
+
+/// Sets a watermark.
+pub(crate) const SET_WATERMARK: &str = "
+MERGE (w:Watermark {name: $name})
+SET w.position = $position";
+
+/// Probes the connection.
+pub(crate) const PING: &str = "RETURN 1 AS one";

@@ -1,0 +1,668 @@
+//! [`Neo4jStore`]: the [`MemoryStore`] implementation.
+//!
+//! Every trait call runs inside `tokio::time::timeout(query_timeout)`. Appends and note commits
+//! run in explicit transactions; reads are auto-commit queries.
+//!
+//! Appends first write-lock the store-wide position counter, then each touched session, so
+//! positions are handed out and committed in one order (a reader paging by position never skips
+//! an event that commits later), and appenders never wait on each other in a cycle. Within the
+//! locks the store reads which ids exist, computes seqs and positions for the new events, and
+//! writes them with `UNWIND` statements.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::future::Future;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use memory_core::search::terms;
+use memory_core::{
+    Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
+    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, WatermarkAdvance,
+};
+use neo4rs::{BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
+use serde::Deserialize;
+
+use crate::cypher::{self, COUNTER_NAME, NOTE_INDEX};
+use crate::error::Neo4jStoreError;
+use crate::schema::{AWAIT_INDEXES, SCHEMA, SHOW_CONSTRAINTS, SHOW_INDEXES};
+use crate::search::{indexed_text, lucene_query, matched_terms};
+use crate::{Neo4jConfig, STORE_NAME};
+
+type StoreResult<T> = Result<T, Neo4jStoreError>;
+
+/// A [`MemoryStore`] on a Neo4j server (5.x or later, over Bolt 4.4).
+///
+/// Safe to share between tasks and to use from many processes at once.
+pub struct Neo4jStore {
+    graph: Graph,
+    config: Neo4jConfig,
+}
+
+impl fmt::Debug for Neo4jStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Neo4jStore")
+            .field("uri", &self.config.uri)
+            .field("username", &self.config.username)
+            .field("database", &self.config.database)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Neo4jStore {
+    /// Connects, checks that the server answers within `connect_timeout`, and creates any missing
+    /// constraints and indexes (idempotent; safe when several processes connect at once).
+    ///
+    /// Wrong credentials give [`memory_core::Error::Config`]; an unreachable server gives a
+    /// transient [`memory_core::Error::Backend`].
+    pub async fn connect(config: &Neo4jConfig) -> memory_core::Result<Self> {
+        config.validate()?;
+        let secret = config.password.as_str();
+        let mut builder = ConfigBuilder::default()
+            .uri(config.uri.as_str())
+            .user(config.username.as_str())
+            .password(secret)
+            .connection_timeout(config.connect_timeout)
+            // Despite its name, the pool's wait timeout: how long to wait for a free connection.
+            .max_lifetime(config.query_timeout);
+        if let Some(database) = &config.database {
+            builder = builder.db(database.as_str());
+        }
+        let driver_config =
+            builder.build().map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
+        let graph =
+            Graph::connect(driver_config).map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
+        let store = Self { graph, config: config.clone() };
+        store.bounded("connect", config.connect_timeout, store.ping()).await?;
+        store.bounded("connect", config.query_timeout, store.ensure_schema()).await?;
+        Ok(store)
+    }
+
+    /// The settings this store was opened with.
+    pub fn config(&self) -> &Neo4jConfig {
+        &self.config
+    }
+
+    async fn bounded<T>(
+        &self,
+        operation: &'static str,
+        limit: Duration,
+        work: impl Future<Output = StoreResult<T>>,
+    ) -> memory_core::Result<T> {
+        match tokio::time::timeout(limit, work).await {
+            Ok(result) => result.map_err(Neo4jStoreError::into_core),
+            Err(_) => Err(Neo4jStoreError::Timeout { operation, after: limit }.into_core()),
+        }
+    }
+
+    async fn timed<T>(
+        &self,
+        operation: &'static str,
+        work: impl Future<Output = StoreResult<T>>,
+    ) -> memory_core::Result<T> {
+        self.bounded(operation, self.config.query_timeout, work).await
+    }
+
+    /// Maps driver errors of one operation, removing the password from their text.
+    fn err(&self, operation: &'static str) -> impl Fn(neo4rs::Error) -> Neo4jStoreError + '_ {
+        move |e| Neo4jStoreError::from_driver(operation, e, &self.config.password)
+    }
+
+    /// Runs `attempt` again while the server reports a transient failure that rolled it back
+    /// (deadlock, lock timeout). The caller's timeout bounds the whole loop.
+    async fn retrying<T, F, Fut>(&self, attempt: F) -> StoreResult<T>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = StoreResult<T>>,
+    {
+        let mut delay = Duration::from_millis(5);
+        loop {
+            match attempt().await {
+                Err(e @ Neo4jStoreError::Server { .. }) if e.is_transient() => {
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_millis(250));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn fetch(&self, operation: &'static str, q: Query) -> StoreResult<Vec<Row>> {
+        let mut stream = self.graph.execute(q).await.map_err(self.err(operation))?;
+        let mut rows = Vec::new();
+        while let Some(row) = stream.next().await.map_err(self.err(operation))? {
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+
+    async fn txn_fetch(&self, operation: &'static str, txn: &mut Txn, q: Query) -> StoreResult<Vec<Row>> {
+        let mut stream = txn.execute(q).await.map_err(self.err(operation))?;
+        let mut rows = Vec::new();
+        while let Some(row) = stream.next(txn.handle()).await.map_err(self.err(operation))? {
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+
+    async fn txn_run(&self, operation: &'static str, txn: &mut Txn, q: Query) -> StoreResult<()> {
+        txn.run(q).await.map(|_| ()).map_err(self.err(operation))
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        let rows = self.fetch("connect", query(cypher::PING)).await?;
+        let one: i64 = get("connect", rows.first().ok_or_else(|| corrupt("connect", "no answer to a ping"))?, "one")?;
+        if one == 1 { Ok(()) } else { Err(corrupt("connect", "wrong answer to a ping")) }
+    }
+
+    async fn schema_state(&self) -> StoreResult<(HashSet<String>, bool)> {
+        let op = "connect";
+        let mut names = HashSet::new();
+        for row in self.fetch(op, query(SHOW_CONSTRAINTS)).await? {
+            names.insert(get::<String>(op, &row, "name")?);
+        }
+        let mut offline = false;
+        for row in self.fetch(op, query(SHOW_INDEXES)).await? {
+            let name: String = get(op, &row, "name")?;
+            let state: String = get(op, &row, "state")?;
+            offline |= state != "ONLINE" && SCHEMA.iter().any(|item| item.name == name);
+            names.insert(name);
+        }
+        Ok((names, offline))
+    }
+
+    async fn ensure_schema(&self) -> StoreResult<()> {
+        let op = "connect";
+        let (names, offline) = self.schema_state().await?;
+        let missing: Vec<_> = SCHEMA.iter().filter(|item| !names.contains(item.name)).collect();
+        for item in &missing {
+            if let Err(e) = self.graph.run(query(item.create)).await {
+                // Another process may have created it at the same moment.
+                let (now, _) = self.schema_state().await?;
+                if !now.contains(item.name) {
+                    return Err(self.err(op)(e));
+                }
+            }
+        }
+        if offline || !missing.is_empty() {
+            self.graph.run(query(AWAIT_INDEXES)).await.map_err(self.err(op))?;
+        }
+        self.graph.run(query(cypher::ENSURE_COUNTER).param("name", COUNTER_NAME)).await.map_err(self.err(op))?;
+        Ok(())
+    }
+
+    async fn append_once(&self, events: &[HookEvent]) -> StoreResult<Vec<Appended>> {
+        let op = "append";
+        // The first occurrence of each id in the batch; later repeats are answered from it.
+        let mut first_index: HashMap<&EventId, usize> = HashMap::new();
+        for (i, event) in events.iter().enumerate() {
+            first_index.entry(&event.id).or_insert(i);
+        }
+        let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
+
+        let rows = self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
+        let base: i64 = get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
+
+        let ids: Vec<BoltType> =
+            events.iter().enumerate().filter(|(i, e)| first_index[&e.id] == *i).map(|(_, e)| e.id.0.as_str().into()).collect();
+        let mut known: HashMap<String, (SessionKey, u64)> = HashMap::new();
+        for row in self.txn_fetch(op, &mut txn, query(cypher::EXISTING_EVENTS).param("ids", ids)).await? {
+            let id: String = get(op, &row, "id")?;
+            let session: String = get(op, &row, "session")?;
+            known.insert(id, (SessionKey(session), to_u64(op, get(op, &row, "seq")?)?));
+        }
+        let fresh: Vec<usize> =
+            (0..events.len()).filter(|&i| first_index[&events[i].id] == i && !known.contains_key(&events[i].id.0)).collect();
+        if fresh.is_empty() {
+            txn.rollback().await.map_err(self.err(op))?;
+            return answer(op, events, &known, &HashSet::new());
+        }
+
+        let session_ids: Vec<&str> = {
+            let mut ids: Vec<&str> = fresh.iter().map(|&i| events[i].session.as_str()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
+        let session_param: Vec<BoltType> = session_ids.iter().map(|s| (*s).into()).collect();
+        let mut sessions: BTreeMap<String, SessionState> = BTreeMap::new();
+        for row in self.txn_fetch(op, &mut txn, query(cypher::LOCK_SESSIONS).param("sessions", session_param)).await? {
+            sessions.insert(get(op, &row, "id")?, SessionState::from_row(op, &row)?);
+        }
+
+        let mut new_events = Vec::with_capacity(fresh.len());
+        let mut links = Vec::new();
+        let mut firsts = Vec::new();
+        let mut projects = Vec::new();
+        let mut position = base;
+        for &i in &fresh {
+            let event = &events[i];
+            let state = sessions
+                .get_mut(event.session.as_str())
+                .ok_or_else(|| corrupt(op, "a locked session was not returned"))?;
+            state.last_seq += 1;
+            position += 1;
+            match state.last_id.replace(event.id.0.clone()) {
+                Some(previous) => links.push(bolt_map([("from", previous.into()), ("to", event.id.0.as_str().into())])),
+                None => firsts.push(bolt_map([
+                    ("session", event.session.as_str().into()),
+                    ("event", event.id.0.as_str().into()),
+                ])),
+            }
+            state.harness.get_or_insert_with(|| event.harness.name.clone());
+            if state.project.is_none()
+                && let Some(project) = &event.project
+            {
+                state.project = Some(project.clone());
+                projects.push(bolt_map([
+                    ("project", project.as_str().into()),
+                    ("session", event.session.as_str().into()),
+                ]));
+            }
+            let at = (event.occurred_at.timestamp(), i64::from(event.occurred_at.timestamp_subsec_nanos()));
+            state.started = Some(state.started.map_or(at, |s| s.min(at)));
+            state.last = Some(state.last.map_or(at, |l| l.max(at)));
+            let json = serde_json::to_string(event)
+                .map_err(|e| Neo4jStoreError::Driver { operation: op, message: format!("encode event: {e}") })?;
+            new_events.push(bolt_map([
+                ("id", event.id.0.as_str().into()),
+                ("session", event.session.as_str().into()),
+                ("seq", state.last_seq.into()),
+                ("position", position.into()),
+                ("kind", event.kind.as_str().into()),
+                ("harness", event.harness.name.as_str().into()),
+                ("project", event.project.clone().into()),
+                ("occurred_at", event.occurred_at.to_rfc3339().into()),
+                ("json", json.into()),
+            ]));
+            known.insert(event.id.0.clone(), (event.session.clone(), to_u64(op, state.last_seq)?));
+        }
+
+        self.txn_run(op, &mut txn, query(cypher::CREATE_EVENTS).param("events", new_events)).await?;
+        if !links.is_empty() {
+            self.txn_run(op, &mut txn, query(cypher::LINK_NEXT).param("links", links)).await?;
+        }
+        if !firsts.is_empty() {
+            self.txn_run(op, &mut txn, query(cypher::LINK_FIRST).param("firsts", firsts)).await?;
+        }
+        let updates: Vec<BoltType> = sessions.iter().map(|(id, state)| state.update(id)).collect();
+        self.txn_run(op, &mut txn, query(cypher::UPDATE_SESSIONS).param("sessions", updates)).await?;
+        if !projects.is_empty() {
+            self.txn_run(op, &mut txn, query(cypher::LINK_PROJECTS).param("projects", projects)).await?;
+        }
+        self.txn_run(
+            op,
+            &mut txn,
+            query(cypher::SET_COUNTER).param("name", COUNTER_NAME).param("position", position),
+        )
+        .await?;
+        txn.commit().await.map_err(self.err(op))?;
+        let inserted: HashSet<&str> = fresh.iter().map(|&i| events[i].id.as_str()).collect();
+        answer(op, events, &known, &inserted)
+    }
+
+    async fn events(&self, operation: &'static str, q: Query) -> StoreResult<Vec<StoredEvent>> {
+        self.fetch(operation, q).await?.iter().map(|row| stored_event(operation, row)).collect()
+    }
+
+    async fn notes(&self, operation: &'static str, q: Query) -> StoreResult<Vec<Note>> {
+        self.fetch(operation, q).await?.iter().map(|row| note_from_row(operation, row)).collect()
+    }
+
+    async fn put_in(&self, operation: &'static str, txn: &mut Txn, note: &Note) -> StoreResult<()> {
+        let key = note_key(&note.meta.scope, &note.path);
+        let json = serde_json::to_string(note)
+            .map_err(|e| Neo4jStoreError::Driver { operation, message: format!("encode note: {e}") })?;
+        let rows = self.txn_fetch(operation, txn, query(cypher::LOCK_NOTE).param("key", key.as_str())).await?;
+        let current: Option<String> = match rows.first() {
+            Some(row) => get(operation, row, "json")?,
+            None => return Err(corrupt(operation, "a locked note was not returned")),
+        };
+        if current.as_deref() == Some(json.as_str()) {
+            return Ok(());
+        }
+        if current.is_some() {
+            self.txn_run(operation, txn, query(cypher::ARCHIVE_NOTE).param("key", key.as_str())).await?;
+        }
+        let sources: Vec<BoltType> = note.meta.sources.iter().map(|s| s.0.as_str().into()).collect();
+        let write = query(cypher::WRITE_NOTE)
+            .param("key", key.as_str())
+            .param("scope", note.meta.scope.to_string())
+            .param("path", note.path.as_str())
+            .param("json", json)
+            .param("search_text", indexed_text(note))
+            .param("title", note.meta.title.as_str())
+            .param("kind", note.meta.kind.as_str())
+            .param("generator", note.meta.generator.as_str())
+            .param("updated", note.meta.updated.to_rfc3339())
+            .param("sources", sources);
+        self.txn_run(operation, txn, write).await
+    }
+
+    async fn delete_in(&self, operation: &'static str, txn: &mut Txn, scope: &Scope, path: &NotePath) -> StoreResult<bool> {
+        let key = note_key(scope, path);
+        self.txn_run(operation, txn, query(cypher::DELETE_NOTE_VERSIONS).param("key", key.as_str())).await?;
+        let rows = self.txn_fetch(operation, txn, query(cypher::DELETE_NOTE).param("key", key.as_str())).await?;
+        let deleted: i64 = get(operation, rows.first().ok_or_else(|| corrupt(operation, "no delete count"))?, "deleted")?;
+        Ok(deleted > 0)
+    }
+
+    async fn commit_once(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> StoreResult<()> {
+        let op = "commit";
+        let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
+        for change in changes {
+            match change {
+                NoteChange::Put(note) => self.put_in(op, &mut txn, note).await?,
+                NoteChange::Delete { scope, path } => {
+                    self.delete_in(op, &mut txn, scope, path).await?;
+                }
+            }
+        }
+        if let Some(mark) = watermark {
+            let q = query(cypher::SET_WATERMARK)
+                .param("name", mark.name.as_str())
+                .param("position", position_to_bolt(mark.position));
+            self.txn_run(op, &mut txn, q).await?;
+        }
+        txn.commit().await.map_err(self.err(op))
+    }
+
+    async fn delete_once(&self, scope: &Scope, path: &NotePath) -> StoreResult<bool> {
+        let op = "delete_note";
+        let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
+        let existed = self.delete_in(op, &mut txn, scope, path).await?;
+        txn.commit().await.map_err(self.err(op))?;
+        Ok(existed)
+    }
+
+    async fn search_once(&self, search: &SearchQuery) -> StoreResult<Vec<SearchHit>> {
+        let op = "search_notes";
+        let wanted = terms(&search.text);
+        let Some(lucene) = lucene_query(&wanted) else { return Ok(Vec::new()) };
+        if search.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let scopes: Vec<BoltType> = search.scopes.iter().map(|s| s.to_string().into()).collect();
+        let q = query(cypher::SEARCH_NOTES)
+            .param("index", NOTE_INDEX)
+            .param("query", lucene)
+            .param("scopes", scopes)
+            .param("limit", clamp(search.limit));
+        let mut hits = Vec::new();
+        for row in self.fetch(op, q).await? {
+            let note = note_from_row(op, &row)?;
+            let score: f64 = get(op, &row, "score")?;
+            let matched = matched_terms(&note, &wanted);
+            if matched > 0 {
+                hits.push(SearchHit { note, score, matched_terms: matched });
+            }
+        }
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.note.meta.scope.cmp(&b.note.meta.scope))
+                .then_with(|| a.note.path.cmp(&b.note.path))
+        });
+        Ok(hits)
+    }
+}
+
+/// A session's state as read under its lock, updated as the batch's events are placed.
+#[derive(Debug)]
+struct SessionState {
+    last_seq: i64,
+    last_id: Option<String>,
+    harness: Option<String>,
+    project: Option<String>,
+    started: Option<(i64, i64)>,
+    last: Option<(i64, i64)>,
+}
+
+impl SessionState {
+    fn from_row(op: &'static str, row: &Row) -> StoreResult<Self> {
+        let pair = |s: &str, ns: &str| -> StoreResult<Option<(i64, i64)>> {
+            Ok(get::<Option<i64>>(op, row, s)?.zip(get::<Option<i64>>(op, row, ns)?))
+        };
+        Ok(Self {
+            last_seq: get(op, row, "last_seq")?,
+            last_id: get(op, row, "last_id")?,
+            harness: get(op, row, "harness")?,
+            project: get(op, row, "project")?,
+            started: pair("started_s", "started_ns")?,
+            last: pair("last_s", "last_ns")?,
+        })
+    }
+
+    fn update(&self, id: &str) -> BoltType {
+        let (started_s, started_ns) = self.started.unwrap_or_default();
+        let (last_s, last_ns) = self.last.unwrap_or_default();
+        bolt_map([
+            ("id", id.into()),
+            ("last_id", self.last_id.clone().into()),
+            ("last_seq", self.last_seq.into()),
+            ("harness", self.harness.clone().into()),
+            ("project", self.project.clone().into()),
+            ("started_s", started_s.into()),
+            ("started_ns", started_ns.into()),
+            ("last_s", last_s.into()),
+            ("last_ns", last_ns.into()),
+        ])
+    }
+}
+
+/// The per-event answer of an append, from what is stored (or was just stored) under each id.
+/// Only the first occurrence of an id inserted by this call reports `inserted: true`.
+fn answer(
+    op: &'static str,
+    events: &[HookEvent],
+    known: &HashMap<String, (SessionKey, u64)>,
+    inserted: &HashSet<&str>,
+) -> StoreResult<Vec<Appended>> {
+    let mut seen = HashSet::new();
+    events
+        .iter()
+        .map(|event| {
+            let (session, seq) = known.get(&event.id.0).ok_or_else(|| corrupt(op, "an appended id is missing"))?;
+            let fresh = inserted.contains(event.id.as_str()) && seen.insert(event.id.as_str());
+            Ok(Appended { id: event.id.clone(), session: session.clone(), seq: *seq, inserted: fresh })
+        })
+        .collect()
+}
+
+fn bolt_map<const N: usize>(entries: [(&'static str, BoltType); N]) -> BoltType {
+    let map: HashMap<String, BoltType> = entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    map.into()
+}
+
+fn get<'row, T: Deserialize<'row>>(operation: &'static str, row: &'row Row, key: &str) -> StoreResult<T> {
+    row.get::<T>(key).map_err(|e| corrupt(operation, &format!("column {key}: {e}")))
+}
+
+fn corrupt(operation: &'static str, message: &str) -> Neo4jStoreError {
+    Neo4jStoreError::Corrupt { operation, message: message.to_owned() }
+}
+
+fn to_u64(operation: &'static str, value: i64) -> StoreResult<u64> {
+    u64::try_from(value).map_err(|_| corrupt(operation, &format!("negative number {value}")))
+}
+
+/// A `usize` limit as a Cypher integer.
+fn clamp(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+/// Watermark positions are `u64`; Neo4j integers are `i64`. The bits are stored unchanged.
+fn position_to_bolt(position: u64) -> i64 {
+    i64::from_ne_bytes(position.to_ne_bytes())
+}
+
+fn position_from_bolt(value: i64) -> u64 {
+    u64::from_ne_bytes(value.to_ne_bytes())
+}
+
+/// The unique key of a note: its scope and path as a JSON pair, so no two pairs can collide.
+fn note_key(scope: &Scope, path: &NotePath) -> String {
+    serde_json::json!([scope.to_string(), path.as_str()]).to_string()
+}
+
+fn stored_event(operation: &'static str, row: &Row) -> StoreResult<StoredEvent> {
+    let json: String = get(operation, row, "json")?;
+    let event: HookEvent =
+        serde_json::from_str(&json).map_err(|e| corrupt(operation, &format!("event json: {e}")))?;
+    Ok(StoredEvent {
+        seq: to_u64(operation, get(operation, row, "seq")?)?,
+        position: to_u64(operation, get(operation, row, "position")?)?,
+        event,
+    })
+}
+
+fn note_from_row(operation: &'static str, row: &Row) -> StoreResult<Note> {
+    let json: String = get(operation, row, "json")?;
+    serde_json::from_str(&json).map_err(|e| corrupt(operation, &format!("note json: {e}")))
+}
+
+fn time(operation: &'static str, row: &Row, secs: &str, nanos: &str) -> StoreResult<DateTime<Utc>> {
+    let s: i64 = get(operation, row, secs)?;
+    let ns: i64 = get(operation, row, nanos)?;
+    u32::try_from(ns)
+        .ok()
+        .and_then(|ns| DateTime::from_timestamp(s, ns))
+        .ok_or_else(|| corrupt(operation, &format!("time {s}.{ns}")))
+}
+
+#[async_trait::async_trait]
+impl MemoryStore for Neo4jStore {
+    fn name(&self) -> &'static str {
+        STORE_NAME
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    async fn append(&self, events: &[HookEvent]) -> memory_core::Result<Vec<Appended>> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.timed("append", self.retrying(|| self.append_once(events))).await
+    }
+
+    async fn timeline(&self, session: &SessionKey, after_seq: u64, limit: usize) -> memory_core::Result<Vec<StoredEvent>> {
+        let Ok(after) = i64::try_from(after_seq) else { return Ok(Vec::new()) };
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let q = query(cypher::TIMELINE)
+            .param("session", session.as_str())
+            .param("after", after)
+            .param("limit", clamp(limit));
+        self.timed("timeline", self.events("timeline", q)).await
+    }
+
+    async fn sessions(&self) -> memory_core::Result<Vec<SessionInfo>> {
+        let op = "sessions";
+        self.timed(op, async {
+            let mut out = Vec::new();
+            for row in self.fetch(op, query(cypher::SESSIONS)).await? {
+                out.push(SessionInfo {
+                    key: SessionKey(get(op, &row, "id")?),
+                    harness: get(op, &row, "harness")?,
+                    project: get(op, &row, "project")?,
+                    started_at: time(op, &row, "started_s", "started_ns")?,
+                    last_at: time(op, &row, "last_s", "last_ns")?,
+                    events: to_u64(op, get(op, &row, "events")?)?,
+                });
+            }
+            out.sort_by(|a, b| b.last_at.cmp(&a.last_at).then_with(|| a.key.cmp(&b.key)));
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn events_after(&self, after: u64, limit: usize) -> memory_core::Result<Vec<StoredEvent>> {
+        let Ok(after) = i64::try_from(after) else { return Ok(Vec::new()) };
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let q = query(cypher::EVENTS_AFTER).param("after", after).param("limit", clamp(limit));
+        self.timed("events_after", self.events("events_after", q)).await
+    }
+
+    async fn events_by_id(&self, ids: &[EventId]) -> memory_core::Result<Vec<StoredEvent>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: Vec<BoltType> = ids.iter().map(|id| id.0.as_str().into()).collect();
+        let q = query(cypher::EVENTS_BY_ID).param("ids", ids);
+        self.timed("events_by_id", self.events("events_by_id", q)).await
+    }
+
+    async fn get_note(&self, scope: &Scope, path: &NotePath) -> memory_core::Result<Option<Note>> {
+        let q = query(cypher::GET_NOTE).param("key", note_key(scope, path));
+        self.timed("get_note", async { Ok(self.notes("get_note", q).await?.into_iter().next()) }).await
+    }
+
+    async fn note_history(&self, scope: &Scope, path: &NotePath) -> memory_core::Result<Vec<Note>> {
+        let q = query(cypher::NOTE_HISTORY).param("key", note_key(scope, path));
+        self.timed("note_history", self.notes("note_history", q)).await
+    }
+
+    async fn list_notes(&self, filter: &NoteFilter) -> memory_core::Result<Vec<Note>> {
+        let prefix = filter.prefix.clone().unwrap_or_default();
+        let q = match &filter.scope {
+            Some(scope) => query(cypher::LIST_NOTES_IN_SCOPE).param("scope", scope.to_string()).param("prefix", prefix),
+            None => query(cypher::LIST_NOTES).param("prefix", prefix),
+        };
+        self.timed("list_notes", async {
+            let mut notes: Vec<Note> = self
+                .notes("list_notes", q)
+                .await?
+                .into_iter()
+                .filter(|n| filter.matches(&n.meta.scope, &n.path))
+                .collect();
+            notes.sort_by(|a, b| a.meta.scope.cmp(&b.meta.scope).then_with(|| a.path.cmp(&b.path)));
+            Ok(notes)
+        })
+        .await
+    }
+
+    async fn delete_note(&self, scope: &Scope, path: &NotePath) -> memory_core::Result<bool> {
+        self.timed("delete_note", self.retrying(|| self.delete_once(scope, path))).await
+    }
+
+    async fn search_notes(&self, search: &SearchQuery) -> memory_core::Result<Vec<SearchHit>> {
+        self.timed("search_notes", self.search_once(search)).await
+    }
+
+    async fn watermark(&self, name: &str) -> memory_core::Result<Option<u64>> {
+        let op = "watermark";
+        let q = query(cypher::GET_WATERMARK).param("name", name);
+        self.timed(op, async {
+            match self.fetch(op, q).await?.first() {
+                Some(row) => Ok(Some(position_from_bolt(get(op, row, "position")?))),
+                None => Ok(None),
+            }
+        })
+        .await
+    }
+
+    async fn watermarks(&self) -> memory_core::Result<Vec<(String, u64)>> {
+        let op = "watermarks";
+        self.timed(op, async {
+            let mut out = Vec::new();
+            for row in self.fetch(op, query(cypher::WATERMARKS)).await? {
+                out.push((get(op, &row, "name")?, position_from_bolt(get(op, &row, "position")?)));
+            }
+            out.sort();
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> memory_core::Result<()> {
+        if changes.is_empty() && watermark.is_none() {
+            return Ok(());
+        }
+        self.timed("commit", self.retrying(|| self.commit_once(changes, watermark))).await
+    }
+}
