@@ -1,1 +1,61 @@
-//! dream.
+//! The dream: distils logged agent events into Markdown notes.
+//!
+//! [`run`] reads the events after each group's watermark from a [`memory_core::MemoryStore`], hands
+//! them in chunks, together with the current notes, to a [`Provider`], validates the proposed
+//! [`NoteOperation`]s in Rust, renders the frontmatter itself, and commits each chunk's changes with
+//! its watermark in one atomic step.
+//!
+//! Providers:
+//! - [`DeterministicProvider`] (no LLM, the default): commands, flags, hot files, error→fix pairs and
+//!   stated preferences, byte-identical for identical input;
+//! - [`AnthropicProvider`]: the Anthropic Messages API with a forced, strict tool;
+//! - [`OpenAiProvider`]: any OpenAI-compatible chat-completions server with a strict `json_schema`
+//!   response format (OpenAI, Ollama, llama.cpp, vLLM, LM Studio);
+//! - [`HarnessCliProvider`]: the user's own `claude` or `codex` command line, headless.
+//!
+//! Notes a person edited (generator `human`) are merged, never replaced: providers see them marked as
+//! human-edited, deleting them is rejected, an update must keep every line of the person's body, and
+//! the merged version keeps the generator `human` (so later runs keep protecting it).
+
+mod anthropic;
+mod deterministic;
+mod diff;
+mod error;
+mod events_text;
+mod evidence;
+mod harness_cli;
+mod http;
+mod openai;
+mod operation;
+mod options;
+mod progress;
+pub mod prompt;
+mod provider;
+mod report;
+mod request;
+mod run;
+mod validate;
+
+pub use anthropic::{
+    ANTHROPIC_API_KEY_VAR, ANTHROPIC_BASE_URL_VAR, ANTHROPIC_MODEL_VAR, ANTHROPIC_VERSION, AnthropicConfig,
+    AnthropicProvider,
+};
+pub use deterministic::DeterministicProvider;
+pub use diff::unified_diff;
+pub use error::{Error, Result};
+pub use events_text::render_events;
+pub use harness_cli::{HarnessCliConfig, HarnessCliProvider, HarnessKind};
+pub use http::{PRICE_INPUT_VAR, PRICE_OUTPUT_VAR, RetryPolicy, TIMEOUT_VAR};
+pub use openai::{OPENAI_API_KEY_VAR, OPENAI_BASE_URL_VAR, OPENAI_MODEL_VAR, OpenAiConfig, OpenAiProvider};
+pub use operation::{Action, NoteOperation, Operations, SCHEMA_NAME, operations_schema};
+pub use options::{DreamOptions, SCANNED_WATERMARK, ScopeFilter, watermark_name};
+pub use progress::{ChunkOutcome, NoProgress, Progress};
+pub use provider::Provider;
+pub use report::{ChunkFailure, DreamReport, PlannedChange, StopReason};
+pub use request::{DreamRequest, Limits, Pricing, ProviderReply, Usage};
+pub use run::{event_group, run};
+pub use validate::{MAX_SOURCES, USER_FOLDERS, project_folder};
+
+/// The environment variable set for harness processes the dream starts, so agent-memory's own hooks
+/// do not record the dream's sessions.
+pub const DREAM_ENV_VAR: &str = "AGENT_MEMORY_DREAM";

@@ -1,0 +1,341 @@
+//! The dream run: scan events past the watermarks, chunk them per group, ask the provider, validate,
+//! and commit each chunk's note changes together with its watermark.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use memory_core::{
+    EventId, EventKind, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope, StoredEvent,
+    WatermarkAdvance,
+};
+
+use crate::options::{SCANNED_WATERMARK, watermark_name};
+use crate::validate::{self, Context, ValidChange};
+use crate::{
+    Action, ChunkFailure, ChunkOutcome, DreamOptions, DreamReport, DreamRequest, Error, PlannedChange,
+    Progress, Provider, Result, ScopeFilter, StopReason, Usage, diff, events_text, operations_schema,
+};
+
+/// The event group an event belongs to: its project, or the user when it has none.
+pub fn event_group(event: &HookEvent) -> Scope {
+    match event.project.as_deref().map(str::trim) {
+        Some(project) if !project.is_empty() => Scope::Project(project.to_owned()),
+        _ => Scope::User,
+    }
+}
+
+/// Runs the dream once.
+///
+/// Reads the events after each group's watermark (`dream:<scope>`), in chunks of
+/// [`DreamOptions::chunk_size`] per group, and hands each chunk with the group's current notes (as
+/// last written in this run) to `provider`. The reply is validated; an invalid reply is retried once
+/// with the errors, and a chunk still invalid is reported in [`DreamReport::failures`] and changes
+/// nothing: its group stops there and resumes from that chunk on the next run. Each valid chunk is
+/// committed with one [`MemoryStore::commit`] holding its note changes and its watermark advance, so a
+/// run killed at any point leaves notes and watermarks consistent. `Injection` events are never
+/// evidence. No new events means no provider call and no change.
+///
+/// Store errors end the run with `Err` (earlier chunks stay committed). Budget caps and provider
+/// failures stop it cleanly, see [`DreamReport::stopped`].
+pub async fn run(
+    store: &dyn MemoryStore,
+    provider: &dyn Provider,
+    options: &DreamOptions,
+    progress: &dyn Progress,
+) -> Result<DreamReport> {
+    let watermarks: BTreeMap<String, u64> =
+        store.watermarks().await?.into_iter().filter(|(name, _)| name.starts_with("dream:")).collect();
+    let scanned = watermarks.get(SCANNED_WATERMARK).copied().unwrap_or(0);
+    let scan_start = watermarks.values().copied().chain([scanned]).min().unwrap_or(0);
+    let mut state = RunState {
+        store,
+        provider,
+        options,
+        progress,
+        generator: provider.name(),
+        schema: operations_schema(),
+        report: DreamReport { dry_run: options.dry_run, ..DreamReport::default() },
+        overlay: BTreeMap::new(),
+        halted: BTreeSet::new(),
+    };
+    let chunk_size = options.chunk_size.max(1);
+    let page = chunk_size.clamp(100, 1000);
+    let mut buffers: BTreeMap<Scope, Chunk> = BTreeMap::new();
+    let mut position = scan_start;
+    'scan: loop {
+        let batch = store.events_after(position, page).await?;
+        if batch.is_empty() {
+            break;
+        }
+        for stored in batch {
+            position = stored.position;
+            let group = event_group(&stored.event);
+            if !options.scopes.contains(&group)
+                || state.halted.contains(&group)
+                || stored.position <= watermarks.get(&watermark_name(&group)).copied().unwrap_or(0)
+            {
+                continue;
+            }
+            state.report.events_read += 1;
+            let chunk = buffers.entry(group.clone()).or_insert_with(|| Chunk::starting_at(stored.position));
+            chunk.last_position = stored.position;
+            if stored.event.kind != EventKind::Injection {
+                chunk.events.push(stored);
+            }
+            if chunk.events.len() >= chunk_size {
+                let chunk = buffers.remove(&group).expect("the chunk was just filled");
+                state.process(&group, chunk).await?;
+                if state.report.stopped.is_some() {
+                    break 'scan;
+                }
+            }
+        }
+        progress.scanned(state.report.events_read, position);
+    }
+    for (group, chunk) in buffers {
+        if state.report.stopped.is_some() {
+            break;
+        }
+        if !state.halted.contains(&group) {
+            state.process(&group, chunk).await?;
+        }
+    }
+    let complete = state.report.stopped.is_none() && state.report.failures.is_empty();
+    if complete && !options.dry_run && options.scopes == ScopeFilter::All && position > scanned {
+        let advance = WatermarkAdvance { name: SCANNED_WATERMARK.to_owned(), position };
+        store.commit(&[], Some(&advance)).await?;
+    }
+    Ok(state.report)
+}
+
+/// Events of one group waiting to go to the provider.
+#[derive(Debug)]
+struct Chunk {
+    events: Vec<StoredEvent>,
+    last_position: u64,
+}
+
+impl Chunk {
+    fn starting_at(position: u64) -> Self {
+        Self { events: Vec::new(), last_position: position }
+    }
+}
+
+struct RunState<'a> {
+    store: &'a dyn MemoryStore,
+    provider: &'a dyn Provider,
+    options: &'a DreamOptions,
+    progress: &'a dyn Progress,
+    generator: String,
+    schema: serde_json::Value,
+    report: DreamReport,
+    /// Notes as this run left them (`None`: deleted); in a dry run, the only record of the plan.
+    overlay: BTreeMap<(Scope, NotePath), Option<Note>>,
+    /// Groups stopped by a failed chunk.
+    halted: BTreeSet<Scope>,
+}
+
+impl RunState<'_> {
+    async fn process(&mut self, group: &Scope, chunk: Chunk) -> Result<()> {
+        let watermark = WatermarkAdvance { name: watermark_name(group), position: chunk.last_position };
+        if chunk.events.is_empty() {
+            if !self.options.dry_run {
+                self.store.commit(&[], Some(&watermark)).await?;
+            }
+            return Ok(());
+        }
+        self.report.chunks += 1;
+        self.progress.chunk_started(group, chunk.events.len());
+        let allowed_scopes =
+            if *group == Scope::User { vec![Scope::User] } else { vec![group.clone(), Scope::User] };
+        let notes = self.current_notes(&allowed_scopes).await?;
+        let mut request = DreamRequest {
+            group: group.clone(),
+            allowed_scopes,
+            events_text: events_text::render_events(&chunk.events),
+            events: chunk.events,
+            notes: notes.values().cloned().collect(),
+            schema: self.schema.clone(),
+            previous_errors: Vec::new(),
+            limits: self.options.limits.clone(),
+            now: self.options.now,
+        };
+        let mut errors: Vec<String> = Vec::new();
+        for _attempt in 0..2 {
+            request.previous_errors = errors.clone();
+            if let Some(reason) = self.over_budget(&request) {
+                self.report.stopped = Some(reason);
+                return Ok(());
+            }
+            self.report.provider_calls += 1;
+            match self.provider.propose(&request).await {
+                Ok(reply) => {
+                    self.account(reply.usage);
+                    let known_sources = self.known_sources(&request, &reply.operations.operations).await?;
+                    let context = Context {
+                        allowed_scopes: &request.allowed_scopes,
+                        notes: &notes,
+                        known_sources: &known_sources,
+                        generator: &self.generator,
+                        now: self.options.now,
+                        limits: &self.options.limits,
+                    };
+                    match validate::validate(&reply.operations.operations, &context) {
+                        Ok(changes) => return self.apply(group, changes, &watermark).await,
+                        Err(problems) => errors = problems,
+                    }
+                }
+                Err(Error::InvalidOutput { message, usage, .. }) => {
+                    self.account(usage);
+                    errors = vec![message];
+                }
+                Err(error) => {
+                    let message = error.to_string();
+                    self.fail(group, &chunk_span(&request), vec![message.clone()]);
+                    self.report.stopped = Some(StopReason::ProviderFailed { message });
+                    return Ok(());
+                }
+            }
+        }
+        self.fail(group, &chunk_span(&request), errors);
+        Ok(())
+    }
+
+    fn fail(&mut self, group: &Scope, span: &(u64, u64), errors: Vec<String>) {
+        tracing::warn!(%group, ?errors, "dream chunk given up");
+        self.halted.insert(group.clone());
+        self.progress.chunk_finished(group, &ChunkOutcome::Failed { message: errors.join("; ") });
+        self.report.failures.push(ChunkFailure {
+            group: group.clone(),
+            first_position: span.0,
+            last_position: span.1,
+            errors,
+        });
+    }
+
+    async fn current_notes(&self, scopes: &[Scope]) -> Result<BTreeMap<(Scope, NotePath), Note>> {
+        let mut notes = BTreeMap::new();
+        for scope in scopes {
+            for note in self.store.list_notes(&NoteFilter::scope(scope.clone())).await? {
+                notes.insert((note.meta.scope.clone(), note.path.clone()), note);
+            }
+            for ((overlay_scope, path), note) in &self.overlay {
+                if overlay_scope != scope {
+                    continue;
+                }
+                let key = (overlay_scope.clone(), path.clone());
+                match note {
+                    Some(note) => notes.insert(key, note.clone()),
+                    None => notes.remove(&key),
+                };
+            }
+        }
+        Ok(notes)
+    }
+
+    /// Ids the operations may cite: the chunk's events and any other stored event.
+    async fn known_sources(
+        &self,
+        request: &DreamRequest,
+        operations: &[crate::NoteOperation],
+    ) -> Result<BTreeSet<String>> {
+        let mut known: BTreeSet<String> = request.events.iter().map(|e| e.event.id.0.clone()).collect();
+        let others: Vec<EventId> = operations
+            .iter()
+            .flat_map(|op| &op.sources)
+            .filter(|id| !known.contains(*id))
+            .map(|id| EventId(id.clone()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !others.is_empty() {
+            for stored in self.store.events_by_id(&others).await? {
+                if stored.event.kind != EventKind::Injection {
+                    known.insert(stored.event.id.0);
+                }
+            }
+        }
+        Ok(known)
+    }
+
+    fn account(&mut self, usage: Usage) {
+        self.report.tokens_in += usage.input_tokens;
+        self.report.tokens_out += usage.output_tokens;
+        let cost = usage
+            .cost_usd
+            .or_else(|| self.provider.pricing().map(|p| p.cost(usage.input_tokens, usage.output_tokens)));
+        self.report.cost_usd += cost.unwrap_or(0.0);
+    }
+
+    fn over_budget(&self, request: &DreamRequest) -> Option<StopReason> {
+        let estimate = self.provider.estimate_usage(request);
+        if let Some(limit) = self.options.max_tokens {
+            let used = self.report.tokens_in + self.report.tokens_out;
+            if used + estimate.input_tokens + estimate.output_tokens > limit {
+                return Some(StopReason::TokenBudget { limit, used });
+            }
+        }
+        if let Some(limit) = self.options.max_cost_usd {
+            let spent = self.report.cost_usd;
+            let next = estimate.cost_usd.unwrap_or_else(|| {
+                self.provider.pricing().map_or(0.0, |p| p.cost(estimate.input_tokens, estimate.output_tokens))
+            });
+            if spent + next > limit || (spent >= limit && limit > 0.0) {
+                return Some(StopReason::CostBudget { limit, spent });
+            }
+        }
+        None
+    }
+
+    async fn apply(
+        &mut self,
+        group: &Scope,
+        changes: Vec<ValidChange>,
+        watermark: &WatermarkAdvance,
+    ) -> Result<()> {
+        let store_changes: Vec<NoteChange> = changes
+            .iter()
+            .map(|change| match &change.after {
+                Some(note) => NoteChange::Put(note.clone()),
+                None => NoteChange::Delete { scope: change.scope.clone(), path: change.path.clone() },
+            })
+            .collect();
+        if !self.options.dry_run {
+            self.store.commit(&store_changes, Some(watermark)).await?;
+        }
+        let (mut created, mut updated, mut deleted) = (0, 0, 0);
+        for change in changes {
+            match change.action {
+                Action::Create => created += 1,
+                Action::Update => updated += 1,
+                Action::Delete => deleted += 1,
+            }
+            let before = change.before.as_ref().map(Note::to_markdown);
+            let after = change.after.as_ref().map(Note::to_markdown);
+            let label = format!("{}/{}", change.scope, change.path);
+            let diff =
+                diff::unified_diff(&label, before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""));
+            self.report.changes.push(PlannedChange {
+                action: change.action,
+                scope: change.scope.clone(),
+                path: change.path.clone(),
+                reason: change.reason,
+                merged_into_human_edit: change.before.as_ref().is_some_and(Note::is_human_edited),
+                before,
+                after,
+                diff,
+            });
+            self.overlay.insert((change.scope, change.path), change.after);
+        }
+        self.report.notes_created += created as u64;
+        self.report.notes_updated += updated as u64;
+        self.report.notes_deleted += deleted as u64;
+        self.progress.chunk_finished(group, &ChunkOutcome::Applied { created, updated, deleted });
+        Ok(())
+    }
+}
+
+fn chunk_span(request: &DreamRequest) -> (u64, u64) {
+    let first = request.events.first().map_or(0, |e| e.position);
+    let last = request.events.last().map_or(0, |e| e.position);
+    (first, last)
+}

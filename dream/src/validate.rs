@@ -1,0 +1,251 @@
+//! Checks a provider's operations and turns them into notes with frontmatter rendered by us.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, Utc};
+use memory_core::{EventId, GENERATOR_HUMAN, Note, NoteMeta, NotePath, Scope, slug};
+
+use crate::{Action, Limits, NoteOperation};
+
+/// Top-level folders a user-scoped note may live in.
+pub const USER_FOLDERS: &[&str] = &["profile", "tools", "errors", "topics"];
+
+/// Most source event ids kept in a note's frontmatter (the most recent ones).
+pub const MAX_SOURCES: usize = 50;
+
+/// The folder of a project's notes: `project/<slug of the id>`.
+pub fn project_folder(project_id: &str) -> String {
+    format!("project/{}", slug(project_id))
+}
+
+/// One validated change, ready to commit.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ValidChange {
+    pub(crate) action: Action,
+    pub(crate) scope: Scope,
+    pub(crate) path: NotePath,
+    pub(crate) before: Option<Note>,
+    pub(crate) after: Option<Note>,
+    pub(crate) reason: String,
+}
+
+/// What validation needs to know besides the operations.
+#[derive(Debug)]
+pub(crate) struct Context<'a> {
+    pub(crate) allowed_scopes: &'a [Scope],
+    pub(crate) notes: &'a BTreeMap<(Scope, NotePath), Note>,
+    pub(crate) known_sources: &'a BTreeSet<String>,
+    pub(crate) generator: &'a str,
+    pub(crate) now: DateTime<Utc>,
+    pub(crate) limits: &'a Limits,
+}
+
+/// Validates every operation; returns the changes, or every problem found (nothing is applied then).
+///
+/// Updates that change no content (title, description, kind, tags, body) are dropped silently.
+pub(crate) fn validate(
+    operations: &[NoteOperation],
+    context: &Context<'_>,
+) -> Result<Vec<ValidChange>, Vec<String>> {
+    let mut errors = Vec::new();
+    let mut changes = Vec::new();
+    if operations.len() > context.limits.max_operations {
+        errors.push(format!(
+            "{} operations, more than the limit of {}; merge related changes",
+            operations.len(),
+            context.limits.max_operations
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for (index, operation) in operations.iter().enumerate() {
+        let label = format!("operation {} ({} {})", index + 1, operation.action.as_str(), operation.path);
+        match validate_one(operation, context) {
+            Ok(change) => {
+                if !seen.insert((change.scope.clone(), change.path.clone())) {
+                    errors.push(format!("{label}: another operation already changes this note; use one"));
+                    continue;
+                }
+                if change.action != Action::Update || content_changed(&change) {
+                    changes.push(change);
+                }
+            }
+            Err(problems) => errors.extend(problems.into_iter().map(|p| format!("{label}: {p}"))),
+        }
+    }
+    if errors.is_empty() { Ok(changes) } else { Err(errors) }
+}
+
+fn content_changed(change: &ValidChange) -> bool {
+    match (&change.before, &change.after) {
+        (Some(before), Some(after)) => {
+            before.body != after.body
+                || before.meta.title != after.meta.title
+                || before.meta.description != after.meta.description
+                || before.meta.kind != after.meta.kind
+                || before.meta.tags != after.meta.tags
+        }
+        _ => true,
+    }
+}
+
+fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<ValidChange, Vec<String>> {
+    let mut problems = Vec::new();
+    let scope: Scope = match operation.scope.parse() {
+        Ok(scope) => scope,
+        Err(e) => return Err(vec![e.to_string()]),
+    };
+    if !context.allowed_scopes.contains(&scope) {
+        let allowed: Vec<String> = context.allowed_scopes.iter().map(ToString::to_string).collect();
+        return Err(vec![format!("scope `{scope}` is not allowed here; use one of {}", allowed.join(", "))]);
+    }
+    let path = match NotePath::new(operation.path.trim()) {
+        Ok(path) => path,
+        Err(e) => return Err(vec![e.to_string()]),
+    };
+    match &scope {
+        Scope::Project(id) => {
+            let folder = project_folder(id);
+            if !path.as_str().starts_with(&format!("{folder}/")) {
+                problems.push(format!("notes of scope `{scope}` must be under `{folder}/`"));
+            }
+        }
+        _ => {
+            let top = path.as_str().split('/').next().unwrap_or_default();
+            if !USER_FOLDERS.contains(&top) || !path.as_str().contains('/') {
+                problems.push(format!(
+                    "user notes must be under one of {}",
+                    USER_FOLDERS.iter().map(|f| format!("`{f}/`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    let before = context.notes.get(&(scope.clone(), path.clone())).cloned();
+    match (operation.action, &before) {
+        (Action::Create, Some(_)) => problems.push("the note exists already; use update".to_owned()),
+        (Action::Update | Action::Delete, None) => {
+            problems.push("the note does not exist; use create (or leave it)".to_owned())
+        }
+        _ => (),
+    }
+    let unknown: Vec<&str> = operation
+        .sources
+        .iter()
+        .map(String::as_str)
+        .filter(|id| !context.known_sources.contains(*id))
+        .collect();
+    if !unknown.is_empty() {
+        problems.push(format!("unknown source event ids: {}", unknown.join(", ")));
+    }
+    let human_edited = before.as_ref().is_some_and(Note::is_human_edited);
+    if operation.action == Action::Delete {
+        if human_edited {
+            problems.push("the note was written by the user and must not be deleted".to_owned());
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        return Ok(ValidChange {
+            action: Action::Delete,
+            scope,
+            path,
+            before,
+            after: None,
+            reason: operation.reason.clone(),
+        });
+    }
+    if operation.sources.is_empty() {
+        problems.push("needs at least one source event id".to_owned());
+    }
+    let title = operation.title.as_deref().map(str::trim).unwrap_or_default();
+    if title.is_empty() {
+        problems.push("needs a title".to_owned());
+    }
+    let Some(kind) = operation.kind else {
+        problems.push("needs a kind".to_owned());
+        return Err(problems);
+    };
+    let Some(body) = operation.body.as_deref() else {
+        problems.push("needs a body".to_owned());
+        return Err(problems);
+    };
+    let mut body = body.trim_end().to_owned();
+    body.push('\n');
+    if body.trim().is_empty() {
+        problems.push("the body is empty".to_owned());
+    }
+    if body.len() > context.limits.max_body_bytes {
+        problems.push(format!(
+            "the body is {} bytes, over the limit of {}; make it shorter",
+            body.len(),
+            context.limits.max_body_bytes
+        ));
+    }
+    if let Some(before) = before.as_ref().filter(|b| b.is_human_edited()) {
+        let kept: BTreeSet<&str> = body.lines().map(str::trim_end).collect();
+        for line in before.body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
+            if !kept.contains(line) {
+                problems.push(format!(
+                    "the note was written by the user; keep each of its lines unchanged (missing: {line:?})"
+                ));
+                break;
+            }
+        }
+    }
+    let mut tags: Vec<String> = operation.tags.iter().map(|t| slug(t)).filter(|t| t != "untitled").collect();
+    tags.sort();
+    tags.dedup();
+    let sources = merge_sources(
+        before.as_ref().map(|b| b.meta.sources.as_slice()).unwrap_or_default(),
+        &operation.sources,
+    );
+    let generator = if human_edited { GENERATOR_HUMAN } else { context.generator };
+    let description = operation
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.replace('\n', " "));
+    let note = Note {
+        path: path.clone(),
+        meta: NoteMeta {
+            title: title.to_owned(),
+            description,
+            tags,
+            scope: scope.clone(),
+            kind,
+            sources,
+            updated: context.now,
+            generator: generator.to_owned(),
+        },
+        body,
+    };
+    if !title.is_empty()
+        && let Err(e) = note.validate()
+    {
+        problems.push(e.to_string());
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(ValidChange {
+        action: operation.action,
+        scope,
+        path,
+        before,
+        after: Some(note),
+        reason: operation.reason.clone(),
+    })
+}
+
+/// Existing sources followed by new ones not yet listed, keeping the last [`MAX_SOURCES`].
+fn merge_sources(existing: &[EventId], new: &[String]) -> Vec<EventId> {
+    let mut out: Vec<EventId> = existing.to_vec();
+    for id in new {
+        if !out.iter().any(|e| e.as_str() == id) {
+            out.push(EventId(id.clone()));
+        }
+    }
+    let excess = out.len().saturating_sub(MAX_SOURCES);
+    out.drain(..excess);
+    out
+}
