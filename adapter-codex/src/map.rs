@@ -1,0 +1,64 @@
+//! Codex payload → normalised [`HookEvent`].
+
+use memory_core::{Delivery, EventId, EventKind, Harness, HookEvent, SessionKey, ToolCall, TranscriptRef};
+use serde_json::Value;
+
+use crate::HARNESS;
+use crate::error::ParseError;
+use crate::wire::HookInput;
+
+/// The kind of a Codex event name. Names without a normalised kind are kept as
+/// [`EventKind::Other`]; the list in `docs.md` must agree with this table.
+pub(crate) fn kind(name: &str) -> EventKind {
+    match name {
+        "SessionStart" => EventKind::SessionStart,
+        "UserPromptSubmit" => EventKind::UserPromptSubmit,
+        "PreToolUse" => EventKind::PreToolUse,
+        "PermissionRequest" => EventKind::PermissionRequest,
+        "PostToolUse" => EventKind::PostToolUse,
+        "SubagentStart" => EventKind::SubagentStart,
+        "SubagentStop" => EventKind::SubagentStop,
+        "PreCompact" => EventKind::PreCompact,
+        "PostCompact" => EventKind::PostCompact,
+        "Stop" => EventKind::Stop,
+        "SessionEnd" => EventKind::SessionEnd,
+        other => EventKind::Other(other.to_owned()),
+    }
+}
+
+/// Builds the event from a decoded payload.
+pub(crate) fn to_event(
+    input: HookInput,
+    raw: Value,
+    delivery: &Delivery<'_>,
+) -> Result<HookEvent, ParseError> {
+    if input.session_id.trim().is_empty() {
+        return Err(ParseError::Missing("session_id".to_owned()));
+    }
+    if input.hook_event_name.trim().is_empty() {
+        return Err(ParseError::Missing("hook_event_name".to_owned()));
+    }
+    let session = SessionKey::new(HARNESS, &input.session_id);
+    let id = EventId::derive(HARNESS, session.as_str(), delivery.received_at, delivery.payload);
+    let mut event = HookEvent::new(
+        id,
+        Harness::named(HARNESS),
+        session,
+        kind(&input.hook_event_name),
+        delivery.received_at,
+        raw,
+    );
+    event.cwd = input.cwd.filter(|c| !c.is_empty());
+    event.prompt = input.prompt;
+    event.model = input.model.filter(|m| !m.is_empty());
+    event.transcript = input.transcript_path.filter(|p| !p.is_empty()).map(|path| TranscriptRef { path });
+    event.tool = input.tool_name.map(|name| ToolCall {
+        name,
+        use_id: input.tool_use_id,
+        input: input.tool_input,
+        output: input.tool_response,
+        error: None,
+        duration_ms: None,
+    });
+    Ok(event)
+}
