@@ -87,7 +87,8 @@ fn operation_for(
         }
         added.sort_by(|a, b| a.text.cmp(&b.text));
         let mut body = current.body.trim_end().to_owned();
-        body.push_str("\n\n");
+        let ends_with_list = body.lines().last().is_some_and(|line| line.starts_with("- "));
+        body.push_str(if ends_with_list { "\n" } else { "\n\n" });
         for item in added {
             body.push_str(&items::line(item));
             body.push('\n');

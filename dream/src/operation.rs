@@ -128,8 +128,37 @@ fn strictify(value: &mut Value) {
                     (_, child) => strictify(child),
                 }
             }
+            simplify_enums(map);
         }
         Value::Array(items) => items.iter_mut().for_each(strictify),
         _ => (),
+    }
+}
+
+/// Rewrites `oneOf` alternatives that are all string constants as one `enum`, and a nullable `enum`
+/// (`anyOf: [enum, null]`) as an `enum` with a `["string", "null"]` type: the forms every strict mode
+/// accepts.
+fn simplify_enums(map: &mut serde_json::Map<String, Value>) {
+    if let Some(Value::Array(alternatives)) = map.get("oneOf") {
+        let constants: Option<Vec<Value>> = alternatives.iter().map(|a| a.get("const").cloned()).collect();
+        if let Some(constants) = constants.filter(|c| c.iter().all(Value::is_string)) {
+            map.remove("oneOf");
+            map.insert("type".to_owned(), Value::from("string"));
+            map.insert("enum".to_owned(), Value::Array(constants));
+        }
+    }
+    if let Some(Value::Array(alternatives)) = map.get("anyOf") {
+        let is_null = |v: &Value| v.get("type") == Some(&Value::from("null"));
+        let values = match alternatives.as_slice() {
+            [a, b] if is_null(b) => a.get("enum").cloned(),
+            [a, b] if is_null(a) => b.get("enum").cloned(),
+            _ => None,
+        };
+        if let Some(Value::Array(mut values)) = values {
+            values.push(Value::Null);
+            map.remove("anyOf");
+            map.insert("type".to_owned(), serde_json::json!(["string", "null"]));
+            map.insert("enum".to_owned(), Value::Array(values));
+        }
     }
 }

@@ -66,15 +66,13 @@ pub(crate) fn detect(request: &DreamRequest) -> Targets {
         if let (Some(command), Some(_)) = (evidence::shell_command(event), evidence::outcome(event))
             && !is_trivial(&command)
         {
-            {
-                if let (Some(project), Some(folder)) = (&project, &folder) {
-                    commands(&mut targets, project, folder).observe(&format!("`{command}`"), stored);
-                }
-                if let Some((tool, sub, flags)) = flags_of(&command) {
-                    let target = flag_note(&mut targets, &tool, sub.as_deref());
-                    for flag in flags {
-                        target.observe(&format!("`{flag}`"), stored);
-                    }
+            if let (Some(project), Some(folder)) = (&project, &folder) {
+                commands(&mut targets, project, folder).observe(&format!("`{command}`"), stored);
+            }
+            if let Some((tool, sub, flags)) = flags_of(&command) {
+                let target = flag_note(&mut targets, &tool, sub.as_deref());
+                for flag in flags {
+                    target.observe(&format!("`{flag}`"), stored);
                 }
             }
         }
