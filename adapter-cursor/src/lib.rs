@@ -1,1 +1,80 @@
-//! adapter-cursor.
+//! Cursor hook adapter for agent-memory.
+//!
+//! [`CursorAdapter`] implements [`memory_core::HarnessAdapter`]: it reads the JSON Cursor writes on a
+//! hook's stdin into a [`memory_core::HookEvent`], and renders a [`memory_core::HookResponse`] into
+//! the stdout JSON Cursor accepts for that event. Cursor cannot take context per prompt, so
+//! [`CursorAdapter::rules_file`] renders the always-apply rules file the hook runtime keeps current
+//! at [`RULES_FILE`].
+//!
+#![doc = include_str!("docs.md")]
+
+mod error;
+mod map;
+mod output;
+mod wire;
+
+use memory_core::{
+    Delivery, EventKind, HarnessAdapter, HookEvent, HookResponse, Rendered, Result, Support,
+    truncate_markdown,
+};
+
+/// The harness name used in session keys (`cursor:<conversation_id>`).
+pub const HARNESS: &str = "cursor";
+
+/// Longest context sent in one answer: 8 000 characters.
+///
+/// Cursor documents no limit for `additional_context`. It lands in the conversation's initial system
+/// context next to the user's rules, so the cap stays below the other harnesses' (Claude Code's
+/// 10 000, Codex's measured ~10 000) and leaves room in smaller context windows.
+pub const CONTEXT_CAP: usize = 8_000;
+
+/// Where the hook runtime keeps the always-apply rules file, relative to the workspace root.
+pub const RULES_FILE: &str = ".cursor/rules/agent-memory.mdc";
+
+/// The Cursor adapter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CursorAdapter;
+
+impl CursorAdapter {
+    /// The content of [`RULES_FILE`]: an always-apply Cursor rule holding the notes, cut to
+    /// [`CONTEXT_CAP`] characters at a Markdown boundary.
+    ///
+    /// Cursor includes always-apply rules in every chat, which stands in for the per-prompt
+    /// injection `beforeSubmitPrompt` cannot do. The hook runtime rewrites the file at
+    /// `sessionStart` and `beforeSubmitPrompt`; whether Cursor rereads it for the prompt being
+    /// submitted is not documented, so the file may trail by one prompt.
+    pub fn rules_file(&self, context: &str) -> String {
+        let body = truncate_markdown(context.trim(), CONTEXT_CAP);
+        format!(
+            "---\ndescription: What agent-memory remembers about this user and project (reference notes)\n\
+             alwaysApply: true\n---\n\n{body}\n"
+        )
+    }
+}
+
+impl HarnessAdapter for CursorAdapter {
+    fn harness(&self) -> &'static str {
+        HARNESS
+    }
+
+    fn context_cap(&self) -> usize {
+        CONTEXT_CAP
+    }
+
+    fn support(&self, kind: &EventKind) -> Support {
+        output::support(kind)
+    }
+
+    fn parse(&self, delivery: &Delivery<'_>) -> Result<HookEvent> {
+        let (raw, input) = wire::decode(delivery.payload)?;
+        Ok(map::to_event(input, raw, delivery)?)
+    }
+
+    fn render(&self, kind: &EventKind, response: &HookResponse) -> Rendered {
+        output::render(kind, response)
+    }
+
+    fn render_noop(&self) -> Rendered {
+        output::noop()
+    }
+}

@@ -1,0 +1,375 @@
+//! Contract tests for the Cursor adapter: fixture payloads in, insta snapshots out.
+//!
+//! Every file under `fixtures/` goes through [`check`]. Valid payloads (`docs/` shaped after the hooks reference, `variants/`
+//! for edge cases and other builds; Cursor has no CLI to capture from here) snapshot
+//! the normalised event and the answers rendered for it; files under `invalid/` snapshot the
+//! one-line error. Every rendered answer is also checked against Cursor's output rules.
+
+use std::path::Path;
+
+use adapter_cursor::{CONTEXT_CAP, CursorAdapter, RULES_FILE};
+use chrono::{DateTime, TimeZone, Utc};
+use memory_core::{
+    Decision, Delivery, EventKind, HarnessAdapter, HookEvent, HookResponse, Rendered, TRUNCATION_MARKER,
+};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+const ADAPTER: CursorAdapter = CursorAdapter;
+const NOTES: &str =
+    "## agent-memory notes\n\n- Run tests with `cargo nextest run`.\n- Prefers small commits.\n";
+const BLOCK_REASON: &str = "agent-memory: the prompt contains what looks like an API key";
+
+/// Output fields Cursor accepts per kind, from the hooks reference ("Events"). A kind shared by
+/// several Cursor events lists only what all of them accept; a kind not listed accepts only `{}`.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("SessionStart", &["env", "additional_context", "continue", "user_message"]),
+    ("UserPromptSubmit", &["continue", "user_message"]),
+    ("PreToolUse", &["permission", "user_message", "agent_message", "updated_input"]),
+    ("SubagentStart", &["permission", "user_message"]),
+    ("SubagentStop", &["followup_message"]),
+    ("Stop", &["followup_message"]),
+    ("PreCompact", &["user_message"]),
+    ("beforeReadFile", &["permission", "user_message"]),
+    ("beforeTabFileRead", &["permission"]),
+];
+
+fn received_at() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap()
+}
+
+fn parse(payload: &[u8], env: &[(String, String)]) -> memory_core::Result<HookEvent> {
+    ADAPTER.parse(&Delivery { payload, received_at: received_at(), env })
+}
+
+/// The answers every event is rendered with.
+fn responses() -> Vec<HookResponse> {
+    let huge = format!("## Huge\n\n{}", "remember this word ".repeat(6_000));
+    vec![
+        HookResponse::pass(),
+        HookResponse::with_context(NOTES),
+        HookResponse::block(BLOCK_REASON),
+        HookResponse::block(""),
+        HookResponse { user_message: Some("agent-memory stored 3 notes".to_owned()), ..HookResponse::pass() },
+        HookResponse::with_context(huge.clone()),
+        HookResponse::with_context(" \n\t"),
+        HookResponse {
+            decision: Decision::Allow { reason: Some("known safe".to_owned()) },
+            ..HookResponse::pass()
+        },
+        HookResponse {
+            context: Some(huge.clone()),
+            decision: Decision::Block { reason: huge.clone() },
+            user_message: Some(huge),
+        },
+    ]
+}
+
+/// A rendered answer as JSON, for snapshots.
+fn rendered_json(rendered: &Rendered) -> Value {
+    let stdout = if rendered.stdout.is_empty() {
+        Value::String(String::new())
+    } else {
+        serde_json::from_str(&rendered.stdout).expect("stdout is JSON")
+    };
+    json!({ "stdout": stdout, "stderr": rendered.stderr, "exit_code": rendered.exit_code })
+}
+
+/// Checks one answer against Cursor's documented output rules.
+#[track_caller]
+fn assert_rules(kind: &EventKind, response: &HookResponse, rendered: &Rendered) {
+    let name = kind.as_str();
+    let support = ADAPTER.support(kind);
+    assert_eq!(rendered.exit_code, 0, "{name}: answers exit 0");
+    assert!(rendered.stderr.is_empty(), "{name}: nothing on stderr");
+    let value: Value = serde_json::from_str(&rendered.stdout).expect("stdout is always a JSON object");
+    let object = value.as_object().expect("stdout is a JSON object");
+    let allowed = ALLOWED.iter().find(|(event, _)| *event == name).map_or(&[][..], |(_, keys)| *keys);
+    for key in object.keys() {
+        assert!(allowed.contains(&key.as_str()), "{name}: Cursor does not read {key}");
+    }
+    if name == "UserPromptSubmit" {
+        let go = object["continue"].as_bool().expect("beforeSubmitPrompt always answers continue");
+        let blocked = matches!(response.decision, Decision::Block { .. });
+        assert_eq!(go, !blocked, "{name}: continue is false exactly on a block");
+        if !go {
+            assert!(object["user_message"].as_str().is_some_and(|m| !m.trim().is_empty()));
+        } else {
+            assert_eq!(object.len(), 1, "{name}: a pass is just continue: true");
+        }
+    }
+    if let Some(permission) = object.get("permission") {
+        assert!(permission == "allow" || permission == "deny", "{name}: permission {permission}");
+        if permission == "deny" {
+            assert!(support.block);
+        }
+    }
+    if object.contains_key("followup_message") {
+        assert!(support.block, "{name}: follow-up only on a block");
+    }
+    if let Some(context) = object.get("additional_context") {
+        assert_eq!(name, "SessionStart", "additional_context only on sessionStart");
+        assert!(support.context);
+        let context = context.as_str().expect("additional_context is a string");
+        let sent = response.context.as_deref().unwrap_or_default();
+        if sent.chars().count() > CONTEXT_CAP {
+            assert!(context.ends_with(TRUNCATION_MARKER), "{name}: truncation is marked");
+        } else {
+            assert_eq!(context, sent, "{name}: context within the cap is sent unchanged");
+        }
+    }
+    assert_strings_within_cap(&value);
+}
+
+fn assert_strings_within_cap(value: &Value) {
+    match value {
+        Value::String(s) => assert!(s.chars().count() <= CONTEXT_CAP, "string over the cap"),
+        Value::Array(items) => items.iter().for_each(assert_strings_within_cap),
+        Value::Object(map) => map.values().for_each(assert_strings_within_cap),
+        _ => {}
+    }
+}
+
+/// Parses one fixture and snapshots what comes out.
+#[track_caller]
+fn check(path: &Path) {
+    let payload = std::fs::read(path).expect("fixture is readable");
+    let invalid = path.components().any(|c| c.as_os_str() == "invalid");
+    match (parse(&payload, &[]), invalid) {
+        (Ok(event), false) => {
+            assert_eq!(event.id.as_str().len(), 32);
+            assert_eq!(event.occurred_at, received_at(), "Cursor payloads carry no time");
+            assert!(event.session.as_str().starts_with("cursor:"));
+            assert_eq!(event.harness.name, "cursor");
+            let text = std::str::from_utf8(&payload).unwrap();
+            let whole: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).unwrap();
+            assert_eq!(event.raw, whole, "raw is the whole payload");
+            insta::assert_json_snapshot!("event", event, { ".id" => "[id]", ".occurred_at" => "[occurred_at]" });
+            let support = ADAPTER.support(&event.kind);
+            let answers = json!({
+                "support": { "context": support.context, "block": support.block, "user_message": support.user_message },
+                "context": rendered_json(&ADAPTER.render(&event.kind, &HookResponse::with_context(NOTES))),
+                "block": rendered_json(&ADAPTER.render(&event.kind, &HookResponse::block(BLOCK_REASON))),
+            });
+            insta::assert_json_snapshot!("answers", answers);
+            for response in responses() {
+                assert_rules(&event.kind, &response, &ADAPTER.render(&event.kind, &response));
+            }
+        }
+        (Err(error), true) => {
+            let message = error.to_string();
+            assert!(!message.contains('\n') && !message.contains('\r'), "one line: {message:?}");
+            assert!(message.starts_with("invalid input: cursor hook payload "), "{message}");
+            insta::assert_snapshot!("error", message);
+        }
+        (Ok(event), true) => panic!("{} should not parse, got {:?}", path.display(), event.kind),
+        (Err(error), false) => panic!("{} should parse: {error}", path.display()),
+    }
+}
+
+#[test]
+fn fixtures() {
+    insta::glob!("fixtures/**/*.json", |path| check(path));
+}
+
+/// Every event named in `docs.md` maps as its checklist says, and every answer to it obeys the rules.
+#[test]
+fn docs_checklist_matches_mapping_and_rules() {
+    let docs = include_str!("../src/docs.md");
+    let mut seen = 0;
+    for line in docs.lines() {
+        let (mapped, rest) = match line.strip_prefix("- [x] `") {
+            Some(rest) => (true, rest),
+            None => match line.strip_prefix("- [ ] `") {
+                Some(rest) => (false, rest),
+                None => continue,
+            },
+        };
+        let name = &rest[..rest.find('`').unwrap()];
+        let payload = json!({ "conversation_id": "c-1", "hook_event_name": name }).to_string();
+        let event = parse(payload.as_bytes(), &[]).unwrap();
+        assert_eq!(!matches!(event.kind, EventKind::Other(_)), mapped, "{name}");
+        for response in responses() {
+            assert_rules(&event.kind, &response, &ADAPTER.render(&event.kind, &response));
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 21, "the checklist lists every documented event");
+}
+
+/// A 5 MB tool output is kept whole (the hook runtime caps what it stores).
+#[test]
+fn huge_tool_output() {
+    let output = "x".repeat(5 * 1024 * 1024);
+    let payload = json!({
+        "conversation_id": "c-1",
+        "hook_event_name": "postToolUse",
+        "tool_name": "Shell",
+        "tool_input": { "command": "yes x | head -c 5M" },
+        "tool_output": output,
+        "tool_use_id": "tool_1",
+    })
+    .to_string();
+    let event = parse(payload.as_bytes(), &[]).unwrap();
+    let tool = event.tool.unwrap();
+    assert_eq!(tool.output.unwrap().as_str().unwrap().len(), 5 * 1024 * 1024);
+    assert_eq!(tool.use_id.as_deref(), Some("tool_1"));
+}
+
+#[test]
+fn same_delivery_same_id_and_different_time_different_id() {
+    let payload = br#"{"conversation_id":"c-1","hook_event_name":"stop"}"#;
+    let first = parse(payload, &[]).unwrap();
+    assert_eq!(first.id, parse(payload, &[]).unwrap().id);
+    let later = ADAPTER
+        .parse(&Delivery { payload, received_at: received_at() + chrono::Duration::seconds(1), env: &[] })
+        .unwrap();
+    assert_ne!(first.id, later.id);
+}
+
+fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+}
+
+#[test]
+fn version_comes_from_the_payload_or_the_environment() {
+    let with = br#"{"conversation_id":"c-1","hook_event_name":"stop","cursor_version":"3.18.25"}"#;
+    let without = br#"{"conversation_id":"c-1","hook_event_name":"stop"}"#;
+    let cursor_env = env(&[("CURSOR_VERSION", "3.20.0")]);
+    assert_eq!(parse(with, &cursor_env).unwrap().harness.version.as_deref(), Some("3.18.25"));
+    assert_eq!(parse(without, &cursor_env).unwrap().harness.version.as_deref(), Some("3.20.0"));
+    assert_eq!(parse(without, &[]).unwrap().harness.version, None);
+}
+
+#[test]
+fn conversation_id_keys_the_session() {
+    let both = br#"{"conversation_id":"c-1","session_id":"s-1","hook_event_name":"stop"}"#;
+    assert_eq!(parse(both, &[]).unwrap().session.as_str(), "cursor:c-1");
+    let session_only = br#"{"session_id":"s-1","hook_event_name":"sessionEnd"}"#;
+    assert_eq!(parse(session_only, &[]).unwrap().session.as_str(), "cursor:s-1");
+}
+
+#[test]
+fn rules_file_is_an_always_apply_rule_within_the_cap() {
+    assert_eq!(RULES_FILE, ".cursor/rules/agent-memory.mdc");
+    let rule = ADAPTER.rules_file(NOTES);
+    assert!(rule.starts_with("---\n"));
+    let (front, body) = rule[4..].split_once("\n---\n").unwrap();
+    assert!(front.lines().any(|l| l == "alwaysApply: true"), "{front}");
+    assert!(front.lines().any(|l| l.starts_with("description: ")), "{front}");
+    assert_eq!(body.trim(), NOTES.trim());
+    let huge = ADAPTER.rules_file(&"remember this word ".repeat(10_000));
+    let (_, body) = huge[4..].split_once("\n---\n").unwrap();
+    assert!(body.trim_start().chars().count() <= CONTEXT_CAP + 1);
+    assert!(body.trim().ends_with(TRUNCATION_MARKER.trim()));
+}
+
+#[test]
+fn harness_facts() {
+    assert_eq!(ADAPTER.harness(), "cursor");
+    assert_eq!(ADAPTER.context_cap(), 8_000);
+    assert_eq!(ADAPTER.render_noop(), Rendered::ok("{}"));
+    assert!(ADAPTER.support(&EventKind::SessionStart).context);
+    assert!(!ADAPTER.support(&EventKind::UserPromptSubmit).context, "beforeSubmitPrompt takes no context");
+    let pass = ADAPTER.render(&EventKind::UserPromptSubmit, &HookResponse::with_context(NOTES));
+    assert_eq!(pass.stdout, r#"{"continue":true}"#);
+    assert_eq!(ADAPTER.render(&EventKind::PostToolUse, &HookResponse::with_context(NOTES)).stdout, "{}");
+    assert_eq!(ADAPTER.support(&EventKind::SessionEnd), memory_core::Support::default());
+}
+
+/// Field names the generated payloads draw from, so generated objects reach the mapping code.
+const KEYS: &[&str] = &[
+    "conversation_id",
+    "session_id",
+    "workspace_roots",
+    "tool_output",
+    "command",
+    "output",
+    "result_json",
+    "cursor_version",
+    "hook_event_name",
+    "cwd",
+    "prompt",
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_use_id",
+    "error",
+    "duration",
+    "model",
+    "transcript_path",
+    "source",
+];
+const EVENTS: &[&str] = &[
+    "sessionStart",
+    "beforeSubmitPrompt",
+    "preToolUse",
+    "postToolUse",
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "afterFileEdit",
+    "stop",
+    "workspaceOpen",
+    "nope",
+];
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        ".{0,12}".prop_map(Value::String),
+        prop::sample::select(EVENTS).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 32, 6, |inner| {
+        let key = prop_oneof![prop::sample::select(KEYS).prop_map(str::to_owned), "[a-z_]{1,8}"];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(key, inner, 0..8)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn arb_payload() -> impl Strategy<Value = Value> {
+    (arb_json(), prop::sample::select(EVENTS), "[a-z0-9-]{0,8}").prop_map(|(extra, event, session)| {
+        let mut object = match extra {
+            Value::Object(map) => map,
+            other => [("extra".to_owned(), other)].into_iter().collect(),
+        };
+        object.entry("conversation_id").or_insert(Value::from(session));
+        object.entry("hook_event_name").or_insert(Value::from(event));
+        Value::Object(object)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        if let Err(error) = parse(&bytes, &[]) {
+            prop_assert!(!error.to_string().contains('\n'));
+        }
+    }
+
+    #[test]
+    fn arbitrary_json_never_panics(value in prop_oneof![arb_json(), arb_payload()], context in ".{0,64}", reason in ".{0,64}") {
+        match parse(value.to_string().as_bytes(), &[]) {
+            Ok(event) => {
+                let answers = [
+                    HookResponse::with_context(context.clone()),
+                    HookResponse::block(reason.clone()),
+                    HookResponse { context: Some(context), decision: Decision::Block { reason: reason.clone() }, user_message: Some(reason) },
+                ];
+                for response in answers {
+                    assert_rules(&event.kind, &response, &ADAPTER.render(&event.kind, &response));
+                }
+            }
+            Err(error) => prop_assert!(!error.to_string().contains('\n')),
+        }
+    }
+}
