@@ -121,6 +121,18 @@ impl Redactor {
         text: &'t str,
         counts: &mut RedactionCounts,
     ) -> Cow<'t, str> {
+        // A truncation marker is ours: redact what precedes it and keep it intact.
+        let tail = cap::trailing_marker_len(text);
+        if tail > 0 {
+            let (body, marker) = text.split_at(text.len() - tail);
+            return match self.redact_text_counted(body, counts) {
+                Cow::Borrowed(_) => Cow::Borrowed(text),
+                Cow::Owned(mut redacted) => {
+                    redacted.push_str(marker);
+                    Cow::Owned(redacted)
+                }
+            };
+        }
         let mut current = Cow::Borrowed(text);
         for _ in 0..MAX_PASSES {
             match self.pass(&current, counts) {

@@ -3,8 +3,9 @@
 //! A capped value keeps its shape: its strings, in document order, keep at most `max` bytes in
 //! total (marker included), the first string that overflows ends with
 //! `[agent-memory: output truncated, N bytes omitted]` and later strings are emptied. Cuts fall on
-//! a char boundary and back off to the start of the line or token they would split, so no partial
-//! secret survives the cut. A capped value is left alone by a second cap.
+//! a char boundary, never inside a redaction marker, and back off to the start of the line or
+//! token they would split, so no partial secret survives the cut. A capped value is left alone by
+//! a second cap.
 
 use serde_json::Value;
 
@@ -30,38 +31,55 @@ pub(super) fn trailing_marker_len(text: &str) -> usize {
     text.len() - start
 }
 
-/// Caps the strings of `value` at `max` bytes in total; returns the bytes omitted (0 when the
-/// value already fit).
+/// Caps the strings of `value` at `max` bytes in total, markers included; returns the bytes newly
+/// omitted (0 when the value already fit). A value capped before is re-capped from its content,
+/// and its marker keeps counting what the earlier cap omitted.
 pub(super) fn cap_value(value: &mut Value, max: usize) -> usize {
     let mut strings = Vec::new();
     collect_strings(value, &mut strings);
-    let total: usize = strings.iter().map(|s| content_len(s)).sum();
-    if total <= max {
+    if strings.iter().map(|s| s.len()).sum::<usize>() <= max {
         return 0;
     }
-    let mut budget = max.saturating_sub(marker(total).len());
-    let mut omitted = 0;
-    let mut truncated: Option<usize> = None;
+    let mut previously = 0;
+    let mut first_marked = None;
     for (index, s) in strings.iter_mut().enumerate() {
-        let len = content_len(s);
-        if truncated.is_some() {
-            omitted += len;
-            s.clear();
-            continue;
+        if let Some((content, omitted)) = parse_marker(s) {
+            previously += omitted;
+            first_marked.get_or_insert(index);
+            s.truncate(content);
         }
-        if len <= budget {
-            budget -= len;
-            continue;
-        }
-        let cut = safe_cut(s, budget);
-        omitted += len - cut;
-        s.truncate(cut);
-        truncated = Some(index);
     }
-    if let Some(index) = truncated {
-        strings[index].push_str(&marker(omitted));
+    let total: usize = strings.iter().map(|s| s.len()).sum();
+    let mut budget = max.saturating_sub(marker(total + previously).len());
+    let mut omitted = 0;
+    let mut truncated = None;
+    for (index, s) in strings.iter_mut().enumerate() {
+        if truncated.is_some() {
+            omitted += s.len();
+            s.clear();
+        } else if s.len() <= budget {
+            budget -= s.len();
+        } else {
+            let cut = safe_cut(s, budget);
+            omitted += s.len() - cut;
+            s.truncate(cut);
+            truncated = Some(index);
+        }
+    }
+    if let Some(index) = truncated.or(first_marked) {
+        strings[index].push_str(&marker(omitted + previously));
     }
     omitted
+}
+
+/// `(content length, bytes omitted)` of a string that ends with a truncation marker.
+fn parse_marker(s: &str) -> Option<(usize, usize)> {
+    let len = trailing_marker_len(s);
+    if len == 0 {
+        return None;
+    }
+    let digits = &s[s.len() - len + MARKER_HEAD.len()..s.len() - MARKER_TAIL.len()];
+    Some((s.len() - len, digits.parse().unwrap_or(0)))
 }
 
 /// Caps one string at `max` bytes (marker included); returns the bytes omitted.
@@ -72,11 +90,6 @@ pub(super) fn cap_string(s: &mut String, max: usize) -> usize {
         *s = capped;
     }
     omitted
-}
-
-/// Bytes of `s` not counting a truncation marker it already ends with.
-fn content_len(s: &str) -> usize {
-    s.len() - trailing_marker_len(s)
 }
 
 fn collect_strings<'v>(value: &'v mut Value, out: &mut Vec<&'v mut String>) {
@@ -97,6 +110,13 @@ fn safe_cut(s: &str, budget: usize) -> usize {
     }
     if cut == s.len() || s.as_bytes().get(cut) == Some(&b'\n') {
         return cut;
+    }
+    // Never split a redaction marker.
+    if let Some(open) = s[..cut].rfind('[')
+        && (s[open..].starts_with(super::MARKER_PREFIX) || s[open..].starts_with(super::PRIVATE_MARKER))
+        && !s[open..cut].contains(']')
+    {
+        cut = open;
     }
     if let Some(newline) = s[..cut].rfind('\n')
         && cut - (newline + 1) <= MAX_BACKOFF

@@ -95,14 +95,10 @@ pub(super) fn redact_event(
     counts: &mut RedactionCounts,
 ) {
     drop_transcripts(&mut event.raw, counts);
-    cap_raw(&mut event.raw, max_tool_output, counts);
+    // Cap before redacting (so a huge output is scanned only up to the cap) and again after,
+    // since markers can be longer than what they replace.
+    let mut truncated = cap_event(event, max_tool_output);
     if let Some(tool) = event.tool.as_mut() {
-        if let Some(output) = tool.output.as_mut() {
-            counts.add(TRUNCATED_KIND, usize::from(cap::cap_value(output, max_tool_output) > 0));
-        }
-        if let Some(error) = tool.error.as_mut() {
-            counts.add(TRUNCATED_KIND, usize::from(cap::cap_string(error, max_tool_output) > 0));
-        }
         for value in [tool.input.as_mut(), tool.output.as_mut()].into_iter().flatten() {
             redact_value(redactor, value, counts);
         }
@@ -114,22 +110,39 @@ pub(super) fn redact_event(
         redact_string(redactor, prompt, counts);
     }
     redact_value(redactor, &mut event.raw, counts);
+    truncated = truncated.max(cap_event(event, max_tool_output));
+    counts.add(TRUNCATED_KIND, truncated);
+}
+
+/// Caps the tool output and error and the payload's output fields; returns how many were cut.
+fn cap_event(event: &mut HookEvent, max: usize) -> usize {
+    let mut truncated = cap_raw(&mut event.raw, max);
+    if let Some(tool) = event.tool.as_mut() {
+        if let Some(output) = tool.output.as_mut() {
+            truncated += usize::from(cap::cap_value(output, max) > 0);
+        }
+        if let Some(error) = tool.error.as_mut() {
+            truncated += usize::from(cap::cap_string(error, max) > 0);
+        }
+    }
+    truncated
 }
 
 /// Caps every output-like field of the payload, at any depth (`tool_calls[].tool_response`).
-fn cap_raw(value: &mut Value, max: usize, counts: &mut RedactionCounts) {
+fn cap_raw(value: &mut Value, max: usize) -> usize {
     match value {
-        Value::Object(map) => {
-            for (key, item) in map.iter_mut() {
+        Value::Object(map) => map
+            .iter_mut()
+            .map(|(key, item)| {
                 if OUTPUT_KEYS.contains(&key.as_str()) || ERROR_KEYS.contains(&key.as_str()) {
-                    counts.add(TRUNCATED_KIND, usize::from(cap::cap_value(item, max) > 0));
+                    usize::from(cap::cap_value(item, max) > 0)
                 } else {
-                    cap_raw(item, max, counts);
+                    cap_raw(item, max)
                 }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|item| cap_raw(item, max, counts)),
-        _ => {}
+            })
+            .sum(),
+        Value::Array(items) => items.iter_mut().map(|item| cap_raw(item, max)).sum(),
+        _ => 0,
     }
 }
 

@@ -1,12 +1,11 @@
 //! Removal of `<private>…</private>` regions (case-insensitive, nested, multi-line).
 //!
-//! An unclosed `<private>` removes everything to the end of the text, except a trailing
-//! output-truncation marker, which is kept so the reader still learns the output was cut.
+//! An unclosed `<private>` removes everything to the end of the text.
 
 use std::borrow::Cow;
 
 use super::counts::RedactionCounts;
-use super::{PRIVATE_KIND, PRIVATE_MARKER, cap};
+use super::{PRIVATE_KIND, PRIVATE_MARKER};
 
 /// Replaces every private region of `text` with `[private]`.
 pub(super) fn strip<'t>(text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
@@ -39,11 +38,8 @@ pub(super) fn strip<'t>(text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, 
         }
     }
     if depth > 0 {
-        let keep_from = text.len() - cap::trailing_marker_len(text);
-        let keep_from = keep_from.max(region_start);
         out.push_str(&text[last..region_start]);
         out.push_str(PRIVATE_MARKER);
-        out.push_str(&text[keep_from..]);
         counts.add(PRIVATE_KIND, 1);
         return Cow::Owned(out);
     }

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use regex::Captures;
 
-use super::{cap, entropy, is_marker, keywords};
+use super::{entropy, is_marker, keywords};
 
 /// A replacement: the bytes to replace and the kind of secret they hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,8 @@ impl Rule {
             Accept::Group(n) => caps.get(n)?,
             Accept::Check(check) => return check(caps, text, self.kind),
         };
-        (!is_marker(m.as_str())).then(|| Hit { range: m.range(), kind: self.kind })
+        let range = after_escape(m);
+        (!is_marker(&text[range.clone()])).then_some(Hit { range, kind: self.kind })
     }
 }
 
@@ -70,7 +71,14 @@ const fn rule(
 /// Optional quote around a name or value, plain or JSON-escaped.
 macro_rules! q {
     () => {
-        r#"(?:\\?["'])?"#
+        r#"(?:\\?["'`])?"#
+    };
+}
+
+/// Start of a token: a word boundary, or a JSON escape (`\n`, `\t`) written out in text.
+macro_rules! lb {
+    () => {
+        r"(?:\\[nrt]|(?-u:\b))"
     };
 }
 
@@ -87,18 +95,18 @@ pub(super) static RULES: &[Rule] = &[
         "private-key",
         &["private key"],
         r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)",
-        Accept::Check(pem_block),
+        Accept::Whole,
     ),
     rule(
         "jwt",
         &["eyj"],
-        r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+        concat!(lb!(), r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
         Accept::Whole,
     ),
     rule(
         "aws-access-key",
         &["akia", "asia", "abia", "acca", "a3t"],
-        r"(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?-u:\b)",
+        concat!(lb!(), r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?-u:\b)"),
         Accept::Whole,
     ),
     rule(
@@ -132,13 +140,13 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "github-token",
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-        r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})",
+        concat!(lb!(), r"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})"),
         Accept::Whole,
     ),
     rule(
         "gitlab-token",
         &["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-"],
-        r"(?-u:\b)gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_\-]{20,}",
+        concat!(lb!(), r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_\-]{20,}"),
         Accept::Whole,
     ),
     rule(
@@ -147,31 +155,36 @@ pub(super) static RULES: &[Rule] = &[
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
         Accept::Whole,
     ),
-    rule("slack-token", &["xox", "xapp-"], r"(?-u:\b)(?:xox[a-z]-|xapp-)[A-Za-z0-9\-]{10,}", Accept::Whole),
-    rule("anthropic-api-key", &["sk-ant-"], r"(?-u:\b)sk-ant-[A-Za-z0-9_\-]{20,}", Accept::Whole),
+    rule(
+        "slack-token",
+        &["xox", "xapp-"],
+        concat!(lb!(), r"(?:xox[a-z]-|xapp-)[A-Za-z0-9\-]{10,}"),
+        Accept::Whole,
+    ),
+    rule("anthropic-api-key", &["sk-ant-"], concat!(lb!(), r"sk-ant-[A-Za-z0-9_\-]{20,}"), Accept::Whole),
     rule(
         "openai-api-key",
         &["sk-"],
-        r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}",
+        concat!(lb!(), r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
         Accept::Check(with_digit),
     ),
     rule(
         "stripe-key",
         &["_live_", "_test_", "whsec_"],
-        r"(?-u:\b)(?:[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})",
+        concat!(lb!(), r"(?:[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})"),
         Accept::Whole,
     ),
-    rule("twilio-key", &["ac", "sk"], r"(?-u:\b)(?:AC|SK)[0-9a-f]{32}(?-u:\b)", Accept::Whole),
+    rule("twilio-key", &["ac", "sk"], concat!(lb!(), r"(?:AC|SK)[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
     rule(
         "sendgrid-api-key",
         &["sg."],
-        r"(?-u:\b)SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}",
+        concat!(lb!(), r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"),
         Accept::Whole,
     ),
-    rule("npm-token", &["npm_"], r"(?-u:\b)npm_[A-Za-z0-9]{36}(?-u:\b)", Accept::Whole),
-    rule("pypi-token", &["pypi-"], r"(?-u:\b)pypi-[A-Za-z0-9_\-]{50,}", Accept::Whole),
+    rule("npm-token", &["npm_"], concat!(lb!(), r"npm_[A-Za-z0-9]{36}(?-u:\b)"), Accept::Whole),
+    rule("pypi-token", &["pypi-"], concat!(lb!(), r"pypi-[A-Za-z0-9_\-]{50,}"), Accept::Whole),
     rule("docker-hub-token", &["dckr_pat_"], r"dckr_pat_[A-Za-z0-9_\-]{20,}", Accept::Whole),
-    rule("huggingface-token", &["hf_"], r"(?-u:\b)hf_[A-Za-z0-9]{30,}(?-u:\b)", Accept::Whole),
+    rule("huggingface-token", &["hf_"], concat!(lb!(), r"hf_[A-Za-z0-9]{30,}(?-u:\b)"), Accept::Whole),
     rule(
         "heroku-api-key",
         &["hrku-", "heroku"],
@@ -184,26 +197,31 @@ pub(super) static RULES: &[Rule] = &[
         ),
         Accept::Check(group_or_whole),
     ),
-    rule("mailgun-api-key", &["key-"], r"(?-u:\b)key-[0-9a-f]{32}(?-u:\b)", Accept::Whole),
-    rule("digitalocean-token", &["_v1_"], r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}", Accept::Whole),
+    rule("mailgun-api-key", &["key-"], concat!(lb!(), r"key-[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
+    rule("digitalocean-token", &["_v1_"], concat!(lb!(), r"do[opr]_v1_[a-f0-9]{64}"), Accept::Whole),
     rule(
         "shopify-token",
         &["shpat_", "shpca_", "shppa_", "shpss_"],
         r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
         Accept::Whole,
     ),
-    rule("databricks-token", &["dapi"], r"(?-u:\b)dapi[a-f0-9]{32}(?:-[0-9]+)?(?-u:\b)", Accept::Whole),
+    rule(
+        "databricks-token",
+        &["dapi"],
+        concat!(lb!(), r"dapi[a-f0-9]{32}(?:-[0-9]+)?(?-u:\b)"),
+        Accept::Whole,
+    ),
     rule("linear-api-key", &["lin_api_", "lin_oauth_"], r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", Accept::Whole),
     rule(
         "doppler-token",
         &["dp."],
-        r"(?-u:\b)dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.\-]{30,}",
+        concat!(lb!(), r"dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.\-]{30,}"),
         Accept::Whole,
     ),
     rule(
         "url-credentials",
         &["://"],
-        r#"(?i)(?P<scheme>[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/?#@"'<>\[\]]*):(?P<pass>[^\s/?#@"'<>]+)@"#,
+        r#"(?i)(?:\\[nrt]|(?-u:\b))(?P<scheme>[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/?#@"'<>\[\]]*):(?P<pass>[^\s/?#@"'<>]+)@"#,
         Accept::Check(url_credentials),
     ),
     rule(
@@ -220,14 +238,14 @@ pub(super) static RULES: &[Rule] = &[
             q!(),
             r"[ \t]*[:=][ \t]*",
             q!(),
-            r#"(?P<scheme>(?:bearer|basic|token|digest|apikey|api-key|key)[ \t]+)?(?P<cred>[^ \t\r\n",;\\]{6,})"#
+            r#"(?P<scheme>(?:bearer|basic|token|digest|apikey|api-key|key)[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
         ),
         Accept::Check(authorization),
     ),
     rule(
         "bearer-token",
         &["bearer"],
-        r"(?-u:\b)[Bb]earer[ \t]+([A-Za-z0-9_\-.~+/]{16,}=*)",
+        concat!(lb!(), r"[Bb]earer[ \t]+([A-Za-z0-9_\-.~+/]{16,}=*)"),
         Accept::Check(bearer),
     ),
     rule(
@@ -273,7 +291,7 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "high-entropy",
         &["="],
-        r#"(?m)(?:^|\\n|\\r)[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\]+)"#,
+        r#"(?m)(?:^|\\n|\\r)[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<val>\\"[^"\\\r\n]*\\"|"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\]+)"#,
         Accept::Check(env_line),
     ),
 ];
@@ -305,19 +323,19 @@ const DB_SCHEMES: &[&str] = &[
     "snowflake",
 ];
 
-/// A PEM block; an unclosed one runs to the end but spares a trailing truncation marker.
-fn pem_block(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {
-    let m = caps.get(0)?;
-    let mut end = m.end();
-    if end == text.len() && !m.as_str().ends_with("-----") {
-        end -= cap::trailing_marker_len(m.as_str());
+/// The range of a match without the JSON escape (`\n`) that [`lb!`] lets it start with.
+fn after_escape(m: regex::Match<'_>) -> Range<usize> {
+    let s = m.as_str().as_bytes();
+    if s.len() > 2 && s[0] == b'\\' && matches!(s[1], b'n' | b'r' | b't') {
+        m.start() + 2..m.end()
+    } else {
+        m.range()
     }
-    Some(Hit { range: m.start()..end, kind })
 }
 
-fn with_digit(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
-    let m = caps.get(0)?;
-    m.as_str().bytes().any(|b| b.is_ascii_digit()).then(|| Hit { range: m.range(), kind })
+fn with_digit(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {
+    let range = after_escape(caps.get(0)?);
+    text[range.clone()].bytes().any(|b| b.is_ascii_digit()).then_some(Hit { range, kind })
 }
 
 fn group_or_whole(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {

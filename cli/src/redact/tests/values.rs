@@ -1,0 +1,83 @@
+//! JSON values: secret-named keys, secret-looking keys, containers, and the counts.
+
+use serde_json::json;
+
+use super::super::Redactor;
+use super::{ALNUM, Fake, cat};
+
+#[test]
+fn values_under_secret_named_keys_are_replaced_however_short() {
+    let r = Redactor::new();
+    let mut v = json!({
+        "password": "hunter2",
+        "db": {"PASSWORD": "x", "user": "app", "pin_code": "1234"},
+        "auth": {"apiKey": "abc", "token_type": "Bearer", "expires_in": 3600},
+        "client_secret": "s",
+        "passcode_hint": "",
+        "pwd": "/home/alice",
+        "list": [{"token": "t0k"}],
+    });
+    r.redact_value(&mut v);
+    assert_eq!(v["password"], json!("[REDACTED:password]"));
+    assert_eq!(v["db"]["PASSWORD"], json!("[REDACTED:password]"));
+    assert_eq!(v["db"]["user"], json!("app"));
+    assert_eq!(v["auth"]["apiKey"], json!("[REDACTED:api-key]"));
+    assert_eq!(v["auth"]["token_type"], json!("Bearer"));
+    assert_eq!(v["auth"]["expires_in"], json!(3600));
+    assert_eq!(v["client_secret"], json!("[REDACTED:secret]"));
+    assert_eq!(v["pwd"], json!("/home/alice"));
+    assert_eq!(v["list"][0]["token"], json!("[REDACTED:token]"));
+    assert_eq!(r.totals().get("password"), 2);
+}
+
+#[test]
+fn numeric_passwords_and_secret_containers_are_replaced() {
+    let r = Redactor::new();
+    let mut v = json!({"password": 123456, "max_tokens": 1024, "secrets": {"DB_PASS": "pw", "n": 3}});
+    r.redact_value(&mut v);
+    assert_eq!(v["password"], json!("[REDACTED:password]"));
+    assert_eq!(v["max_tokens"], json!(1024));
+    assert_eq!(v["secrets"]["DB_PASS"], json!("[REDACTED:secret]"));
+    assert_eq!(v["secrets"]["n"], json!(3));
+}
+
+#[test]
+fn object_keys_that_are_secrets_are_redacted() {
+    let r = Redactor::new();
+    let token = cat(&["gh", "p_"]) + &Fake::new(3).chars(ALNUM, 36);
+    let mut v = json!({ token.clone(): {"scopes": ["repo"]}, "plain": "value" });
+    r.redact_value(&mut v);
+    let text = v.to_string();
+    assert!(!text.contains(&token), "{text}");
+    assert_eq!(v["[REDACTED:github-token]"], json!({"scopes": ["repo"]}));
+    assert_eq!(v["plain"], json!("value"));
+}
+
+#[test]
+fn counts_name_kinds_never_secrets() {
+    let r = Redactor::new();
+    let token = cat(&["gh", "p_"]) + &Fake::new(4).chars(ALNUM, 36);
+    let text = format!("a {token} b password=hunter22 c <private>x</private>");
+    let out = r.redact_text(&text);
+    assert_eq!(out, "a [REDACTED:github-token] b password=[REDACTED:password] c [private]");
+    let totals = r.totals();
+    assert_eq!(totals.to_string(), "github-token=1 password=1 private=1");
+    assert_eq!(totals.total(), 3);
+    assert_eq!(totals.iter().count(), 3);
+}
+
+#[test]
+fn every_built_in_pattern_compiles() {
+    for rule in super::super::rules::RULES {
+        assert!(regex::Regex::new(rule.pattern).is_ok(), "{}", rule.pattern);
+        assert!(rule.triggers.iter().all(|t| t.chars().all(|c| !c.is_ascii_uppercase())), "{}", rule.kind);
+    }
+}
+
+#[test]
+fn the_debug_form_shows_no_text() {
+    let r = Redactor::new();
+    let _ = r.redact_text("password=hunter22");
+    let debug = format!("{r:?}");
+    assert!(debug.contains("Redactor") && !debug.contains("hunter22"), "{debug}");
+}
