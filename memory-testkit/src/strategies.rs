@@ -38,6 +38,12 @@ pub fn arb_json() -> impl Strategy<Value = Value> {
     })
 }
 
+/// [`arb_json`] without a top-level `null`: an optional JSON field holding `null` reads back as
+/// absent, so `Some(Value::Null)` is not a value a store can keep.
+pub fn arb_json_not_null() -> impl Strategy<Value = Value> {
+    arb_json().prop_filter("null is the absent value", |v| !v.is_null())
+}
+
 /// Any event kind, known or not.
 pub fn arb_kind() -> impl Strategy<Value = EventKind> {
     prop_oneof![
@@ -50,8 +56,8 @@ fn arb_tool() -> impl Strategy<Value = ToolCall> {
     (
         "[A-Za-z_]{1,16}",
         proptest::option::of("[a-z0-9_]{1,12}"),
-        proptest::option::of(arb_json()),
-        proptest::option::of(arb_json()),
+        proptest::option::of(arb_json_not_null()),
+        proptest::option::of(arb_json_not_null()),
         proptest::option::of(".{0,20}"),
         proptest::option::of(any::<u32>().prop_map(u64::from)),
     )

@@ -1,0 +1,118 @@
+//! The schema and its numbered migrations.
+//!
+//! `PRAGMA user_version` holds the applied version, so an up-to-date database is recognised with
+//! one cheap read; the `schema_version` table keeps a record of when each migration ran. Pending
+//! migrations run in one `BEGIN IMMEDIATE` transaction, so concurrent first opens apply them once.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::error::StoreError;
+
+/// The schema version this build creates and understands.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Migration `n` (1-based) brings the schema from version `n - 1` to `n`.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE schema_version (
+    version    INTEGER PRIMARY KEY,
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE TABLE events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    id       TEXT NOT NULL UNIQUE,
+    session  TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    event    TEXT NOT NULL,
+    UNIQUE (session, seq)
+);
+
+CREATE TABLE sessions (
+    key        TEXT PRIMARY KEY,
+    harness    TEXT NOT NULL,
+    project    TEXT,
+    started_s  INTEGER NOT NULL,
+    started_ns INTEGER NOT NULL,
+    last_s     INTEGER NOT NULL,
+    last_ns    INTEGER NOT NULL,
+    events     INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_recent ON sessions (last_s DESC, last_ns DESC, key);
+
+CREATE TABLE notes (
+    id          INTEGER PRIMARY KEY,
+    scope       TEXT NOT NULL,
+    scope_rank  INTEGER NOT NULL,
+    scope_key   TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    title       TEXT NOT NULL,
+    description TEXT,
+    tags        TEXT NOT NULL,
+    body        TEXT NOT NULL,
+    meta        TEXT NOT NULL,
+    UNIQUE (scope, path)
+);
+CREATE INDEX notes_order ON notes (scope_rank, scope_key, path);
+
+CREATE TABLE note_history (
+    id    INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL,
+    path  TEXT NOT NULL,
+    meta  TEXT NOT NULL,
+    body  TEXT NOT NULL
+);
+CREATE INDEX note_history_key ON note_history (scope, path, id);
+
+CREATE VIRTUAL TABLE notes_fts USING fts5(
+    path, title, description, tags, body,
+    content = 'notes', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE TRIGGER notes_fts_insert AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts (rowid, path, title, description, tags, body)
+    VALUES (new.id, new.path, new.title, new.description, new.tags, new.body);
+END;
+CREATE TRIGGER notes_fts_delete AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, path, title, description, tags, body)
+    VALUES ('delete', old.id, old.path, old.title, old.description, old.tags, old.body);
+END;
+CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, path, title, description, tags, body)
+    VALUES ('delete', old.id, old.path, old.title, old.description, old.tags, old.body);
+    INSERT INTO notes_fts (rowid, path, title, description, tags, body)
+    VALUES (new.id, new.path, new.title, new.description, new.tags, new.body);
+END;
+
+CREATE TABLE watermarks (
+    name     TEXT PRIMARY KEY,
+    position INTEGER NOT NULL
+) WITHOUT ROWID;
+"#];
+
+fn user_version(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+}
+
+/// Brings the schema up to [`SCHEMA_VERSION`]; a single read when it already is.
+pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let check = |found: i64| {
+        if found > SCHEMA_VERSION {
+            Err(StoreError::TooNew { found, supported: SCHEMA_VERSION })
+        } else {
+            Ok(found)
+        }
+    };
+    if check(user_version(conn)?)? == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let current = check(user_version(&tx)?)?;
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let version = index as i64 + 1;
+        tx.execute_batch(sql)?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [version])?;
+        tx.pragma_update(None, "user_version", version)?;
+    }
+    tx.commit()?;
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Full-text search over notes with FTS5 and BM25.
+//!
+//! The FTS query is built only from [`memory_core::search::terms`]: each term is wrapped in
+//! double quotes (a quote inside is doubled) and the terms are joined with `OR`, so nothing the
+//! user typed is ever FTS syntax.
+
+use memory_core::{Scope, SearchHit};
+use rusqlite::{Connection, params};
+
+use crate::error::StoreError;
+use crate::events::to_sql;
+use crate::notes::decode;
+
+/// BM25 column weights, in the FTS table's column order: path, title, description, tags, body.
+const WEIGHTS: &str = "4.0, 10.0, 5.0, 10.0, 1.0";
+
+/// The FTS5 query matching any of the terms.
+fn fts_query(terms: &[String]) -> String {
+    terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ")
+}
+
+/// How many distinct terms occur in a note, tokenised as search sees it.
+fn matched_terms(note: &memory_core::Note, terms: &[String]) -> usize {
+    let text = memory_core::search::note_text(note);
+    let words: std::collections::HashSet<String> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    terms.iter().filter(|t| words.contains(t.as_str())).count().max(1)
+}
+
+/// Notes in `scopes` (every scope when empty) matching any term, best first.
+pub(crate) fn search(
+    conn: &Connection,
+    terms: &[String],
+    scopes: &[Scope],
+    limit: usize,
+) -> Result<Vec<SearchHit>, StoreError> {
+    let query = fts_query(terms);
+    let scopes: Vec<String> = scopes.iter().map(Scope::to_string).collect();
+    let scope_json = serde_json::to_string(&scopes)?;
+    let sql = format!(
+        "SELECT n.path, n.meta, n.body, -bm25(notes_fts, {WEIGHTS}) AS score
+         FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+         WHERE notes_fts MATCH ?1
+           AND (?2 = '[]' OR n.scope IN (SELECT value FROM json_each(?2)))
+         ORDER BY score DESC, n.scope_rank, n.scope_key, n.path
+         LIMIT ?3"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt
+        .query_map(params![query, scope_json, to_sql(limit)], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?, row.get(3)?))
+        })?
+        .collect::<rusqlite::Result<Vec<(String, String, String, f64)>>>()?;
+    rows.into_iter()
+        .map(|(path, meta, body, score)| {
+            let note = decode(path, &meta, body)?;
+            let matched_terms = matched_terms(&note, terms);
+            Ok(SearchHit { note, score, matched_terms })
+        })
+        .collect()
+}

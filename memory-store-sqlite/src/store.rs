@@ -1,0 +1,221 @@
+//! [`SqliteStore`]: opening the database and the [`MemoryStore`] implementation.
+
+use std::fs::{DirBuilder, OpenOptions};
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use memory_core::{
+    Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
+    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, WatermarkAdvance,
+};
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::config::SqliteConfig;
+use crate::error::StoreError;
+use crate::{events, notes, schema, search};
+
+/// A [`MemoryStore`] on one SQLite database file, safe to use from many processes at once.
+///
+/// Each value holds one connection; calls run on Tokio's blocking pool, so they must be made
+/// from inside a Tokio runtime.
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io { path: path.to_owned(), source }
+}
+
+/// Creates the directory (mode `0700`) and an empty database file (mode `0600`) when missing.
+fn prepare_file(path: &Path) -> Result<(), StoreError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+        let mut builder = DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(io_error(dir))?;
+    }
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(io_error(path)(e)),
+    }
+}
+
+fn open_connection(config: &SqliteConfig) -> Result<Connection, StoreError> {
+    prepare_file(&config.path)?;
+    let mut conn = Connection::open(&config.path)?;
+    conn.busy_timeout(config.busy_timeout)?;
+    conn.set_prepared_statement_cache_capacity(64);
+    let mode: String = conn.query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Corrupt(format!("cannot switch the journal to WAL (got {mode})")));
+        }
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    schema::migrate(&mut conn)?;
+    Ok(conn)
+}
+
+impl SqliteStore {
+    /// Opens (creating when missing) the database at `config.path` and brings its schema up to
+    /// date. Cheap when the schema is current: no migration work is done.
+    pub fn open(config: &SqliteConfig) -> memory_core::Result<Self> {
+        let conn = open_connection(config)?;
+        Ok(Self { conn: Arc::new(Mutex::new(conn)), path: config.path.clone() })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `work` on the connection on Tokio's blocking pool.
+    async fn with<T, F>(&self, work: F) -> memory_core::Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let conn = Arc::clone(&self.conn);
+        let joined = tokio::task::spawn_blocking(move || {
+            let mut guard = conn.lock().map_err(|_| StoreError::Poisoned)?;
+            work(&mut guard)
+        })
+        .await;
+        Ok(joined.map_err(|e| StoreError::Worker(e.to_string()))??)
+    }
+}
+
+#[memory_core::async_trait]
+impl MemoryStore for SqliteStore {
+    fn name(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(true, true, false, true)
+    }
+
+    async fn append(&self, events: &[HookEvent]) -> memory_core::Result<Vec<Appended>> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        let events = events.to_vec();
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let appended = events::append(&tx, &events)?;
+            tx.commit()?;
+            Ok(appended)
+        })
+        .await
+    }
+
+    async fn timeline(
+        &self,
+        session: &SessionKey,
+        after_seq: u64,
+        limit: usize,
+    ) -> memory_core::Result<Vec<StoredEvent>> {
+        let session = session.clone();
+        self.with(move |conn| events::timeline(conn, &session, after_seq, limit)).await
+    }
+
+    async fn sessions(&self) -> memory_core::Result<Vec<SessionInfo>> {
+        self.with(|conn| events::sessions(conn)).await
+    }
+
+    async fn events_after(&self, after: u64, limit: usize) -> memory_core::Result<Vec<StoredEvent>> {
+        self.with(move |conn| events::after(conn, after, limit)).await
+    }
+
+    async fn events_by_id(&self, ids: &[EventId]) -> memory_core::Result<Vec<StoredEvent>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = ids.to_vec();
+        self.with(move |conn| events::by_id(conn, &ids)).await
+    }
+
+    async fn get_note(&self, scope: &Scope, path: &NotePath) -> memory_core::Result<Option<Note>> {
+        let (scope, path) = (scope.clone(), path.clone());
+        self.with(move |conn| notes::get(conn, &scope, &path)).await
+    }
+
+    async fn note_history(&self, scope: &Scope, path: &NotePath) -> memory_core::Result<Vec<Note>> {
+        let (scope, path) = (scope.clone(), path.clone());
+        self.with(move |conn| notes::history(conn, &scope, &path)).await
+    }
+
+    async fn list_notes(&self, filter: &NoteFilter) -> memory_core::Result<Vec<Note>> {
+        let filter = filter.clone();
+        self.with(move |conn| notes::list(conn, &filter)).await
+    }
+
+    async fn delete_note(&self, scope: &Scope, path: &NotePath) -> memory_core::Result<bool> {
+        let (scope, path) = (scope.clone(), path.clone());
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let existed = notes::delete(&tx, &scope, &path)?;
+            tx.commit()?;
+            Ok(existed)
+        })
+        .await
+    }
+
+    async fn search_notes(&self, query: &SearchQuery) -> memory_core::Result<Vec<SearchHit>> {
+        let terms = memory_core::search::terms(&query.text);
+        if terms.is_empty() || query.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (scopes, limit) = (query.scopes.clone(), query.limit);
+        self.with(move |conn| search::search(conn, &terms, &scopes, limit)).await
+    }
+
+    async fn watermark(&self, name: &str) -> memory_core::Result<Option<u64>> {
+        let name = name.to_owned();
+        self.with(move |conn| notes::watermark(conn, &name)).await
+    }
+
+    async fn watermarks(&self) -> memory_core::Result<Vec<(String, u64)>> {
+        self.with(|conn| notes::watermarks(conn)).await
+    }
+
+    async fn commit(
+        &self,
+        changes: &[NoteChange],
+        watermark: Option<&WatermarkAdvance>,
+    ) -> memory_core::Result<()> {
+        let (changes, watermark) = (changes.to_vec(), watermark.cloned());
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            for change in &changes {
+                match change {
+                    NoteChange::Put(note) => notes::put(&tx, note)?,
+                    NoteChange::Delete { scope, path } => {
+                        notes::delete(&tx, scope, path)?;
+                    }
+                }
+            }
+            if let Some(mark) = &watermark {
+                notes::set_watermark(&tx, &mark.name, mark.position)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+}

@@ -1,0 +1,173 @@
+//! The SQLite store against the conformance suite, the model, hostile queries and many
+//! processes, on real database files.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use memory_core::{MemoryStore, NoteFilter, Scope, SearchQuery};
+use memory_store_sqlite::{SCHEMA_VERSION, SqliteConfig, SqliteStore};
+use memory_testkit::fixtures::{event, note, project_scope, session};
+use memory_testkit::multi_process::{AppendChild, AppendProcesses, run_append_processes_blocking};
+use memory_testkit::{hostile_search, model_check, run_conformance};
+
+const DB_ENV: &str = "SQLITE_STORE_TEST_DB";
+
+fn open(path: &Path) -> SqliteStore {
+    SqliteStore::open(&SqliteConfig::new(path)).unwrap_or_else(|e| panic!("open {}: {e}", path.display()))
+}
+
+fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("memory.db");
+    (dir, path)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conformance_on_a_file() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    run_conformance(&store).await;
+    // Again on the same file: the suite tolerates data already there.
+    run_conformance(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_queries_are_searched_as_words() {
+    let (_dir, path) = temp_db();
+    hostile_search(&open(&path)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unicode_words_are_found() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("unicode");
+    let n = note(&scope, "notes/unicode.md", "Unicode", &[], "日本語のメモ, café crème, שלום, Ωmega 🦀.\n");
+    let other = note(&scope, "notes/plain.md", "Plain", &[], "cafe creme without accents\n");
+    store.put_note(&n).await.expect("put");
+    store.put_note(&other).await.expect("put");
+    for query in ["日本語のメモ", "café", "CAFÉ", "שלום", "ωmega"] {
+        let hits =
+            store.search_notes(&SearchQuery::new(query, vec![scope.clone()], 10)).await.expect("search");
+        let paths: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
+        assert_eq!(paths, ["notes/unicode.md"], "query {query:?}: diacritics are kept, case is folded");
+    }
+    let hits = store.search_notes(&SearchQuery::new("cafe", vec![scope], 10)).await.expect("search");
+    assert_eq!(hits.len(), 1, "an unaccented query finds only the unaccented word");
+    assert_eq!(hits[0].note, other);
+}
+
+#[test]
+fn model_check_against_the_in_memory_store() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let counter = AtomicUsize::new(0);
+    let base = dir.path().to_owned();
+    model_check(
+        || {
+            let path = base.join(format!("case-{}.db", counter.fetch_add(1, Ordering::Relaxed)));
+            async move { Arc::new(open(&path)) as Arc<dyn MemoryStore> }
+        },
+        256,
+    );
+}
+
+#[test]
+fn model_check_on_one_shared_file() {
+    // Every case in the same database: the model check must not depend on an empty store.
+    let (_dir, path) = temp_db();
+    let store: Arc<dyn MemoryStore> = Arc::new(open(&path));
+    model_check(|| std::future::ready(Arc::clone(&store)), 32);
+}
+
+#[test]
+fn processes_append_to_one_session_exactly_once() {
+    if let Some(child) = AppendChild::from_env() {
+        let path = std::env::var(DB_ENV).expect("the parent passes the database path");
+        child.run_blocking(&open(Path::new(&path)));
+        return;
+    }
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let plan = AppendProcesses::new("processes_append_to_one_session_exactly_once", 32, 8)
+        .env(DB_ENV, path.to_string_lossy());
+    let report = run_append_processes_blocking(&store, &plan);
+    assert_eq!(report.stored, 32 * 8 + 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reopening_preserves_everything() {
+    let (_dir, path) = temp_db();
+    let key = session("reopen");
+    let scope = project_scope("reopen");
+    let n = note(&scope, "facts/kept.md", "Kept", &["x1"], "kept body\n");
+    let mut n2 = n.clone();
+    n2.body = "second body\n".to_owned();
+    {
+        let store = open(&path);
+        store.append(&[event(&key, "a", 0), event(&key, "b", 1)]).await.expect("append");
+        store.put_note(&n).await.expect("put");
+        store.put_note(&n2).await.expect("put");
+        store.set_watermark("dream:test", 2).await.expect("watermark");
+    }
+    let store = open(&path);
+    let timeline = store.timeline(&key, 0, 10).await.expect("timeline");
+    assert_eq!(timeline.iter().map(|s| s.seq).collect::<Vec<_>>(), [1, 2]);
+    let appended = store.append(&[event(&key, "c", 2), event(&key, "a", 0)]).await.expect("append");
+    assert_eq!(appended.iter().map(|a| (a.seq, a.inserted)).collect::<Vec<_>>(), [(3, true), (1, false)]);
+    assert_eq!(store.get_note(&scope, &n.path).await.expect("get"), Some(n2.clone()));
+    assert_eq!(store.note_history(&scope, &n.path).await.expect("history"), vec![n.clone()]);
+    assert_eq!(store.watermark("dream:test").await.expect("watermark"), Some(2));
+    let hits = store.search_notes(&SearchQuery::new("second", vec![scope], 5)).await.expect("search");
+    assert_eq!(hits.len(), 1, "the search index survives reopening");
+}
+
+#[test]
+fn files_are_private() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let nested = dir.path().join("data").join("agent-memory");
+    let path = nested.join("memory.db");
+    let store = open(&path);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    runtime.block_on(store.append(&[event(&session("mode"), "a", 0)])).expect("append");
+    let mode = |p: &Path| std::fs::metadata(p).expect("metadata").permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600, "the database file is private");
+    assert_eq!(mode(&nested), 0o700, "a directory the store creates is private");
+    assert_eq!(mode(&dir.path().join("data")), 0o700, "every directory the store creates is private");
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    assert!(wal.exists(), "the database runs in WAL mode");
+    assert_eq!(mode(&wal), 0o600, "the WAL file is private too");
+}
+
+#[test]
+fn opening_twice_is_idempotent_and_cheap() {
+    let (_dir, path) = temp_db();
+    drop(open(&path));
+    assert_eq!(header_user_version(&path), SCHEMA_VERSION);
+    let started = std::time::Instant::now();
+    for _ in 0..20 {
+        drop(open(&path));
+    }
+    let per_open = started.elapsed() / 20;
+    assert_eq!(header_user_version(&path), SCHEMA_VERSION, "reopening leaves the schema version alone");
+    assert!(per_open < std::time::Duration::from_millis(50), "opening took {per_open:?}");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let store = open(&path);
+    let notes = runtime.block_on(store.list_notes(&NoteFilter::scope(Scope::User))).expect("list");
+    assert!(notes.is_empty(), "a fresh database has no notes");
+}
+
+/// Reads `PRAGMA user_version` from the file header (bytes 60..64, big-endian) without SQLite.
+fn header_user_version(path: &Path) -> i64 {
+    let bytes = std::fs::read(path).expect("read the database file");
+    i64::from(u32::from_be_bytes(bytes[60..64].try_into().expect("header")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn from_env_honours_the_override() {
+    let config = SqliteConfig::new("/tmp/x.db");
+    assert_eq!(config.busy_timeout, SqliteConfig::DEFAULT_BUSY_TIMEOUT);
+    let default = SqliteConfig::default_path().expect("a home directory in tests");
+    assert!(default.ends_with("agent-memory/memory.db"), "{}", default.display());
+}
