@@ -41,8 +41,8 @@ impl CursorAdapter {
     ///
     /// Cursor includes always-apply rules in every chat, which stands in for the per-prompt
     /// injection `beforeSubmitPrompt` cannot do. The hook runtime rewrites the file at
-    /// `sessionStart` and `beforeSubmitPrompt`; whether Cursor rereads it for the prompt being
-    /// submitted is not documented, so the file may trail by one prompt.
+    /// `sessionStart`; whether Cursor would reread a rule rewritten during `beforeSubmitPrompt` for
+    /// the prompt being submitted is not documented.
     pub fn rules_file(&self, context: &str) -> String {
         let body = truncate_markdown(context.trim(), CONTEXT_CAP);
         format!(
