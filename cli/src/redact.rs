@@ -44,6 +44,7 @@ const MAX_PASSES: usize = 4;
 /// Build one per process and reuse it; patterns compile lazily and are kept.
 pub(crate) struct Redactor {
     compiled: Vec<OnceLock<Regex>>,
+    triggers: rules::TriggerIndex,
     totals: Mutex<RedactionCounts>,
 }
 
@@ -69,6 +70,7 @@ impl Redactor {
     pub(crate) fn new() -> Self {
         Self {
             compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
+            triggers: rules::TriggerIndex::new(RULES),
             totals: Mutex::new(RedactionCounts::default()),
         }
     }
@@ -146,9 +148,9 @@ impl Redactor {
     /// One scan: private regions first, then every rule whose trigger literals occur.
     fn pass<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
         let mut current = private::strip(text, counts);
-        let lower = current.to_ascii_lowercase();
+        let triggered = self.triggers.scan(&current);
         for (index, rule) in RULES.iter().enumerate() {
-            if !rule.triggered(&lower) {
+            if triggered & (1 << index) == 0 {
                 continue;
             }
             let regex = self.compiled[index]
@@ -166,6 +168,10 @@ fn apply(regex: &Regex, rule: &rules::Rule, text: &str, counts: &mut RedactionCo
     let mut out = String::new();
     let mut last = 0;
     for caps in regex.captures_iter(text) {
+        if caps.get(0).is_none_or(|m| m.start() < last) {
+            // Inside what an earlier match of this rule already replaced.
+            continue;
+        }
         let Some(Hit { range, kind }) = rule.accept(&caps, text) else { continue };
         if range.start < last || range.is_empty() {
             continue;

@@ -5,6 +5,7 @@
 //! so a token gets its most specific marker. Patterns use ASCII classes only, which keeps them
 //! small to compile and fast to run.
 
+use std::fmt;
 use std::ops::Range;
 
 use regex::Captures;
@@ -41,12 +42,59 @@ pub(super) struct Rule {
     pub(super) accept: Accept,
 }
 
-impl Rule {
-    /// Whether the lowercased text contains one of the rule's trigger literals.
-    pub(super) fn triggered(&self, lower: &str) -> bool {
-        self.triggers.is_empty() || self.triggers.iter().any(|t| lower.contains(t))
+/// Finds, in one pass over a text, which rules have a trigger literal in it (ASCII case ignored).
+pub(super) struct TriggerIndex {
+    /// Trigger literals by their first byte: `(literal, rule bit)`.
+    by_first_byte: Vec<Vec<(&'static [u8], u64)>>,
+    /// Rules without triggers, which always run.
+    always: u64,
+}
+
+impl TriggerIndex {
+    /// Indexes the triggers of `rules` (at most 64 rules).
+    pub(super) fn new(rules: &[Rule]) -> Self {
+        assert!(rules.len() <= 64, "the trigger bit set holds 64 rules");
+        let mut by_first_byte = vec![Vec::new(); 256];
+        let mut always = 0;
+        for (index, rule) in rules.iter().enumerate() {
+            let bit = 1u64 << index;
+            if rule.triggers.is_empty() {
+                always |= bit;
+            }
+            for trigger in rule.triggers {
+                let bytes = trigger.as_bytes();
+                by_first_byte[usize::from(bytes[0])].push((bytes, bit));
+            }
+        }
+        Self { by_first_byte, always }
     }
 
+    /// The bit set (bit `i` for rule `i`) of rules that may match `text`.
+    pub(super) fn scan(&self, text: &str) -> u64 {
+        let bytes = text.as_bytes();
+        let mut found = self.always;
+        for (at, byte) in bytes.iter().enumerate() {
+            for (literal, bit) in &self.by_first_byte[usize::from(byte.to_ascii_lowercase())] {
+                if found & bit == 0
+                    && bytes[at..].len() >= literal.len()
+                    && bytes[at..at + literal.len()].eq_ignore_ascii_case(literal)
+                {
+                    found |= bit;
+                }
+            }
+        }
+        found
+    }
+}
+
+impl fmt::Debug for TriggerIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let literals: usize = self.by_first_byte.iter().map(Vec::len).sum();
+        f.debug_struct("TriggerIndex").field("literals", &literals).finish()
+    }
+}
+
+impl Rule {
     /// The replacement for one match, if the match is a secret.
     pub(super) fn accept(&self, caps: &Captures<'_>, text: &str) -> Option<Hit> {
         let m = match self.accept {
@@ -94,8 +142,8 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "private-key",
         &["private key"],
-        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)",
-        Accept::Whole,
+        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----",
+        Accept::Check(pem_block),
     ),
     rule(
         "jwt",
@@ -113,7 +161,7 @@ pub(super) static RULES: &[Rule] = &[
         "aws-secret-key",
         &["secret"],
         concat!(
-            r"(?i)(?:aws[a-z0-9_\-]*secret[a-z0-9_\-]*|secret_?access_?key)",
+            r"(?i-u:aws[a-z0-9_\-]*secret[a-z0-9_\-]*|secret_?access_?key)",
             q!(),
             op!(),
             q!(),
@@ -125,7 +173,7 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "gcp-service-account-key",
         &["private_key_id"],
-        r#"(?i)private_key_id\\?"[ \t]*:[ \t]*\\?"([0-9a-f]{40})"#,
+        r#"(?i-u)private_key_id\\?"[ \t]*:[ \t]*\\?"([0-9a-f]{40})"#,
         Accept::Group(1),
     ),
     rule("google-oauth-client-secret", &["gocspx-"], r"GOCSPX-[A-Za-z0-9_\-]{20,}", Accept::Whole),
@@ -133,10 +181,10 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "azure-storage-key",
         &["accountkey", "sharedaccesskey"],
-        r"(?i)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
+        r"(?i-u)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
         Accept::Group(1),
     ),
-    rule("azure-sas-token", &["sig="], r"(?i)[?&;]sig=([A-Za-z0-9%+/=]{16,})", Accept::Group(1)),
+    rule("azure-sas-token", &["sig="], r"(?i-u)[?&;]sig=([A-Za-z0-9%+/=]{16,})", Accept::Group(1)),
     rule(
         "github-token",
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
@@ -189,7 +237,7 @@ pub(super) static RULES: &[Rule] = &[
         "heroku-api-key",
         &["hrku-", "heroku"],
         concat!(
-            r"HRKU-[A-Za-z0-9_\-]{40,}|(?i:heroku[a-z0-9_\-]*(?:key|token|pass)[a-z_]*)",
+            r"HRKU-[A-Za-z0-9_\-]{40,}|(?i-u:heroku[a-z0-9_\-]*(?:key|token|pass)[a-z_]*)",
             q!(),
             op!(),
             q!(),
@@ -221,7 +269,7 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "url-credentials",
         &["://"],
-        r#"(?i)(?:\\[nrt]|(?-u:\b))(?P<scheme>[a-z][a-z0-9+.\-]*)://(?P<user>[^\s:/?#@"'<>\[\]]*):(?P<pass>[^\s/?#@"'<>]+)@"#,
+        r#"(?:\\[nrt]|(?-u:\b))(?P<scheme>(?i-u:[a-z][a-z0-9+.\-]*))://(?P<user>[^\s:/?#@"'<>\[\]]*):(?P<pass>[^\s/?#@"'<>]+)@"#,
         Accept::Check(url_credentials),
     ),
     rule(
@@ -234,11 +282,11 @@ pub(super) static RULES: &[Rule] = &[
         "bearer-token",
         &["authorization"],
         concat!(
-            r"(?i)(?:proxy-)?authorization",
+            r"(?i-u:(?:proxy-)?authorization)",
             q!(),
             r"[ \t]*[:=][ \t]*",
             q!(),
-            r#"(?P<scheme>(?:bearer|basic|token|digest|apikey|api-key|key)[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
+            r#"(?P<scheme>(?i-u:bearer|basic|token|digest|apikey|api-key|key)[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
         ),
         Accept::Check(authorization),
     ),
@@ -270,8 +318,8 @@ pub(super) static RULES: &[Rule] = &[
             "credential",
         ],
         concat!(
-            r"(?i)(?P<key>[a-z0-9_.\-]*?(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key",
-            r"|auth[_\-]?key|private[_\-]?key|credentials?)[a-z0-9_.\-]*)",
+            r"(?P<key>(?i-u:[a-z0-9_.\-]*?(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key",
+            r"|auth[_\-]?key|private[_\-]?key|credentials?)[a-z0-9_.\-]*))",
             q!(),
             r"[ \t]*(?P<op>:=|=>|=|:)[ \t]*",
             r#"(?P<val>\\"[^"\\\r\n]*\\"|"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'"#,
@@ -283,8 +331,8 @@ pub(super) static RULES: &[Rule] = &[
         "password",
         &["--"],
         concat!(
-            r"(?i)(?:^|[ \t])--(?P<key>[a-z0-9\-]*(?:password|passwd|token|secret|api-key|apikey|access-key)",
-            r#"[a-z0-9\-]*)[ \t]+(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\-][^ \t\r\n"']*)"#
+            r"(?:^|[ \t])--(?P<key>(?i-u:[a-z0-9\-]*(?:password|passwd|token|secret|api-key|apikey|access-key)",
+            r#"[a-z0-9\-]*))[ \t]+(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\-][^ \t\r\n"']*)"#
         ),
         Accept::Check(cli_flag),
     ),
@@ -331,6 +379,18 @@ fn after_escape(m: regex::Match<'_>) -> Range<usize> {
     } else {
         m.range()
     }
+}
+
+/// A PEM header and everything up to its `-----END …-----` line, or to the end of the text when
+/// the block is not closed (a cut or partial paste still hides the key).
+fn pem_block(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {
+    let header = caps.get(0)?;
+    let end = text[header.end()..]
+        .find("-----END")
+        .map(|at| header.end() + at + "-----END".len())
+        .and_then(|after| text[after..].find("-----").map(|close| after + close + "-----".len()))
+        .unwrap_or(text.len());
+    Some(Hit { range: header.start()..end, kind })
 }
 
 fn with_digit(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {

@@ -153,3 +153,16 @@ fn transcript_contents_are_dropped_but_references_kept() {
     assert_eq!(counts.get("transcript"), 2);
     assert!(!serde_json::to_string(&event).unwrap().contains("my whole conversation"));
 }
+
+#[test]
+fn markers_longer_than_what_they_replace_keep_the_cap() {
+    let r = Redactor::new();
+    let input = "passwordAAaAa0AAA0A0a00Aa00AAaAaaAaaa000AAAuthorization: https://";
+    let mut event = tool_event(input, json!({"stdout": input, "stderr": input}), Some(input));
+    r.redact_event(&mut event, 130);
+    let out = event.tool.as_ref().unwrap().output.as_ref().unwrap();
+    assert!(output_len(out) <= 130, "{out}");
+    let once = event.clone();
+    r.redact_event(&mut event, 130);
+    assert_eq!(event, once);
+}
