@@ -413,14 +413,21 @@ fn url_credentials(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<H
     Some(Hit { range: pass.range(), kind })
 }
 
+/// Authorization schemes, which are not credentials themselves.
+const SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "apikey", "api-key", "key"];
+
 fn authorization(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
     let cred = caps.name("cred")?;
     if is_marker(cred.as_str()) || keywords::is_reference(cred.as_str()) {
         return None;
     }
     let scheme = caps.name("scheme").map(|s| s.as_str().trim().to_ascii_lowercase());
-    if scheme.is_none() && cred.as_str().bytes().all(|b| b.is_ascii_lowercase()) {
-        // Prose such as "authorization: required".
+    let bare_word = cred.as_str().bytes().all(|b| b.is_ascii_alphabetic());
+    if scheme.is_none()
+        && (cred.as_str().bytes().all(|b| b.is_ascii_lowercase())
+            || bare_word && SCHEMES.iter().any(|w| cred.as_str().eq_ignore_ascii_case(w)))
+    {
+        // Prose such as "authorization: required", or a scheme with its credential cut off.
         return None;
     }
     let kind = if scheme.as_deref() == Some("basic") { "basic-auth" } else { kind };

@@ -166,3 +166,14 @@ fn markers_longer_than_what_they_replace_keep_the_cap() {
     r.redact_event(&mut event, 130);
     assert_eq!(event, once);
 }
+
+#[test]
+fn a_cut_after_an_authorization_scheme_stays_stable() {
+    let r = Redactor::new();
+    let input = "-----END RSA PRIVATE KEY-----</PRIVATE>Authorization: Bearer aAa00ATOKEN";
+    let mut event = tool_event(input, json!({"stdout": input, "stderr": input}), Some(input));
+    r.redact_event(&mut event, 123);
+    let once = event.clone();
+    r.redact_event(&mut event, 123);
+    assert_eq!(event, once);
+}
