@@ -1,5 +1,137 @@
-//! The `agent-memory` binary.
+//! The `agent-memory` binary: hooks for Claude Code, Codex and Cursor, and commands to inspect,
+//! distill and move the memory they share.
 
+mod cmd;
+mod config;
+mod cursor_rules;
+mod hook;
+mod inject;
+mod journal;
+mod log;
+mod output;
+mod project;
 mod redact;
+#[cfg(test)]
+mod schemas;
+mod store;
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+const ABOUT: &str = "One memory for your AI coding agents, owned by you.";
+
+const LONG_ABOUT: &str = "\
+One memory for your AI coding agents, owned by you.
+
+agent-memory plugs into the lifecycle hooks of Claude Code, Codex and Cursor:
+  1. capture  every hook event is redacted and appended to your store (a few ms, never blocking);
+  2. dream    `agent-memory dream` distills events into small Markdown notes
+              (profile/…, tools/…, project/<name>/…), merged and rewritten, never appended;
+  3. inject   at session start and on each prompt, the hook hands the agent the notes that matter.
+Switch harness mid-project and carry on: the memory follows you, not the tool.
+
+The store is an embedded SQLite file by default (no setup); set `[store] backend = \"neo4j\"` in the
+config file or AGENT_MEMORY_STORE=neo4j with NEO4J_URI/NEO4J_USERNAME/NEO4J_PASSWORD to use Neo4j.
+
+Config file: $AGENT_MEMORY_CONFIG, else ~/.config/agent-memory/config.toml (all keys optional).
+Data (database, journal, logs): $AGENT_MEMORY_HOME, else ~/.local/share/agent-memory.
+
+Try `agent-memory demo` to watch a Claude Code session teach a Codex and a Cursor session.";
+
+#[derive(Debug, Parser)]
+#[command(name = "agent-memory", version, about = ABOUT, long_about = LONG_ABOUT)]
+struct Cli {
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Handle one hook event: read the harness's JSON on stdin, answer on stdout.
+    ///
+    /// Wire this into a harness's hook configuration for every lifecycle event. The harness is
+    /// named on the command line, never guessed. Always exits non-blocking.
+    Hook {
+        /// The harness that runs the hook.
+        harness: cmd::HarnessArg,
+    },
+    /// List recorded sessions, most recent first.
+    Sessions {
+        /// Show at most this many.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Show one session's events in order.
+    Timeline {
+        /// The session key, as `sessions` prints it (`claude:<id>`).
+        session: String,
+        /// Show at most this many events.
+        #[arg(long, default_value_t = 1000)]
+        limit: usize,
+    },
+    /// List, show or delete notes.
+    #[command(subcommand)]
+    Notes(cmd::NotesCommand),
+    /// Search notes by relevance to free text.
+    Search {
+        /// What to look for; any text, never parsed as query syntax.
+        query: String,
+        /// Limit to a scope (`user`, `project:<id>`, `session:<key>`); repeatable.
+        #[arg(long)]
+        scope: Vec<memory_core::Scope>,
+        /// Most results.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
+    /// Distill recorded events into notes (deterministic by default, or an LLM of your choice).
+    Dream(cmd::dream::DreamArgs),
+    /// Deliver events waiting in the local journal (written when the store was unreachable).
+    Sync,
+    /// Replay a multi-harness story through the real hook into a fresh store and show what each
+    /// harness is given.
+    Demo {
+        /// Keep the demo's data in this folder instead of a temporary one.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Show where configuration and data live, and the effective settings.
+    Config,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Command::Hook { harness } = &cli.command {
+        let rendered = hook::run(harness.adapter(), &mut std::io::stdin().lock());
+        hook::emit(&rendered);
+        return ExitCode::from(u8::try_from(rendered.exit_code).unwrap_or(1));
+    }
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            output::error(&format!("agent-memory: {e:#}"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(async move {
+        let json = cli.json;
+        match cli.command {
+            Command::Hook { .. } => unreachable!("handled before the runtime starts"),
+            Command::Sessions { limit } => cmd::query::sessions(json, limit).await,
+            Command::Timeline { session, limit } => cmd::query::timeline(json, &session, limit).await,
+            Command::Notes(command) => cmd::query::notes(json, command).await,
+            Command::Search { query, scope, limit } => cmd::query::search(json, &query, scope, limit).await,
+            Command::Sync => cmd::sync::run(json).await,
+            Command::Dream(args) => cmd::dream::run(args, json).await,
+            Command::Demo { dir } => cmd::demo::run(dir).await,
+            Command::Config => cmd::query::show_config(json),
+        }
+    })
+}

@@ -1,1 +1,6 @@
-//! Workspace end-to-end tests.
+//! Workspace end-to-end tests: the built `agent-memory` binary, spawned as each harness would
+//! spawn it, against real stores.
+
+mod cross_harness;
+mod failure;
+mod support;

@@ -1,0 +1,219 @@
+//! `agent-memory demo`: a realistic multi-harness story replayed through the real hook binary into
+//! a fresh embedded store. A Claude Code session teaches a preference and a project convention;
+//! the deterministic dream distills notes; then Codex and Cursor sessions on the same project are
+//! shown what they are given at session start and on a prompt.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::Context as _;
+use serde_json::{Value, json};
+
+use crate::output::print;
+
+struct Demo {
+    exe: PathBuf,
+    home: PathBuf,
+    config: PathBuf,
+    project: PathBuf,
+}
+
+impl Demo {
+    /// Runs the real hook binary as the harness would: payload on stdin, project as cwd.
+    fn hook(&self, harness: &str, payload: &Value) -> anyhow::Result<String> {
+        let mut child = Command::new(&self.exe)
+            .args(["hook", harness])
+            .current_dir(&self.project)
+            .env("AGENT_MEMORY_HOME", &self.home)
+            .env("AGENT_MEMORY_CONFIG", &self.config)
+            .env_remove("AGENT_MEMORY_STORE")
+            .env_remove("AGENT_MEMORY_DB")
+            .env_remove(crate::hook::GUARD_VAR)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .context("cannot start the hook binary")?;
+        child.stdin.take().context("hook stdin")?.write_all(payload.to_string().as_bytes())?;
+        let out = child.wait_with_output()?;
+        anyhow::ensure!(
+            out.status.success(),
+            "hook {harness} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        Ok(String::from_utf8(out.stdout)?)
+    }
+}
+
+/// The context a harness was handed, pulled out of its hook answer.
+fn given(harness: &str, stdout: &str) -> String {
+    let Ok(value) = serde_json::from_str::<Value>(stdout) else {
+        return if stdout.trim().is_empty() { "(nothing)".to_owned() } else { stdout.to_owned() };
+    };
+    let text = match harness {
+        "cursor" => value.get("additional_context").and_then(Value::as_str),
+        _ => value.pointer("/hookSpecificOutput/additionalContext").and_then(Value::as_str),
+    };
+    text.map_or_else(|| format!("(no context; answer was {stdout})"), str::to_owned)
+}
+
+pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::ExitCode> {
+    let tmp = tempfile::tempdir()?;
+    let base = dir.unwrap_or_else(|| tmp.path().to_path_buf());
+    let demo = Demo {
+        exe: std::env::current_exe()?,
+        home: base.join("data"),
+        config: base.join("config.toml"),
+        project: base.join("acme-api"),
+    };
+    std::fs::create_dir_all(&demo.project)?;
+    std::fs::create_dir_all(&demo.home)?;
+    // Generous deadline: the demo's first hook creates the database.
+    std::fs::write(&demo.config, "[hook]\ndeadline_ms = 5000\n")?;
+    let cwd = demo.project.to_string_lossy().into_owned();
+
+    print(&format!("agent-memory demo: project {cwd}, data in {}\n", demo.home.display()));
+    print("1. Claude Code session: the user states a preference and a project convention; tools run.");
+    for payload in claude_story(&cwd) {
+        demo.hook("claude", &payload)?;
+    }
+
+    print("2. Dream (deterministic distiller): events become notes.");
+    let report = super::dream_for_demo(&demo.home, &demo.config).await?;
+    print(&format!("   {report}"));
+
+    print("3. Codex session on the same project.");
+    let codex_session = "019a5c2e-codex-demo-0001";
+    let start = demo.hook(
+        "codex",
+        &json!({
+            "session_id": codex_session, "transcript_path": null, "cwd": cwd,
+            "hook_event_name": "SessionStart", "model": "gpt-5-codex", "source": "startup"
+        }),
+    )?;
+    print(&format!("   Codex was given at session start:\n{}", indent(&given("codex", &start))));
+    let prompt = demo.hook(
+        "codex",
+        &json!({
+            "session_id": codex_session, "turn_id": "turn-1", "transcript_path": null, "cwd": cwd,
+            "hook_event_name": "UserPromptSubmit", "model": "gpt-5-codex",
+            "prompt": "Which flags do I usually pass to cargo test?"
+        }),
+    )?;
+    print(&format!("   Codex was given on the prompt:\n{}", indent(&given("codex", &prompt))));
+
+    print("4. Cursor session on the same project.");
+    let conversation = "8c1f4e2a-cursor-demo-0001";
+    let start = demo.hook(
+        "cursor",
+        &json!({
+            "conversation_id": conversation, "generation_id": "g-1", "session_id": conversation,
+            "hook_event_name": "sessionStart", "cursor_version": "3.18.25", "workspace_roots": [cwd],
+            "model": "claude-4.5-sonnet", "is_background_agent": false, "composer_mode": "agent"
+        }),
+    )?;
+    print(&format!("   Cursor was given at session start:\n{}", indent(&given("cursor", &start))));
+    let prompt = demo.hook("cursor", &json!({
+        "conversation_id": conversation, "generation_id": "g-2", "hook_event_name": "beforeSubmitPrompt",
+        "cursor_version": "3.18.25", "workspace_roots": [cwd], "prompt": "run the tests", "attachments": []
+    }))?;
+    print(&format!(
+        "   Cursor's prompt hook can only allow or block (answer {}); the always-apply rules file {} carries the notes instead.",
+        prompt.trim(),
+        demo.project.join(adapter_cursor::RULES_FILE).display()
+    ));
+
+    print("5. Another project gets none of acme-api's notes:");
+    let other = base.join("other-project");
+    std::fs::create_dir_all(&other)?;
+    let start = demo.hook(
+        "codex",
+        &json!({
+            "session_id": "019a5c2e-codex-demo-0002", "transcript_path": null, "cwd": other.to_string_lossy(),
+            "hook_event_name": "SessionStart", "model": "gpt-5-codex", "source": "startup"
+        }),
+    )?;
+    print(&format!("   Codex in other-project was given:\n{}", indent(&given("codex", &start))));
+    if base == tmp.path() {
+        print(
+            "\n(demo data was temporary; pass --dir DIR to keep it and explore with AGENT_MEMORY_HOME=DIR/data)",
+        );
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("      {l}\n")).collect()
+}
+
+/// The Claude Code part of the story, as the harness would deliver it.
+fn claude_story(cwd: &str) -> Vec<Value> {
+    let session = "3f2b8c1e-claude-demo-0001";
+    let transcript = format!("/home/user/.claude/projects/demo/{session}.jsonl");
+    let base = |event: &str| {
+        json!({ "session_id": session, "transcript_path": transcript, "cwd": cwd,
+                "permission_mode": "default", "hook_event_name": event })
+    };
+    let with = |event: &str, extra: Value| {
+        let mut v = base(event);
+        if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
+            obj.extend(more);
+        }
+        v
+    };
+    let bash = |id: &str, command: &str, stdout: &str, failed: bool| {
+        let mut events = vec![with(
+            "PreToolUse",
+            json!({
+                "tool_name": "Bash", "tool_use_id": id, "tool_input": { "command": command }
+            }),
+        )];
+        events.push(if failed {
+            with("PostToolUseFailure", json!({
+                "tool_name": "Bash", "tool_use_id": id, "tool_input": { "command": command },
+                "error": stdout, "is_interrupt": false
+            }))
+        } else {
+            with("PostToolUse", json!({
+                "tool_name": "Bash", "tool_use_id": id, "tool_input": { "command": command },
+                "tool_response": { "stdout": stdout, "stderr": "", "interrupted": false, "isImage": false }
+            }))
+        });
+        events
+    };
+    let mut story = vec![with("SessionStart", json!({ "source": "startup", "model": "claude-sonnet-4-5" }))];
+    story.push(with("UserPromptSubmit", json!({ "prompt":
+        "I prefer small focused commits, and always run the tests with `cargo test --workspace` before you commit. \
+         In this project we use thiserror for library errors, never anyhow outside the binaries." })));
+    story.extend(bash(
+        "toolu_01",
+        "cargo test --workspace",
+        "error[E0432]: unresolved import `anyhow`",
+        true,
+    ));
+    story.push(with(
+        "UserPromptSubmit",
+        json!({ "prompt":
+        "No, don't add anyhow to http-client; use thiserror instead, as we agreed." }),
+    ));
+    story.extend(bash("toolu_02", "cargo test --workspace", "test result: ok. 42 passed; 0 failed", false));
+    story.extend(bash(
+        "toolu_03",
+        "cargo clippy --workspace --all-targets -- -D warnings",
+        "Finished",
+        false,
+    ));
+    story.extend(bash("toolu_04", "cargo test --workspace", "test result: ok. 43 passed; 0 failed", false));
+    story.push(with("Stop", json!({ "stop_hook_active": false })));
+    story.push(with("SessionEnd", json!({ "reason": "prompt_input_exit" })));
+    story
+}
+
+/// Where the demo keeps its data, for the dream step.
+pub(crate) fn demo_config(home: &Path, config: &Path) -> anyhow::Result<crate::config::Config> {
+    let mut cfg = crate::config::Config::parse(&std::fs::read_to_string(config)?)?;
+    cfg.data_dir = Some(home.to_path_buf());
+    Ok(cfg)
+}

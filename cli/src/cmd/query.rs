@@ -1,0 +1,204 @@
+//! Read-side commands: sessions, timeline, notes, search, config.
+
+use memory_core::{NoteFilter, SearchQuery, SessionKey};
+use serde_json::json;
+
+use super::NotesCommand;
+use crate::config::{Config, default_config_path};
+use crate::output::{json as print_json, print};
+
+async fn store() -> anyhow::Result<std::sync::Arc<dyn memory_core::MemoryStore>> {
+    crate::store::open(&Config::load()?).await
+}
+
+pub(crate) async fn sessions(json: bool, limit: usize) -> anyhow::Result<std::process::ExitCode> {
+    let mut sessions = store().await?.sessions().await?;
+    sessions.truncate(limit);
+    if json {
+        print_json(&sessions)?;
+    } else if sessions.is_empty() {
+        print("no sessions recorded yet; wire the hooks in (see README) or run `agent-memory demo`");
+    } else {
+        let mut text = String::new();
+        for s in &sessions {
+            text.push_str(&format!(
+                "{}  {:>5} events  {}  {}\n",
+                s.last_at.format("%Y-%m-%d %H:%M"),
+                s.events,
+                s.project.as_deref().unwrap_or("-"),
+                s.key
+            ));
+        }
+        print(&text);
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+pub(crate) async fn timeline(
+    json: bool,
+    session: &str,
+    limit: usize,
+) -> anyhow::Result<std::process::ExitCode> {
+    let key = SessionKey(session.to_owned());
+    let events = store().await?.timeline(&key, 0, limit).await?;
+    if events.is_empty() {
+        anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
+    }
+    if json {
+        print_json(&events)?;
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    for stored in &events {
+        let e = &stored.event;
+        let detail = e
+            .prompt
+            .as_deref()
+            .map(|p| format!("prompt: {}", one_line(p, 100)))
+            .or_else(|| e.tool.as_ref().map(|t| format!("tool: {} {}", t.name, one_line(&tool_input(t), 90))))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "{:>4}  {}  {:<18} {}\n",
+            stored.seq,
+            e.occurred_at.format("%H:%M:%S"),
+            e.kind,
+            detail
+        ));
+    }
+    print(&text);
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn tool_input(tool: &memory_core::ToolCall) -> String {
+    match &tool.input {
+        Some(serde_json::Value::Object(map)) => map
+            .get("command")
+            .or_else(|| map.get("file_path"))
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            .unwrap_or_else(|| serde_json::Value::Object(map.clone()).to_string()),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    } else {
+        flat
+    }
+}
+
+pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<std::process::ExitCode> {
+    let store = store().await?;
+    match command {
+        NotesCommand::List { scope, prefix } => {
+            let notes = store.list_notes(&NoteFilter { scope, prefix }).await?;
+            if json {
+                print_json(&notes)?;
+            } else if notes.is_empty() {
+                print("no notes; run `agent-memory dream` to distill recorded sessions into notes");
+            } else {
+                let text: String = notes
+                    .iter()
+                    .map(|n| format!("{:<28} {:<40} {}\n", n.meta.scope.to_string(), n.path, n.meta.title))
+                    .collect();
+                print(&text);
+            }
+        }
+        NotesCommand::Show { scope, path, history } => {
+            let Some(note) = store.get_note(&scope, &path).await? else {
+                anyhow::bail!(
+                    "no note `{path}` in scope `{scope}`; `agent-memory notes list` shows what exists"
+                );
+            };
+            let previous = if history { store.note_history(&scope, &path).await? } else { Vec::new() };
+            if json {
+                print_json(&json!({ "note": note, "history": previous }))?;
+            } else {
+                let mut text = note.to_markdown();
+                for (i, old) in previous.iter().enumerate().rev() {
+                    text.push_str(&format!(
+                        "\n<!-- version {} of {} -->\n{}",
+                        i + 1,
+                        previous.len() + 1,
+                        old.to_markdown()
+                    ));
+                }
+                print(&text);
+            }
+        }
+        NotesCommand::Delete { scope, path } => {
+            let existed = store.delete_note(&scope, &path).await?;
+            if json {
+                print_json(&json!({ "deleted": existed }))?;
+            } else if existed {
+                print(&format!("deleted {scope} {path} and its history"));
+            } else {
+                anyhow::bail!("no note `{path}` in scope `{scope}`");
+            }
+        }
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+pub(crate) async fn search(
+    json: bool,
+    query: &str,
+    scopes: Vec<memory_core::Scope>,
+    limit: usize,
+) -> anyhow::Result<std::process::ExitCode> {
+    let hits = store().await?.search_notes(&SearchQuery::new(query, scopes, limit)).await?;
+    if json {
+        let rows: Vec<_> = hits
+            .iter()
+            .map(|h| json!({ "score": h.score, "matched_terms": h.matched_terms, "note": h.note }))
+            .collect();
+        print_json(&rows)?;
+    } else if hits.is_empty() {
+        print("no matching notes");
+    } else {
+        let text: String = hits
+            .iter()
+            .map(|h| {
+                format!(
+                    "{:>7.3}  {:<24} {:<40} {}\n",
+                    h.score,
+                    h.note.meta.scope.to_string(),
+                    h.note.path,
+                    h.note.meta.title
+                )
+            })
+            .collect();
+        print(&text);
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+pub(crate) fn show_config(json: bool) -> anyhow::Result<std::process::ExitCode> {
+    let config = Config::load()?;
+    let file = std::env::var_os("AGENT_MEMORY_CONFIG").map_or_else(default_config_path, Into::into);
+    let info = json!({
+        "config_file": file,
+        "config_file_exists": file.exists(),
+        "backend": format!("{:?}", config.store.backend).to_lowercase(),
+        "sqlite_path": config.sqlite_path(),
+        "data_dir": config.data_dir(),
+        "journal_dir": config.journal_dir(),
+        "log_dir": config.log_dir(),
+        "hook_deadline_ms": config.hook.deadline_ms,
+    });
+    if json {
+        print_json(&info)?;
+    } else {
+        let text: String = info
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| format!("{k:<20} {}\n", v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+            .collect();
+        print(&text);
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}

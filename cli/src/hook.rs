@@ -1,0 +1,260 @@
+//! `agent-memory hook <harness>`: capture one lifecycle event, inject memory, never stall or break
+//! the agent.
+//!
+//! Order of work: read stdin (bounded) → parse with the harness adapter → redact → file under the
+//! project → (within the deadline, on a worker thread) deliver journaled events, append, build the
+//! injection → render the harness's answer. A slow or unreachable store sends the event to the
+//! local journal and the hook answers in time; bad input gets one line on stderr and a
+//! non-blocking exit code; a panic is caught and answered with the harness's no-op.
+
+use std::collections::BTreeSet;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::Utc;
+use memory_core::{
+    Delivery, EventId, EventKind, HarnessAdapter, HookEvent, HookResponse, MemoryStore, Rendered,
+};
+use sha2::{Digest, Sha256};
+
+use crate::config::{Config, ensure_private_dir};
+use crate::inject::{self, Injection};
+use crate::journal::Journal;
+use crate::project::{self, Project};
+use crate::redact::Redactor;
+use crate::{log, store};
+
+/// Set in the environment of harness processes agent-memory starts itself (the dream), so their
+/// hooks record nothing.
+pub(crate) const GUARD_VAR: &str = "AGENT_MEMORY_DREAM";
+
+/// Exit code for input the hook could not use: every supported harness treats it as a
+/// non-blocking error.
+const EXIT_BAD_INPUT: i32 = 1;
+
+/// Runs one hook and returns what the process must write and how it exits.
+pub(crate) fn run(adapter: &'static dyn HarnessAdapter, stdin: &mut dyn std::io::Read) -> Rendered {
+    let started = Instant::now();
+    let config = Config::load();
+    let log_dir = config.as_ref().map(Config::log_dir).unwrap_or_else(|_| Config::default().log_dir());
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let config = config.map_err(|e| format!("{e:#}"))?;
+        capture(adapter, &config, stdin)
+    }));
+    let (rendered, summary) = match outcome {
+        Ok(Ok((rendered, summary))) => (rendered, summary),
+        Ok(Err(message)) => {
+            let mut rendered = adapter.render_noop();
+            rendered.stderr = format!("agent-memory: {message}\n");
+            rendered.exit_code = EXIT_BAD_INPUT;
+            (rendered, format!("error: {message}"))
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            let mut rendered = adapter.render_noop();
+            rendered.stderr = format!("agent-memory: internal error ({what}); the session continues\n");
+            rendered.exit_code = EXIT_BAD_INPUT;
+            (rendered, format!("panic: {what}"))
+        }
+    };
+    log::line(&log_dir, &format!("hook {} {summary} {}us", adapter.harness(), started.elapsed().as_micros()));
+    rendered
+}
+
+fn read_bounded(stdin: &mut dyn std::io::Read, max: usize) -> Result<Vec<u8>, String> {
+    let mut input = Vec::new();
+    stdin
+        .take(max as u64 + 1)
+        .read_to_end(&mut input)
+        .map_err(|e| format!("cannot read the hook payload from stdin: {e}"))?;
+    if input.len() > max {
+        return Err(format!(
+            "hook payload is larger than {max} bytes; raise `hook.max_input_bytes` in the config to accept it"
+        ));
+    }
+    Ok(input)
+}
+
+/// Everything after the configuration loaded. `Err` is a one-line message for stderr.
+fn capture(
+    adapter: &'static dyn HarnessAdapter,
+    config: &Config,
+    stdin: &mut dyn std::io::Read,
+) -> Result<(Rendered, String), String> {
+    let input = read_bounded(stdin, config.hook.max_input_bytes)?;
+    let env: Vec<(String, String)> = std::env::vars().collect();
+    let delivery = Delivery { payload: &input, received_at: Utc::now(), env: &env };
+    if let Some(other) = adapter.invoked_by_other(&delivery) {
+        return Ok((adapter.render_noop(), format!("skipped: run by {other}, recorded by its own hook")));
+    }
+    let mut event = adapter.parse(&delivery).map_err(|e| e.to_string())?;
+    if delivery.var(GUARD_VAR).is_some_and(|v| !v.is_empty() && v != "0") {
+        return Ok((adapter.render_noop(), format!("skipped: {GUARD_VAR} is set")));
+    }
+    let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
+    let project = project::identify(cwd.as_deref().unwrap_or(Path::new(".")));
+    event.project = Some(project.id.clone());
+    Redactor::new().redact_event(&mut event, config.hook.max_tool_output_bytes);
+
+    let kind = event.kind.clone();
+    let summary = format!("{} {} {}", kind, event.session, event.id);
+    let journal = Journal::new(config.journal_dir());
+    let work = Work {
+        config: config.clone(),
+        event: event.clone(),
+        project,
+        journal: journal.clone(),
+        context: adapter.support(&kind).context || wants_rules_file(adapter, &kind, config),
+        harness: adapter.harness(),
+        cap: adapter.context_cap(),
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work.run());
+    });
+    let (response, outcome) = match rx.recv_timeout(config.hook.deadline()) {
+        Ok(Ok((response, outcome))) => (response, outcome),
+        Ok(Err(e)) => (HookResponse::pass(), journal_event(&journal, &event, &format!("store error: {e:#}"))),
+        Err(_) => (HookResponse::pass(), journal_event(&journal, &event, "deadline passed")),
+    };
+    let response = if adapter.support(&kind).context { response } else { HookResponse::pass() };
+    Ok((adapter.render(&kind, &response), format!("{summary} {outcome}")))
+}
+
+fn journal_event(journal: &Journal, event: &HookEvent, why: &str) -> String {
+    match journal.write(event) {
+        Ok(_) => format!("journaled ({why})"),
+        Err(e) => format!("LOST ({why}; journal write failed: {e})"),
+    }
+}
+
+fn wants_rules_file(adapter: &dyn HarnessAdapter, kind: &EventKind, config: &Config) -> bool {
+    adapter.harness() == "cursor" && *kind == EventKind::SessionStart && config.hook.cursor_rules_file
+}
+
+/// The store side of a hook, run on a worker thread under the deadline.
+struct Work {
+    config: Config,
+    event: HookEvent,
+    project: Project,
+    journal: Journal,
+    context: bool,
+    harness: &'static str,
+    cap: usize,
+}
+
+impl Work {
+    fn run(self) -> anyhow::Result<(HookResponse, String)> {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        runtime.block_on(self.run_async())
+    }
+
+    async fn run_async(self) -> anyhow::Result<(HookResponse, String)> {
+        let store: Arc<dyn MemoryStore> = store::open(&self.config).await?;
+        let drained = self.journal.drain(&*store, false).await?;
+        let outcome = if drained.empty {
+            store.append(std::slice::from_ref(&self.event)).await?;
+            if drained.delivered > 0 {
+                format!("stored (after delivering {} journaled)", drained.delivered)
+            } else {
+                "stored".to_owned()
+            }
+        } else {
+            self.journal.write(&self.event)?;
+            "journaled (journal busy)".to_owned()
+        };
+        if !self.context {
+            return Ok((HookResponse::pass(), outcome));
+        }
+        let injection = match &self.event.kind {
+            EventKind::SessionStart => {
+                let budget = self.config.hook.session_start_budget.min(self.cap);
+                let injection = inject::session_start(&*store, &self.project, budget).await?;
+                if self.harness == "cursor" && self.config.hook.cursor_rules_file {
+                    crate::cursor_rules::update(&self.project, injection.as_ref().map(|i| i.text.as_str()))?;
+                }
+                injection
+            }
+            EventKind::UserPromptSubmit => {
+                let Some(prompt) = self.event.prompt.as_deref() else {
+                    return Ok((HookResponse::pass(), outcome));
+                };
+                let already = self.injected_before();
+                let budget = self.config.hook.prompt_budget.min(self.cap);
+                inject::for_prompt(&*store, &self.project, prompt, &already, &self.config.hook, budget)
+                    .await?
+            }
+            _ => None,
+        };
+        let Some(injection) = injection else { return Ok((HookResponse::pass(), outcome)) };
+        self.remember(&injection);
+        store.append(&[self.injection_event(&injection)]).await?;
+        let outcome =
+            format!("{outcome}; injected {} notes, {} chars", injection.notes.len(), injection.text.len());
+        Ok((HookResponse::with_context(injection.text), outcome))
+    }
+
+    fn session_file(&self) -> PathBuf {
+        let digest = Sha256::digest(self.event.session.as_str().as_bytes());
+        let name: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        self.config.data_dir().join("sessions").join(format!("{name}.injected"))
+    }
+
+    /// Notes already injected in this session.
+    fn injected_before(&self) -> BTreeSet<String> {
+        std::fs::read_to_string(self.session_file())
+            .map(|t| t.lines().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    fn remember(&self, injection: &Injection) {
+        let path = self.session_file();
+        let _ = (|| -> std::io::Result<()> {
+            ensure_private_dir(path.parent().unwrap_or(Path::new(".")))?;
+            let mut file = std::fs::OpenOptions::new().append(true).create(true).open(&path)?;
+            file.write_all(injection.notes.iter().map(|n| format!("{n}\n")).collect::<String>().as_bytes())
+        })();
+    }
+
+    fn injection_event(&self, injection: &Injection) -> HookEvent {
+        let raw = serde_json::json!({
+            "trigger": self.event.kind.as_str(),
+            "trigger_event": self.event.id,
+            "notes": injection.notes,
+            "chars": injection.text.chars().count(),
+        });
+        let id = EventId::derive(
+            self.harness,
+            self.event.session.as_str(),
+            self.event.occurred_at,
+            format!("injection:{}", self.event.id).as_bytes(),
+        );
+        let mut event = HookEvent::new(
+            id,
+            self.event.harness.clone(),
+            self.event.session.clone(),
+            EventKind::Injection,
+            Utc::now(),
+            raw,
+        );
+        event.project = self.event.project.clone();
+        event.cwd = self.event.cwd.clone();
+        event
+    }
+}
+
+/// Writes a rendered answer to the real stdout/stderr.
+pub(crate) fn emit(rendered: &Rendered) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(rendered.stdout.as_bytes());
+    let _ = out.flush();
+    if !rendered.stderr.is_empty() {
+        let _ = std::io::stderr().write_all(rendered.stderr.as_bytes());
+    }
+}

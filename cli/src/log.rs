@@ -1,0 +1,21 @@
+//! The hook log: one line per hook run in `<data_dir>/logs/hook.log`. Never stdout (that belongs
+//! to the harness protocol) and never event contents (only ids, kinds and outcomes).
+
+use std::io::Write as _;
+use std::path::Path;
+
+use crate::config::ensure_private_dir;
+
+/// Appends one line to the log; logging problems are ignored, a hook never fails because of them.
+pub(crate) fn line(dir: &Path, text: &str) {
+    let _ = (|| -> std::io::Result<()> {
+        ensure_private_dir(dir)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.append(true).create(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(dir.join("hook.log"))?;
+        let stamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        file.write_all(format!("{stamp} {text}\n").as_bytes())
+    })();
+}

@@ -1,0 +1,231 @@
+//! Hook latency benchmark: runs the release `agent-memory` binary as a fresh process per event, as
+//! a harness does, over fixture payloads, with 1k and 100k notes in the embedded store, and prints
+//! p50 / p99 wall time and peak RSS for logging events and for injection events.
+//!
+//! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs). Peak RSS
+//! is read with GNU time (`/usr/bin/time`, Debian package `time`).
+
+#![allow(clippy::print_stdout)] // a benchmark reports on stdout
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use memory_core::{MemoryStore, Note, NoteChange, NoteKind, NoteMeta, NotePath, Scope};
+use serde_json::{Value, json};
+
+const WORDS: &[&str] = &[
+    "cargo",
+    "test",
+    "workspace",
+    "clippy",
+    "retry",
+    "http",
+    "client",
+    "timeout",
+    "thiserror",
+    "anyhow",
+    "tokio",
+    "runtime",
+    "sqlite",
+    "neo4j",
+    "migration",
+    "schema",
+    "index",
+    "cache",
+    "deploy",
+    "docker",
+    "python",
+    "pytest",
+    "fixture",
+    "snapshot",
+    "insta",
+    "proptest",
+    "serde",
+    "json",
+    "yaml",
+    "toml",
+    "branch",
+    "commit",
+    "rebase",
+    "review",
+    "lint",
+    "format",
+    "release",
+    "version",
+    "feature",
+    "flag",
+];
+
+fn main() -> anyhow::Result<()> {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let runs = if quick { 40 } else { 200 };
+    let binary = build_release()?;
+    let time_available = Path::new("/usr/bin/time").exists();
+    println!("hook latency: {} runs per row, binary {}", runs, binary.display());
+    println!("{:<10} {:<10} {:>9} {:>9} {:>12}", "notes", "events", "p50 ms", "p99 ms", "peak RSS");
+    for notes in [1_000usize, 100_000] {
+        let dir = tempfile::tempdir()?;
+        let project = dir.path().join("acme-api");
+        std::fs::create_dir_all(&project)?;
+        let home = dir.path().join("data");
+        std::fs::create_dir_all(&home)?;
+        std::fs::write(dir.path().join("config.toml"), "")?;
+        seed(&home.join("memory.db"), &project, notes)?;
+        let env = Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project };
+        for (label, make) in [
+            ("logging", logging_payload as fn(&Path, usize) -> (String, Value)),
+            ("injection", prompt_payload),
+        ] {
+            let mut times = Vec::with_capacity(runs);
+            for i in 0..runs {
+                let (harness, payload) = make(&env.project, i);
+                times.push(env.run(&harness, &payload, false)?.0);
+            }
+            let rss = if time_available {
+                let mut peak = 0;
+                for i in 0..runs.min(20) {
+                    let (harness, payload) = make(&env.project, i);
+                    peak = peak.max(env.run(&harness, &payload, true)?.1);
+                }
+                format!("{:.1} MiB", peak as f64 / 1024.0)
+            } else {
+                "n/a".to_owned()
+            };
+            times.sort();
+            println!(
+                "{:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
+                notes,
+                label,
+                ms(times[times.len() / 2]),
+                ms(times[(times.len() * 99 / 100).min(times.len() - 1)]),
+                rss
+            );
+        }
+    }
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn build_release() -> anyhow::Result<PathBuf> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status =
+        Command::new(cargo).args(["build", "--release", "--quiet", "-p", "agent-memory"]).status()?;
+    anyhow::ensure!(status.success(), "cargo build --release -p agent-memory failed");
+    let exe = std::env::current_exe()?;
+    let target = exe.parent().and_then(Path::parent).and_then(Path::parent).expect("target dir");
+    Ok(target.join("release").join("agent-memory"))
+}
+
+struct Env {
+    binary: PathBuf,
+    home: PathBuf,
+    config: PathBuf,
+    project: PathBuf,
+}
+
+impl Env {
+    /// Runs one hook; returns wall time and, when measured, peak RSS in KiB.
+    fn run(&self, harness: &str, payload: &Value, measure_rss: bool) -> anyhow::Result<(Duration, u64)> {
+        let mut cmd = if measure_rss {
+            let mut c = Command::new("/usr/bin/time");
+            c.args(["-f", "%M"]).arg(&self.binary);
+            c
+        } else {
+            Command::new(&self.binary)
+        };
+        cmd.args(["hook", harness])
+            .current_dir(&self.project)
+            .env("AGENT_MEMORY_HOME", &self.home)
+            .env("AGENT_MEMORY_CONFIG", &self.config)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let started = Instant::now();
+        let mut child = cmd.spawn()?;
+        child.stdin.take().expect("stdin").write_all(payload.to_string().as_bytes())?;
+        let out = child.wait_with_output()?;
+        let elapsed = started.elapsed();
+        anyhow::ensure!(out.status.success(), "hook failed: {}", String::from_utf8_lossy(&out.stderr));
+        let rss = if measure_rss {
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .and_then(|l| l.trim().parse().ok())
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        Ok((elapsed, rss))
+    }
+}
+
+/// Tool events, the bulk of what a session fires.
+fn logging_payload(cwd: &Path, i: usize) -> (String, Value) {
+    let payload = json!({
+        "session_id": "bench-logging", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_use_id": format!("toolu_{i}"), "tool_input": { "command": "cargo test --workspace" },
+        "tool_response": { "stdout": "test result: ok. 42 passed; 0 failed", "stderr": "", "interrupted": false, "isImage": false },
+    });
+    ("claude".to_owned(), payload)
+}
+
+/// Prompts that match notes, each in a fresh session so every run really injects.
+fn prompt_payload(cwd: &Path, i: usize) -> (String, Value) {
+    let a = WORDS[i % WORDS.len()];
+    let b = WORDS[(i * 7 + 3) % WORDS.len()];
+    let payload = json!({
+        "session_id": format!("bench-prompt-{i}"), "turn_id": "t1", "transcript_path": null, "cwd": cwd,
+        "hook_event_name": "UserPromptSubmit", "model": "gpt-5-codex",
+        "prompt": format!("how do we handle {a} and {b} in this repository?"),
+    });
+    ("codex".to_owned(), payload)
+}
+
+fn seed(db: &Path, _project: &Path, count: usize) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let store = memory_store_sqlite::SqliteStore::open(&memory_store_sqlite::SqliteConfig::new(
+            db.to_path_buf(),
+        ))?;
+        let updated: DateTime<Utc> = DateTime::UNIX_EPOCH;
+        let mut batch = Vec::with_capacity(1000);
+        for i in 0..count {
+            let words: Vec<&str> = (0..12).map(|k| WORDS[(i * 31 + k * 17 + k * k) % WORDS.len()]).collect();
+            let note = Note {
+                path: NotePath::new(format!("tools/bench/{}/note-{i}.md", words[0]))?,
+                meta: NoteMeta {
+                    title: format!("{} {} notes {i}", words[0], words[1]),
+                    description: Some(format!("When working with {} and {}", words[2], words[3])),
+                    tags: vec![words[4].to_owned()],
+                    scope: Scope::User,
+                    kind: NoteKind::Tool,
+                    sources: vec![],
+                    updated,
+                    generator: "bench".to_owned(),
+                },
+                body: format!(
+                    "- Use {} with {}.\n- Prefer {} over {}.\n- {}\n",
+                    words[5],
+                    words[6],
+                    words[7],
+                    words[8],
+                    words[9..].join(" ")
+                ),
+            };
+            batch.push(NoteChange::Put(note));
+            if batch.len() == 1000 {
+                store.commit(&batch, None).await?;
+                batch.clear();
+            }
+        }
+        store.commit(&batch, None).await?;
+        anyhow::Ok(())
+    })
+}

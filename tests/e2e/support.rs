@@ -1,0 +1,191 @@
+//! Spawning the real binary in a throwaway home.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The `agent-memory` binary of this workspace, built once per test run.
+pub(crate) fn binary() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        let target = exe.parent().and_then(Path::parent).expect("target dir");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "agent-memory", "--bin", "agent-memory"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building agent-memory failed");
+        target.join("agent-memory")
+    })
+}
+
+/// One user's machine: a data folder, a config file, projects.
+pub(crate) struct Machine {
+    pub(crate) dir: tempfile::TempDir,
+}
+
+/// What a hook process did.
+pub(crate) struct HookRun {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: i32,
+    pub(crate) elapsed: Duration,
+}
+
+impl HookRun {
+    /// The injected context in a harness's answer, if any.
+    pub(crate) fn context(&self, harness: &str) -> Option<String> {
+        let value: Value = serde_json::from_str(&self.stdout).ok()?;
+        let text = match harness {
+            "cursor" => value.get("additional_context"),
+            _ => value.pointer("/hookSpecificOutput/additionalContext"),
+        };
+        text.and_then(Value::as_str).map(str::to_owned)
+    }
+}
+
+impl Machine {
+    pub(crate) fn new() -> Self {
+        let machine = Self { dir: tempfile::tempdir().unwrap() };
+        machine.write_config("");
+        machine
+    }
+
+    pub(crate) fn home(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    pub(crate) fn db(&self) -> PathBuf {
+        self.home().join("memory.db")
+    }
+
+    pub(crate) fn write_config(&self, extra: &str) {
+        std::fs::write(self.dir.path().join("config.toml"), format!("[hook]\ndeadline_ms = 5000\n{extra}"))
+            .unwrap();
+    }
+
+    /// A project folder (not a git repository unless the test makes it one).
+    pub(crate) fn project(&self, name: &str) -> PathBuf {
+        let dir = self.dir.path().join("src").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(binary());
+        cmd.args(args)
+            .env("AGENT_MEMORY_HOME", self.home())
+            .env("AGENT_MEMORY_CONFIG", self.dir.path().join("config.toml"))
+            .env("HOME", self.dir.path())
+            .env_remove("AGENT_MEMORY_STORE")
+            .env_remove("AGENT_MEMORY_DB")
+            .env_remove("AGENT_MEMORY_DREAM")
+            .env_remove("CURSOR_VERSION")
+            .env_remove("CURSOR_PROJECT_DIR");
+        cmd
+    }
+
+    /// Runs `agent-memory hook <harness>` with a payload on stdin, in `cwd`.
+    pub(crate) fn hook_env(
+        &self,
+        harness: &str,
+        cwd: &Path,
+        payload: &Value,
+        env: &[(&str, &str)],
+    ) -> HookRun {
+        let mut cmd = self.command(&["hook", harness]);
+        cmd.current_dir(cwd).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let started = Instant::now();
+        let mut child = cmd.spawn().unwrap();
+        let bytes = if let Value::String(raw) = payload {
+            raw.clone().into_bytes()
+        } else {
+            payload.to_string().into_bytes()
+        };
+        child.stdin.take().unwrap().write_all(&bytes).unwrap();
+        let out = child.wait_with_output().unwrap();
+        HookRun {
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+            code: out.status.code().unwrap_or(-1),
+            elapsed: started.elapsed(),
+        }
+    }
+
+    pub(crate) fn hook(&self, harness: &str, cwd: &Path, payload: &Value) -> HookRun {
+        let run = self.hook_env(harness, cwd, payload, &[]);
+        assert_eq!(run.code, 0, "hook {harness} failed: {}", run.stderr);
+        run
+    }
+
+    /// Runs a subcommand and returns its stdout; fails the test on a non-zero exit.
+    pub(crate) fn run(&self, args: &[&str]) -> String {
+        let out: Output = self.command(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "agent-memory {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    pub(crate) fn run_json(&self, args: &[&str]) -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.run(&all)).unwrap()
+    }
+}
+
+/// Claude Code payloads.
+pub(crate) fn claude(session: &str, cwd: &Path, event: &str, extra: Value) -> Value {
+    let mut v = json!({
+        "session_id": session,
+        "transcript_path": format!("/home/u/.claude/projects/x/{session}.jsonl"),
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    merge(&mut v, extra);
+    v
+}
+
+/// Codex payloads.
+pub(crate) fn codex(session: &str, cwd: &Path, event: &str, extra: Value) -> Value {
+    let mut v = json!({
+        "session_id": session,
+        "transcript_path": null,
+        "cwd": cwd,
+        "hook_event_name": event,
+        "model": "gpt-5-codex",
+    });
+    merge(&mut v, extra);
+    v
+}
+
+/// Cursor payloads.
+pub(crate) fn cursor(conversation: &str, cwd: &Path, event: &str, extra: Value) -> Value {
+    let mut v = json!({
+        "conversation_id": conversation,
+        "generation_id": "gen-1",
+        "hook_event_name": event,
+        "cursor_version": "3.18.25",
+        "workspace_roots": [cwd],
+        "model": "claude-4.5-sonnet",
+    });
+    merge(&mut v, extra);
+    v
+}
+
+fn merge(v: &mut Value, extra: Value) {
+    if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
+        obj.extend(more);
+    }
+}
