@@ -1,0 +1,27 @@
+//! `agent-memory mcp`: the memory as a Model Context Protocol server over stdio.
+//!
+//! Agents that speak MCP (Claude Code, Codex, Cursor) can search, read, write and delete notes,
+//! list them, read a session's timeline and ask where a note came from. Stdout carries the
+//! protocol and nothing else; every failure a tool meets is answered as an MCP tool error with a
+//! message saying what to change, never as a crash.
+
+mod params;
+mod server;
+mod summary;
+mod tools;
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use memory_core::MemoryStore;
+use rmcp::ServiceExt as _;
+
+/// Serves MCP on stdin/stdout until the client disconnects.
+pub(crate) async fn serve(store: Arc<dyn MemoryStore>) -> anyhow::Result<()> {
+    let service = server::MemoryServer::new(store)
+        .serve(rmcp::transport::stdio())
+        .await
+        .context("the MCP client did not complete the initialize handshake")?;
+    service.waiting().await.context("the MCP session ended with an error")?;
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! The MCP protocol side: tool names, descriptions and schemas, routed to [`super::tools`].
+
+use std::sync::Arc;
+
+use memory_core::MemoryStore;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use serde_json::Value;
+
+use super::params::{ListParams, NoteRef, SearchParams, TimelineParams, WriteParams};
+use super::tools::{self, ToolError};
+
+const INSTRUCTIONS: &str = "\
+agent-memory is the user's own memory, shared by every coding agent they use. Notes are short \
+Markdown documents filed at paths such as `profile/role.md` or `tools/cargo/test-flags.md` in a \
+scope: `user` (everywhere), `project:<id>` or `session:<key>`. Search before asking the user \
+something they may have said before; write a note when you learn something durable about the \
+user, a tool or a project. Rewrite a note in place rather than adding near-duplicates.";
+
+/// The MCP server: a shared handle on the store.
+#[derive(Debug, Clone)]
+pub(crate) struct MemoryServer {
+    store: Arc<dyn MemoryStore>,
+}
+
+impl MemoryServer {
+    pub(crate) fn new(store: Arc<dyn MemoryStore>) -> Self {
+        Self { store }
+    }
+
+    fn store(&self) -> &dyn MemoryStore {
+        self.store.as_ref()
+    }
+}
+
+fn answer(result: Result<Value, ToolError>) -> Result<CallToolResult, ErrorData> {
+    Ok(match result {
+        Ok(value) => CallToolResult::structured(value),
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(e.0)]),
+    })
+}
+
+#[tool_router]
+impl MemoryServer {
+    #[tool(description = "Search the user's notes by relevance to plain words (never query syntax). \
+        Returns the best matches with their scope, path, title and a short excerpt; read_note gives \
+        the full text. Optionally limit to scopes (`user`, `project:<id>`, `session:<key>`).")]
+    async fn search_notes(
+        &self,
+        Parameters(p): Parameters<SearchParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        answer(tools::search(self.store(), p).await)
+    }
+
+    #[tool(description = "Read one note: its frontmatter (title, kind, tags, scope, generator, \
+        updated), its Markdown body, and the whole document as stored.")]
+    async fn read_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
+        answer(tools::read(self.store(), p).await)
+    }
+
+    #[tool(description = "Create or replace a note. The previous version is kept in the note's \
+        history. Paths are lowercase segments ending in .md (`tools/cargo/test-flags.md`); kind is \
+        profile, preference, convention, tool, procedure or fact; tags are lowercase slugs. Keep \
+        notes short and rewrite them rather than appending.")]
+    async fn write_note(&self, Parameters(p): Parameters<WriteParams>) -> Result<CallToolResult, ErrorData> {
+        answer(tools::write(self.store(), p).await)
+    }
+
+    #[tool(description = "Delete a note for good, with every previous version of it. Fails when \
+        there is no note at that scope and path.")]
+    async fn delete_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
+        answer(tools::delete(self.store(), p).await)
+    }
+
+    #[tool(description = "List notes (without bodies), ordered by scope then path. Optionally only \
+        one scope and only paths under a prefix such as `tools/`.")]
+    async fn list_notes(&self, Parameters(p): Parameters<ListParams>) -> Result<CallToolResult, ErrorData> {
+        answer(tools::list(self.store(), p).await)
+    }
+
+    #[tool(description = "A recorded session's events in order (prompts, tool calls and their \
+        failures, session start and end), one summary line each. Session keys look like \
+        `claude:<session id>`, `codex:<id>` or `cursor:<id>`.")]
+    async fn session_timeline(
+        &self,
+        Parameters(p): Parameters<TimelineParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        answer(tools::timeline(self.store(), p).await)
+    }
+
+    #[tool(description = "Explain where a note came from: the recorded events it was distilled \
+        from (summarised), who wrote its current version, and how many previous versions it has.")]
+    async fn explain_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
+        answer(tools::explain(self.store(), p).await)
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for MemoryServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("agent-memory", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}

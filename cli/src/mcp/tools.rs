@@ -1,0 +1,206 @@
+//! What each MCP tool does, independent of the protocol: parameters in, JSON or a tool error out.
+
+use std::fmt;
+
+use chrono::Utc;
+use memory_core::{
+    EventId, MemoryStore, Note, NoteFilter, NoteKind, NoteMeta, NotePath, Scope, SearchQuery, SessionKey,
+};
+use serde_json::{Value, json};
+
+use super::params::{ListParams, NoteRef, SearchParams, TimelineParams, WriteParams};
+use super::summary;
+
+/// Who wrote a note through the MCP server, as recorded in its frontmatter.
+pub(crate) const GENERATOR_MCP: &str = "mcp";
+
+/// A failure shown to the agent as an MCP tool error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ToolError(pub(crate) String);
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<memory_core::Error> for ToolError {
+    fn from(e: memory_core::Error) -> Self {
+        let hint = if e.is_transient() { " (temporary; try again shortly)" } else { "" };
+        Self(format!("{e}{hint}"))
+    }
+}
+
+type ToolResult = Result<Value, ToolError>;
+
+fn scope(text: &str) -> Result<Scope, ToolError> {
+    text.trim().parse::<Scope>().map_err(|_| {
+        ToolError(format!(
+            "scope {text:?} is not valid: use `user`, `project:<id>` or `session:<key>` \
+             (list_notes shows the scopes in use)"
+        ))
+    })
+}
+
+fn path(text: &str) -> Result<NotePath, ToolError> {
+    NotePath::new(text.trim())
+        .map_err(|e| ToolError(format!("{e}; a valid path looks like `tools/cargo/test-flags.md`")))
+}
+
+fn kind(text: &str) -> Result<NoteKind, ToolError> {
+    serde_json::from_value(json!(text.trim().to_ascii_lowercase())).map_err(|_| {
+        ToolError(format!(
+            "kind {text:?} is not one of profile, preference, convention, tool, procedure, fact"
+        ))
+    })
+}
+
+fn capped(limit: Option<u32>, default: usize, max: usize) -> usize {
+    limit.map_or(default, |l| usize::try_from(l).unwrap_or(max)).clamp(1, max)
+}
+
+fn not_found(scope: &Scope, path: &NotePath) -> ToolError {
+    ToolError(format!("no note at {scope} {path}; list_notes or search_notes shows what exists"))
+}
+
+/// `search_notes`: notes ranked by relevance, each with a short excerpt of its body.
+pub(crate) async fn search(store: &dyn MemoryStore, p: SearchParams) -> ToolResult {
+    if p.query.trim().is_empty() {
+        return Err(ToolError(
+            "query is empty: say what to look for, for example `cargo test flags`".to_owned(),
+        ));
+    }
+    let mut scopes = Vec::new();
+    for text in p.scope.iter().chain(&p.scopes) {
+        let parsed = scope(text)?;
+        if !scopes.contains(&parsed) {
+            scopes.push(parsed);
+        }
+    }
+    let limit = capped(p.limit, 10, 50);
+    let hits = store.search_notes(&SearchQuery::new(p.query.clone(), scopes, limit)).await?;
+    let hits: Vec<Value> = hits
+        .iter()
+        .map(|hit| {
+            let mut out = summary::note_header(&hit.note);
+            out["score"] = json!(hit.score);
+            out["matched_terms"] = json!(hit.matched_terms);
+            out["excerpt"] = json!(summary::clip(hit.note.body.trim(), summary::EXCERPT_CHARS));
+            out
+        })
+        .collect();
+    Ok(json!({ "query": p.query, "count": hits.len(), "hits": hits }))
+}
+
+/// `read_note`: a note's frontmatter, body and full Markdown.
+pub(crate) async fn read(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
+    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
+    let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&scope, &path))?;
+    let mut out = summary::note_header(&note);
+    out["sources"] = json!(note.meta.sources.len());
+    out["body"] = json!(note.body);
+    out["markdown"] = json!(note.to_markdown());
+    Ok(out)
+}
+
+/// `write_note`: creates or replaces a note, keeping the replaced version as history.
+pub(crate) async fn write(store: &dyn MemoryStore, p: WriteParams) -> ToolResult {
+    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
+    let note = Note {
+        path,
+        meta: NoteMeta {
+            title: p.title.trim().to_owned(),
+            description: p.description.map(|d| d.trim().to_owned()).filter(|d| !d.is_empty()),
+            tags: p.tags,
+            scope,
+            kind: kind(&p.kind)?,
+            sources: Vec::new(),
+            updated: Utc::now(),
+            generator: GENERATOR_MCP.to_owned(),
+        },
+        body: p.body,
+    };
+    note.validate()?;
+    let existed = store.get_note(&note.meta.scope, &note.path).await?.is_some();
+    store.put_note(&note).await?;
+    let mut out = summary::note_header(&note);
+    out["created"] = json!(!existed);
+    Ok(out)
+}
+
+/// `delete_note`: deletes a note and every previous version of it.
+pub(crate) async fn delete(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
+    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
+    if !store.delete_note(&scope, &path).await? {
+        return Err(not_found(&scope, &path));
+    }
+    Ok(json!({ "deleted": true, "scope": scope.to_string(), "path": path.as_str() }))
+}
+
+/// `list_notes`: notes ordered by scope then path, without bodies.
+pub(crate) async fn list(store: &dyn MemoryStore, p: ListParams) -> ToolResult {
+    let filter = NoteFilter {
+        scope: p.scope.as_deref().map(scope).transpose()?,
+        prefix: p.prefix.filter(|prefix| !prefix.is_empty()),
+    };
+    let limit = capped(p.limit, 200, 1000);
+    let notes = store.list_notes(&filter).await?;
+    let total = notes.len();
+    let listed: Vec<Value> = notes.iter().take(limit).map(summary::note_header).collect();
+    Ok(json!({ "count": listed.len(), "total": total, "truncated": total > limit, "notes": listed }))
+}
+
+/// `session_timeline`: a session's events in order, one summary line each.
+pub(crate) async fn timeline(store: &dyn MemoryStore, p: TimelineParams) -> ToolResult {
+    let key = p.session.trim();
+    if key.is_empty() {
+        return Err(ToolError("session is empty: pass a key such as `claude:<session id>`".to_owned()));
+    }
+    let session = SessionKey(key.to_owned());
+    let limit = capped(p.limit, 50, 500);
+    let after = p.after_seq.unwrap_or(0);
+    let events = store.timeline(&session, after, limit).await?;
+    if events.is_empty() && after == 0 {
+        let known: Vec<String> =
+            store.sessions().await?.into_iter().take(5).map(|s| s.key.to_string()).collect();
+        let hint = if known.is_empty() {
+            "no sessions are recorded yet".to_owned()
+        } else {
+            format!("recent sessions: {}", known.join(", "))
+        };
+        return Err(ToolError(format!("no events for session {key:?}; {hint}")));
+    }
+    let next = events.last().map(|e| e.seq).filter(|_| events.len() == limit);
+    let listed: Vec<Value> = events.iter().map(summary::event).collect();
+    Ok(json!({ "session": key, "count": listed.len(), "next_after_seq": next, "events": listed }))
+}
+
+/// `explain_note`: where a note came from — its source events — and how many versions it had.
+pub(crate) async fn explain(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
+    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
+    let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&scope, &path))?;
+    let ids: &[EventId] = &note.meta.sources;
+    let mut found = store.events_by_id(ids).await?;
+    found.sort_by_key(|e| e.position);
+    let missing: Vec<&str> =
+        ids.iter().filter(|id| !found.iter().any(|e| &e.event.id == *id)).map(EventId::as_str).collect();
+    let history = match store.note_history(&scope, &path).await {
+        Ok(history) => history,
+        Err(memory_core::Error::Unsupported { .. }) => Vec::new(),
+        Err(e) => return Err(e.into()),
+    };
+    let versions: Vec<Value> = history
+        .iter()
+        .map(|v| json!({ "updated": v.meta.updated, "generator": v.meta.generator, "title": v.meta.title }))
+        .collect();
+    let mut out = summary::note_header(&note);
+    out["human_edited"] = json!(note.is_human_edited());
+    out["sources"] = json!(found.iter().map(summary::event).collect::<Vec<_>>());
+    out["missing_sources"] = json!(missing);
+    out["previous_versions"] = json!(versions.len());
+    out["history"] = json!(versions);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,198 @@
+//! Reading a Markdown tree back into the store.
+//!
+//! A file whose bytes match the manifest is as exported: the store keeps its own copy (which the
+//! dream may have improved since), and restores the file only when the store has lost the note.
+//! Any other file is a hand edit or a new note: it wins over the store copy and is recorded with
+//! `generator: human`, so the dream merges into it rather than overwriting it. Files that do not
+//! parse are reported and left alone. Notes whose files were removed stay in the store unless
+//! `delete_missing` is set.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context as _;
+use chrono::Utc;
+use memory_core::{GENERATOR_HUMAN, MemoryStore, Note, NoteChange, NotePath, Scope};
+use serde::Serialize;
+
+use super::layout::{self, TreeFile};
+use super::manifest::{self, Entry, Manifest};
+
+/// A file that could not be imported, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Invalid {
+    /// The file, relative to the tree.
+    pub(crate) file: String,
+    /// What is wrong with it.
+    pub(crate) reason: String,
+}
+
+/// What an import did. Paths are relative to the tree.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct ImportReport {
+    /// The tree's folder.
+    pub(crate) dir: String,
+    /// Notes the store did not have.
+    pub(crate) created: Vec<String>,
+    /// Notes replaced by a hand-edited file.
+    pub(crate) updated: Vec<String>,
+    /// Files that needed nothing.
+    pub(crate) unchanged: Vec<String>,
+    /// Files skipped because they are not valid notes.
+    pub(crate) invalid: Vec<Invalid>,
+    /// Notes deleted because their file was removed (`--delete-missing` only).
+    pub(crate) deleted: Vec<String>,
+    /// Notes whose file was removed but which stay in the store: changed in the store since the
+    /// export (with `--delete-missing`), or every such note without it.
+    pub(crate) kept: Vec<String>,
+}
+
+/// Imports the tree at `dir` into the store, in one atomic commit.
+pub(crate) async fn import_tree(
+    store: &dyn MemoryStore,
+    dir: &Path,
+    delete_missing: bool,
+) -> anyhow::Result<ImportReport> {
+    anyhow::ensure!(dir.is_dir(), "{} is not a folder", dir.display());
+    let previous = manifest::load(dir)?;
+    anyhow::ensure!(
+        previous.is_some() || !delete_missing,
+        "--delete-missing needs the manifest of an export ({} in {}), which is missing",
+        layout::MANIFEST,
+        dir.display()
+    );
+    let files = layout::walk(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut report = ImportReport { dir: dir.display().to_string(), ..ImportReport::default() };
+    let mut changes = Vec::new();
+    let mut next = Manifest::new();
+    if let Some(previous) = &previous {
+        next.exported_at = previous.exported_at;
+    }
+    next.imported_at = Some(Utc::now());
+    let mut seen: BTreeMap<(Scope, NotePath), String> = BTreeMap::new();
+
+    for file in &files {
+        let bytes =
+            std::fs::read(&file.abs).with_context(|| format!("cannot read {}", file.abs.display()))?;
+        let note = match read_note(file, &bytes) {
+            Ok(note) => note,
+            Err(reason) => {
+                report.invalid.push(Invalid { file: file.rel.clone(), reason });
+                continue;
+            }
+        };
+        let key = (note.meta.scope.clone(), note.path.clone());
+        if let Some(first) = seen.get(&key) {
+            let reason = format!("is the same note ({} {}) as {first}; keep one of them", key.0, key.1);
+            report.invalid.push(Invalid { file: file.rel.clone(), reason });
+            continue;
+        }
+        seen.insert(key, file.rel.clone());
+
+        let sha256 = layout::sha256_hex(&bytes);
+        let pristine = previous.as_ref().is_some_and(|m| m.is_pristine(&file.rel, &sha256));
+        let current = store.get_note(&note.meta.scope, &note.path).await?;
+        let outcome = if pristine {
+            match current {
+                Some(_) => Outcome::Unchanged,
+                None => Outcome::Write(note.clone(), Created::Yes),
+            }
+        } else {
+            let edited = Note {
+                meta: memory_core::NoteMeta { generator: GENERATOR_HUMAN.to_owned(), ..note.meta.clone() },
+                ..note.clone()
+            };
+            match current {
+                Some(current) if current == note || same_apart_from_time(&current, &edited) => {
+                    Outcome::Unchanged
+                }
+                Some(_) => Outcome::Write(stamped(edited), Created::No),
+                None => Outcome::Write(stamped(edited), Created::Yes),
+            }
+        };
+        match outcome {
+            Outcome::Unchanged => report.unchanged.push(file.rel.clone()),
+            Outcome::Write(note, created) => {
+                match created {
+                    Created::Yes => report.created.push(file.rel.clone()),
+                    Created::No => report.updated.push(file.rel.clone()),
+                }
+                changes.push(NoteChange::Put(note));
+            }
+        }
+        next.files.insert(
+            file.rel.clone(),
+            Entry { scope: note.meta.scope.to_string(), path: note.path.to_string(), sha256 },
+        );
+    }
+
+    for (rel, entry) in previous.iter().flat_map(|m| &m.files) {
+        if files.iter().any(|f| &f.rel == rel) {
+            if !next.files.contains_key(rel) {
+                next.files.insert(rel.clone(), entry.clone());
+            }
+            continue;
+        }
+        let (Ok(scope), Ok(path)) = (entry.scope.parse::<Scope>(), NotePath::new(entry.path.clone())) else {
+            continue;
+        };
+        let Some(current) = store.get_note(&scope, &path).await? else { continue };
+        if delete_missing && layout::sha256_hex(current.to_markdown().as_bytes()) == entry.sha256 {
+            changes.push(NoteChange::Delete { scope, path });
+            report.deleted.push(rel.clone());
+        } else {
+            report.kept.push(rel.clone());
+            if !delete_missing {
+                next.files.insert(rel.clone(), entry.clone());
+            }
+        }
+    }
+
+    if !changes.is_empty() {
+        store.commit(&changes, None).await.context("cannot write the imported notes")?;
+    }
+    if previous.is_some() || !changes.is_empty() {
+        manifest::save(dir, &next)?;
+    }
+    Ok(report)
+}
+
+enum Created {
+    Yes,
+    No,
+}
+
+enum Outcome {
+    Unchanged,
+    Write(Note, Created),
+}
+
+/// Parses and checks one file.
+fn read_note(file: &TreeFile, bytes: &[u8]) -> Result<Note, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())?;
+    let placement = layout::place(&file.rel)?;
+    let note = Note::from_markdown(placement.path, text).map_err(|e| e.to_string())?;
+    note.validate().map_err(|e| e.to_string())?;
+    if !layout::folder_matches(&placement.folder, &note.meta.scope) {
+        return Err(format!(
+            "is in {}/ but its frontmatter says `scope: {}` (expected folder {}/); move the file or \
+             change its scope line",
+            placement.folder,
+            note.meta.scope,
+            layout::scope_dir(&note.meta.scope)
+        ));
+    }
+    Ok(note)
+}
+
+/// The note as a hand edit written now.
+fn stamped(mut note: Note) -> Note {
+    note.meta.updated = Utc::now();
+    note
+}
+
+fn same_apart_from_time(a: &Note, b: &Note) -> bool {
+    let mut b = b.clone();
+    b.meta.updated = a.meta.updated;
+    *a == b
+}

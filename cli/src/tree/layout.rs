@@ -1,0 +1,170 @@
+//! Where each note lives in an exported tree, and walking a tree back into files.
+//!
+//! `user/<path>`, `project/<project id>/<path>`, `session/<slugged session key>/<path>`. The
+//! scope folder is derived from the scope; the scope itself is read back from the frontmatter,
+//! which is authoritative.
+
+use std::path::{Path, PathBuf};
+
+use memory_core::{NotePath, Scope, slug};
+use sha2::{Digest, Sha256};
+
+/// The manifest an export leaves at the top of the tree.
+pub(crate) const MANIFEST: &str = ".agent-memory-export.json";
+/// The generated index of every note (never imported).
+pub(crate) const INDEX: &str = "index.md";
+
+/// The top-level folders notes live under.
+const KINDS: [&str; 3] = ["user", "project", "session"];
+
+/// Lowercase hex SHA-256 of some bytes.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A scope's folder, relative to the tree: `user`, `project/<id>`, `session/<slug>`.
+pub(crate) fn scope_dir(scope: &Scope) -> String {
+    match scope {
+        Scope::User => "user".to_owned(),
+        Scope::Project(id) => format!("project/{}", segment(id)),
+        Scope::Session(key) => format!("session/{}", segment(key)),
+    }
+}
+
+/// The folder used instead of [`scope_dir`] when two scopes would share one (their names differ
+/// only in characters a folder name cannot keep).
+pub(crate) fn disambiguated_scope_dir(scope: &Scope) -> String {
+    let hash = sha256_hex(scope.to_string().as_bytes());
+    format!("{}-{}", scope_dir(scope), &hash[..8])
+}
+
+/// A name kept as is when it is a safe folder name, slugged otherwise.
+fn segment(name: &str) -> String {
+    let safe = !name.is_empty()
+        && name.len() <= 100
+        && !name.starts_with('.')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if safe { name.to_owned() } else { slug(name) }
+}
+
+/// A file found in a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TreeFile {
+    /// Path relative to the tree, `/`-separated (`project/acme/conventions.md`).
+    pub(crate) rel: String,
+    /// Absolute path on disk.
+    pub(crate) abs: PathBuf,
+}
+
+/// Where a file sits: its scope folder and the note path below it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Placement {
+    /// `user`, `project/<x>` or `session/<x>`.
+    pub(crate) folder: String,
+    /// The note path within the scope.
+    pub(crate) path: NotePath,
+}
+
+/// Splits a tree-relative file path into its scope folder and note path.
+pub(crate) fn place(rel: &str) -> Result<Placement, String> {
+    let (kind, rest) = rel.split_once('/').unwrap_or((rel, ""));
+    let (folder, inner) = match kind {
+        "user" => ("user".to_owned(), rest),
+        "project" | "session" => match rest.split_once('/') {
+            Some((name, inner)) => (format!("{kind}/{name}"), inner),
+            None => return Err(format!("is directly in {kind}/; put it in a {kind}/<name>/ folder")),
+        },
+        _ => return Err("is not under user/, project/<id>/ or session/<key>/".to_owned()),
+    };
+    let path = NotePath::new(inner).map_err(|e| e.to_string())?;
+    Ok(Placement { folder, path })
+}
+
+/// Whether a file's folder agrees with the scope its frontmatter names.
+pub(crate) fn folder_matches(folder: &str, scope: &Scope) -> bool {
+    folder == scope_dir(scope) || folder == disambiguated_scope_dir(scope)
+}
+
+/// Every Markdown file below the scope folders of a tree, sorted by relative path. Hidden
+/// entries (`.obsidian/`, `.git/`) and symbolic links are skipped. Markdown files elsewhere
+/// (other than the generated index) are returned too, so they can be reported.
+pub(crate) fn walk(dir: &Path) -> std::io::Result<Vec<TreeFile>> {
+    let mut out = Vec::new();
+    walk_into(dir, "", &mut out)?;
+    out.retain(|f| f.rel != INDEX);
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(out)
+}
+
+fn walk_into(dir: &Path, prefix: &str, out: &mut Vec<TreeFile>) -> std::io::Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !prefix.is_empty() => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            walk_into(&entry.path(), &rel, out)?;
+        } else if kind.is_file() && name.ends_with(".md") {
+            out.push(TreeFile { rel, abs: entry.path() });
+        }
+    }
+    Ok(())
+}
+
+/// Removes empty folders below the scope folders (after stale files were deleted).
+pub(crate) fn prune_empty_dirs(dir: &Path) {
+    fn prune(dir: &Path) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else { return false };
+        let mut empty = true;
+        for entry in entries.flatten() {
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if !(is_dir && prune(&entry.path())) {
+                empty = false;
+            }
+        }
+        empty && std::fs::remove_dir(dir).is_ok()
+    }
+    for kind in KINDS {
+        prune(&dir.join(kind));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_folders() {
+        assert_eq!(scope_dir(&Scope::User), "user");
+        assert_eq!(scope_dir(&Scope::Project("acme-1a2b".into())), "project/acme-1a2b");
+        assert_eq!(scope_dir(&Scope::Session("claude:AB/c".into())), "session/claude-ab-c");
+        assert_eq!(scope_dir(&Scope::Project("../x".into())), "project/x");
+    }
+
+    #[test]
+    fn placing_files() {
+        let p = place("project/acme/tools/cargo.md").unwrap();
+        assert_eq!((p.folder.as_str(), p.path.as_str()), ("project/acme", "tools/cargo.md"));
+        let p = place("user/profile/role.md").unwrap();
+        assert_eq!((p.folder.as_str(), p.path.as_str()), ("user", "profile/role.md"));
+        assert!(place("notes.md").unwrap_err().contains("not under"));
+        assert!(place("project/x.md").unwrap_err().contains("directly in project/"));
+        assert!(place("user/My Note.md").unwrap_err().contains("lowercase"));
+    }
+
+    #[test]
+    fn folders_match_their_scope() {
+        let scope = Scope::Session("codex:x".into());
+        assert!(folder_matches("session/codex-x", &scope));
+        assert!(folder_matches(&disambiguated_scope_dir(&scope), &scope));
+        assert!(!folder_matches("user", &scope));
+    }
+}

@@ -1,0 +1,149 @@
+//! Export and import against the in-memory reference store and a real temporary folder.
+
+use chrono::{TimeZone as _, Utc};
+use memory_core::{EventId, InMemoryStore, Note, NoteFilter, NoteKind, NoteMeta, NotePath, Scope};
+
+use super::*;
+
+fn note(scope: Scope, path: &str, title: &str, body: &str) -> Note {
+    Note {
+        path: NotePath::new(path).unwrap(),
+        meta: NoteMeta {
+            title: title.to_owned(),
+            description: Some("when it helps".to_owned()),
+            tags: vec!["cargo".to_owned()],
+            scope,
+            kind: NoteKind::Tool,
+            sources: vec![EventId("0".repeat(32))],
+            updated: Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap(),
+            generator: "deterministic".to_owned(),
+        },
+        body: body.to_owned(),
+    }
+}
+
+async fn seeded() -> InMemoryStore {
+    let store = InMemoryStore::new();
+    for n in [
+        note(Scope::User, "profile/role.md", "Role", "Backend engineer.\n"),
+        note(Scope::Project("acme-1a2b".into()), "conventions.md", "Acme | rules", "Tabs.\n"),
+        note(Scope::Session("claude:S-1".into()), "scratch/todo.md", "Todo", "- [ ] ship\n"),
+    ] {
+        store.put_note(&n).await.unwrap();
+    }
+    store
+}
+
+async fn all(store: &InMemoryStore) -> Vec<Note> {
+    store.list_notes(&NoteFilter::all()).await.unwrap()
+}
+
+#[tokio::test]
+async fn export_then_import_into_an_empty_store_is_lossless() {
+    let store = seeded().await;
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    let report = export_tree(&store, &tree).await.unwrap();
+    assert_eq!(
+        report.files,
+        ["user/profile/role.md", "project/acme-1a2b/conventions.md", "session/claude-s-1/scratch/todo.md"]
+    );
+    let role = std::fs::read_to_string(tree.join("user/profile/role.md")).unwrap();
+    assert_eq!(role, all(&store).await[0].to_markdown());
+    let index = std::fs::read_to_string(tree.join("index.md")).unwrap();
+    assert!(index.contains("[[user/profile/role|Role]] — when it helps"), "{index}");
+    assert!(index.contains("[Acme | rules](project/acme-1a2b/conventions.md)"), "{index}");
+
+    let fresh = InMemoryStore::new();
+    let imported = import_tree(&fresh, &tree, false).await.unwrap();
+    assert_eq!(imported.created.len(), 3);
+    assert!(imported.invalid.is_empty());
+    assert_eq!(all(&fresh).await, all(&store).await);
+
+    let again = import_tree(&fresh, &tree, false).await.unwrap();
+    assert_eq!((again.created.len(), again.updated.len(), again.unchanged.len()), (0, 0, 3));
+}
+
+#[tokio::test]
+async fn hand_edits_win_and_are_marked_human_and_bad_files_are_skipped() {
+    let store = seeded().await;
+    let dir = tempfile::tempdir().unwrap();
+    export_tree(&store, dir.path()).await.unwrap();
+    let role = dir.path().join("user/profile/role.md");
+    let edited =
+        std::fs::read_to_string(&role).unwrap().replace("Backend engineer.", "Staff engineer, Rust.");
+    std::fs::write(&role, edited).unwrap();
+    std::fs::write(dir.path().join("user/broken.md"), "no frontmatter here\n").unwrap();
+    let new = note(Scope::User, "tools/jj.md", "jj", "Use jj.\n");
+    std::fs::create_dir_all(dir.path().join("user/tools")).unwrap();
+    std::fs::write(dir.path().join("user/tools/jj.md"), new.to_markdown()).unwrap();
+
+    let report = import_tree(&store, dir.path(), false).await.unwrap();
+    assert_eq!(report.updated, ["user/profile/role.md"]);
+    assert_eq!(report.created, ["user/tools/jj.md"]);
+    assert_eq!(report.unchanged.len(), 2);
+    assert_eq!(report.invalid.len(), 1);
+    assert_eq!(report.invalid[0].file, "user/broken.md");
+    assert!(report.invalid[0].reason.contains("frontmatter"), "{:?}", report.invalid);
+
+    let path = NotePath::new("profile/role.md").unwrap();
+    let now = store.get_note(&Scope::User, &path).await.unwrap().unwrap();
+    assert_eq!(now.body, "Staff engineer, Rust.\n");
+    assert!(now.is_human_edited());
+    assert_eq!(now.meta.sources, vec![EventId("0".repeat(32))]);
+    assert_eq!(store.note_history(&Scope::User, &path).await.unwrap().len(), 1);
+    let jj = store.get_note(&Scope::User, &NotePath::new("tools/jj.md").unwrap()).await.unwrap().unwrap();
+    assert!(jj.is_human_edited());
+
+    let again = import_tree(&store, dir.path(), false).await.unwrap();
+    assert_eq!((again.created.len(), again.updated.len(), again.invalid.len()), (0, 0, 1));
+}
+
+#[tokio::test]
+async fn export_refuses_to_overwrite_unimported_edits_or_foreign_folders() {
+    let store = seeded().await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let foreign = export_tree(&store, dir.path()).await.unwrap_err().to_string();
+    assert!(foreign.contains("not empty"), "{foreign}");
+
+    let tree = dir.path().join("tree");
+    export_tree(&store, &tree).await.unwrap();
+    std::fs::write(tree.join("user/profile/role.md"), "edited").unwrap();
+    let dirty = export_tree(&store, &tree).await.unwrap_err().to_string();
+    assert!(dirty.contains("user/profile/role.md") && dirty.contains("import"), "{dirty}");
+    assert_eq!(std::fs::read_to_string(tree.join("user/profile/role.md")).unwrap(), "edited");
+}
+
+#[tokio::test]
+async fn removed_files_delete_notes_only_when_asked() {
+    let store = seeded().await;
+    let dir = tempfile::tempdir().unwrap();
+    export_tree(&store, dir.path()).await.unwrap();
+    std::fs::remove_file(dir.path().join("user/profile/role.md")).unwrap();
+
+    let kept = import_tree(&store, dir.path(), false).await.unwrap();
+    assert_eq!(kept.kept, ["user/profile/role.md"]);
+    assert_eq!(all(&store).await.len(), 3);
+
+    let deleted = import_tree(&store, dir.path(), true).await.unwrap();
+    assert_eq!(deleted.deleted, ["user/profile/role.md"]);
+    assert_eq!(all(&store).await.len(), 2);
+
+    let reexport = export_tree(&store, dir.path()).await.unwrap();
+    assert_eq!(reexport.files.len(), 2);
+    assert!(!dir.path().join("user").exists());
+}
+
+#[tokio::test]
+async fn a_file_in_the_wrong_scope_folder_is_reported() {
+    let store = seeded().await;
+    let dir = tempfile::tempdir().unwrap();
+    export_tree(&store, dir.path()).await.unwrap();
+    let text = std::fs::read_to_string(dir.path().join("user/profile/role.md")).unwrap();
+    std::fs::create_dir_all(dir.path().join("project/other")).unwrap();
+    std::fs::write(dir.path().join("project/other/role.md"), text).unwrap();
+    let report = import_tree(&store, dir.path(), false).await.unwrap();
+    assert_eq!(report.invalid.len(), 1);
+    assert!(report.invalid[0].reason.contains("expected folder user/"), "{:?}", report.invalid);
+}
