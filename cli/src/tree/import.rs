@@ -94,8 +94,8 @@ pub(crate) async fn import_tree(
         let current = store.get_note(&note.meta.scope, &note.path).await?;
         let outcome = if pristine {
             match current {
-                Some(_) => Outcome::Unchanged,
-                None => Outcome::Write(note.clone(), Created::Yes),
+                Some(_) => None,
+                None => Some((note.clone(), Created::Yes)),
             }
         } else {
             let edited = Note {
@@ -103,16 +103,14 @@ pub(crate) async fn import_tree(
                 ..note.clone()
             };
             match current {
-                Some(current) if current == note || same_apart_from_time(&current, &edited) => {
-                    Outcome::Unchanged
-                }
-                Some(_) => Outcome::Write(stamped(edited), Created::No),
-                None => Outcome::Write(stamped(edited), Created::Yes),
+                Some(current) if current == note || same_apart_from_time(&current, &edited) => None,
+                Some(_) => Some((stamped(edited), Created::No)),
+                None => Some((stamped(edited), Created::Yes)),
             }
         };
         match outcome {
-            Outcome::Unchanged => report.unchanged.push(file.rel.clone()),
-            Outcome::Write(note, created) => {
+            None => report.unchanged.push(file.rel.clone()),
+            Some((note, created)) => {
                 match created {
                     Created::Yes => report.created.push(file.rel.clone()),
                     Created::No => report.updated.push(file.rel.clone()),
@@ -157,14 +155,10 @@ pub(crate) async fn import_tree(
     Ok(report)
 }
 
+/// Whether a written note is new to the store.
 enum Created {
     Yes,
     No,
-}
-
-enum Outcome {
-    Unchanged,
-    Write(Note, Created),
 }
 
 /// Parses and checks one file.
