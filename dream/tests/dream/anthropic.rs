@@ -14,8 +14,11 @@ fn provider(server: &Server, timeout: Duration) -> AnthropicProvider {
     config.base_url = server.url.clone();
     config.model = "claude-sonnet-4-5".into();
     config.timeout = timeout;
-    config.retry =
-        RetryPolicy { max_retries: 2, base_delay: Duration::from_millis(10), max_delay: Duration::from_secs(2) };
+    config.retry = RetryPolicy {
+        max_retries: 2,
+        base_delay: Duration::from_millis(10),
+        max_delay: Duration::from_secs(2),
+    };
     AnthropicProvider::new(config).unwrap()
 }
 
@@ -36,11 +39,14 @@ async fn first_event_id(store: &dyn MemoryStore) -> String {
 async fn success_sends_the_wire_format_and_applies_the_tool_input() {
     let store = store_with(&plain_events(2, None)).await;
     let source = first_event_id(&store).await;
-    let server = Server::start(vec![Reply::json(200, &message(&operations_json("profile/search.md", &source)))]).await;
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let server =
+        Server::start(vec![Reply::json(200, &message(&operations_json("profile/search.md", &source)))]).await;
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert_eq!((report.notes_created, report.tokens_in, report.tokens_out), (1, 1000, 200));
     assert!((report.cost_usd - 0.006).abs() < 1e-9, "3$/M in, 15$/M out: {}", report.cost_usd);
-    let note = store.get_note(&Scope::User, &NotePath::new("profile/search.md").unwrap()).await.unwrap().unwrap();
+    let note =
+        store.get_note(&Scope::User, &NotePath::new("profile/search.md").unwrap()).await.unwrap().unwrap();
     assert_eq!(note.meta.generator, "anthropic:claude-sonnet-4-5");
     assert_eq!(note.meta.updated, crate::support::now());
 
@@ -71,7 +77,8 @@ async fn rate_limit_is_retried_after_the_servers_delay() {
     ])
     .await;
     let started = Instant::now();
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert!(started.elapsed() >= Duration::from_millis(950), "Retry-After: 1 is respected");
     assert_eq!((report.notes_created, server.received().len()), (1, 2));
 }
@@ -87,12 +94,14 @@ async fn server_errors_are_retried_then_given_up() {
         Reply::json(200, &message(&operations_json("profile/search.md", &source))),
     ])
     .await;
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert_eq!(report.notes_created, 1, "succeeds on the third attempt");
 
     let store = store_with(&plain_events(1, None)).await;
     let server = Server::start(vec![Reply::json(500, &overloaded); 3]).await;
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert_eq!(server.received().len(), 3, "one attempt and two retries");
     match &report.stopped {
         Some(StopReason::ProviderFailed { message }) => assert!(message.contains("Overloaded"), "{message}"),
@@ -105,11 +114,15 @@ async fn server_errors_are_retried_then_given_up() {
 #[tokio::test]
 async fn a_client_error_is_not_retried() {
     let store = store_with(&plain_events(1, None)).await;
-    let denied = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
+    let denied =
+        json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
     let server = Server::start(vec![Reply::json(401, &denied)]).await;
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert_eq!(server.received().len(), 1);
-    assert!(matches!(&report.stopped, Some(StopReason::ProviderFailed { message }) if message.contains("invalid x-api-key")));
+    assert!(
+        matches!(&report.stopped, Some(StopReason::ProviderFailed { message }) if message.contains("invalid x-api-key"))
+    );
 }
 
 #[tokio::test]
@@ -120,7 +133,8 @@ async fn malformed_then_schema_invalid_output_changes_nothing() {
         Reply::json(200, &message(&json!({"operations": [{"action": "rename", "path": "x.md"}]}))),
     ])
     .await;
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert_eq!(report.provider_calls, 2);
     let received = server.received();
     let retry_content = received[1].body["messages"][0]["content"].as_array().unwrap();
@@ -138,10 +152,13 @@ async fn truncated_output_counts_as_invalid() {
     let source = first_event_id(&store).await;
     let mut cut = message(&json!({}));
     cut["stop_reason"] = json!("max_tokens");
-    let server =
-        Server::start(vec![Reply::json(200, &cut), Reply::json(200, &message(&operations_json("profile/a.md", &source)))])
-            .await;
-    let report = run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
+    let server = Server::start(vec![
+        Reply::json(200, &cut),
+        Reply::json(200, &message(&operations_json("profile/a.md", &source))),
+    ])
+    .await;
+    let report =
+        run(&store, &provider(&server, Duration::from_secs(10)), &options(), &NoProgress).await.unwrap();
     assert_eq!((report.provider_calls, report.notes_created), (2, 1));
     assert_eq!(report.tokens_in, 2000, "the cut-off call is accounted for");
 }
@@ -152,9 +169,12 @@ async fn a_slow_server_times_out() {
     let slow = Reply::json(200, &message(&json!({"operations": []}))).delayed(Duration::from_secs(5));
     let server = Server::start(vec![slow.clone(), slow.clone(), slow]).await;
     let started = Instant::now();
-    let report = run(&store, &provider(&server, Duration::from_millis(200)), &options(), &NoProgress).await.unwrap();
+    let report =
+        run(&store, &provider(&server, Duration::from_millis(200)), &options(), &NoProgress).await.unwrap();
     assert!(started.elapsed() < Duration::from_secs(3));
-    assert!(matches!(&report.stopped, Some(StopReason::ProviderFailed { message }) if message.contains("timed out")));
+    assert!(
+        matches!(&report.stopped, Some(StopReason::ProviderFailed { message }) if message.contains("timed out"))
+    );
     assert!(store.watermarks().await.unwrap().is_empty());
 }
 

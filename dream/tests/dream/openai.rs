@@ -13,7 +13,11 @@ fn provider(server: &Server, key: Option<&str>) -> OpenAiProvider {
     let mut config = OpenAiConfig::new(format!("{}/v1", server.url), "smollm2");
     config.api_key = key.map(str::to_owned);
     config.timeout = Duration::from_secs(10);
-    config.retry = RetryPolicy { max_retries: 1, base_delay: Duration::from_millis(10), max_delay: Duration::from_secs(1) };
+    config.retry = RetryPolicy {
+        max_retries: 1,
+        base_delay: Duration::from_millis(10),
+        max_delay: Duration::from_secs(1),
+    };
     OpenAiProvider::new(config).unwrap()
 }
 
@@ -40,7 +44,8 @@ async fn success_sends_a_strict_json_schema_response_format() {
     let report = run(&store, &provider(&server, Some("sk-local")), &options(), &NoProgress).await.unwrap();
     assert_eq!((report.notes_created, report.tokens_in, report.tokens_out), (1, 900, 120));
     assert_eq!(report.cost_usd, 0.0, "a local server is free");
-    let note = store.get_note(&Scope::User, &NotePath::new("profile/search.md").unwrap()).await.unwrap().unwrap();
+    let note =
+        store.get_note(&Scope::User, &NotePath::new("profile/search.md").unwrap()).await.unwrap().unwrap();
     assert_eq!(note.meta.generator, "openai:smollm2");
 
     let request = &server.received()[0];
@@ -87,7 +92,9 @@ async fn repeated_server_errors_stop_the_run() {
     let store = store_with(&plain_events(1, None)).await;
     let server = Server::start(vec![Reply::raw(502, "bad gateway"), Reply::raw(502, "bad gateway")]).await;
     let report = run(&store, &provider(&server, None), &options(), &NoProgress).await.unwrap();
-    assert!(matches!(&report.stopped, Some(StopReason::ProviderFailed { message }) if message.contains("502")));
+    assert!(
+        matches!(&report.stopped, Some(StopReason::ProviderFailed { message }) if message.contains("502"))
+    );
     assert!(store.watermarks().await.unwrap().is_empty());
 }
 

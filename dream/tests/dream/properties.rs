@@ -4,7 +4,9 @@ use dream::{Action, NoProgress, run};
 use memory_core::{MemoryStore, NotePath, Scope};
 use proptest::prelude::*;
 
-use crate::support::{ScriptedProvider, all_notes, delete_op, ids, options, plain_events, reply, store_with, write_op};
+use crate::support::{
+    ScriptedProvider, all_notes, delete_op, ids, options, plain_events, reply, store_with, write_op,
+};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
@@ -86,7 +88,7 @@ proptest! {
             let path = NotePath::new("topics/flip.md").unwrap();
             let note = store.get_note(&Scope::User, &path).await.unwrap();
             prop_assert_eq!(note.is_some(), chunks % 2 == 1);
-            if chunks % 2 == 0 {
+            if chunks.is_multiple_of(2) {
                 prop_assert!(store.note_history(&Scope::User, &path).await.unwrap().is_empty());
                 prop_assert!(all_notes(&store).await.is_empty());
             }

@@ -25,9 +25,15 @@ async fn invalid_reply_is_retried_once_with_the_errors() {
     });
     let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
     assert_eq!((report.provider_calls, report.notes_created), (2, 1));
-    let requests = provider.requests.lock().unwrap();
-    assert!(requests[0].previous_errors.is_empty());
-    assert!(requests[1].previous_errors[0].contains("Profile/../x.md"), "{:?}", requests[1].previous_errors);
+    {
+        let requests = provider.requests.lock().unwrap();
+        assert!(requests[0].previous_errors.is_empty());
+        assert!(
+            requests[1].previous_errors[0].contains("Profile/../x.md"),
+            "{:?}",
+            requests[1].previous_errors
+        );
+    }
     assert!(store.get_note(&Scope::User, &NotePath::new("profile/x.md").unwrap()).await.unwrap().is_some());
     assert_eq!(store.watermark(&user_mark()).await.unwrap(), Some(4), "a session start and three prompts");
 }
