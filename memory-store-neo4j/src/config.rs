@@ -91,9 +91,9 @@ impl Neo4jConfig {
 
     /// Like [`Neo4jConfig::from_env`], reading variables through `lookup`.
     pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> memory_core::Result<Self> {
-        let uri = lookup(ENV_URI)
-            .filter(|uri| !uri.trim().is_empty())
-            .ok_or_else(|| config_error(format!("{ENV_URI} is not set (for example bolt://127.0.0.1:7687)")))?;
+        let uri = lookup(ENV_URI).filter(|uri| !uri.trim().is_empty()).ok_or_else(|| {
+            config_error(format!("{ENV_URI} is not set (for example bolt://127.0.0.1:7687)"))
+        })?;
         let mut config = Self::new(
             uri,
             lookup(ENV_USERNAME).filter(|u| !u.is_empty()).unwrap_or_else(default_username),
@@ -156,7 +156,8 @@ fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::E
         Seconds(f64),
         Text(String),
     }
-    let bad = |what: &str| serde::de::Error::custom(format!("invalid duration {what:?}: use seconds or \"5s\""));
+    let bad =
+        |what: &str| serde::de::Error::custom(format!("invalid duration {what:?}: use seconds or \"5s\""));
     match Raw::deserialize(deserializer)? {
         Raw::Seconds(secs) => Duration::try_from_secs_f64(secs).map_err(|_| bad(&secs.to_string())),
         Raw::Text(text) => parse_duration(&text).ok_or_else(|| bad(&text)),

@@ -92,7 +92,9 @@ impl Neo4jStoreError {
             | neo4rs::Error::ConnectionTimedOut
             | neo4rs::Error::IncompleteBoltExchange
             | neo4rs::Error::ServerUnavailableError(_)
-            | neo4rs::Error::RequestIgnoredError) => Self::Connection { operation, message: clean(e.to_string()) },
+            | neo4rs::Error::RequestIgnoredError) => {
+                Self::Connection { operation, message: clean(e.to_string()) }
+            }
             e => Self::Driver { operation, message: clean(e.to_string()) },
         }
     }

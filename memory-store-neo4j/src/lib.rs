@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod codec;
 mod config;
 mod cypher;
 mod error;
@@ -9,7 +10,8 @@ mod search;
 mod store;
 
 pub use config::{
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_QUERY_TIMEOUT, ENV_DATABASE, ENV_PASSWORD, ENV_URI, ENV_USERNAME, Neo4jConfig,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_QUERY_TIMEOUT, ENV_DATABASE, ENV_PASSWORD, ENV_URI, ENV_USERNAME,
+    Neo4jConfig,
 };
 pub use error::Neo4jStoreError;
 pub use store::Neo4jStore;

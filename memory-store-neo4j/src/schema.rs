@@ -57,12 +57,18 @@ pub(crate) const SCHEMA: &[SchemaItem] = &[
         "agent_memory_counter_name",
         "CREATE CONSTRAINT agent_memory_counter_name IF NOT EXISTS FOR (c:Counter) REQUIRE c.name IS UNIQUE",
     ),
-    item("agent_memory_event_kind", "CREATE INDEX agent_memory_event_kind IF NOT EXISTS FOR (e:Event) ON (e.kind)"),
+    item(
+        "agent_memory_event_kind",
+        "CREATE INDEX agent_memory_event_kind IF NOT EXISTS FOR (e:Event) ON (e.kind)",
+    ),
     item(
         "agent_memory_event_project",
         "CREATE INDEX agent_memory_event_project IF NOT EXISTS FOR (e:Event) ON (e.project)",
     ),
-    item("agent_memory_note_scope", "CREATE INDEX agent_memory_note_scope IF NOT EXISTS FOR (n:Note) ON (n.scope)"),
+    item(
+        "agent_memory_note_scope",
+        "CREATE INDEX agent_memory_note_scope IF NOT EXISTS FOR (n:Note) ON (n.scope)",
+    ),
     item(
         NOTE_INDEX,
         "CREATE FULLTEXT INDEX agent_memory_note_text IF NOT EXISTS FOR (n:Note) ON EACH [n.search_text] \

@@ -23,6 +23,9 @@ use memory_core::{
 use neo4rs::{BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
 use serde::Deserialize;
 
+use crate::codec::{
+    decode_event, decode_note, encode_event, encode_note, note_key, position_from_bolt, position_to_bolt,
+};
 use crate::cypher::{self, COUNTER_NAME, NOTE_INDEX};
 use crate::error::Neo4jStoreError;
 use crate::schema::{AWAIT_INDEXES, SCHEMA, SHOW_CONSTRAINTS, SHOW_INDEXES};
@@ -70,8 +73,8 @@ impl Neo4jStore {
         }
         let driver_config =
             builder.build().map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
-        let graph =
-            Graph::connect(driver_config).map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
+        let graph = Graph::connect(driver_config)
+            .map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
         let store = Self { graph, config: config.clone() };
         store.bounded("connect", config.connect_timeout, store.ping()).await?;
         store.bounded("connect", config.query_timeout, store.ensure_schema()).await?;
@@ -151,7 +154,8 @@ impl Neo4jStore {
 
     async fn ping(&self) -> StoreResult<()> {
         let rows = self.fetch("connect", query(cypher::PING)).await?;
-        let one: i64 = get("connect", rows.first().ok_or_else(|| corrupt("connect", "no answer to a ping"))?, "one")?;
+        let one: i64 =
+            get("connect", rows.first().ok_or_else(|| corrupt("connect", "no answer to a ping"))?, "one")?;
         if one == 1 { Ok(()) } else { Err(corrupt("connect", "wrong answer to a ping")) }
     }
 
@@ -187,7 +191,10 @@ impl Neo4jStore {
         if offline || !missing.is_empty() {
             self.graph.run(query(AWAIT_INDEXES)).await.map_err(self.err(op))?;
         }
-        self.graph.run(query(cypher::ENSURE_COUNTER).param("name", COUNTER_NAME)).await.map_err(self.err(op))?;
+        self.graph
+            .run(query(cypher::ENSURE_COUNTER).param("name", COUNTER_NAME))
+            .await
+            .map_err(self.err(op))?;
         Ok(())
     }
 
@@ -200,19 +207,26 @@ impl Neo4jStore {
         }
         let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
 
-        let rows = self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
-        let base: i64 = get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
+        let rows =
+            self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
+        let base: i64 =
+            get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
 
-        let ids: Vec<BoltType> =
-            events.iter().enumerate().filter(|(i, e)| first_index[&e.id] == *i).map(|(_, e)| e.id.0.as_str().into()).collect();
+        let ids: Vec<BoltType> = events
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| first_index[&e.id] == *i)
+            .map(|(_, e)| e.id.0.as_str().into())
+            .collect();
         let mut known: HashMap<String, (SessionKey, u64)> = HashMap::new();
         for row in self.txn_fetch(op, &mut txn, query(cypher::EXISTING_EVENTS).param("ids", ids)).await? {
             let id: String = get(op, &row, "id")?;
             let session: String = get(op, &row, "session")?;
             known.insert(id, (SessionKey(session), to_u64(op, get(op, &row, "seq")?)?));
         }
-        let fresh: Vec<usize> =
-            (0..events.len()).filter(|&i| first_index[&events[i].id] == i && !known.contains_key(&events[i].id.0)).collect();
+        let fresh: Vec<usize> = (0..events.len())
+            .filter(|&i| first_index[&events[i].id] == i && !known.contains_key(&events[i].id.0))
+            .collect();
         if fresh.is_empty() {
             txn.rollback().await.map_err(self.err(op))?;
             return answer(op, events, &known, &HashSet::new());
@@ -226,7 +240,10 @@ impl Neo4jStore {
         };
         let session_param: Vec<BoltType> = session_ids.iter().map(|s| (*s).into()).collect();
         let mut sessions: BTreeMap<String, SessionState> = BTreeMap::new();
-        for row in self.txn_fetch(op, &mut txn, query(cypher::LOCK_SESSIONS).param("sessions", session_param)).await? {
+        for row in self
+            .txn_fetch(op, &mut txn, query(cypher::LOCK_SESSIONS).param("sessions", session_param))
+            .await?
+        {
             sessions.insert(get(op, &row, "id")?, SessionState::from_row(op, &row)?);
         }
 
@@ -243,7 +260,9 @@ impl Neo4jStore {
             state.last_seq += 1;
             position += 1;
             match state.last_id.replace(event.id.0.clone()) {
-                Some(previous) => links.push(bolt_map([("from", previous.into()), ("to", event.id.0.as_str().into())])),
+                Some(previous) => {
+                    links.push(bolt_map([("from", previous.into()), ("to", event.id.0.as_str().into())]))
+                }
                 None => firsts.push(bolt_map([
                     ("session", event.session.as_str().into()),
                     ("event", event.id.0.as_str().into()),
@@ -262,8 +281,11 @@ impl Neo4jStore {
             let at = (event.occurred_at.timestamp(), i64::from(event.occurred_at.timestamp_subsec_nanos()));
             state.started = Some(state.started.map_or(at, |s| s.min(at)));
             state.last = Some(state.last.map_or(at, |l| l.max(at)));
-            let json = serde_json::to_string(event)
-                .map_err(|e| Neo4jStoreError::Driver { operation: op, message: format!("encode event: {e}") })?;
+            let encoded = encode_event(event).map_err(|e| Neo4jStoreError::Driver {
+                operation: op,
+                message: format!("encode event: {e}"),
+            })?;
+            let nulls: Vec<BoltType> = encoded.nulls.into_iter().map(BoltType::from).collect();
             new_events.push(bolt_map([
                 ("id", event.id.0.as_str().into()),
                 ("session", event.session.as_str().into()),
@@ -273,7 +295,8 @@ impl Neo4jStore {
                 ("harness", event.harness.name.as_str().into()),
                 ("project", event.project.clone().into()),
                 ("occurred_at", event.occurred_at.to_rfc3339().into()),
-                ("json", json.into()),
+                ("json", encoded.json.into()),
+                ("nulls", nulls.into()),
             ]));
             known.insert(event.id.0.clone(), (event.session.clone(), to_u64(op, state.last_seq)?));
         }
@@ -311,9 +334,10 @@ impl Neo4jStore {
 
     async fn put_in(&self, operation: &'static str, txn: &mut Txn, note: &Note) -> StoreResult<()> {
         let key = note_key(&note.meta.scope, &note.path);
-        let json = serde_json::to_string(note)
+        let json = encode_note(note)
             .map_err(|e| Neo4jStoreError::Driver { operation, message: format!("encode note: {e}") })?;
-        let rows = self.txn_fetch(operation, txn, query(cypher::LOCK_NOTE).param("key", key.as_str())).await?;
+        let rows =
+            self.txn_fetch(operation, txn, query(cypher::LOCK_NOTE).param("key", key.as_str())).await?;
         let current: Option<String> = match rows.first() {
             Some(row) => get(operation, row, "json")?,
             None => return Err(corrupt(operation, "a locked note was not returned")),
@@ -339,15 +363,27 @@ impl Neo4jStore {
         self.txn_run(operation, txn, write).await
     }
 
-    async fn delete_in(&self, operation: &'static str, txn: &mut Txn, scope: &Scope, path: &NotePath) -> StoreResult<bool> {
+    async fn delete_in(
+        &self,
+        operation: &'static str,
+        txn: &mut Txn,
+        scope: &Scope,
+        path: &NotePath,
+    ) -> StoreResult<bool> {
         let key = note_key(scope, path);
         self.txn_run(operation, txn, query(cypher::DELETE_NOTE_VERSIONS).param("key", key.as_str())).await?;
-        let rows = self.txn_fetch(operation, txn, query(cypher::DELETE_NOTE).param("key", key.as_str())).await?;
-        let deleted: i64 = get(operation, rows.first().ok_or_else(|| corrupt(operation, "no delete count"))?, "deleted")?;
+        let rows =
+            self.txn_fetch(operation, txn, query(cypher::DELETE_NOTE).param("key", key.as_str())).await?;
+        let deleted: i64 =
+            get(operation, rows.first().ok_or_else(|| corrupt(operation, "no delete count"))?, "deleted")?;
         Ok(deleted > 0)
     }
 
-    async fn commit_once(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> StoreResult<()> {
+    async fn commit_once(
+        &self,
+        changes: &[NoteChange],
+        watermark: Option<&WatermarkAdvance>,
+    ) -> StoreResult<()> {
         let op = "commit";
         let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
         for change in changes {
@@ -462,7 +498,8 @@ fn answer(
     events
         .iter()
         .map(|event| {
-            let (session, seq) = known.get(&event.id.0).ok_or_else(|| corrupt(op, "an appended id is missing"))?;
+            let (session, seq) =
+                known.get(&event.id.0).ok_or_else(|| corrupt(op, "an appended id is missing"))?;
             let fresh = inserted.contains(event.id.as_str()) && seen.insert(event.id.as_str());
             Ok(Appended { id: event.id.clone(), session: session.clone(), seq: *seq, inserted: fresh })
         })
@@ -491,24 +528,11 @@ fn clamp(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
-/// Watermark positions are `u64`; Neo4j integers are `i64`. The bits are stored unchanged.
-fn position_to_bolt(position: u64) -> i64 {
-    i64::from_ne_bytes(position.to_ne_bytes())
-}
-
-fn position_from_bolt(value: i64) -> u64 {
-    u64::from_ne_bytes(value.to_ne_bytes())
-}
-
-/// The unique key of a note: its scope and path as a JSON pair, so no two pairs can collide.
-fn note_key(scope: &Scope, path: &NotePath) -> String {
-    serde_json::json!([scope.to_string(), path.as_str()]).to_string()
-}
-
 fn stored_event(operation: &'static str, row: &Row) -> StoreResult<StoredEvent> {
     let json: String = get(operation, row, "json")?;
-    let event: HookEvent =
-        serde_json::from_str(&json).map_err(|e| corrupt(operation, &format!("event json: {e}")))?;
+    let nulls: Option<Vec<String>> = get(operation, row, "nulls")?;
+    let event = decode_event(&json, &nulls.unwrap_or_default())
+        .map_err(|e| corrupt(operation, &format!("event json: {e}")))?;
     Ok(StoredEvent {
         seq: to_u64(operation, get(operation, row, "seq")?)?,
         position: to_u64(operation, get(operation, row, "position")?)?,
@@ -518,7 +542,7 @@ fn stored_event(operation: &'static str, row: &Row) -> StoreResult<StoredEvent> 
 
 fn note_from_row(operation: &'static str, row: &Row) -> StoreResult<Note> {
     let json: String = get(operation, row, "json")?;
-    serde_json::from_str(&json).map_err(|e| corrupt(operation, &format!("note json: {e}")))
+    decode_note(&json).map_err(|e| corrupt(operation, &format!("note json: {e}")))
 }
 
 fn time(operation: &'static str, row: &Row, secs: &str, nanos: &str) -> StoreResult<DateTime<Utc>> {
@@ -547,7 +571,12 @@ impl MemoryStore for Neo4jStore {
         self.timed("append", self.retrying(|| self.append_once(events))).await
     }
 
-    async fn timeline(&self, session: &SessionKey, after_seq: u64, limit: usize) -> memory_core::Result<Vec<StoredEvent>> {
+    async fn timeline(
+        &self,
+        session: &SessionKey,
+        after_seq: u64,
+        limit: usize,
+    ) -> memory_core::Result<Vec<StoredEvent>> {
         let Ok(after) = i64::try_from(after_seq) else { return Ok(Vec::new()) };
         if limit == 0 {
             return Ok(Vec::new());
@@ -610,7 +639,9 @@ impl MemoryStore for Neo4jStore {
     async fn list_notes(&self, filter: &NoteFilter) -> memory_core::Result<Vec<Note>> {
         let prefix = filter.prefix.clone().unwrap_or_default();
         let q = match &filter.scope {
-            Some(scope) => query(cypher::LIST_NOTES_IN_SCOPE).param("scope", scope.to_string()).param("prefix", prefix),
+            Some(scope) => {
+                query(cypher::LIST_NOTES_IN_SCOPE).param("scope", scope.to_string()).param("prefix", prefix)
+            }
             None => query(cypher::LIST_NOTES).param("prefix", prefix),
         };
         self.timed("list_notes", async {
@@ -659,7 +690,11 @@ impl MemoryStore for Neo4jStore {
         .await
     }
 
-    async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> memory_core::Result<()> {
+    async fn commit(
+        &self,
+        changes: &[NoteChange],
+        watermark: Option<&WatermarkAdvance>,
+    ) -> memory_core::Result<()> {
         if changes.is_empty() && watermark.is_none() {
             return Ok(());
         }

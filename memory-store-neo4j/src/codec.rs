@@ -1,0 +1,123 @@
+//! How events, notes and numbers are written to Neo4j properties and read back unchanged.
+
+use memory_core::{HookEvent, Note, NotePath, Scope};
+use serde_json::Value;
+
+/// `tool.input` / `tool.output` set to JSON `null`. Their JSON form (`"input": null`) reads back
+/// as "absent", so these markers record them next to the JSON.
+const TOOL_INPUT_NULL: &str = "tool.input";
+const TOOL_OUTPUT_NULL: &str = "tool.output";
+
+/// An event as stored: its JSON and the explicit nulls JSON cannot carry.
+#[derive(Debug)]
+pub(crate) struct EncodedEvent {
+    pub(crate) json: String,
+    pub(crate) nulls: Vec<String>,
+}
+
+pub(crate) fn encode_event(event: &HookEvent) -> serde_json::Result<EncodedEvent> {
+    let mut nulls = Vec::new();
+    if let Some(tool) = &event.tool {
+        if tool.input == Some(Value::Null) {
+            nulls.push(TOOL_INPUT_NULL.to_owned());
+        }
+        if tool.output == Some(Value::Null) {
+            nulls.push(TOOL_OUTPUT_NULL.to_owned());
+        }
+    }
+    Ok(EncodedEvent { json: serde_json::to_string(event)?, nulls })
+}
+
+pub(crate) fn decode_event(json: &str, nulls: &[String]) -> serde_json::Result<HookEvent> {
+    let mut event: HookEvent = serde_json::from_str(json)?;
+    if let Some(tool) = &mut event.tool {
+        for null in nulls {
+            match null.as_str() {
+                TOOL_INPUT_NULL => tool.input = Some(Value::Null),
+                TOOL_OUTPUT_NULL => tool.output = Some(Value::Null),
+                _ => {}
+            }
+        }
+    }
+    Ok(event)
+}
+
+pub(crate) fn encode_note(note: &Note) -> serde_json::Result<String> {
+    serde_json::to_string(note)
+}
+
+pub(crate) fn decode_note(json: &str) -> serde_json::Result<Note> {
+    serde_json::from_str(json)
+}
+
+/// The unique key of a note: its scope and path as a JSON pair, so no two pairs can collide.
+pub(crate) fn note_key(scope: &Scope, path: &NotePath) -> String {
+    serde_json::json!([scope.to_string(), path.as_str()]).to_string()
+}
+
+/// Watermark positions are `u64`; Neo4j integers are `i64`. The bits are stored unchanged.
+pub(crate) fn position_to_bolt(position: u64) -> i64 {
+    i64::from_ne_bytes(position.to_ne_bytes())
+}
+
+/// Reverses [`position_to_bolt`].
+pub(crate) fn position_from_bolt(value: i64) -> u64 {
+    u64::from_ne_bytes(value.to_ne_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::DateTime;
+    use memory_core::{EventId, EventKind, Harness, SessionKey, ToolCall};
+
+    use super::*;
+
+    fn event_with_tool(input: Option<Value>, output: Option<Value>) -> HookEvent {
+        let mut event = HookEvent::new(
+            EventId("0".repeat(32)),
+            Harness::named("claude"),
+            SessionKey::new("claude", "s1"),
+            EventKind::PreToolUse,
+            DateTime::UNIX_EPOCH,
+            Value::Null,
+        );
+        event.tool = Some(ToolCall { name: "Bash".to_owned(), input, output, ..ToolCall::default() });
+        event
+    }
+
+    #[test]
+    fn explicit_null_tool_values_survive() {
+        for (input, output) in [
+            (Some(Value::Null), None),
+            (None, Some(Value::Null)),
+            (Some(Value::Null), Some(Value::Null)),
+            (Some(serde_json::json!({"a": null})), None),
+            (None, None),
+        ] {
+            let event = event_with_tool(input, output);
+            let encoded = encode_event(&event).expect("encode");
+            assert_eq!(decode_event(&encoded.json, &encoded.nulls).expect("decode"), event);
+        }
+    }
+
+    #[test]
+    fn positions_keep_every_bit() {
+        for position in [0, 1, u64::from(u32::MAX) * 4, i64::MAX as u64, u64::MAX] {
+            assert_eq!(position_from_bolt(position_to_bolt(position)), position);
+        }
+    }
+
+    #[test]
+    fn note_keys_do_not_collide() {
+        let path = NotePath::new("a.md").expect("path");
+        let other = NotePath::new("b/a.md").expect("path");
+        assert_ne!(
+            note_key(&Scope::Project("x".to_owned()), &path),
+            note_key(&Scope::Session("x".to_owned()), &path)
+        );
+        assert_ne!(
+            note_key(&Scope::Project("x\",\"b".to_owned()), &path),
+            note_key(&Scope::Project("x".to_owned()), &other)
+        );
+    }
+}
