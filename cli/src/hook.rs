@@ -100,10 +100,10 @@ fn capture(
     let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
     let project = project::identify(cwd.as_deref().unwrap_or(Path::new(".")));
     event.project = Some(project.id.clone());
-    Redactor::new().redact_event(&mut event, config.hook.max_tool_output_bytes);
+    let redacted = Redactor::new().redact_event(&mut event, config.hook.max_tool_output_bytes);
 
     let kind = event.kind.clone();
-    let summary = format!("{} {} {}", kind, event.session, event.id);
+    let summary = format!("{} {} {} redacted:{}", kind, event.session, event.id, redacted.to_string().replace(' ', ","));
     let journal = Journal::new(config.journal_dir());
     let work = Work {
         config: config.clone(),
