@@ -37,13 +37,20 @@ pub(crate) fn search(
     let query = fts_query(terms);
     let scopes: Vec<String> = scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
+    // Rank inside the FTS index first and read only the winners' rows: reading every matching
+    // note's body just to sort it would dominate the cost on large stores.
     let sql = format!(
-        "SELECT n.path, n.meta, n.body, -bm25(notes_fts, {WEIGHTS}) AS score
-         FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
-         WHERE notes_fts MATCH ?1
-           AND (?2 = '[]' OR n.scope IN (SELECT value FROM json_each(?2)))
-         ORDER BY score DESC, n.scope_rank, n.scope_key, n.path
-         LIMIT ?3"
+        "WITH top AS (
+             SELECT rowid AS id, bm25(notes_fts, {WEIGHTS}) AS rank
+             FROM notes_fts
+             WHERE notes_fts MATCH ?1
+               AND (?2 = '[]' OR rowid IN (
+                   SELECT id FROM notes WHERE scope IN (SELECT value FROM json_each(?2))))
+             ORDER BY rank
+             LIMIT ?3)
+         SELECT n.path, n.meta, n.body, -top.rank AS score
+         FROM top JOIN notes n ON n.id = top.id
+         ORDER BY top.rank, n.scope_rank, n.scope_key, n.path"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt
