@@ -3,4 +3,6 @@
 
 mod cross_harness;
 mod failure;
+mod mcp;
 mod support;
+mod tree;
