@@ -38,18 +38,24 @@ impl DeterministicProvider {
 
     /// The operations for a request (what [`Provider::propose`] returns).
     pub fn operations(&self, request: &DreamRequest) -> Operations {
-        let mut operations = Vec::new();
+        let mut weighted = Vec::new();
         for ((scope, path), target) in detect::detect(request) {
             if target.items.is_empty() {
                 continue;
             }
+            let weight: u64 = target.items.values().map(|i| i.count).sum();
             let current = request.notes.iter().find(|n| n.meta.scope == scope && n.path.as_str() == path);
             if let Some(operation) = operation_for(&scope, &path, target, current) {
-                operations.push(operation);
+                weighted.push((weighted.len(), weight, operation));
             }
         }
-        operations.truncate(request.limits.max_operations);
-        Operations { operations }
+        // Over the limit, the notes with the most observations win; the order stays scope, path.
+        if weighted.len() > request.limits.max_operations {
+            weighted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            weighted.truncate(request.limits.max_operations);
+            weighted.sort_by_key(|entry| entry.0);
+        }
+        Operations { operations: weighted.into_iter().map(|(_, _, operation)| operation).collect() }
     }
 }
 

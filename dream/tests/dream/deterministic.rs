@@ -160,3 +160,17 @@ async fn human_edited_notes_are_merged_not_overwritten() {
     assert!(changes.iter().any(|c| c.diff.contains("+- Never use unwrap")), "{changes:#?}");
     assert!(merged.body.ends_with("(1×, last 2026-11-30)\n"), "{}", merged.body);
 }
+
+#[tokio::test]
+async fn the_operation_limit_keeps_the_most_observed_notes() {
+    let store = store_with(&story()).await;
+    let mut options = options();
+    options.limits.max_operations = 2;
+    let report = run(&store, &DeterministicProvider, &options, &NoProgress).await.unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let paths: Vec<String> =
+        crate::support::all_notes(&store).await.iter().map(|n| n.path.to_string()).collect();
+    assert!(paths.contains(&"project/acme-api/commands.md".to_owned()), "{paths:?}");
+    assert!(paths.contains(&"profile/preferences.md".to_owned()), "{paths:?}");
+    assert!(paths.len() <= 4, "two per group: {paths:?}");
+}

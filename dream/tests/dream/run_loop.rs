@@ -289,3 +289,54 @@ async fn a_run_dying_mid_way_leaves_notes_and_watermark_consistent() {
     let names = |notes: Vec<memory_core::Note>| notes.into_iter().map(|n| n.path).collect::<Vec<_>>();
     assert_eq!(names(all_notes(store.as_ref()).await), names(all_notes(&clean).await));
 }
+
+#[derive(Default)]
+struct RecordingProgress {
+    seen: std::sync::Mutex<Vec<String>>,
+}
+
+impl dream::Progress for RecordingProgress {
+    fn chunk_started(&self, group: &Scope, events: usize) {
+        self.seen.lock().unwrap().push(format!("start {group} {events}"));
+    }
+
+    fn chunk_finished(&self, group: &Scope, outcome: &dream::ChunkOutcome) {
+        self.seen.lock().unwrap().push(format!("done {group} {outcome:?}"));
+    }
+}
+
+#[tokio::test]
+async fn a_scope_filter_leaves_other_groups_for_a_later_run() {
+    let mut events = plain_events(2, None);
+    events.extend(plain_events(3, Some("acme")).into_iter().map(|mut e| {
+        e.id.0 = format!("{}ee", &e.id.0[..30]);
+        e
+    }));
+    let store = store_with(&events).await;
+    let provider = ScriptedProvider::new(|_, _| reply(vec![]));
+    let mut only_acme = options();
+    only_acme.scopes = dream::ScopeFilter::Only(vec![Scope::Project("acme".into())]);
+    let progress = RecordingProgress::default();
+    let report = run(&store, &provider, &only_acme, &progress).await.unwrap();
+    assert_eq!(report.events_read, 4);
+    assert_eq!(
+        *progress.seen.lock().unwrap(),
+        vec![
+            "start project:acme 4".to_owned(),
+            "done project:acme Applied { created: 0, updated: 0, deleted: 0 }".to_owned()
+        ]
+    );
+    assert_eq!(
+        store.watermark(dream::SCANNED_WATERMARK).await.unwrap(),
+        None,
+        "a filtered run records no scan"
+    );
+    let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
+    assert_eq!(
+        report.events_read, 3,
+        "the user group's events, read before acme's watermark, are not skipped"
+    );
+    assert_eq!(store.watermark(dream::SCANNED_WATERMARK).await.unwrap(), Some(7));
+    let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
+    assert_eq!((report.events_read, provider.calls()), (0, 2));
+}
