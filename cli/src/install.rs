@@ -1,0 +1,181 @@
+//! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex and
+//! Cursor, take it out again, and check that it is in place and working.
+//!
+//! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
+//! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
+//! for what is written where and the exact merge, removal and formatting rules).
+
+mod claude;
+mod codex;
+mod cursor;
+mod doctor;
+mod entries;
+mod file;
+mod json;
+mod merge;
+mod plan;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use plan::{Action, Context};
+pub(crate) use plan::{Harness, Scope};
+
+/// A harness named on the command line, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum HarnessChoice {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Cursor.
+    Cursor,
+    /// All three.
+    All,
+}
+
+/// Arguments of `install` and `uninstall`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct InstallArgs {
+    /// Which harness: claude, codex, cursor or all (repeat or separate with commas).
+    #[arg(long, value_enum, value_delimiter = ',', required = true)]
+    pub(crate) harness: Vec<HarnessChoice>,
+    /// `user` (your home folder: every project) or `project` (the project's own files).
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub(crate) scope: Scope,
+    /// Project root for `--scope project` (default: the git top level of the current folder).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// Show what would change (with a diff) and write nothing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// The binary the hooks run (default: this executable).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) binary: Option<PathBuf>,
+}
+
+/// Arguments of `doctor`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct DoctorArgs {
+    /// Reinstall hooks that drifted (another binary path, missing or duplicate events).
+    #[arg(long)]
+    pub(crate) fix: bool,
+    /// Check only these harnesses (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub(crate) harness: Vec<HarnessChoice>,
+    /// Project root to check besides the user files (default: the git top level of the current
+    /// folder, when there is one).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// The binary the hooks should run (default: this executable).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) binary: Option<PathBuf>,
+}
+
+/// `agent-memory install`: adds our hook to each chosen harness's configuration.
+pub(crate) fn install(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
+    run(args, json, Action::Install)
+}
+
+/// `agent-memory uninstall`: removes our hook, and only ours, from each chosen harness.
+pub(crate) fn uninstall(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
+    run(args, json, Action::Uninstall)
+}
+
+/// `agent-memory doctor`: reports what is installed where, whether it is in step, whether the
+/// binary and the store work and when each harness was last heard from. Exits 1 when something is
+/// wrong.
+pub(crate) async fn doctor(args: &DoctorArgs, json: bool) -> anyhow::Result<ExitCode> {
+    let ctx = context(args.project.as_deref(), args.binary.as_deref(), false)?;
+    let harnesses = if args.harness.is_empty() { Harness::ALL.to_vec() } else { chosen(&args.harness) };
+    let report = doctor::check(&ctx, &harnesses, args.fix, crate::config::Config::load()).await;
+    if json {
+        crate::output::json(&report)?;
+    } else {
+        crate::output::print(&doctor::render(&report));
+    }
+    Ok(if report.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCode> {
+    let ctx = context(args.project.as_deref(), args.binary.as_deref(), args.scope == Scope::Project)?;
+    if action == Action::Install && !args.dry_run {
+        check_binary(&ctx.binary)?;
+    }
+    let mut plan = plan::plan(&ctx, &chosen(&args.harness), args.scope, action)?;
+    plan.dry_run = args.dry_run;
+    if !args.dry_run {
+        plan::apply(&mut plan)?;
+    }
+    if json {
+        crate::output::json(&plan)?;
+    } else {
+        crate::output::print(&plan::render(&plan));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The harnesses a list of choices names, each once, in a fixed order.
+fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
+    let mut out: Vec<Harness> = choices
+        .iter()
+        .flat_map(|c| match c {
+            HarnessChoice::Claude => vec![Harness::Claude],
+            HarnessChoice::Codex => vec![Harness::Codex],
+            HarnessChoice::Cursor => vec![Harness::Cursor],
+            HarnessChoice::All => Harness::ALL.to_vec(),
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Builds the context from the environment and the arguments.
+fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) -> anyhow::Result<Context> {
+    let home = dirs::home_dir().context("cannot tell the home folder (set HOME)")?;
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".codex"));
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let project = match project {
+        Some(dir) => Some(
+            std::fs::canonicalize(dir)
+                .with_context(|| format!("--project {} is not a folder", dir.display()))?,
+        ),
+        None => git_top_level(&cwd),
+    };
+    if need_project && project.is_none() {
+        anyhow::bail!("{} is not inside a git repository; pass --project DIR", cwd.display());
+    }
+    let binary = match binary {
+        Some(path) => cwd.join(path),
+        None => {
+            std::env::current_exe().context("cannot tell where this executable is; pass --binary PATH")?
+        }
+    };
+    Ok(Context { home, codex_home, project, binary, codex_version: codex::detect_version() })
+}
+
+/// The top level of the git work tree that holds `dir` (the folder with `.git`, a folder or a
+/// worktree's file).
+fn git_top_level(dir: &Path) -> Option<PathBuf> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    dir.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+}
+
+/// Refuses to point hooks at a binary that is not there or cannot run.
+fn check_binary(binary: &Path) -> anyhow::Result<()> {
+    match doctor::binary_state(binary) {
+        doctor::BinaryState::Ok => Ok(()),
+        doctor::BinaryState::Missing => anyhow::bail!("the hook binary {} does not exist", binary.display()),
+        doctor::BinaryState::NotExecutable => {
+            anyhow::bail!("the hook binary {} is not an executable file", binary.display())
+        }
+    }
+}

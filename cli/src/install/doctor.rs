@@ -1,0 +1,453 @@
+//! `agent-memory doctor`: is the hook installed and in step for each harness and scope, can the
+//! binary run, can the store be reached, and when did each harness last send an event.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::codex;
+use super::file;
+use super::json::Json;
+use super::merge;
+use super::plan::{self, Action, Context, Harness, Scope};
+
+/// Whether a binary can be run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum BinaryState {
+    Ok,
+    Missing,
+    NotExecutable,
+}
+
+/// Checks that `path` is a file with an execute bit.
+pub(crate) fn binary_state(path: &Path) -> BinaryState {
+    match std::fs::metadata(path) {
+        Err(_) => BinaryState::Missing,
+        Ok(meta) if !meta.is_file() => BinaryState::NotExecutable,
+        #[cfg(unix)]
+        Ok(meta) if std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 == 0 => {
+            BinaryState::NotExecutable
+        }
+        Ok(_) => BinaryState::Ok,
+    }
+}
+
+/// The state of one hooks file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum State {
+    /// Every event has exactly one entry of ours, running the expected binary.
+    Installed,
+    /// Some entries of ours, but not as install would leave them.
+    Drifted,
+    /// No entry of ours (or no file).
+    Absent,
+    /// The file cannot be read or parsed.
+    Unreadable,
+}
+
+/// One hooks file's check.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct FileCheck {
+    pub(crate) harness: Harness,
+    pub(crate) scope: Scope,
+    pub(crate) path: PathBuf,
+    pub(crate) state: State,
+    /// What is out of step, or why the file cannot be read.
+    pub(crate) details: Vec<String>,
+    /// Whether `--fix` reinstalled it.
+    pub(crate) fixed: bool,
+}
+
+/// The store's check.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct StoreCheck {
+    pub(crate) reachable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
+    pub(crate) sessions: usize,
+}
+
+/// The most recent event a harness sent, as the store has it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct LastEvent {
+    pub(crate) harness: String,
+    pub(crate) at: DateTime<Utc>,
+    pub(crate) session: String,
+}
+
+/// The most recent hook run of a harness, from the hook log.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct LastHook {
+    pub(crate) harness: String,
+    pub(crate) at: String,
+    pub(crate) summary: String,
+}
+
+/// Everything `doctor` found.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Report {
+    pub(crate) binary: PathBuf,
+    pub(crate) binary_state: BinaryState,
+    pub(crate) files: Vec<FileCheck>,
+    pub(crate) store: StoreCheck,
+    pub(crate) last_events: Vec<LastEvent>,
+    pub(crate) last_hooks: Vec<LastHook>,
+    /// Things to look at that do not stop the hooks.
+    pub(crate) warnings: Vec<String>,
+    /// Things that keep memory from working; any makes `doctor` exit 1.
+    pub(crate) problems: Vec<String>,
+}
+
+/// Runs every check; with `fix`, reinstalls drifted files first.
+pub(crate) async fn check(
+    ctx: &Context,
+    harnesses: &[Harness],
+    fix: bool,
+    config: anyhow::Result<crate::config::Config>,
+) -> Report {
+    let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    let binary_state = binary_state(&ctx.binary);
+    if binary_state != BinaryState::Ok {
+        problems.push(format!("the hook binary {} is {}", ctx.binary.display(), describe(binary_state)));
+    }
+    let mut scopes = vec![Scope::User];
+    if ctx.project.is_some() {
+        scopes.push(Scope::Project);
+    }
+    let mut files = Vec::new();
+    for &harness in harnesses {
+        for &scope in &scopes {
+            let mut checked = check_file(ctx, harness, scope);
+            if fix && checked.state == State::Drifted {
+                match reinstall(ctx, harness, scope) {
+                    Ok(()) => {
+                        checked = check_file(ctx, harness, scope);
+                        checked.fixed = true;
+                    }
+                    Err(e) => checked.details.push(format!("--fix failed: {e:#}")),
+                }
+            }
+            match checked.state {
+                State::Drifted => problems.push(format!(
+                    "{} hooks in {} drifted: run `agent-memory doctor --fix`",
+                    harness.name(),
+                    checked.path.display()
+                )),
+                State::Unreadable => {
+                    problems.push(format!("{}: {}", checked.path.display(), checked.details.join("; ")))
+                }
+                State::Installed | State::Absent => {}
+            }
+            if harness == Harness::Codex && checked.state != State::Absent {
+                codex_flag(ctx, scope, fix, &mut problems, &mut warnings);
+            }
+            files.push(checked);
+        }
+    }
+    if !files.is_empty() && files.iter().all(|f| f.state == State::Absent) {
+        problems.push("no harness runs agent-memory: run `agent-memory install --harness all`".to_owned());
+    }
+    for f in files.iter().filter(|f| f.state == State::Installed) {
+        if let Some(other) = files.iter().find(|o| {
+            o.harness == f.harness
+                && o.scope != f.scope
+                && o.scope == Scope::Project
+                && o.state == State::Installed
+        }) {
+            warnings.push(format!(
+                "{} hooks are installed in both {} and {}: each event is recorded twice",
+                f.harness.name(),
+                f.path.display(),
+                other.path.display()
+            ));
+        }
+    }
+    let (store, last_events, log_dir) = check_store(config).await;
+    if let Some(error) = &store.error {
+        problems.push(format!("the store is unreachable: {error}"));
+    }
+    let last_hooks = log_dir.map(|dir| last_hooks(&dir.join("hook.log"))).unwrap_or_default();
+    for hook in &last_hooks {
+        let failed =
+            ["error:", "panic:"].iter().any(|p| hook.summary.starts_with(p)) || hook.summary.contains("LOST");
+        if failed {
+            warnings
+                .push(format!("the last {} hook run ({}) failed: {}", hook.harness, hook.at, hook.summary));
+        }
+    }
+    Report {
+        binary: ctx.binary.clone(),
+        binary_state,
+        files,
+        store,
+        last_events,
+        last_hooks,
+        warnings,
+        problems,
+    }
+}
+
+fn describe(state: BinaryState) -> &'static str {
+    match state {
+        BinaryState::Ok => "ok",
+        BinaryState::Missing => "missing",
+        BinaryState::NotExecutable => "not executable",
+    }
+}
+
+/// Checks one harness's hooks file in one scope.
+pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileCheck {
+    let path = match ctx.hooks_file(harness, scope) {
+        Ok(path) => path,
+        Err(e) => {
+            return FileCheck {
+                harness,
+                scope,
+                path: PathBuf::new(),
+                state: State::Unreadable,
+                details: vec![e.to_string()],
+                fixed: false,
+            };
+        }
+    };
+    let mut checked = FileCheck {
+        harness,
+        scope,
+        path: path.clone(),
+        state: State::Absent,
+        details: Vec::new(),
+        fixed: false,
+    };
+    let text = match file::read(&path) {
+        Ok(current) => current.text,
+        Err(e) => {
+            checked.state = State::Unreadable;
+            checked.details.push(format!("{e:#}"));
+            return checked;
+        }
+    };
+    let Some(text) = text else { return checked };
+    let spec = harness.spec();
+    let found = match Json::parse(&text)
+        .map_err(|e| e.to_string())
+        .and_then(|doc| merge::find(&doc, spec, &ctx.binary).map_err(|e| e.to_string()))
+    {
+        Ok(found) => found,
+        Err(e) => {
+            checked.state = State::Unreadable;
+            checked.details.push(format!("cannot parse: {e}"));
+            return checked;
+        }
+    };
+    if found.is_empty() {
+        return checked;
+    }
+    let expected = ctx.command(harness);
+    let mut details = Vec::new();
+    for event in spec.events {
+        let ours: Vec<_> = found.iter().filter(|f| f.event == event.name).collect();
+        match ours.as_slice() {
+            [] => details.push(format!("{}: missing", event.name)),
+            [one] if one.command != expected => details.push(format!(
+                "{}: runs {} instead of {}",
+                event.name,
+                one.program.display(),
+                ctx.binary.display()
+            )),
+            [_] => {}
+            many => details.push(format!("{}: {} entries of ours", event.name, many.len())),
+        }
+    }
+    for extra in found.iter().filter(|f| !spec.events.iter().any(|e| e.name == f.event)) {
+        details.push(format!("{}: an event agent-memory no longer registers", extra.event));
+    }
+    let mut programs: Vec<&PathBuf> = found.iter().map(|f| &f.program).collect();
+    programs.sort();
+    programs.dedup();
+    for program in programs {
+        let state = binary_state(program);
+        if state != BinaryState::Ok {
+            details.push(format!("{} is {}", program.display(), describe(state)));
+        }
+    }
+    checked.state = if details.is_empty() { State::Installed } else { State::Drifted };
+    checked.details = details;
+    checked
+}
+
+fn reinstall(ctx: &Context, harness: Harness, scope: Scope) -> anyhow::Result<()> {
+    let file_plan = plan::plan_hooks(ctx, harness, scope, Action::Install)?;
+    let mut whole = plan::Plan {
+        action: Action::Install,
+        scope,
+        binary: ctx.binary.clone(),
+        dry_run: false,
+        files: vec![file_plan],
+        notes: Vec::new(),
+    };
+    plan::apply(&mut whole)
+}
+
+/// Codex's feature flag, in the scope where its hooks are.
+fn codex_flag(
+    ctx: &Context,
+    scope: Scope,
+    fix: bool,
+    problems: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) {
+    let Ok(path) = ctx.codex_config(scope) else { return };
+    let current = match file::read(&path) {
+        Ok(current) => current,
+        Err(e) => {
+            warnings.push(format!("{e:#}"));
+            return;
+        }
+    };
+    let flag = codex::plan_flag(&path, current.text.as_deref(), ctx.codex_version);
+    if let Some(problem) = flag.problem {
+        problems.push(problem);
+    }
+    if let Some(text) = flag.new_text {
+        if fix {
+            if let Err(e) = file::replace(&current, &text) {
+                problems.push(format!("cannot set the Codex feature flag: {e:#}"));
+            }
+        } else {
+            problems.push(format!(
+                "{} needs `[features] codex_hooks = true` for this Codex: run `agent-memory doctor --fix`",
+                path.display()
+            ));
+        }
+    }
+}
+
+/// Opens the store and reads the last event of each harness.
+async fn check_store(
+    config: anyhow::Result<crate::config::Config>,
+) -> (StoreCheck, Vec<LastEvent>, Option<PathBuf>) {
+    let unreachable = |error: String| StoreCheck { reachable: false, error: Some(error), sessions: 0 };
+    let config = match config {
+        Ok(config) => config,
+        Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), None),
+    };
+    let log_dir = Some(config.log_dir());
+    let store = match crate::store::open(&config).await {
+        Ok(store) => store,
+        Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), log_dir),
+    };
+    let sessions = match store.sessions().await {
+        Ok(sessions) => sessions,
+        Err(e) => return (unreachable(e.to_string()), Vec::new(), log_dir),
+    };
+    let mut last: BTreeMap<String, LastEvent> = BTreeMap::new();
+    for session in &sessions {
+        let newer = last.get(&session.harness).is_none_or(|seen| session.last_at > seen.at);
+        if newer {
+            last.insert(
+                session.harness.clone(),
+                LastEvent {
+                    harness: session.harness.clone(),
+                    at: session.last_at,
+                    session: session.key.to_string(),
+                },
+            );
+        }
+    }
+    let check = StoreCheck { reachable: true, error: None, sessions: sessions.len() };
+    (check, last.into_values().collect(), log_dir)
+}
+
+/// The last line of the hook log for each harness (only the log's last 256 KiB are read).
+pub(crate) fn last_hooks(log: &Path) -> Vec<LastHook> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    const TAIL: u64 = 256 * 1024;
+    let Ok(mut file) = std::fs::File::open(log) else { return Vec::new() };
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let _ = file.seek(SeekFrom::Start(len.saturating_sub(TAIL)));
+    let mut bytes = Vec::new();
+    if file.read_to_end(&mut bytes).is_err() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut last: BTreeMap<String, LastHook> = BTreeMap::new();
+    for line in text.lines() {
+        let mut words = line.splitn(4, ' ');
+        let (Some(at), Some("hook"), Some(harness), Some(summary)) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            continue;
+        };
+        last.insert(
+            harness.to_owned(),
+            LastHook { harness: harness.to_owned(), at: at.to_owned(), summary: summary.to_owned() },
+        );
+    }
+    last.into_values().collect()
+}
+
+/// The report as text.
+pub(crate) fn render(report: &Report) -> String {
+    let mut out = format!(
+        "agent-memory doctor\n\nhook binary {}: {}\n",
+        report.binary.display(),
+        describe(report.binary_state)
+    );
+    for f in &report.files {
+        let state = match f.state {
+            State::Installed => "installed, in step",
+            State::Drifted => "drifted",
+            State::Absent => "absent",
+            State::Unreadable => "unreadable",
+        };
+        let scope = match f.scope {
+            Scope::User => "user",
+            Scope::Project => "project",
+        };
+        let fixed = if f.fixed { " (reinstalled by --fix)" } else { "" };
+        out.push_str(&format!("{} ({scope}) {}: {state}{fixed}\n", f.harness.name(), f.path.display()));
+        for detail in &f.details {
+            out.push_str(&format!("  {detail}\n"));
+        }
+    }
+    if report.store.reachable {
+        out.push_str(&format!("\nstore: reachable, {} sessions\n", report.store.sessions));
+    } else {
+        out.push_str(&format!(
+            "\nstore: unreachable ({})\n",
+            report.store.error.as_deref().unwrap_or("unknown")
+        ));
+    }
+    for harness in Harness::ALL {
+        let name = harness.name();
+        match report.last_events.iter().find(|e| e.harness == name) {
+            Some(e) => {
+                out.push_str(&format!("last {name} event: {} (session {})\n", e.at.to_rfc3339(), e.session))
+            }
+            None => out.push_str(&format!("last {name} event: none recorded\n")),
+        }
+        if let Some(h) = report.last_hooks.iter().find(|h| h.harness == name) {
+            out.push_str(&format!("last {name} hook run: {} {}\n", h.at, h.summary));
+        }
+    }
+    if !report.warnings.is_empty() {
+        out.push_str("\nwarnings:\n");
+        for w in &report.warnings {
+            out.push_str(&format!("- {w}\n"));
+        }
+    }
+    if report.problems.is_empty() {
+        out.push_str("\nno problems found\n");
+    } else {
+        out.push_str("\nproblems:\n");
+        for p in &report.problems {
+            out.push_str(&format!("! {p}\n"));
+        }
+    }
+    out
+}

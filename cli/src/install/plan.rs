@@ -1,0 +1,410 @@
+//! Planning an install or uninstall: every file is read, parsed and edited in memory first, and
+//! nothing is written unless every file could be planned. Applying a plan then writes each
+//! changed file safely (see [`super::file`]).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::codex::{self, Version};
+use super::file::{self, Current};
+use super::json::Json;
+use super::merge::{self, Change, HarnessSpec};
+use super::{claude, cursor};
+
+/// A harness we install into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Harness {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Cursor.
+    Cursor,
+}
+
+impl Harness {
+    pub(crate) const ALL: [Self; 3] = [Self::Claude, Self::Codex, Self::Cursor];
+
+    pub(crate) fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    pub(crate) fn spec(self) -> &'static HarnessSpec {
+        match self {
+            Self::Claude => &claude::SPEC,
+            Self::Codex => &codex::SPEC,
+            Self::Cursor => &cursor::SPEC,
+        }
+    }
+}
+
+/// Whose configuration: the user's (every project) or one project's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Scope {
+    /// The user's configuration in the home folder.
+    User,
+    /// The project's configuration (committable).
+    Project,
+}
+
+/// Install or uninstall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Action {
+    Install,
+    Uninstall,
+}
+
+/// Where things are: every path the installer touches derives from these.
+#[derive(Debug, Clone)]
+pub(crate) struct Context {
+    /// The home folder (`~`).
+    pub(crate) home: PathBuf,
+    /// Codex's home (`$CODEX_HOME`, else `~/.codex`).
+    pub(crate) codex_home: PathBuf,
+    /// The project root, when there is one.
+    pub(crate) project: Option<PathBuf>,
+    /// The binary our hooks run (absolute).
+    pub(crate) binary: PathBuf,
+    /// The installed Codex's version, when known.
+    pub(crate) codex_version: Option<Version>,
+}
+
+impl Context {
+    fn project(&self) -> anyhow::Result<&Path> {
+        self.project.as_deref().ok_or_else(|| {
+            anyhow::format_err!(
+                "project scope needs a project: run inside a git repository or pass --project DIR"
+            )
+        })
+    }
+
+    /// The hooks file of a harness in a scope.
+    pub(crate) fn hooks_file(&self, harness: Harness, scope: Scope) -> anyhow::Result<PathBuf> {
+        Ok(match (harness, scope) {
+            (Harness::Claude, Scope::User) => self.home.join(".claude").join("settings.json"),
+            (Harness::Claude, Scope::Project) => self.project()?.join(".claude").join("settings.json"),
+            (Harness::Codex, Scope::User) => self.codex_home.join("hooks.json"),
+            (Harness::Codex, Scope::Project) => self.project()?.join(".codex").join("hooks.json"),
+            (Harness::Cursor, Scope::User) => self.home.join(".cursor").join("hooks.json"),
+            (Harness::Cursor, Scope::Project) => self.project()?.join(".cursor").join("hooks.json"),
+        })
+    }
+
+    /// Codex's `config.toml` in a scope.
+    pub(crate) fn codex_config(&self, scope: Scope) -> anyhow::Result<PathBuf> {
+        Ok(match scope {
+            Scope::User => self.codex_home.join("config.toml"),
+            Scope::Project => self.project()?.join(".codex").join("config.toml"),
+        })
+    }
+
+    /// Our hook command for a harness.
+    pub(crate) fn command(&self, harness: Harness) -> String {
+        super::entries::command_for(&self.binary, harness.name())
+    }
+}
+
+/// What happens to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Status {
+    /// It does not exist and will be created.
+    Create,
+    /// It exists and will change.
+    Update,
+    /// It stays as it is.
+    Unchanged,
+    /// It does not exist and nothing needs it (uninstall).
+    Absent,
+}
+
+/// The plan for one file.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct FilePlan {
+    pub(crate) harness: Harness,
+    pub(crate) scope: Scope,
+    /// The path as configured.
+    pub(crate) path: PathBuf,
+    /// The file actually written, when `path` is a symlink.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) symlink_target: Option<PathBuf>,
+    pub(crate) status: Status,
+    /// Hook-level changes (hooks files).
+    pub(crate) changes: Vec<Change>,
+    /// Other changes (the Codex feature flag).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) edits: Vec<String>,
+    /// Where the old content was saved (after applying).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) backup: Option<PathBuf>,
+    #[serde(skip)]
+    pub(crate) current: Current,
+    #[serde(skip)]
+    pub(crate) new_text: Option<String>,
+}
+
+impl FilePlan {
+    /// The unified diff from the current to the planned content.
+    pub(crate) fn diff(&self) -> String {
+        let old = self.current.text.as_deref().unwrap_or("");
+        let new = self.new_text.as_deref().unwrap_or(old);
+        let shown = self.path.display().to_string();
+        similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("{shown} (now)"), &format!("{shown} (planned)"))
+            .to_string()
+    }
+}
+
+/// Something the user should read, about one harness.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Note {
+    /// The harness it is about; none for general notes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) harness: Option<Harness>,
+    /// Whether it keeps hooks from running.
+    pub(crate) problem: bool,
+    pub(crate) text: String,
+}
+
+/// A whole plan.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Plan {
+    pub(crate) action: Action,
+    pub(crate) scope: Scope,
+    pub(crate) binary: PathBuf,
+    pub(crate) dry_run: bool,
+    pub(crate) files: Vec<FilePlan>,
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Plans an install or uninstall for the given harnesses in one scope. Fails, naming the file,
+/// when any file cannot be read, parsed or safely changed; nothing is written then.
+pub(crate) fn plan(
+    ctx: &Context,
+    harnesses: &[Harness],
+    scope: Scope,
+    action: Action,
+) -> anyhow::Result<Plan> {
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
+    for &harness in harnesses {
+        files.push(plan_hooks(ctx, harness, scope, action)?);
+        if harness == Harness::Codex && action == Action::Install {
+            let (config, flag_notes) = plan_codex_flag(ctx, scope)?;
+            files.extend(config);
+            notes.extend(flag_notes);
+        }
+    }
+    if action == Action::Install {
+        for &harness in harnesses {
+            let text = match harness {
+                Harness::Claude => claude::TRUST,
+                Harness::Codex => codex::TRUST,
+                Harness::Cursor => cursor::TRUST,
+            };
+            notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
+            if harness == Harness::Codex && scope == Scope::Project {
+                notes.push(Note {
+                    harness: Some(harness),
+                    problem: false,
+                    text: codex::PROJECT_TRUST.to_owned(),
+                });
+            }
+            if harness == Harness::Claude
+                && let Some(problem) = claude_hooks_disabled(&files)
+            {
+                notes.push(Note { harness: Some(harness), problem: true, text: problem });
+            }
+        }
+        if harnesses.contains(&Harness::Claude) || harnesses.contains(&Harness::Cursor) {
+            notes.push(Note { harness: None, problem: false, text: cursor::ALSO_RUNS_CLAUDE.to_owned() });
+        }
+    }
+    Ok(Plan { action, scope, binary: ctx.binary.clone(), dry_run: false, files, notes })
+}
+
+/// Plans one harness's hooks file.
+pub(crate) fn plan_hooks(
+    ctx: &Context,
+    harness: Harness,
+    scope: Scope,
+    action: Action,
+) -> anyhow::Result<FilePlan> {
+    let path = ctx.hooks_file(harness, scope)?;
+    let current = file::read(&path)?;
+    let spec = harness.spec();
+    let mut file_plan = FilePlan {
+        harness,
+        scope,
+        symlink_target: (current.target != path).then(|| current.target.clone()),
+        path: path.clone(),
+        status: Status::Unchanged,
+        changes: Vec::new(),
+        edits: Vec::new(),
+        backup: None,
+        current: current.clone(),
+        new_text: None,
+    };
+    let mut doc = match &current.text {
+        None if action == Action::Uninstall => {
+            file_plan.status = Status::Absent;
+            return Ok(file_plan);
+        }
+        None => merge::fresh(spec),
+        Some(text) => Json::parse(text).map_err(|e| {
+            anyhow::format_err!(
+                "cannot parse {}: {e}; fix the file or move it away (nothing was changed)",
+                current.target.display()
+            )
+        })?,
+    };
+    let original = doc.clone();
+    let edited = match action {
+        Action::Install => merge::install(&mut doc, spec, &ctx.binary, &ctx.command(harness)),
+        Action::Uninstall => merge::uninstall(&mut doc, spec, &ctx.binary),
+    };
+    file_plan.changes = edited.map_err(|e| {
+        anyhow::format_err!("cannot update {}: {e} (nothing was changed)", current.target.display())
+    })?;
+    if current.text.is_none() {
+        file_plan.status = Status::Create;
+        file_plan.new_text = Some(doc.to_pretty());
+    } else if doc != original {
+        check_writable(&current)?;
+        file_plan.status = Status::Update;
+        file_plan.new_text = Some(doc.to_pretty());
+    }
+    Ok(file_plan)
+}
+
+/// Plans Codex's `config.toml`: a file entry when it must change, and notes either way.
+fn plan_codex_flag(ctx: &Context, scope: Scope) -> anyhow::Result<(Option<FilePlan>, Vec<Note>)> {
+    let path = ctx.codex_config(scope)?;
+    let current = file::read(&path)?;
+    let flag = codex::plan_flag(&path, current.text.as_deref(), ctx.codex_version);
+    let mut notes: Vec<Note> = flag
+        .notes
+        .iter()
+        .map(|text| Note { harness: Some(Harness::Codex), problem: false, text: text.clone() })
+        .collect();
+    if let Some(problem) = flag.problem {
+        notes.push(Note { harness: Some(Harness::Codex), problem: true, text: problem });
+    }
+    let Some(new_text) = flag.new_text else { return Ok((None, notes)) };
+    if current.text.is_some() {
+        check_writable(&current)?;
+    }
+    let plan = FilePlan {
+        harness: Harness::Codex,
+        scope,
+        symlink_target: (current.target != path).then(|| current.target.clone()),
+        path,
+        status: if current.text.is_some() { Status::Update } else { Status::Create },
+        changes: Vec::new(),
+        edits: vec!["[features] codex_hooks = true".to_owned()],
+        backup: None,
+        current,
+        new_text: Some(new_text),
+    };
+    Ok((Some(plan), notes))
+}
+
+fn check_writable(current: &Current) -> anyhow::Result<()> {
+    match current.mode {
+        Some(mode) if file::is_read_only(mode) => Err(anyhow::format_err!(
+            "{} is read-only (mode {mode:o}); make it writable (chmod u+w) to let agent-memory change it \
+             (nothing was changed)",
+            current.target.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A problem note when Claude Code's settings turn every hook off.
+fn claude_hooks_disabled(files: &[FilePlan]) -> Option<String> {
+    let plan = files.iter().find(|f| f.harness == Harness::Claude)?;
+    let text = plan.new_text.as_deref().or(plan.current.text.as_deref())?;
+    let doc = Json::parse(text).ok()?;
+    (doc.get("disableAllHooks") == Some(&Json::Bool(true))).then(|| {
+        format!(
+            "{} sets `disableAllHooks: true`: Claude Code runs no hooks until it is removed",
+            plan.path.display()
+        )
+    })
+}
+
+/// Writes every changed file of the plan. Files are written one by one; a failure stops there and
+/// names the file (the files before it are written, the one that failed is untouched).
+pub(crate) fn apply(plan: &mut Plan) -> anyhow::Result<()> {
+    for file_plan in &mut plan.files {
+        if let (Status::Create | Status::Update, Some(text)) = (file_plan.status, &file_plan.new_text) {
+            file_plan.backup = file::replace(&file_plan.current, text)?;
+        }
+    }
+    Ok(())
+}
+
+/// The plan as text for the terminal.
+pub(crate) fn render(plan: &Plan) -> String {
+    let mut out = String::new();
+    let verb = match (plan.action, plan.dry_run) {
+        (Action::Install, false) => "install",
+        (Action::Install, true) => "install (dry run: nothing written)",
+        (Action::Uninstall, false) => "uninstall",
+        (Action::Uninstall, true) => "uninstall (dry run: nothing written)",
+    };
+    let scope = match plan.scope {
+        Scope::User => "user",
+        Scope::Project => "project",
+    };
+    out.push_str(&format!("agent-memory {verb}, {scope} scope, hook binary {}\n", plan.binary.display()));
+    for f in &plan.files {
+        let status = match (f.status, plan.dry_run) {
+            (Status::Create, false) => "created",
+            (Status::Create, true) => "would create",
+            (Status::Update, false) => "updated",
+            (Status::Update, true) => "would update",
+            (Status::Unchanged, _) => "unchanged",
+            (Status::Absent, _) => "absent, nothing to remove",
+        };
+        out.push_str(&format!("\n{} {}: {status}", f.harness.name(), f.path.display()));
+        if let Some(target) = &f.symlink_target {
+            out.push_str(&format!(" (symlink to {})", target.display()));
+        }
+        out.push('\n');
+        if f.status == Status::Unchanged && plan.action == Action::Install && !f.edits.is_empty() {
+            continue;
+        }
+        if f.status == Status::Unchanged && plan.action == Action::Install {
+            out.push_str("  every hook already in place\n");
+        }
+        for change in &f.changes {
+            out.push_str(&format!("  {change}\n"));
+        }
+        for edit in &f.edits {
+            out.push_str(&format!("  {edit}\n"));
+        }
+        if let Some(backup) = &f.backup {
+            out.push_str(&format!("  backup: {}\n", backup.display()));
+        }
+        if plan.dry_run && matches!(f.status, Status::Create | Status::Update) {
+            for line in f.diff().lines() {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+    }
+    if !plan.notes.is_empty() {
+        out.push_str("\nNext steps and notes:\n");
+        for note in &plan.notes {
+            let lead = if note.problem { "! " } else { "- " };
+            out.push_str(&format!("{lead}{}\n", note.text));
+        }
+    }
+    out
+}

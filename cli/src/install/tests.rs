@@ -1,0 +1,563 @@
+//! Installer tests over real files in a temporary home and project folder (never the real HOME):
+//! snapshots of the written configurations, the install/uninstall round trip as a property, and
+//! symlinks, unparsable files, permissions and failing writes.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use tempfile::TempDir;
+
+use super::codex::Version;
+use super::entries;
+use super::json::Json;
+use super::plan::{self, Action, Context, Harness, Plan, Scope, Status};
+use super::{doctor, file};
+
+/// The binary path written into snapshots (it does not need to exist to plan and write).
+const BIN: &str = "/opt/agent memory/bin/agent-memory";
+
+struct Sandbox {
+    dir: TempDir,
+    ctx: Context,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        Self::with_binary(PathBuf::from(BIN))
+    }
+
+    fn with_binary(binary: PathBuf) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let project = dir.path().join("work").join("proj");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let ctx = Context {
+            codex_home: home.join(".codex"),
+            home,
+            project: Some(project),
+            binary,
+            codex_version: Some(Version(0, 171, 0)),
+        };
+        Self { dir, ctx }
+    }
+
+    fn path(&self, harness: Harness, scope: Scope) -> PathBuf {
+        self.ctx.hooks_file(harness, scope).unwrap()
+    }
+
+    fn put(&self, path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn run(&self, harnesses: &[Harness], scope: Scope, action: Action) -> anyhow::Result<Plan> {
+        let mut plan = plan::plan(&self.ctx, harnesses, scope, action)?;
+        plan::apply(&mut plan)?;
+        Ok(plan)
+    }
+
+    fn read(&self, path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    /// A path relative to the sandbox, for snapshots.
+    fn shown(&self, path: &Path) -> String {
+        path.strip_prefix(self.dir.path()).unwrap().display().to_string()
+    }
+}
+
+fn harness_of(name: &str) -> Harness {
+    match name {
+        "claude" => Harness::Claude,
+        "codex" => Harness::Codex,
+        "cursor" => Harness::Cursor,
+        other => panic!("no harness {other}"),
+    }
+}
+
+#[test]
+fn fresh_install_writes_every_event_for_each_harness_and_scope() {
+    for harness in Harness::ALL {
+        for scope in [Scope::User, Scope::Project] {
+            let sandbox = Sandbox::new();
+            let plan = sandbox.run(&[harness], scope, Action::Install).unwrap();
+            assert_eq!(plan.files[0].status, Status::Create);
+            let path = sandbox.path(harness, scope);
+            let text = sandbox.read(&path);
+            assert_eq!(plan.files[0].changes.len(), harness.spec().events.len());
+            assert!(!file::backup_path(&path).exists(), "no backup for a file that did not exist");
+            let name = format!("fresh_{}_{:?}", harness.name(), scope).to_lowercase();
+            insta::assert_snapshot!(name, format!("{}\n\n{text}", sandbox.shown(&path)));
+        }
+    }
+}
+
+#[test]
+fn install_over_existing_configs_keeps_everything_foreign() {
+    insta::glob!("fixtures/*/*.json", |fixture| {
+        let harness = harness_of(fixture.parent().unwrap().file_name().unwrap().to_str().unwrap());
+        let original = std::fs::read_to_string(fixture).unwrap();
+        for scope in [Scope::User, Scope::Project] {
+            let sandbox = Sandbox::new();
+            let path = sandbox.path(harness, scope);
+            sandbox.put(&path, &original);
+            let plan = sandbox.run(&[harness], scope, Action::Install).unwrap();
+            let installed = sandbox.read(&path);
+            assert_eq!(sandbox.read(&file::backup_path(&path)), original, "the backup holds the old bytes");
+            let changes: Vec<String> = plan.files[0].changes.iter().map(ToString::to_string).collect();
+            insta::assert_snapshot!(
+                format!("install_{:?}", scope).to_lowercase(),
+                format!("{}\n{}\n\n{installed}", sandbox.shown(&path), changes.join("\n"))
+            );
+            // A second install changes nothing, not even the file's bytes or the backup.
+            std::fs::write(file::backup_path(&path), "old backup").unwrap();
+            let again = sandbox.run(&[harness], scope, Action::Install).unwrap();
+            assert_eq!(again.files[0].status, Status::Unchanged);
+            assert!(again.files[0].changes.is_empty());
+            assert_eq!(sandbox.read(&path), installed);
+            assert_eq!(sandbox.read(&file::backup_path(&path)), "old backup");
+        }
+    });
+}
+
+#[test]
+fn uninstall_removes_ours_and_only_ours() {
+    insta::glob!("fixtures/*/*.json", |fixture| {
+        let harness = harness_of(fixture.parent().unwrap().file_name().unwrap().to_str().unwrap());
+        let sandbox = Sandbox::new();
+        let path = sandbox.path(harness, Scope::User);
+        sandbox.put(&path, &std::fs::read_to_string(fixture).unwrap());
+        sandbox.run(&[harness], Scope::User, Action::Install).unwrap();
+        sandbox.run(&[harness], Scope::User, Action::Uninstall).unwrap();
+        let left = sandbox.read(&path);
+        let doc = Json::parse(&left).unwrap();
+        let found = super::merge::find(&doc, harness.spec(), &sandbox.ctx.binary).unwrap();
+        assert!(found.is_empty(), "left behind: {found:?}");
+        insta::assert_snapshot!(left);
+    });
+}
+
+#[test]
+fn uninstall_of_a_missing_file_creates_nothing() {
+    let sandbox = Sandbox::new();
+    let plan = sandbox.run(&Harness::ALL, Scope::User, Action::Uninstall).unwrap();
+    assert!(plan.files.iter().all(|f| f.status == Status::Absent));
+    for harness in Harness::ALL {
+        assert!(!sandbox.path(harness, Scope::User).exists());
+    }
+}
+
+#[test]
+fn install_then_uninstall_of_a_new_file_leaves_an_empty_document() {
+    let sandbox = Sandbox::new();
+    sandbox.run(&Harness::ALL, Scope::Project, Action::Install).unwrap();
+    sandbox.run(&Harness::ALL, Scope::Project, Action::Uninstall).unwrap();
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Claude, Scope::Project)), "{}\n");
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Codex, Scope::Project)), "{}\n");
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Cursor, Scope::Project)), "{\n  \"version\": 1\n}\n");
+}
+
+#[test]
+fn a_symlinked_config_is_written_through_and_the_link_kept() {
+    let sandbox = Sandbox::new();
+    let dotfiles = sandbox.dir.path().join("dotfiles");
+    let real = dotfiles.join("claude-settings.json");
+    sandbox.put(&real, "{\n  \"model\": \"opus\"\n}\n");
+    let link = sandbox.path(Harness::Claude, Scope::User);
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../../dotfiles/claude-settings.json", &link).unwrap();
+    let plan = sandbox.run(&[Harness::Claude], Scope::User, Action::Install).unwrap();
+    assert_eq!(
+        plan.files[0].symlink_target.as_deref(),
+        Some(link.parent().unwrap().join("../../dotfiles/claude-settings.json").as_path())
+    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
+    let written = sandbox.read(&real);
+    assert!(written.starts_with("{\n  \"model\": \"opus\",\n  \"hooks\": {"), "{written}");
+    assert!(written.contains("hook claude"));
+    assert!(file::backup_path(&link.parent().unwrap().join("../../dotfiles/claude-settings.json")).exists());
+    assert!(!file::backup_path(&link).exists(), "the backup sits next to the real file");
+}
+
+#[test]
+fn an_unparsable_file_is_refused_with_its_name_and_line_and_nothing_changes() {
+    let sandbox = Sandbox::new();
+    let claude = sandbox.path(Harness::Claude, Scope::User);
+    let broken = "{\n  \"model\": \"opus\",\n  \"hooks\": {,}\n}\n";
+    sandbox.put(&claude, broken);
+    let err = plan::plan(&sandbox.ctx, &Harness::ALL, Scope::User, Action::Install).unwrap_err().to_string();
+    assert!(err.contains(&claude.display().to_string()), "{err}");
+    assert!(err.contains("line 3 column"), "{err}");
+    assert!(err.contains("nothing was changed"), "{err}");
+    assert_eq!(sandbox.read(&claude), broken);
+    assert!(!file::backup_path(&claude).exists());
+    assert!(!sandbox.path(Harness::Codex, Scope::User).exists(), "no other harness was written either");
+    assert!(!sandbox.path(Harness::Cursor, Scope::User).exists());
+}
+
+#[test]
+fn a_file_of_the_wrong_shape_is_refused() {
+    let sandbox = Sandbox::new();
+    let cursor = sandbox.path(Harness::Cursor, Scope::User);
+    for (text, expected) in [
+        ("[]\n", "the top level is an array"),
+        ("{\"hooks\": []}\n", "`hooks` is an array"),
+        ("{\"hooks\": {\"stop\": {\"command\": \"x\"}}}\n", "`hooks.stop` is an object"),
+    ] {
+        sandbox.put(&cursor, text);
+        let err = plan::plan(&sandbox.ctx, &[Harness::Cursor], Scope::User, Action::Install).unwrap_err();
+        assert!(err.to_string().contains(expected), "{err}");
+        assert_eq!(sandbox.read(&cursor), text);
+    }
+}
+
+#[test]
+fn the_file_mode_is_kept_and_a_read_only_file_is_refused() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Codex, Scope::User);
+    sandbox.put(&path, "{}\n");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    sandbox.run(&[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::metadata(file::backup_path(&path)).unwrap().permissions().mode() & 0o777, 0o600);
+
+    let installed = sandbox.read(&path);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let err = plan::plan(&sandbox.ctx, &[Harness::Codex], Scope::User, Action::Uninstall).unwrap_err();
+    assert!(err.to_string().contains("is read-only (mode 444)"), "{err}");
+    assert_eq!(sandbox.read(&path), installed);
+    // Reading a read-only file that needs no change is fine.
+    let plan = plan::plan(&sandbox.ctx, &[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(plan.files[0].status, Status::Unchanged);
+}
+
+#[test]
+fn a_failed_write_leaves_the_original_intact() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Claude, Scope::Project);
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    sandbox.put(&path, original);
+    // The backup cannot be written: its path is a folder that is not empty.
+    let blocker = file::backup_path(&path);
+    std::fs::create_dir_all(blocker.join("keep")).unwrap();
+    let err = sandbox.run(&[Harness::Claude], Scope::Project, Action::Install).unwrap_err();
+    assert!(format!("{err:#}").contains("cannot back up"), "{err:#}");
+    assert_eq!(sandbox.read(&path), original);
+    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+
+    // The config path itself is a folder: the rename fails and nothing else is touched.
+    std::fs::remove_dir_all(&blocker).unwrap();
+    let cursor = sandbox.path(Harness::Cursor, Scope::Project);
+    std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
+    sandbox.put(&cursor.parent().unwrap().join("unrelated.txt"), "x");
+    let current = file::Current { target: cursor.parent().unwrap().to_path_buf(), text: None, mode: None };
+    assert!(file::replace(&current, "{}\n").is_err());
+    assert_eq!(sandbox.read(&cursor.parent().unwrap().join("unrelated.txt")), "x");
+}
+
+#[test]
+fn dry_run_writes_nothing_and_shows_a_diff() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Cursor, Scope::User);
+    sandbox.put(&path, "{\n  \"version\": 1\n}\n");
+    let mut plan = plan::plan(&sandbox.ctx, &Harness::ALL, Scope::User, Action::Install).unwrap();
+    plan.dry_run = true;
+    let text = plan::render(&plan);
+    assert!(text.contains("would update"), "{text}");
+    assert!(text.contains("would create"), "{text}");
+    assert!(text.contains("+    \"sessionStart\": ["), "{text}");
+    assert!(text.contains("codex-cli 0.171.0 runs hooks by default"), "{text}");
+    assert!(text.contains("--dangerously-bypass-hook-trust"), "{text}");
+    assert!(text.contains("installing both is safe"), "{text}");
+    assert_eq!(sandbox.read(&path), "{\n  \"version\": 1\n}\n");
+    assert!(!sandbox.path(Harness::Claude, Scope::User).exists());
+    assert!(!sandbox.path(Harness::Codex, Scope::User).exists());
+}
+
+#[test]
+fn project_scope_needs_a_project() {
+    let mut sandbox = Sandbox::new();
+    sandbox.ctx.project = None;
+    let err = plan::plan(&sandbox.ctx, &[Harness::Claude], Scope::Project, Action::Install).unwrap_err();
+    assert!(err.to_string().contains("--project DIR"), "{err}");
+}
+
+#[test]
+fn codex_feature_flag_follows_the_installed_version() {
+    let sandbox = Sandbox::new();
+    let config = sandbox.ctx.codex_config(Scope::User).unwrap();
+    let original = "# my settings\nmodel = \"o4\"   # keep this comment\n\n[features]\nweb_search = true\n";
+    sandbox.put(&config, original);
+
+    // A current Codex needs nothing.
+    sandbox.run(&[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(sandbox.read(&config), original);
+
+    // 0.120 needs `codex_hooks = true`; the rest of the file keeps its formatting.
+    let mut old = Sandbox::new();
+    old.ctx.codex_version = Some(Version(0, 120, 3));
+    let config = old.ctx.codex_config(Scope::User).unwrap();
+    old.put(&config, original);
+    let plan = old.run(&[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(sandbox_text(&old, &config), format!("{original}codex_hooks = true\n"));
+    assert_eq!(plan.files.len(), 2);
+    assert_eq!(old.read(&file::backup_path(&config)), original);
+    // Installing again changes nothing.
+    let again = old.run(&[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(again.files.len(), 1);
+
+    // An explicit `hooks = false` is the user's choice: reported, not overridden.
+    old.put(&config, "[features]\nhooks = false\n");
+    let plan = old.run(&[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(old.read(&config), "[features]\nhooks = false\n");
+    assert!(
+        plan.notes.iter().any(|n| n.problem && n.text.contains("hooks are turned off")),
+        "{:?}",
+        plan.notes
+    );
+
+    // A config.toml that does not parse is never written.
+    old.put(&config, "[features\ncodex_hooks = \n");
+    let plan = old.run(&[Harness::Codex], Scope::User, Action::Install).unwrap();
+    assert_eq!(old.read(&config), "[features\ncodex_hooks = \n");
+    assert!(plan.notes.iter().any(|n| n.problem && n.text.contains("cannot parse")), "{:?}", plan.notes);
+}
+
+fn sandbox_text(sandbox: &Sandbox, path: &Path) -> String {
+    sandbox.read(path)
+}
+
+#[test]
+fn our_command_is_recognised_and_others_are_not() {
+    let binary = Path::new("/weird $dir/\"q\"/a`b`\\c/agent-memory");
+    let command = entries::command_for(binary, "codex");
+    assert_eq!(entries::ours(&command, "codex", Path::new("/x")).as_deref(), Some(binary));
+    assert!(entries::ours(&command, "claude", Path::new("/x")).is_none());
+    for (command, harness, ours) in [
+        ("agent-memory hook claude", "claude", true),
+        ("/usr/local/bin/agent-memory hook claude", "claude", true),
+        ("'/opt/my tools/agent-memory' hook cursor", "cursor", true),
+        ("\"/opt/bin/agent-memory-dev\" hook codex", "codex", true),
+        ("agent-memory hook claude --verbose", "claude", false),
+        ("agent-memory hook claude && rm -rf /", "claude", false),
+        ("my-agent-memory hook claude", "claude", false),
+        ("agent-memory dream", "claude", false),
+        ("$HOME/bin/agent-memory hook claude", "claude", false),
+        ("\"/opt/bin/agent-memory hook claude", "claude", false),
+    ] {
+        assert_eq!(entries::ours(command, harness, Path::new("/x")).is_some(), ours, "{command}");
+    }
+    // Any path counts when it is the binary being installed.
+    assert!(entries::ours("/usr/bin/am hook claude", "claude", Path::new("/usr/bin/am")).is_some());
+}
+
+#[test]
+fn json_keeps_key_order_and_duplicates() {
+    let text = "{\n  \"z\": 1,\n  \"a\": [\n    true,\n    null,\n    0.5\n  ],\n  \"z\": \"é\\n\\u0001\",\n  \"m\": {}\n}\n";
+    let doc = Json::parse(text).unwrap();
+    assert_eq!(doc.to_pretty(), text);
+    assert_eq!(doc.get("z"), Some(&Json::string("é\n\u{1}")));
+    let err = Json::parse("{\n  \"a\": 1,\n}").unwrap_err();
+    assert_eq!((err.line, err.column), (3, 1), "{err}");
+}
+
+#[tokio::test]
+async fn doctor_reports_and_fixes_drift() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("bin").join("agent-memory");
+    std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
+    std::fs::write(&binary, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let sandbox = Sandbox::with_binary(binary.clone());
+    sandbox.run(&[Harness::Claude, Harness::Codex], Scope::User, Action::Install).unwrap();
+    // Codex's file drifts: one event goes, one points at an old binary.
+    let codex = sandbox.path(Harness::Codex, Scope::User);
+    let text = sandbox.read(&codex).replace(&binary.display().to_string(), "/gone/agent-memory");
+    sandbox.put(&codex, &text);
+    let mut doc = Json::parse(&text).unwrap();
+    if let Some(Json::Object(events)) = doc.get_mut("hooks") {
+        events.retain(|(k, _)| k != "Stop");
+    }
+    sandbox.put(&codex, &doc.to_pretty());
+    let log_dir = dir.path().join("data").join("logs");
+    std::fs::create_dir_all(&log_dir).unwrap();
+    std::fs::write(
+        log_dir.join("hook.log"),
+        "2026-11-30T10:00:00.000Z hook claude SessionStart claude:s1 e1 stored 900us\n\
+         2026-11-30T10:00:01.000Z hook codex error: payload is not JSON 120us\n\
+         2026-11-30T10:00:02.000Z hook claude Stop claude:s1 e2 stored 800us\n",
+    )
+    .unwrap();
+    let config = || crate::config::Config { data_dir: Some(dir.path().join("data")), ..Default::default() };
+
+    let report = doctor::check(&sandbox.ctx, &Harness::ALL, false, Ok(config())).await;
+    let state = |r: &doctor::Report, h: Harness, s: Scope| {
+        r.files.iter().find(|f| f.harness == h && f.scope == s).map(|f| f.state)
+    };
+    assert_eq!(state(&report, Harness::Claude, Scope::User), Some(doctor::State::Installed));
+    assert_eq!(state(&report, Harness::Codex, Scope::User), Some(doctor::State::Drifted));
+    assert_eq!(state(&report, Harness::Cursor, Scope::User), Some(doctor::State::Absent));
+    assert_eq!(state(&report, Harness::Claude, Scope::Project), Some(doctor::State::Absent));
+    let codex_details = &report.files.iter().find(|f| f.harness == Harness::Codex).unwrap().details;
+    assert!(codex_details.iter().any(|d| d == "Stop: missing"), "{codex_details:?}");
+    assert!(
+        codex_details.iter().any(|d| d.contains("runs /gone/agent-memory instead of")),
+        "{codex_details:?}"
+    );
+    assert!(codex_details.iter().any(|d| d == "/gone/agent-memory is missing"), "{codex_details:?}");
+    assert!(report.store.reachable, "{:?}", report.store);
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    let last: Vec<(&str, &str)> =
+        report.last_hooks.iter().map(|h| (h.harness.as_str(), h.summary.as_str())).collect();
+    assert_eq!(
+        last,
+        [("claude", "Stop claude:s1 e2 stored 800us"), ("codex", "error: payload is not JSON 120us")]
+    );
+    assert!(report.warnings.iter().any(|w| w.contains("last codex hook run")), "{:?}", report.warnings);
+    let text = doctor::render(&report);
+    assert!(text.contains("drifted"), "{text}");
+
+    let fixed = doctor::check(&sandbox.ctx, &Harness::ALL, true, Ok(config())).await;
+    assert_eq!(state(&fixed, Harness::Codex, Scope::User), Some(doctor::State::Installed));
+    assert!(fixed.files.iter().any(|f| f.fixed));
+    assert!(fixed.problems.is_empty(), "{:?}", fixed.problems);
+
+    // A missing binary and an unreachable store are problems.
+    let mut broken = sandbox.ctx.clone();
+    broken.binary = dir.path().join("nowhere").join("agent-memory");
+    let report =
+        doctor::check(&broken, &[Harness::Claude], false, Err(anyhow::format_err!("bad config"))).await;
+    assert_eq!(report.binary_state, doctor::BinaryState::Missing);
+    assert!(!report.store.reachable);
+    assert!(
+        report.problems.iter().any(|p| p.contains("store is unreachable: bad config")),
+        "{:?}",
+        report.problems
+    );
+}
+
+/// A JSON value a user might keep in a config file (no keys or events of ours).
+fn value(depth: u32) -> BoxedStrategy<Json> {
+    let leaf = prop_oneof![
+        Just(Json::Null),
+        any::<bool>().prop_map(Json::Bool),
+        any::<i64>().prop_map(|n| Json::Number(n.into())),
+        (-1000i32..1000)
+            .prop_map(|n| Json::Number(serde_json::Number::from_f64(f64::from(n) / 8.0).unwrap())),
+        "\\PC{0,12}".prop_map(Json::String),
+    ];
+    if depth == 0 {
+        return leaf.boxed();
+    }
+    prop_oneof![
+        3 => leaf,
+        1 => prop::collection::vec(value(depth - 1), 0..3).prop_map(Json::Array),
+        1 => prop::collection::vec(("[a-zA-Z$_ -]{0,8}", value(depth - 1)), 0..3).prop_map(Json::Object),
+    ]
+    .boxed()
+}
+
+/// A foreign command: another program, or our binary for another harness.
+fn foreign_command() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z./~ -]{1,20}",
+        Just("agent-memory hook gemini".to_owned()),
+        Just("agent-memory dream".to_owned()),
+        Just("/usr/bin/agent-memory-wrapper.sh --harness claude".to_owned()),
+    ]
+}
+
+fn foreign_handler(nested: bool) -> impl Strategy<Value = Json> {
+    (
+        foreign_command(),
+        proptest::option::of(1u64..100),
+        prop::collection::vec(("x[a-z]{0,5}", value(1)), 0..2),
+    )
+        .prop_map(move |(command, timeout, extra)| {
+            let mut members = Vec::new();
+            if nested {
+                members.push(("type".to_owned(), Json::string("command")));
+            }
+            members.push(("command".to_owned(), Json::String(command)));
+            if let Some(t) = timeout {
+                members.push(("timeout".to_owned(), Json::int(t)));
+            }
+            members.extend(extra);
+            Json::Object(members)
+        })
+}
+
+fn foreign_entry(nested: bool) -> BoxedStrategy<Json> {
+    if nested {
+        (proptest::option::of("[A-Za-z|*]{0,10}"), prop::collection::vec(foreign_handler(true), 0..3))
+            .prop_map(|(matcher, handlers)| {
+                let mut members = Vec::new();
+                if let Some(m) = matcher {
+                    members.push(("matcher".to_owned(), Json::String(m)));
+                }
+                members.push(("hooks".to_owned(), Json::Array(handlers)));
+                Json::Object(members)
+            })
+            .boxed()
+    } else {
+        foreign_handler(false).boxed()
+    }
+}
+
+/// A pre-existing configuration for `harness`, printed by the formatting rule.
+fn existing_config(harness: Harness) -> impl Strategy<Value = String> {
+    let nested = harness != Harness::Cursor;
+    let mut names: Vec<String> = harness.spec().events.iter().map(|e| e.name.to_owned()).collect();
+    names.extend(["Notification", "beforeReadFile", "WorktreeCreate", "custom"].map(str::to_owned));
+    let event = (prop::sample::select(names), prop::collection::vec(foreign_entry(nested), 1..3));
+    let hooks = proptest::option::of(prop::collection::vec(event, 1..5));
+    let others =
+        prop::collection::vec(("[a-z$]{1,10}".prop_filter("not hooks", |k| k != "hooks"), value(2)), 0..4);
+    (others, hooks, 0..5usize, any::<bool>()).prop_map(move |(mut members, hooks, at, version)| {
+        if let Some(events) = hooks {
+            members.insert(
+                at.min(members.len()),
+                (
+                    "hooks".to_owned(),
+                    Json::Object(events.into_iter().map(|(k, v)| (k, Json::Array(v))).collect()),
+                ),
+            );
+        }
+        if version && harness == Harness::Cursor {
+            members.insert(0, ("version".to_owned(), Json::int(1)));
+        }
+        Json::Object(members).to_pretty()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn install_is_idempotent_and_uninstall_restores_the_bytes(
+        (harness, original) in prop::sample::select(Harness::ALL.to_vec())
+            .prop_flat_map(|h| (Just(h), existing_config(h))),
+        scope in prop::sample::select(vec![Scope::User, Scope::Project]),
+    ) {
+        let sandbox = Sandbox::new();
+        let path = sandbox.path(harness, scope);
+        sandbox.put(&path, &original);
+        sandbox.run(&[harness], scope, Action::Install).unwrap();
+        let once = sandbox.read(&path);
+        let doc = Json::parse(&once).unwrap();
+        let found = super::merge::find(&doc, harness.spec(), &sandbox.ctx.binary).unwrap();
+        prop_assert_eq!(found.len(), harness.spec().events.len());
+        sandbox.run(&[harness], scope, Action::Install).unwrap();
+        prop_assert_eq!(&sandbox.read(&path), &once);
+        sandbox.run(&[harness], scope, Action::Uninstall).unwrap();
+        prop_assert_eq!(sandbox.read(&path), original);
+    }
+}
