@@ -209,6 +209,27 @@ mod tests {
     }
 
     #[test]
+    fn deserializes_from_toml() {
+        let config: Neo4jConfig = toml::from_str(
+            "uri = \"bolt://db:7687\"\npassword = \"toml-secret-1\"\ndatabase = \"memory\"\n\
+             connect_timeout = \"250ms\"\nquery_timeout = 12\n",
+        )
+        .expect("valid toml");
+        assert_eq!(config.uri, "bolt://db:7687");
+        assert_eq!(config.username, "neo4j");
+        assert_eq!(config.database.as_deref(), Some("memory"));
+        assert_eq!(config.connect_timeout, Duration::from_millis(250));
+        assert_eq!(config.query_timeout, Duration::from_secs(12));
+        assert!(!format!("{config:?}").contains("toml-secret-1"));
+        let minimal: Neo4jConfig = toml::from_str("uri = \"bolt://db\"").expect("only the uri");
+        assert_eq!((minimal.password.as_str(), minimal.query_timeout), ("", DEFAULT_QUERY_TIMEOUT));
+        let err = toml::from_str::<Neo4jConfig>("uri = \"bolt://db\"\nquery_timeout = \"soon\"")
+            .expect_err("bad duration");
+        assert!(err.to_string().contains("invalid duration"), "{err}");
+        assert!(toml::from_str::<Neo4jConfig>("uri = \"bolt://db\"\nuser = \"x\"").is_err(), "unknown keys");
+    }
+
+    #[test]
     fn missing_uri_is_a_config_error() {
         let err = Neo4jConfig::from_vars(|_| None).expect_err("no uri");
         assert!(matches!(err, memory_core::Error::Config { store: "neo4j", .. }), "{err:?}");
