@@ -6,6 +6,7 @@ mod config;
 mod cursor_rules;
 mod hook;
 mod inject;
+mod install;
 mod journal;
 mod log;
 mod output;
@@ -100,6 +101,12 @@ enum Command {
     },
     /// Show where configuration and data live, and the effective settings.
     Config,
+    /// Add agent-memory's hooks to Claude Code, Codex and/or Cursor (merging, never clobbering).
+    Install(install::InstallArgs),
+    /// Remove agent-memory's hooks, and only them.
+    Uninstall(install::InstallArgs),
+    /// Check hooks, binary and store, per harness and per file.
+    Doctor(install::DoctorArgs),
 }
 
 fn main() -> ExitCode {
@@ -132,6 +139,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Dream(args) => cmd::dream::run(args, json).await,
             Command::Demo { dir } => cmd::demo::run(dir).await,
             Command::Config => cmd::query::show_config(json),
+            Command::Install(args) => install::install(&args, json),
+            Command::Uninstall(args) => install::uninstall(&args, json),
+            Command::Doctor(args) => install::doctor(&args, json).await,
         }
     })
 }
