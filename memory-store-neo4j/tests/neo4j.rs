@@ -9,6 +9,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
@@ -34,7 +35,9 @@ fn server() -> Option<Neo4jConfig> {
         );
         static SKIP: Once = Once::new();
         SKIP.call_once(|| {
-            eprintln!(
+            // Written to the real stderr, past the test harness's output capture, so it is seen.
+            let _ = writeln!(
+                std::io::stderr(),
                 "memory-store-neo4j: NEO4J_TEST_URI is not set; skipping the Neo4j tests \
                  (run them with scripts/neo4j-test-server run -- cargo test -p memory-store-neo4j)"
             );
