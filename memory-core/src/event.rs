@@ -191,11 +191,12 @@ pub struct ToolCall {
     /// The harness's id for this call, to pair a PreToolUse with its PostToolUse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub use_id: Option<String>,
-    /// The tool's input.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The tool's input. An explicit JSON `null` is kept as `Some(Value::Null)`.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub input: Option<Value>,
-    /// The tool's output (capped in size by the hook runtime before it is stored).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The tool's output (capped in size by the hook runtime before it is stored). An explicit
+    /// JSON `null` is kept as `Some(Value::Null)`.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub output: Option<Value>,
     /// The error the tool reported, for failures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -203,6 +204,12 @@ pub struct ToolCall {
     /// How long the call took, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+}
+
+/// Reads a field that is present as `Some`, even when its value is `null`; an absent field is
+/// `None` through `#[serde(default)]`.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 /// A reference to a harness transcript: its path, never its contents.
@@ -287,4 +294,21 @@ pub struct StoredEvent {
     pub position: u64,
     /// The event.
     pub event: HookEvent,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_null_and_absent_stay_distinct_through_json() {
+        for tool in [
+            ToolCall { name: "Bash".into(), input: Some(Value::Null), ..ToolCall::default() },
+            ToolCall { name: "Bash".into(), output: Some(Value::Null), ..ToolCall::default() },
+            ToolCall { name: "Bash".into(), ..ToolCall::default() },
+        ] {
+            let text = serde_json::to_string(&tool).unwrap();
+            assert_eq!(serde_json::from_str::<ToolCall>(&text).unwrap(), tool, "{text}");
+        }
+    }
 }
