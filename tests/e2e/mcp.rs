@@ -192,8 +192,8 @@ fn the_python_sdk_uses_every_tool() {
         let path = NotePath::new("tools/jj/basics.md").unwrap();
         assert!(store.get_note(&Scope::User, &path).await.unwrap().is_none());
         assert!(store.note_history(&Scope::User, &path).await.unwrap().is_empty());
-        let explained = store
-            .get_note(&Scope::Project("acme-1a2b".to_owned()), &NotePath::new("conventions.md").unwrap());
-        assert!(explained.await.unwrap().is_some(), "the seeded note is untouched");
+        let (acme, conventions) =
+            (Scope::Project("acme-1a2b".to_owned()), NotePath::new("conventions.md").unwrap());
+        assert!(store.get_note(&acme, &conventions).await.unwrap().is_some(), "the seeded note is untouched");
     });
 }
