@@ -131,3 +131,32 @@ fn removed_files_stay_in_the_store_unless_delete_missing() {
     assert_eq!(deleted["deleted"], json!(["user/tools/jj.md"]));
     assert!(get(&machine, &Scope::User, "tools/jj.md").is_none());
 }
+
+#[test]
+fn a_hand_edit_survives_a_dream_run() {
+    let machine = Machine::new();
+    let project = machine.project("acme-api");
+    let say = |session: &str, text: &str| {
+        let payload =
+            crate::support::claude(session, &project, "UserPromptSubmit", json!({ "prompt": text }));
+        machine.hook("claude", &project, &payload);
+    };
+    say("dream-1", "I prefer tabs over spaces in every file.");
+    machine.run_json(&["dream"]);
+    let tree = machine.dir.path().join("tree");
+    machine.run(&["export", tree.to_str().unwrap()]);
+    let file = tree.join("user/profile/preferences.md");
+    let text = std::fs::read_to_string(&file).expect("the dream wrote the preferences note");
+    let mine = "My own words: keep lines under 100 columns.";
+    std::fs::write(&file, format!("{}\n{mine}\n", text.trim_end())).unwrap();
+    let (code, report) = import(&machine, &tree);
+    assert_eq!((code, &report["updated"]), (0, &json!(["user/profile/preferences.md"])), "{report}");
+
+    say("dream-2", "From now on, use jj instead of git.");
+    let dreamed = machine.run_json(&["dream"]);
+    let note = get(&machine, &Scope::User, "profile/preferences.md").unwrap();
+    assert!(note.body.contains(mine), "the dream kept the hand edit: {}\n{dreamed}", note.body);
+    assert!(note.body.contains("tabs"), "{}", note.body);
+    assert!(note.body.contains("jj"), "the dream merged the new preference in: {}", note.body);
+    assert!(note.is_human_edited());
+}
