@@ -2,6 +2,7 @@
 //! spawn it, against real stores.
 
 mod cross_harness;
+mod dream_kill;
 mod failure;
 mod mcp;
 mod support;
