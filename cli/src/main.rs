@@ -9,12 +9,14 @@ mod inject;
 mod install;
 mod journal;
 mod log;
+mod mcp;
 mod output;
 mod project;
 mod redact;
 #[cfg(test)]
 mod schemas;
 mod store;
+mod tree;
 
 use std::process::ExitCode;
 
@@ -101,6 +103,23 @@ enum Command {
     },
     /// Show where configuration and data live, and the effective settings.
     Config,
+    /// Serve the memory to MCP clients (Claude Code, Codex, Cursor) over stdio: search, read,
+    /// write, delete and explain notes, show session timelines.
+    Mcp,
+    /// Write every note to a folder of Markdown files, one per note (opens in Obsidian).
+    Export {
+        /// The folder to write: new, empty, or an earlier export with no unimported edits.
+        dir: std::path::PathBuf,
+    },
+    /// Read an exported folder back into the store; files edited by hand win and are marked
+    /// `generator: human`. Notes whose files were removed are kept unless `--delete-missing`.
+    Import {
+        /// The exported folder.
+        dir: std::path::PathBuf,
+        /// Also delete notes whose files were removed from the folder since the export.
+        #[arg(long)]
+        delete_missing: bool,
+    },
     /// Add agent-memory's hooks to Claude Code, Codex and/or Cursor (merging, never clobbering).
     Install(install::InstallArgs),
     /// Remove agent-memory's hooks, and only them.
@@ -139,6 +158,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Dream(args) => cmd::dream::run(args, json).await,
             Command::Demo { dir } => cmd::demo::run(dir).await,
             Command::Config => cmd::query::show_config(json),
+            Command::Mcp => {
+                let store = store::open(&config::Config::load()?).await?;
+                mcp::serve(store).await?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Export { dir } => {
+                let store = store::open(&config::Config::load()?).await?;
+                tree::export(store.as_ref(), &dir, json).await
+            }
+            Command::Import { dir, delete_missing } => {
+                let store = store::open(&config::Config::load()?).await?;
+                tree::import(store.as_ref(), &dir, delete_missing, json).await
+            }
             Command::Install(args) => install::install(&args, json),
             Command::Uninstall(args) => install::uninstall(&args, json),
             Command::Doctor(args) => install::doctor(&args, json).await,

@@ -67,6 +67,10 @@ fn open_connection(config: &SqliteConfig) -> Result<Connection, StoreError> {
         }
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // Hooks open the database, append one event and exit. Without this, the last connection to
+    // close checkpoints and deletes the WAL (four fsyncs), and the next hook recreates it (one
+    // more): the WAL is checkpointed by the automatic size trigger instead.
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
     schema::migrate(&mut conn)?;
     Ok(conn)
 }
