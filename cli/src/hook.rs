@@ -103,7 +103,13 @@ fn capture(
     let redacted = Redactor::new().redact_event(&mut event, config.hook.max_tool_output_bytes);
 
     let kind = event.kind.clone();
-    let summary = format!("{} {} {} redacted:{}", kind, event.session, event.id, redacted.to_string().replace(' ', ","));
+    let summary = format!(
+        "{} {} {} redacted:{}",
+        kind,
+        event.session,
+        event.id,
+        redacted.to_string().replace(' ', ",")
+    );
     let journal = Journal::new(config.journal_dir());
     let work = Work {
         config: config.clone(),
