@@ -54,6 +54,15 @@ fn prepare_file(path: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// WAL size past which opening the database checkpoints and truncates it.
+const WAL_TRUNCATE_BYTES: u64 = 1024 * 1024;
+
+fn wal_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
+}
+
 fn open_connection(config: &SqliteConfig) -> Result<Connection, StoreError> {
     prepare_file(&config.path)?;
     let mut conn = Connection::open(&config.path)?;
@@ -71,6 +80,14 @@ fn open_connection(config: &SqliteConfig) -> Result<Connection, StoreError> {
     // close checkpoints and deletes the WAL (four fsyncs), and the next hook recreates it (one
     // more): the WAL is checkpointed by the automatic size trigger instead.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+    // A process that opens the database alone rebuilds the WAL index by reading the whole WAL,
+    // and forgets how much of it was already checkpointed. So the WAL must not grow: once it
+    // passes a small size, fold it into the database and truncate it (busy is fine: the next
+    // opener tries again).
+    let wal = std::fs::metadata(wal_path(&config.path)).map(|m| m.len()).unwrap_or(0);
+    if wal > WAL_TRUNCATE_BYTES {
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+    }
     schema::migrate(&mut conn)?;
     Ok(conn)
 }
