@@ -12,7 +12,8 @@ use crate::error::StoreError;
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `n` (1-based) brings the schema from version `n - 1` to `n`.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE schema_version (
     version    INTEGER PRIMARY KEY,
     applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
@@ -87,7 +88,11 @@ CREATE TABLE watermarks (
     name     TEXT PRIMARY KEY,
     position INTEGER NOT NULL
 ) WITHOUT ROWID;
-"#];
+"#,
+    r#"
+CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+"#,
+];
 
 fn user_version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)

@@ -5,7 +5,7 @@
 //! user typed is ever FTS syntax.
 
 use memory_core::{Scope, SearchHit};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension as _, params};
 
 use crate::error::StoreError;
 use crate::events::to_sql;
@@ -13,6 +13,26 @@ use crate::notes::decode;
 
 /// BM25 column weights, in the FTS table's column order: path, title, description, tags, body.
 const WEIGHTS: &str = "4.0, 10.0, 5.0, 10.0, 1.0";
+
+/// Terms found in more notes than this are left out of the index query while a rarer term
+/// remains: they barely move BM25 ranking, yet would make it score most of a large store.
+const COMMON_TERM_NOTES: i64 = 2_000;
+
+/// The terms worth asking the index for: all of them, less the very common ones when a rarer
+/// term is there to rank by.
+fn selective_terms(conn: &Connection, terms: &[String]) -> Result<Vec<String>, StoreError> {
+    let mut stmt = conn.prepare_cached("SELECT doc FROM notes_vocab WHERE term = ?1")?;
+    let mut counted = Vec::with_capacity(terms.len());
+    for term in terms {
+        let notes: i64 = stmt.query_row([term], |row| row.get(0)).optional()?.unwrap_or(0);
+        counted.push((term, notes));
+    }
+    if counted.iter().all(|(_, notes)| *notes > COMMON_TERM_NOTES) {
+        let rarest = counted.iter().min_by_key(|(_, notes)| *notes).map(|(t, _)| (*t).clone());
+        return Ok(rarest.into_iter().collect());
+    }
+    Ok(counted.into_iter().filter(|(_, notes)| *notes <= COMMON_TERM_NOTES).map(|(t, _)| t.clone()).collect())
+}
 
 /// The FTS5 query matching any of the terms.
 fn fts_query(terms: &[String]) -> String {
@@ -34,7 +54,7 @@ pub(crate) fn search(
     scopes: &[Scope],
     limit: usize,
 ) -> Result<Vec<SearchHit>, StoreError> {
-    let query = fts_query(terms);
+    let query = fts_query(&selective_terms(conn, terms)?);
     let scopes: Vec<String> = scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
     // Rank inside the FTS index first and read only the winners' rows: reading every matching

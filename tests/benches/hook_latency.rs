@@ -176,10 +176,22 @@ fn logging_payload(cwd: &Path, i: usize) -> (String, Value) {
     ("claude".to_owned(), payload)
 }
 
-/// Prompts that match notes, each in a fresh session so every run really injects.
+/// A project-specific word from a vocabulary of [`RARE_WORDS`] (identifiers, crate names, hosts).
+fn rare_word(n: usize) -> String {
+    const SYLLABLES: &[&str] = &["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "qu", "po", "da"];
+    let n = n % RARE_WORDS;
+    format!("{}{}{}x", SYLLABLES[n % 12], SYLLABLES[(n / 12) % 12], SYLLABLES[(n / 144) % 12])
+        + &(n / 1728).to_string()
+}
+
+/// Size of the vocabulary of project-specific words.
+const RARE_WORDS: usize = 20_000;
+
+/// Prompts that match notes, each in a fresh session so every run really injects: a common
+/// developer word and a project-specific one, as real prompts have.
 fn prompt_payload(cwd: &Path, i: usize) -> (String, Value) {
     let a = WORDS[i % WORDS.len()];
-    let b = WORDS[(i * 7 + 3) % WORDS.len()];
+    let b = rare_word((i * 7919) % 8_000);
     let payload = json!({
         "session_id": format!("bench-prompt-{i}"), "turn_id": "t1", "transcript_path": null, "cwd": cwd,
         "hook_event_name": "UserPromptSubmit", "model": "gpt-5-codex",
@@ -197,7 +209,9 @@ fn seed(db: &Path, _project: &Path, count: usize) -> anyhow::Result<()> {
         let updated: DateTime<Utc> = DateTime::UNIX_EPOCH;
         let mut batch = Vec::with_capacity(1000);
         for i in 0..count {
-            let words: Vec<&str> = (0..12).map(|k| WORDS[(i * 31 + k * 17 + k * k) % WORDS.len()]).collect();
+            let common: Vec<&str> = (0..4).map(|k| WORDS[(i * 31 + k * 17 + k * k) % WORDS.len()]).collect();
+            let rare: Vec<String> = (0..8).map(|k| rare_word(i * 8 + k)).collect();
+            let words: Vec<&str> = common.iter().copied().chain(rare.iter().map(String::as_str)).collect();
             let note = Note {
                 path: NotePath::new(format!("tools/bench/{}/note-{i}.md", words[0]))?,
                 meta: NoteMeta {
