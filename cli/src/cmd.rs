@@ -2,6 +2,7 @@
 
 pub(crate) mod demo;
 pub(crate) mod dream;
+pub(crate) mod migrate;
 pub(crate) mod query;
 pub(crate) mod sync;
 

@@ -103,6 +103,9 @@ enum Command {
     },
     /// Show where configuration and data live, and the effective settings.
     Config,
+    /// Copy sessions, events (order kept), notes with history and watermarks between stores
+    /// (SQLite ↔ Neo4j). Resumable: rerun after an interruption.
+    Migrate(cmd::migrate::MigrateArgs),
     /// Serve the memory to MCP clients (Claude Code, Codex, Cursor) over stdio: search, read,
     /// write, delete and explain notes, show session timelines.
     Mcp,
@@ -158,6 +161,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Dream(args) => cmd::dream::run(args, json).await,
             Command::Demo { dir } => cmd::demo::run(dir).await,
             Command::Config => cmd::query::show_config(json),
+            Command::Migrate(args) => cmd::migrate::run(args, json).await,
             Command::Mcp => {
                 let store = store::open(&config::Config::load()?).await?;
                 mcp::serve(store).await?;
