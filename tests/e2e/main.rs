@@ -6,5 +6,6 @@ mod dream_kill;
 mod failure;
 mod local_llm;
 mod mcp;
+mod migrate;
 mod support;
 mod tree;

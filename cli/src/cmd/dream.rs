@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use ::dream::{
     AnthropicConfig, AnthropicProvider, ChunkOutcome, DeterministicProvider, DreamOptions, DreamReport,
-    HarnessCliConfig, HarnessCliProvider, HarnessKind, OpenAiConfig, OpenAiProvider, Progress, Provider,
-    ScopeFilter,
+    HarnessCliConfig, HarnessCliProvider, HarnessKind, OPENAI_BASE_URL_VAR, OpenAiConfig, OpenAiProvider,
+    Progress, Provider, ScopeFilter,
 };
 use anyhow::Context as _;
 use memory_core::Scope;
@@ -83,12 +83,13 @@ fn provider(args: &DreamArgs, config: &Config) -> anyhow::Result<Box<dyn Provide
             Box::new(AnthropicProvider::new(c)?)
         }
         ProviderArg::Openai => {
-            let mut c = OpenAiConfig::from_env()?;
+            // The base URL given here counts as `OPENAI_BASE_URL`, so a local server needs no key.
+            let mut c = OpenAiConfig::from_env_with(&|name| match (name, &base_url) {
+                (OPENAI_BASE_URL_VAR, Some(url)) => Some(url.clone()),
+                _ => std::env::var(name).ok(),
+            })?;
             if let Some(m) = model {
                 c.model = m;
-            }
-            if let Some(u) = base_url {
-                c.base_url = u;
             }
             Box::new(OpenAiProvider::new(c)?)
         }
