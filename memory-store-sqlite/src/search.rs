@@ -58,14 +58,14 @@ pub(crate) fn search(
     let scopes: Vec<String> = scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
     // Rank inside the FTS index first and read only the winners' rows: reading every matching
-    // note's body just to sort it would dominate the cost on large stores.
+    // note's body just to sort it would dominate the cost on large stores. The scope filter is
+    // checked per matching row, never by listing every note of a scope.
     let sql = format!(
         "WITH top AS (
-             SELECT rowid AS id, bm25(notes_fts, {WEIGHTS}) AS rank
-             FROM notes_fts
+             SELECT notes_fts.rowid AS id, bm25(notes_fts, {WEIGHTS}) AS rank
+             FROM notes_fts JOIN notes scoped ON scoped.id = notes_fts.rowid
              WHERE notes_fts MATCH ?1
-               AND (?2 = '[]' OR rowid IN (
-                   SELECT id FROM notes WHERE scope IN (SELECT value FROM json_each(?2))))
+               AND (?2 = '[]' OR scoped.scope IN (SELECT value FROM json_each(?2)))
              ORDER BY rank
              LIMIT ?3)
          SELECT n.path, n.meta, n.body, -top.rank AS score
