@@ -6,7 +6,6 @@
 //!
 #![doc = include_str!("docs.md")]
 
-mod error;
 mod map;
 mod output;
 mod wire;
@@ -41,8 +40,8 @@ impl HarnessAdapter for CodexAdapter {
     }
 
     fn parse(&self, delivery: &Delivery<'_>) -> Result<HookEvent> {
-        let (raw, input) = wire::decode(delivery.payload)?;
-        Ok(map::to_event(input, raw, delivery)?)
+        let (raw, input) = memory_core::parse_payload::<wire::HookInput>(HARNESS, delivery.payload)?;
+        map::to_event(input, raw, delivery)
     }
 
     fn render(&self, kind: &EventKind, response: &HookResponse) -> Rendered {

@@ -4,7 +4,6 @@ use memory_core::{Delivery, EventId, EventKind, Harness, HookEvent, SessionKey, 
 use serde_json::Value;
 
 use crate::HARNESS;
-use crate::error::ParseError;
 use crate::wire::HookInput;
 
 /// The kind of a Codex event name. Names without a normalised kind are kept as
@@ -31,12 +30,12 @@ pub(crate) fn to_event(
     input: HookInput,
     raw: Value,
     delivery: &Delivery<'_>,
-) -> Result<HookEvent, ParseError> {
+) -> memory_core::Result<HookEvent> {
     if input.session_id.trim().is_empty() {
-        return Err(ParseError::Missing("session_id".to_owned()));
+        return Err(memory_core::missing_field(HARNESS, "session_id"));
     }
     if input.hook_event_name.trim().is_empty() {
-        return Err(ParseError::Missing("hook_event_name".to_owned()));
+        return Err(memory_core::missing_field(HARNESS, "hook_event_name"));
     }
     let session = SessionKey::new(HARNESS, &input.session_id);
     let id = EventId::derive(HARNESS, session.as_str(), delivery.received_at, delivery.payload);

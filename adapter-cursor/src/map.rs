@@ -4,7 +4,6 @@ use memory_core::{Delivery, EventId, EventKind, Harness, HookEvent, SessionKey, 
 use serde_json::{Value, json};
 
 use crate::HARNESS;
-use crate::error::ParseError;
 use crate::wire::HookInput;
 
 /// Session id given to `workspaceOpen`, the one event that belongs to no conversation.
@@ -35,17 +34,17 @@ pub(crate) fn to_event(
     input: HookInput,
     raw: Value,
     delivery: &Delivery<'_>,
-) -> Result<HookEvent, ParseError> {
+) -> memory_core::Result<HookEvent> {
     let name = input.hook_event_name.trim();
     if name.is_empty() {
-        return Err(ParseError::Missing("hook_event_name".to_owned()));
+        return Err(memory_core::missing_field(HARNESS, "hook_event_name"));
     }
     let non_empty =
         |s: &Option<String>| s.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
     let session_id = non_empty(&input.conversation_id)
         .or_else(|| non_empty(&input.session_id))
         .or_else(|| (name == "workspaceOpen").then(|| WORKSPACE_SESSION.to_owned()))
-        .ok_or_else(|| ParseError::Missing("conversation_id` or `session_id".to_owned()))?;
+        .ok_or_else(|| memory_core::missing_field(HARNESS, "conversation_id` or `session_id"))?;
     let session = SessionKey::new(HARNESS, &session_id);
     let id = EventId::derive(HARNESS, session.as_str(), delivery.received_at, delivery.payload);
     let version = non_empty(&input.cursor_version)

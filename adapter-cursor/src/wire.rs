@@ -7,8 +7,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{ParseError, json_type};
-
 /// One hook payload, any event. Event-specific fields are `None` on events that do not carry them.
 #[derive(Debug, Deserialize)]
 #[allow(dead_code, reason = "mirrors the whole payload; fields not mapped stay readable in `raw`")]
@@ -154,23 +152,6 @@ pub(crate) struct HookInput {
     /// preCompact: `auto` or `manual`.
     #[serde(default)]
     pub(crate) trigger: Option<String>,
-}
-
-/// Reads stdin bytes into the raw JSON object and the typed payload.
-///
-/// A UTF-8 byte-order mark and surrounding whitespace are accepted.
-pub(crate) fn decode(payload: &[u8]) -> Result<(Value, HookInput), ParseError> {
-    let text = std::str::from_utf8(payload).map_err(|e| ParseError::NotUtf8(e.valid_up_to()))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim().is_empty() {
-        return Err(ParseError::Empty);
-    }
-    let raw: Value = serde_json::from_str(text).map_err(|e| ParseError::from_json(&e))?;
-    if !raw.is_object() {
-        return Err(ParseError::NotObject(json_type(&raw)));
-    }
-    let input: HookInput = serde_path_to_error::deserialize(&raw).map_err(ParseError::from_shape)?;
-    Ok((raw, input))
 }
 
 /// What a hook prints on stdout: always a JSON object, `{}` when there is nothing to say.

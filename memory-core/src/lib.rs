@@ -6,6 +6,7 @@ mod error;
 mod event;
 mod in_memory;
 mod note;
+mod payload;
 mod response;
 mod scope;
 pub mod search;
@@ -22,6 +23,7 @@ pub use note::{
     GENERATOR_HUMAN, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN, MAX_TAGS, MAX_TITLE_LEN, Note,
     NoteChange, NoteKind, NoteMeta, NotePath, slug,
 };
+pub use payload::{missing_field, parse_payload};
 pub use response::{Decision, HookResponse};
 pub use scope::Scope;
 pub use store::{
