@@ -9,9 +9,12 @@
 //!   [`memory_core::InMemoryStore`] and compares everything observable.
 //! - [`multi_process`] lets a store's test spawn copies of its own test binary that append to one
 //!   session at once.
+//! - [`contract`] holds the fixture checks, fixed inputs and output rules every harness adapter's
+//!   contract tests share.
 #![deny(missing_docs)]
 
 pub mod conformance;
+pub mod contract;
 pub mod fixtures;
 mod hostile;
 mod model;
