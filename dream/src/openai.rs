@@ -2,10 +2,15 @@
 //!
 //! Works with OpenAI and with local servers speaking the same protocol: Ollama (`/v1`), llama.cpp's
 //! `llama-server`, vLLM and LM Studio.
+//!
+//! Local servers get a bounded copy of the schema: they turn it into a grammar that constrains
+//! decoding, and without length and count bounds a small model can repeat itself inside one string
+//! until its context is full. OpenAI's strict mode rejects those keywords, so it gets the plain schema.
 
 use std::fmt;
 use std::time::Duration;
 
+use memory_core::Scope;
 use serde_json::{Value, json};
 
 use crate::http::{self, RetryPolicy};
@@ -115,8 +120,14 @@ impl OpenAiProvider {
         Ok(Self { config, client })
     }
 
-    /// The JSON body sent for a request.
+    /// The JSON body sent for a request: the request's schema as is for the official API, a bounded
+    /// copy (see the module docs) and a lower `max_tokens` for every other server.
     pub fn request_body(&self, request: &DreamRequest) -> Value {
+        let (schema, max_tokens) = if self.config.is_official() {
+            (request.schema.clone(), request.limits.max_output_tokens)
+        } else {
+            (bounded_schema(request), request.limits.max_output_tokens.min(LOCAL_MAX_TOKENS))
+        };
         json!({
             "model": self.config.model,
             "messages": [
@@ -124,12 +135,122 @@ impl OpenAiProvider {
                 {"role": "user", "content": prompt::user_prompt(request)}
             ],
             "temperature": 0,
-            "max_tokens": request.limits.max_output_tokens,
+            "max_tokens": max_tokens,
             "response_format": {
                 "type": "json_schema",
-                "json_schema": {"name": SCHEMA_NAME, "strict": true, "schema": request.schema}
+                "json_schema": {"name": SCHEMA_NAME, "strict": true, "schema": schema}
             }
         })
+    }
+}
+
+/// Most output tokens asked of a local server (the bounded schema fits well within it).
+const LOCAL_MAX_TOKENS: u64 = 2048;
+/// Most operations a local server may return in one answer.
+const LOCAL_MAX_OPERATIONS: usize = 3;
+/// Longest path, scope, title and description a local server may write, in characters.
+const LOCAL_MAX_LINE: u64 = 80;
+/// Longest reason, in characters.
+const LOCAL_MAX_REASON: u64 = 200;
+/// Longest note body, in characters.
+const LOCAL_MAX_BODY: u64 = 600;
+/// Most tags, and the longest tag in characters.
+const LOCAL_MAX_TAGS: u64 = 4;
+const LOCAL_MAX_TAG: u64 = 24;
+/// Most sources of one operation.
+const LOCAL_MAX_SOURCES: u64 = 4;
+
+/// Paths offered for new notes of a scope on a local server, below the project folder for a project.
+const USER_PATHS: &[&str] =
+    &["profile/role.md", "profile/preferences.md", "tools/commands.md", "errors/known-errors.md"];
+const PROJECT_PATHS: &[&str] = &["conventions.md", "commands.md", "errors.md", "hot-files.md"];
+
+/// A copy of the request's schema with bounds a local server enforces while decoding: few
+/// operations, short strings, few tags, and one to a few `sources` limited to the ids of the chunk's
+/// events. Each operation is one of a set of shapes, one per allowed scope, whose `path` is one of
+/// that scope's current notes or a conventional new path. No `pattern` is added: a regex grammar
+/// makes small models loop. Validation in Rust still checks everything.
+fn bounded_schema(request: &DreamRequest) -> Value {
+    let mut schema = request.schema.clone();
+    let max_operations = request.limits.max_operations.min(LOCAL_MAX_OPERATIONS);
+    let max_body = (request.limits.max_body_bytes as u64).min(LOCAL_MAX_BODY);
+    let Some(operations) = schema.pointer_mut("/properties/operations") else {
+        return schema;
+    };
+    insert(operations, "maxItems", json!(max_operations));
+    let Some(item) = operations.get_mut("items") else {
+        return schema;
+    };
+    if let Some(Value::Object(fields)) = item.get_mut("properties") {
+        for (name, max) in [
+            ("path", LOCAL_MAX_LINE),
+            ("scope", LOCAL_MAX_LINE),
+            ("title", LOCAL_MAX_LINE),
+            ("description", LOCAL_MAX_LINE),
+            ("reason", LOCAL_MAX_REASON),
+            ("body", max_body),
+        ] {
+            if let Some(field) = fields.get_mut(name) {
+                insert(field, "maxLength", json!(max));
+            }
+        }
+        if let Some(tags) = fields.get_mut("tags") {
+            insert(tags, "maxItems", json!(LOCAL_MAX_TAGS));
+            if let Some(tag) = tags.get_mut("items") {
+                insert(tag, "maxLength", json!(LOCAL_MAX_TAG));
+            }
+        }
+        let ids: Vec<&str> = request.events.iter().map(|e| e.event.id.0.as_str()).collect();
+        if let Some(sources) = fields.get_mut("sources") {
+            insert(sources, "minItems", json!(1));
+            insert(sources, "maxItems", json!(LOCAL_MAX_SOURCES));
+            if let (Some(source), false) = (sources.get_mut("items"), ids.is_empty()) {
+                insert(source, "enum", json!(ids));
+            }
+        }
+    }
+    let shapes: Vec<Value> = request
+        .allowed_scopes
+        .iter()
+        .map(|scope| {
+            let mut shape = item.clone();
+            if let Some(field) = shape.pointer_mut("/properties/scope") {
+                insert(field, "enum", json!([scope.to_string()]));
+            }
+            if let Some(field) = shape.pointer_mut("/properties/path") {
+                insert(field, "enum", json!(local_paths(request, scope)));
+            }
+            shape
+        })
+        .collect();
+    if !shapes.is_empty() {
+        *item = json!({"anyOf": shapes});
+    }
+    schema
+}
+
+/// The paths a local server may write in `scope`: its current notes, then conventional new paths.
+fn local_paths(request: &DreamRequest, scope: &Scope) -> Vec<String> {
+    let mut paths: Vec<String> =
+        request.notes.iter().filter(|n| &n.meta.scope == scope).map(|n| n.path.to_string()).collect();
+    let fresh: Vec<String> = match scope {
+        Scope::Project(id) => {
+            let folder = crate::project_folder(id);
+            PROJECT_PATHS.iter().map(|name| format!("{folder}/{name}")).collect()
+        }
+        _ => USER_PATHS.iter().map(|path| (*path).to_owned()).collect(),
+    };
+    for path in fresh {
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+fn insert(schema: &mut Value, keyword: &str, value: Value) {
+    if let Value::Object(map) = schema {
+        map.insert(keyword.to_owned(), value);
     }
 }
 
@@ -173,8 +294,9 @@ impl Provider for OpenAiProvider {
         }
         if choice.get("finish_reason").and_then(Value::as_str) == Some("length") {
             return Err(invalid(format!(
-                "the answer was cut off at max_tokens ({}); write fewer or shorter operations",
-                request.limits.max_output_tokens
+                "the answer was cut off (at max_tokens {} or the server's context limit); write fewer \
+                 or shorter operations",
+                body["max_tokens"]
             )));
         }
         let content = choice

@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use dream::{NoProgress, OpenAiConfig, OpenAiProvider, Provider, RetryPolicy, StopReason, run};
+use dream::{
+    DreamRequest, Limits, NoProgress, OpenAiConfig, OpenAiProvider, Provider, RetryPolicy, StopReason, run,
+};
 use memory_core::{MemoryStore, NotePath, Scope};
 use serde_json::{Value, json};
 
@@ -31,6 +33,48 @@ fn completion(content: &str, finish_reason: &str) -> Value {
     })
 }
 
+/// Checks the bounds a local server gets on top of the plain schema: one operation shape per
+/// allowed scope (in `scopes`, with its offered paths), and nothing else changed.
+fn assert_bounded(schema: &Value, event_ids: &[&str], scopes: &[(&str, &[&str])]) {
+    assert_eq!(schema["properties"]["operations"]["maxItems"], 3, "{schema:#}");
+    let shapes = schema["properties"]["operations"]["items"]["anyOf"].as_array().unwrap();
+    assert_eq!(shapes.len(), scopes.len(), "{schema:#}");
+    assert!(!schema.to_string().contains("\"pattern\""), "no regex grammar: {schema:#}");
+    let plain = dream::operations_schema()["properties"]["operations"]["items"].clone();
+    for (shape, (scope, paths)) in shapes.iter().zip(scopes) {
+        let fields = &shape["properties"];
+        for (field, max) in
+            [("path", 80), ("scope", 80), ("title", 80), ("description", 80), ("reason", 200), ("body", 600)]
+        {
+            assert_eq!(fields[field]["maxLength"], max, "{field}: {schema:#}");
+        }
+        assert_eq!(fields["scope"]["enum"], json!([scope]), "{schema:#}");
+        assert_eq!(fields["path"]["enum"], json!(paths), "{schema:#}");
+        assert_eq!(
+            (&fields["tags"]["maxItems"], &fields["tags"]["items"]["maxLength"]),
+            (&json!(4), &json!(24))
+        );
+        assert_eq!((&fields["sources"]["minItems"], &fields["sources"]["maxItems"]), (&json!(1), &json!(4)));
+        assert_eq!(fields["sources"]["items"]["enum"], json!(event_ids), "{schema:#}");
+
+        let mut stripped = shape.clone();
+        for field in stripped["properties"].as_object_mut().unwrap().values_mut() {
+            let field = field.as_object_mut().unwrap();
+            for keyword in ["maxLength", "minItems", "maxItems"] {
+                field.remove(keyword);
+            }
+            if let Some(Value::Object(item)) = field.get_mut("items") {
+                item.remove("maxLength");
+                item.remove("enum");
+            }
+        }
+        for field in ["scope", "path"] {
+            stripped["properties"][field].as_object_mut().unwrap().remove("enum");
+        }
+        assert_eq!(stripped, plain, "only bounds are added");
+    }
+}
+
 async fn first_event_id(store: &dyn MemoryStore) -> String {
     store.events_after(0, 1).await.unwrap()[0].event.id.0.clone()
 }
@@ -57,10 +101,54 @@ async fn success_sends_a_strict_json_schema_response_format() {
     assert_eq!(format["type"], "json_schema");
     assert_eq!(format["json_schema"]["name"], "write_notes");
     assert_eq!(format["json_schema"]["strict"], true);
-    assert_eq!(format["json_schema"]["schema"], dream::operations_schema());
+    let ids: Vec<String> =
+        store.events_after(0, 10).await.unwrap().into_iter().map(|e| e.event.id.0).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let project: &[&str] = &[
+        "project/acme/conventions.md",
+        "project/acme/commands.md",
+        "project/acme/errors.md",
+        "project/acme/hot-files.md",
+    ];
+    let user: &[&str] =
+        &["profile/role.md", "profile/preferences.md", "tools/commands.md", "errors/known-errors.md"];
+    assert_bounded(&format["json_schema"]["schema"], &ids, &[("project:acme", project), ("user", user)]);
+    assert_eq!(request.body["max_tokens"], 2048, "a local server gets a lower output bound");
     let user = request.body["messages"][1]["content"].as_str().unwrap();
     assert!(user.contains("Allowed scopes: project:acme, user"), "{user}");
     assert!(user.contains("Project folder for scope project:acme: project/acme"), "{user}");
+}
+
+#[tokio::test]
+async fn the_official_api_gets_the_plain_schema_and_a_local_server_the_bounded_one() {
+    let store = store_with(&plain_events(3, None)).await;
+    let events = store.events_after(0, 10).await.unwrap();
+    let ids: Vec<String> = events.iter().map(|e| e.event.id.0.clone()).collect();
+    let request = DreamRequest {
+        group: Scope::User,
+        allowed_scopes: vec![Scope::User],
+        events,
+        events_text: "[e1] prompt: look at item 0".to_owned(),
+        notes: Vec::new(),
+        schema: dream::operations_schema(),
+        previous_errors: Vec::new(),
+        limits: Limits { max_body_bytes: 300, ..Limits::default() },
+        now: crate::support::now(),
+    };
+    let mut official = OpenAiConfig::new(OpenAiConfig::DEFAULT_BASE_URL, "gpt-4.1-mini");
+    official.api_key = Some("sk-test".to_owned());
+    let body = OpenAiProvider::new(official).unwrap().request_body(&request);
+    assert_eq!(body["response_format"]["json_schema"]["schema"], dream::operations_schema());
+    assert_eq!(body["max_tokens"], Limits::default().max_output_tokens);
+
+    let local = OpenAiConfig::new("http://127.0.0.1:8080/v1", "smollm2");
+    let body = OpenAiProvider::new(local).unwrap().request_body(&request);
+    let schema = &body["response_format"]["json_schema"]["schema"];
+    let operation = &schema["properties"]["operations"]["items"]["anyOf"][0]["properties"];
+    assert_eq!(operation["body"]["maxLength"], 300, "never above the body limit");
+    assert_eq!(operation["scope"]["enum"], json!(["user"]));
+    assert_eq!(operation["sources"]["items"]["enum"], json!(ids));
+    assert_eq!(body["max_tokens"], 2048);
 }
 
 #[tokio::test]
