@@ -1,45 +1,13 @@
 //! How events, notes and numbers are written to Neo4j properties and read back unchanged.
 
 use memory_core::{HookEvent, Note, NotePath, Scope};
-use serde_json::Value;
 
-/// `tool.input` / `tool.output` set to JSON `null`. Their JSON form (`"input": null`) reads back
-/// as "absent", so these markers record them next to the JSON.
-const TOOL_INPUT_NULL: &str = "tool.input";
-const TOOL_OUTPUT_NULL: &str = "tool.output";
-
-/// An event as stored: its JSON and the explicit nulls JSON cannot carry.
-#[derive(Debug)]
-pub(crate) struct EncodedEvent {
-    pub(crate) json: String,
-    pub(crate) nulls: Vec<String>,
+pub(crate) fn encode_event(event: &HookEvent) -> serde_json::Result<String> {
+    serde_json::to_string(event)
 }
 
-pub(crate) fn encode_event(event: &HookEvent) -> serde_json::Result<EncodedEvent> {
-    let mut nulls = Vec::new();
-    if let Some(tool) = &event.tool {
-        if tool.input == Some(Value::Null) {
-            nulls.push(TOOL_INPUT_NULL.to_owned());
-        }
-        if tool.output == Some(Value::Null) {
-            nulls.push(TOOL_OUTPUT_NULL.to_owned());
-        }
-    }
-    Ok(EncodedEvent { json: serde_json::to_string(event)?, nulls })
-}
-
-pub(crate) fn decode_event(json: &str, nulls: &[String]) -> serde_json::Result<HookEvent> {
-    let mut event: HookEvent = serde_json::from_str(json)?;
-    if let Some(tool) = &mut event.tool {
-        for null in nulls {
-            match null.as_str() {
-                TOOL_INPUT_NULL => tool.input = Some(Value::Null),
-                TOOL_OUTPUT_NULL => tool.output = Some(Value::Null),
-                _ => {}
-            }
-        }
-    }
-    Ok(event)
+pub(crate) fn decode_event(json: &str) -> serde_json::Result<HookEvent> {
+    serde_json::from_str(json)
 }
 
 pub(crate) fn encode_note(note: &Note) -> serde_json::Result<String> {
@@ -69,6 +37,7 @@ pub(crate) fn position_from_bolt(value: i64) -> u64 {
 mod tests {
     use chrono::DateTime;
     use memory_core::{EventId, EventKind, Harness, SessionKey, ToolCall};
+    use serde_json::Value;
 
     use super::*;
 
@@ -96,7 +65,7 @@ mod tests {
         ] {
             let event = event_with_tool(input, output);
             let encoded = encode_event(&event).expect("encode");
-            assert_eq!(decode_event(&encoded.json, &encoded.nulls).expect("decode"), event);
+            assert_eq!(decode_event(&encoded).expect("decode"), event);
         }
     }
 

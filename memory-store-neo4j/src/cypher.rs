@@ -5,7 +5,7 @@
 //! ```text
 //! (:Project {id})-[:HAS_SESSION]->(:Session {id, last_seq, harness, project, …})
 //! (:Session)-[:HAS_FIRST_EVENT]->(:Event)   (:Session)-[:LAST_EVENT]->(:Event)
-//! (:Event {id, session_id, seq, position, kind, harness, project, occurred_at, json, nulls})-[:NEXT]->(:Event)
+//! (:Event {id, session_id, seq, position, kind, harness, project, occurred_at, json})-[:NEXT]->(:Event)
 //! (:Note {key, scope, path, json, search_text, version, …})-[:DERIVED_FROM]->(:Event)
 //! (:Note)-[:PREVIOUS_VERSION]->(:NoteVersion {key, version, json})-[:PREVIOUS_VERSION]->(:NoteVersion)
 //! (:Watermark {name, position})   (:Counter {name: 'events', position})
@@ -60,8 +60,7 @@ pub(crate) const CREATE_EVENTS: &str = "
 UNWIND $events AS ev
 CREATE (:Event {
   id: ev.id, session_id: ev.session, seq: ev.seq, position: ev.position, kind: ev.kind,
-  harness: ev.harness, project: ev.project, occurred_at: ev.occurred_at, json: ev.json,
-  nulls: ev.nulls
+  harness: ev.harness, project: ev.project, occurred_at: ev.occurred_at, json: ev.json
 })";
 
 /// Links each new event to its predecessor in the session.
@@ -103,7 +102,7 @@ CREATE (project)-[:HAS_SESSION]->(s)";
 pub(crate) const TIMELINE: &str = "
 MATCH (e:Event {session_id: $session})
 WHERE e.seq > $after
-RETURN e.seq AS seq, e.position AS position, e.json AS json, e.nulls AS nulls
+RETURN e.seq AS seq, e.position AS position, e.json AS json
 ORDER BY e.seq
 LIMIT $limit";
 
@@ -111,7 +110,7 @@ LIMIT $limit";
 pub(crate) const EVENTS_AFTER: &str = "
 MATCH (e:Event)
 WHERE e.position > $after
-RETURN e.seq AS seq, e.position AS position, e.json AS json, e.nulls AS nulls
+RETURN e.seq AS seq, e.position AS position, e.json AS json
 ORDER BY e.position
 LIMIT $limit";
 
@@ -119,7 +118,7 @@ LIMIT $limit";
 pub(crate) const EVENTS_BY_ID: &str = "
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (e:Event {id: $ids[i]})
-RETURN e.seq AS seq, e.position AS position, e.json AS json, e.nulls AS nulls
+RETURN e.seq AS seq, e.position AS position, e.json AS json
 ORDER BY i";
 
 /// Every session with at least one event.

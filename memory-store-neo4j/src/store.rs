@@ -285,7 +285,6 @@ impl Neo4jStore {
                 operation: op,
                 message: format!("encode event: {e}"),
             })?;
-            let nulls: Vec<BoltType> = encoded.nulls.into_iter().map(BoltType::from).collect();
             new_events.push(bolt_map([
                 ("id", event.id.0.as_str().into()),
                 ("session", event.session.as_str().into()),
@@ -295,8 +294,7 @@ impl Neo4jStore {
                 ("harness", event.harness.name.as_str().into()),
                 ("project", event.project.clone().into()),
                 ("occurred_at", event.occurred_at.to_rfc3339().into()),
-                ("json", encoded.json.into()),
-                ("nulls", nulls.into()),
+                ("json", encoded.into()),
             ]));
             known.insert(event.id.0.clone(), (event.session.clone(), to_u64(op, state.last_seq)?));
         }
@@ -530,9 +528,7 @@ fn clamp(limit: usize) -> i64 {
 
 fn stored_event(operation: &'static str, row: &Row) -> StoreResult<StoredEvent> {
     let json: String = get(operation, row, "json")?;
-    let nulls: Option<Vec<String>> = get(operation, row, "nulls")?;
-    let event = decode_event(&json, &nulls.unwrap_or_default())
-        .map_err(|e| corrupt(operation, &format!("event json: {e}")))?;
+    let event = decode_event(&json).map_err(|e| corrupt(operation, &format!("event json: {e}")))?;
     Ok(StoredEvent {
         seq: to_u64(operation, get(operation, row, "seq")?)?,
         position: to_u64(operation, get(operation, row, "position")?)?,
