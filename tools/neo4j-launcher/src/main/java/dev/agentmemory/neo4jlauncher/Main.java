@@ -33,6 +33,7 @@ import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.QueryExecutionException;
 
 public final class Main {
     private static final int MIN_PASSWORD_LENGTH = 8;
@@ -110,8 +111,7 @@ public final class Main {
 
         dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME).executeTransactionally("RETURN 1");
         if (password != null) {
-            dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
-                    "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED", Map.of("pw", password));
+            setPassword(dbms, password);
         }
         waitForBolt(host, port);
 
@@ -120,6 +120,22 @@ public final class Main {
         System.out.flush();
         stop.await();
         stopped.await();
+    }
+
+    /**
+     * Gives user neo4j the password. A kept store may hold that password already, which Neo4j
+     * refuses to set again: that case counts as done.
+     */
+    private static void setPassword(DatabaseManagementService dbms, String password) {
+        try {
+            dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
+                    "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED", Map.of("pw", password));
+        } catch (QueryExecutionException e) {
+            String message = String.valueOf(e.getMessage());
+            if (!message.contains("Old password and new password cannot be the same")) {
+                throw e;
+            }
+        }
     }
 
     /** Waits until the Bolt port accepts TCP connections (the connector starts with the DBMS). */
