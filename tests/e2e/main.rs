@@ -7,5 +7,6 @@ mod failure;
 mod local_llm;
 mod mcp;
 mod migrate;
+mod neo4j_restart;
 mod support;
 mod tree;
