@@ -181,8 +181,15 @@ impl Work {
         let injection = match &self.event.kind {
             EventKind::SessionStart => {
                 let budget = self.config.hook.session_start_budget.min(self.cap);
-                let injection = inject::session_start(&*store, &self.project, budget).await?;
-                if self.harness == "cursor" && self.config.hook.cursor_rules_file {
+                // A resumed session replays its earlier context, so what was injected is still
+                // there; after a compaction or a clear it is gone and everything is due again.
+                let source = self.event.raw.get("source").and_then(serde_json::Value::as_str);
+                let already = match source {
+                    Some("compact" | "clear") => BTreeSet::new(),
+                    _ => self.injected_before(),
+                };
+                let injection = inject::session_start(&*store, &self.project, budget, &already).await?;
+                if self.harness == "cursor" && self.config.hook.cursor_rules_file && already.is_empty() {
                     crate::cursor_rules::update(&self.project, injection.as_ref().map(|i| i.text.as_str()))?;
                 }
                 injection

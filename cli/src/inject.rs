@@ -43,14 +43,21 @@ fn index_line(note: &Note) -> String {
 }
 
 /// The session-start block: the user's profile notes, the project's notes, and a one-line index of
-/// the user's other notes, within `budget` characters (and never above the harness cap).
+/// the user's other notes, within `budget` characters (and never above the harness cap). Notes in
+/// `already` (injected earlier in this session, still in the conversation) are left out, and so is
+/// the index when `already` is not empty.
 pub(crate) async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
     budget: usize,
+    already: &BTreeSet<String>,
 ) -> memory_core::Result<Option<Injection>> {
-    let user = store.list_notes(&NoteFilter::scope(Scope::User)).await?;
-    let project_notes = store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?;
+    let fresh = |notes: Vec<Note>| -> Vec<Note> {
+        notes.into_iter().filter(|n| !already.contains(&note_key(n))).collect()
+    };
+    let user = fresh(store.list_notes(&NoteFilter::scope(Scope::User)).await?);
+    let project_notes =
+        fresh(store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
     if user.is_empty() && project_notes.is_empty() {
         return Ok(None);
     }
@@ -89,7 +96,8 @@ pub(crate) async fn session_start(
         }
     }
     index.extend(other);
-    if !index.is_empty() {
+    // A repeated start in one session adds only new notes: its index is already in the context.
+    if !index.is_empty() && already.is_empty() {
         let title = "## Other notes (read with `agent-memory notes show <scope> <path>`)\n";
         let mut block = title.to_owned();
         for note in index {

@@ -112,3 +112,18 @@ fn a_prompt_gets_relevant_notes_once_per_session() {
         timeline.as_array().unwrap().iter().filter(|e| e["event"]["kind"] == "Injection").count();
     assert_eq!(injections, 1, "every injection is recorded as an event");
 }
+
+#[test]
+fn a_resumed_session_is_not_given_the_same_notes_again_but_a_compacted_one_is() {
+    let m = Machine::new();
+    let a = m.project("acme-api");
+    teach(&m, &a);
+    m.run_json(&["dream"]);
+
+    let start = |source: &str| {
+        m.hook("codex", &a, &codex("codex-r", &a, "SessionStart", json!({ "source": source }))).context("codex")
+    };
+    assert!(start("startup").is_some_and(|c| c.contains("thiserror")), "the first start injects");
+    assert_eq!(start("resume"), None, "a resumed session still holds what was injected");
+    assert!(start("compact").is_some_and(|c| c.contains("thiserror")), "a compaction dropped it: again");
+}

@@ -7,6 +7,8 @@ mod failure;
 mod local_llm;
 mod mcp;
 mod migrate;
+mod model_server;
 mod neo4j_restart;
+mod real_clis;
 mod support;
 mod tree;

@@ -1,0 +1,435 @@
+//! The real Claude Code and Codex CLIs, pinned and installed from the npm registry by
+//! `scripts/harness-clis`, with hooks wired by `agent-memory install` (user scope, as a user would)
+//! and the model replaced by the scripted server of [`crate::model_server`].
+//!
+//! Codex runs untrusted hooks only after a review in its TUI; like a user's CI, these runs pass
+//! `--dangerously-bypass-hook-trust` instead. Cursor has no CLI to run here: its coverage stays at
+//! the fixture level.
+//!
+//! Besides our hook, every configured event also runs a recorder handler that appends the raw payload
+//! to a file: that file is what each CLI really fired, to compare with what reached the store.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use memory_core::{Note, NoteKind, NoteMeta, NotePath, Scope};
+use serde_json::{Value, json};
+
+use crate::model_server::{FINAL_TEXT, ModelServer, Request};
+use crate::support::Machine;
+
+/// Paths of the pinned CLIs (`scripts/harness-clis` installs them into a cache once).
+struct Clis {
+    claude: PathBuf,
+    codex: PathBuf,
+}
+
+fn clis() -> &'static Clis {
+    static CLIS: OnceLock<Clis> = OnceLock::new();
+    CLIS.get_or_init(|| {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/harness-clis");
+        let out = Command::new("bash").arg(&script).arg("paths").output().expect("bash runs");
+        assert!(
+            out.status.success(),
+            "installing the harness CLIs failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let paths = String::from_utf8(out.stdout).unwrap();
+        let find = |name: &str| {
+            paths
+                .lines()
+                .find_map(|l| l.strip_prefix(name).map(|p| PathBuf::from(p.trim())))
+                .unwrap_or_else(|| panic!("no {name} path in {paths:?}"))
+        };
+        Clis { claude: find("claude "), codex: find("codex ") }
+    })
+}
+
+/// What one CLI run did.
+struct CliRun {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl CliRun {
+    /// Asserts the turn completed normally with the scripted final answer.
+    fn assert_completed(&self, what: &str) {
+        assert_eq!(self.code, Some(0), "{what} exited abnormally:\n{}\n{}", self.stdout, self.stderr);
+        assert!(
+            self.stdout.contains(FINAL_TEXT),
+            "{what} did not finish its turn:\n{}\n{}",
+            self.stdout,
+            self.stderr
+        );
+    }
+}
+
+fn run_cli(mut cmd: Command, limit: Duration) -> CliRun {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the CLI starts");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    CliRun {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// One fired hook, as the recorder saw it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Fired {
+    session: String,
+    event: String,
+    tool_use_id: Option<String>,
+}
+
+impl Fired {
+    fn of(payload: &Value) -> Self {
+        let text = |key: &str| payload.get(key).and_then(Value::as_str).map(str::to_owned);
+        Self {
+            session: text("session_id").unwrap_or_default(),
+            event: text("hook_event_name").unwrap_or_default(),
+            tool_use_id: text("tool_use_id"),
+        }
+    }
+}
+
+/// A user's machine with both CLIs installed and wired against the scripted model server.
+struct Desk {
+    m: Machine,
+    server: ModelServer,
+    fired: PathBuf,
+    env: Vec<(String, PathBuf)>,
+}
+
+impl Desk {
+    fn new() -> Self {
+        let m = Machine::new();
+        let server = ModelServer::start();
+        let fired = m.dir.path().join("fired.jsonl");
+        let desk = Self { m, server, fired, env: Vec::new() };
+        desk.m.run(&["install", "--harness", "claude,codex"]);
+        for config in [".claude/settings.json", ".codex/hooks.json"] {
+            desk.add_recorder(&desk.m.dir.path().join(config));
+        }
+        desk
+    }
+
+    /// Adds the recorder handler next to ours on every event the installer configured.
+    fn add_recorder(&self, config: &Path) {
+        let mut settings: Value = serde_json::from_slice(&std::fs::read(config).unwrap()).unwrap();
+        let command = format!("{{ cat; echo; }} >> '{}'", self.fired.display());
+        for groups in settings["hooks"].as_object_mut().unwrap().values_mut() {
+            groups
+                .as_array_mut()
+                .unwrap()
+                .push(json!({ "hooks": [{ "type": "command", "command": command }] }));
+        }
+        std::fs::write(config, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+    }
+
+    /// Every hook fired so far, in order.
+    fn fired(&self) -> Vec<Fired> {
+        let text = std::fs::read_to_string(&self.fired).unwrap_or_default();
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| Fired::of(&serde_json::from_str(l).unwrap()))
+            .collect()
+    }
+
+    fn base(&self, program: &Path, cwd: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(cwd)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.m.dir.path())
+            .env("AGENT_MEMORY_HOME", self.m.home())
+            .env("AGENT_MEMORY_CONFIG", self.m.dir.path().join("config.toml"));
+        for (key, value) in &self.env {
+            cmd.env(key, value);
+        }
+        cmd
+    }
+
+    /// `claude -p PROMPT` in `cwd`, allowing `allowed` tools.
+    fn claude(&self, cwd: &Path, prompt: &str, allowed: &[&str]) -> CliRun {
+        let mut cmd = self.base(&clis().claude, cwd);
+        cmd.args(["-p", prompt, "--model", "claude-sonnet-4-5", "--allowedTools"])
+            .args(allowed)
+            .env("ANTHROPIC_BASE_URL", self.server.root())
+            .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_ERROR_REPORTING", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+        run_cli(cmd, Duration::from_secs(180))
+    }
+
+    /// `codex exec PROMPT` in `cwd`, against the scripted server, hooks trusted by the bypass flag.
+    fn codex(&self, cwd: &Path, prompt: &str) -> CliRun {
+        self.codex_args(cwd, &[prompt])
+    }
+
+    /// `codex exec resume SESSION PROMPT` in `cwd`.
+    fn codex_resume(&self, cwd: &Path, session: &str, prompt: &str) -> CliRun {
+        self.codex_args(cwd, &["resume", session, prompt])
+    }
+
+    fn codex_args(&self, cwd: &Path, args: &[&str]) -> CliRun {
+        let config = self.m.dir.path().join(".codex/config.toml");
+        let text = format!(
+            "model = \"scripted\"\nmodel_provider = \"local\"\napproval_policy = \"never\"\n\
+             sandbox_mode = \"danger-full-access\"\n\n[model_providers.local]\nname = \"local\"\n\
+             base_url = \"{}/v1\"\nwire_api = \"responses\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            self.server.root(),
+            cwd.display()
+        );
+        std::fs::write(&config, text).unwrap();
+        let mut cmd = self.base(&clis().codex, cwd);
+        cmd.args(["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check"])
+            .args(args)
+            .env("OPENAI_API_KEY", "sk-test-not-a-real-key");
+        run_cli(cmd, Duration::from_secs(180))
+    }
+
+    /// The stored timeline of one session, our own injection records left out.
+    fn timeline(&self, key: &str) -> Vec<Value> {
+        let timeline = self.m.run_json(&["timeline", key]);
+        timeline
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["event"].clone())
+            .filter(|e| e["kind"] != "Injection")
+            .collect()
+    }
+
+    /// Asserts the store holds exactly the hooks `fired` for `harness`, in order, per session.
+    fn assert_stored(&self, harness: &str, fired: &[Fired]) {
+        let sessions: BTreeSet<&str> = fired.iter().map(|f| f.session.as_str()).collect();
+        for session in sessions {
+            let key = format!("{harness}:{session}");
+            let stored: Vec<Fired> = self.timeline(&key).iter().map(|e| Fired::of(&e["raw"])).collect();
+            let expected: Vec<Fired> = fired.iter().filter(|f| f.session == session).cloned().collect();
+            assert_eq!(stored, expected, "{key}: the store must hold every fired hook, in order");
+        }
+    }
+
+    /// The model requests since the last call.
+    fn model_requests(&self) -> Vec<Request> {
+        self.server.take().into_iter().filter(Request::is_model_call).collect()
+    }
+}
+
+/// How often `needle` occurs across the texts of a request that `keep` selects.
+fn count(request: &Request, needle: &str, keep: impl Fn(&str, &str) -> bool) -> usize {
+    request
+        .texts()
+        .iter()
+        .filter(|(role, text)| keep(role, text))
+        .map(|(_, t)| t.matches(needle).count())
+        .sum()
+}
+
+/// The last (fullest) request of a turn: the one with the final tool results.
+fn last_with_tools(requests: &[Request]) -> &Request {
+    requests
+        .iter()
+        .rev()
+        .find(|r| r.body.get("tools").and_then(Value::as_array).is_some_and(|t| !t.is_empty()))
+        .expect("a model request offering tools")
+}
+
+/// A note the user wrote by hand earlier, imported from a Markdown tree.
+fn seed_cargo_note(desk: &Desk) {
+    let note = Note {
+        path: NotePath::new("tools/cargo/test-flags.md").unwrap(),
+        meta: NoteMeta {
+            title: "Cargo test flags".to_owned(),
+            description: Some("How the user runs cargo tests".to_owned()),
+            tags: vec!["cargo".to_owned()],
+            scope: Scope::User,
+            kind: NoteKind::Tool,
+            sources: Vec::new(),
+            updated: "2026-11-01T09:00:00Z".parse().unwrap(),
+            generator: "human".to_owned(),
+        },
+        body: "Pass `--test-threads=1` to cargo test when tests share one database.\n".to_owned(),
+    };
+    let tree = desk.m.dir.path().join("tree");
+    let file = tree.join("user/tools/cargo/test-flags.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, note.to_markdown()).unwrap();
+    desk.m.run(&["import", tree.to_str().unwrap()]);
+}
+
+const CARGO_NOTE: &str = "--test-threads=1";
+const CONVENTION: &str = "never anyhow";
+
+#[test]
+fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
+    let desk = Desk::new();
+    let a = desk.m.project("acme-api");
+    let b = desk.m.project("billing-web");
+    seed_cargo_note(&desk);
+
+    // Claude Code, project A: a preference, a convention, and tools that succeed, fail and are denied.
+    desk.server.script_claude(vec![
+        ("Bash", json!({ "command": "ls", "description": "List files" })),
+        ("Bash", json!({ "command": "ls missing-dir", "description": "List a missing folder" })),
+        ("Write", json!({ "file_path": a.join("NOTES.md"), "content": "checked\n" })),
+        ("Bash", json!({ "command": "touch denied.txt", "description": "Create a file" })),
+    ]);
+    let run = desk.claude(
+        &a,
+        "I prefer small focused commits. In this project we use thiserror for library errors, never anyhow. \
+         Run the cargo tests and write down what you find.",
+        &["Bash(ls:*)", "Write"],
+    );
+    run.assert_completed("claude");
+    assert_eq!(std::fs::read_to_string(a.join("NOTES.md")).unwrap(), "checked\n", "the write ran");
+    assert!(!a.join("denied.txt").exists(), "the denied call did not run");
+
+    let requests = desk.model_requests();
+    let last = last_with_tools(&requests);
+    let prompt_context =
+        |role: &str, text: &str| role == "user" && text.contains("UserPromptSubmit hook additional context:");
+    assert_eq!(count(last, CARGO_NOTE, prompt_context), 1, "the cargo note is injected on the prompt");
+    assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "and only once");
+
+    let fired = desk.fired();
+    let claude_session = fired[0].session.clone();
+    desk.assert_stored("claude", &fired);
+    let events = desk.timeline(&format!("claude:{claude_session}"));
+    let kinds = |name: &str| events.iter().filter(|e| e["raw"]["hook_event_name"] == name).count();
+    assert_eq!(kinds("PreToolUse"), 4, "every tool call, the denied one included");
+    assert_eq!(kinds("PostToolUse"), 2, "ls and the write");
+    assert_eq!(kinds("PostToolUseFailure"), 1, "the failing ls");
+    let failure = events.iter().find(|e| e["raw"]["hook_event_name"] == "PostToolUseFailure").unwrap();
+    assert!(failure["tool"]["error"].as_str().is_some_and(|e| !e.is_empty()), "{failure}");
+
+    // The dream distills the session; Codex in project A is given the convention at session start.
+    let report = desk.m.run_json(&["dream"]);
+    assert!(report["notes_created"].as_u64().unwrap() > 0, "{report}");
+
+    desk.server.script_codex(vec![
+        ("exec_command", json!({ "cmd": "ls" })),
+        ("exec_command", json!({ "cmd": "ls missing-dir" })),
+        ("exec_command", json!({ "cmd": "printf 'checked\\n' > CODEX.md" })),
+    ]);
+    let run = desk.codex(&a, "Which errors crate do we use for library errors? Run the cargo tests first.");
+    run.assert_completed("codex in project A");
+    assert_eq!(std::fs::read_to_string(a.join("CODEX.md")).unwrap(), "checked\n");
+    let requests = desk.model_requests();
+    let last = last_with_tools(&requests);
+    let texts = last.texts();
+    let prompt_at =
+        texts.iter().position(|(role, t)| role == "user" && t.contains("Which errors crate")).unwrap();
+    let start_at = texts.iter().position(|(role, t)| role == "developer" && t.contains(CONVENTION));
+    assert!(
+        start_at.is_some_and(|i| i < prompt_at),
+        "the convention from Claude Code is in a developer message before the prompt: {texts:#?}"
+    );
+    let note_at = texts.iter().position(|(role, t)| role == "developer" && t.contains(CARGO_NOTE));
+    assert!(note_at.is_some_and(|i| i > prompt_at), "the prompt's note follows the prompt: {texts:#?}");
+    assert_eq!(count(last, CONVENTION, |role, _| role == "developer"), 1, "never the same note twice");
+    assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+
+    let fired = desk.fired();
+    let codex_fired: Vec<Fired> = fired.iter().filter(|f| f.session != claude_session).cloned().collect();
+    let codex_a = codex_fired[0].session.clone();
+    desk.assert_stored("codex", &codex_fired);
+    let events = desk.timeline(&format!("codex:{codex_a}"));
+    let posts: Vec<&Value> = events.iter().filter(|e| e["raw"]["hook_event_name"] == "PostToolUse").collect();
+    assert_eq!(posts.len(), 3, "{events:#?}");
+    assert!(
+        posts[1]["tool"]["output"].to_string().contains("No such file"),
+        "the failure is kept: {}",
+        posts[1]
+    );
+
+    // The next prompt of the same session (resumed): Codex replays the history and fires
+    // SessionStart again, yet no note is injected a second time.
+    let run = desk.codex_resume(&a, &codex_a, "Which errors crate again, and how do I run the cargo tests?");
+    run.assert_completed("codex resumed in project A");
+    let requests = desk.model_requests();
+    let last = last_with_tools(&requests);
+    assert!(last.texts().iter().any(|(_, t)| t.contains("Which errors crate again")), "the resumed turn");
+    assert_eq!(count(last, CONVENTION, |role, _| role == "developer"), 1, "never the same note twice");
+    assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+
+    // Codex in project B: nothing of project A.
+    desk.server.script_codex(vec![("exec_command", json!({ "cmd": "ls" }))]);
+    desk.codex(&b, "Run the cargo tests.").assert_completed("codex in project B");
+    for request in desk.model_requests() {
+        assert_eq!(count(&request, CONVENTION, |_, _| true), 0, "project B never sees project A's notes");
+        assert_eq!(count(&request, "thiserror", |_, _| true), 0, "project B never sees project A's notes");
+    }
+
+    // Every session in the store is one a CLI ran, each under its own project.
+    let fired = desk.fired();
+    desk.assert_stored(
+        "codex",
+        &fired.iter().filter(|f| f.session != claude_session).cloned().collect::<Vec<_>>(),
+    );
+    let ran: BTreeSet<String> = fired
+        .iter()
+        .map(|f| format!("{}:{}", if f.session == claude_session { "claude" } else { "codex" }, f.session))
+        .collect();
+    let sessions = desk.m.run_json(&["sessions"]);
+    let stored: BTreeSet<String> =
+        sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(stored, ran, "no session comes from anything but the CLIs' hooks");
+    let project_of = |key: &str| {
+        let projects: BTreeSet<String> =
+            desk.timeline(key).iter().map(|e| e["project"].as_str().unwrap_or_default().to_owned()).collect();
+        assert_eq!(projects.len(), 1, "{key}: one project per session: {projects:?}");
+        projects.into_iter().next().unwrap()
+    };
+    let codex_b = ran.iter().find(|k| k.starts_with("codex:") && **k != format!("codex:{codex_a}")).unwrap();
+    assert_eq!(project_of(&format!("claude:{claude_session}")), project_of(&format!("codex:{codex_a}")));
+    assert_ne!(project_of(&format!("codex:{codex_a}")), project_of(codex_b));
+}
+
+#[test]
+fn both_clis_finish_their_turns_with_the_store_unreachable_and_sync_delivers() {
+    let mut desk = Desk::new();
+    let a = desk.m.project("acme-api");
+    // The database path's parent is a plain file: the store cannot be opened at all.
+    let blocker = desk.m.dir.path().join("unmounted");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    desk.env.push(("AGENT_MEMORY_DB".to_owned(), blocker.join("memory.db")));
+
+    desk.server.script_claude(vec![("Bash", json!({ "command": "ls", "description": "List files" }))]);
+    desk.claude(&a, "List the files.", &["Bash"]).assert_completed("claude without a store");
+    desk.server.script_codex(vec![("exec_command", json!({ "cmd": "ls" }))]);
+    desk.codex(&a, "List the files.").assert_completed("codex without a store");
+
+    let fired = desk.fired();
+    let events: BTreeSet<&str> = fired.iter().map(|f| f.event.as_str()).collect();
+    assert!(events.contains("PostToolUse") && events.contains("Stop"), "{fired:?}");
+    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
+    let journal = desk.m.home().join("journal");
+    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
+
+    desk.env.clear();
+    desk.m.run(&["sync"]);
+    let claude_session = fired[0].session.clone();
+    let (claude, codex): (Vec<Fired>, Vec<Fired>) =
+        fired.into_iter().partition(|f| f.session == claude_session);
+    desk.assert_stored("claude", &claude);
+    desk.assert_stored("codex", &codex);
+    assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 2);
+}
