@@ -55,27 +55,34 @@ RETURN s.id AS id, s.last_seq AS last_seq, last.id AS last_id, s.harness AS harn
        s.project AS project, s.started_s AS started_s, s.started_ns AS started_ns,
        s.last_s AS last_s, s.last_ns AS last_ns";
 
-/// Creates the batch's new events, with seqs and positions computed under the locks.
+/// Creates the batch's new events (seqs and positions computed under the locks) and links each
+/// into its session's chain: `$inner` links two new events by their index in `$events`, `$outer`
+/// links a stored event (by id) to a new one, and `$firsts` links a new session to its first
+/// event. New events are reached through the list of created nodes, not through index lookups.
 pub(crate) const CREATE_EVENTS: &str = "
 UNWIND $events AS ev
-CREATE (:Event {
+CREATE (e:Event {
   id: ev.id, session_id: ev.session, seq: ev.seq, position: ev.position, kind: ev.kind,
   harness: ev.harness, project: ev.project, occurred_at: ev.occurred_at, json: ev.json
-})";
-
-/// Links each new event to its predecessor in the session.
-pub(crate) const LINK_NEXT: &str = "
-UNWIND $links AS link
-MATCH (a:Event {id: link.from})
-MATCH (b:Event {id: link.to})
-CREATE (a)-[:NEXT]->(b)";
-
-/// Links a session to its first event.
-pub(crate) const LINK_FIRST: &str = "
-UNWIND $firsts AS first
-MATCH (s:Session {id: first.session})
-MATCH (e:Event {id: first.event})
-CREATE (s)-[:HAS_FIRST_EVENT]->(e)";
+})
+WITH collect(e) AS created
+CALL (created) {
+  UNWIND $inner AS link
+  WITH created[link.from] AS a, created[link.to] AS b
+  CREATE (a)-[:NEXT]->(b)
+}
+CALL (created) {
+  UNWIND $outer AS link
+  MATCH (a:Event {id: link.from})
+  WITH a, created[link.to] AS b
+  CREATE (a)-[:NEXT]->(b)
+}
+CALL (created) {
+  UNWIND $firsts AS first
+  MATCH (s:Session {id: first.session})
+  WITH s, created[first.to] AS e
+  CREATE (s)-[:HAS_FIRST_EVENT]->(e)
+}";
 
 /// Moves each session's `LAST_EVENT` pointer and stores its summary.
 pub(crate) const UPDATE_SESSIONS: &str = "
@@ -199,13 +206,32 @@ MATCH (n:Note)
 WHERE n.path STARTS WITH $prefix AND n.json IS NOT NULL
 RETURN n.json AS json";
 
-/// Full-text search over notes, optionally limited to some scopes.
+/// Full-text search over the best `$fetch` matches only (Lucene ranks them without reading the
+/// nodes), filtered to some scopes. Each row also reports how many matches were fetched and the
+/// lowest fetched score, so the caller can tell whether the answer is the same as
+/// [`SEARCH_NOTES`] would give; one row with a null `json` stands for no hit.
+pub(crate) const SEARCH_NOTES_TOP: &str = "
+CALL db.index.fulltext.queryNodes($index, $query, {limit: $fetch}) YIELD node, score
+WITH collect(CASE WHEN size($scopes) = 0 OR node.scope IN $scopes THEN {node: node, score: score} END) AS kept,
+     count(*) AS fetched, min(score) AS floor
+UNWIND (CASE WHEN size(kept) = 0 THEN [null] ELSE kept END) AS hit
+WITH hit, fetched, floor
+ORDER BY hit.score DESC, hit.node.key
+LIMIT $limit
+RETURN hit.node.json AS json, hit.score AS score, fetched, floor";
+
+/// Full-text search over every match, optionally limited to some scopes.
+///
+/// A common word matches thousands of notes, so the filter and the ranking read only small
+/// properties and the (large) note text is read for the returned rows alone. Only written notes
+/// carry `search_text`, so every indexed node has its `json`.
 pub(crate) const SEARCH_NOTES: &str = "
 CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
-WHERE node.json IS NOT NULL AND (size($scopes) = 0 OR node.scope IN $scopes)
-RETURN node.json AS json, score
+WHERE size($scopes) = 0 OR node.scope IN $scopes
+WITH node, score
 ORDER BY score DESC, node.key
-LIMIT $limit";
+LIMIT $limit
+RETURN node.json AS json, score";
 
 /// One watermark.
 pub(crate) const GET_WATERMARK: &str = "

@@ -7,7 +7,8 @@
 //! positions are handed out and committed in one order (a reader paging by position never skips
 //! an event that commits later), and appenders never wait on each other in a cycle. Within the
 //! locks the store reads which ids exist, computes seqs and positions for the new events, and
-//! writes them with `UNWIND` statements.
+//! writes them with `UNWIND` statements: one creates and chains the new events, one updates the
+//! sessions.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -33,6 +34,12 @@ use crate::search::{indexed_text, lucene_query, matched_terms};
 use crate::{Neo4jConfig, STORE_NAME};
 
 type StoreResult<T> = Result<T, Neo4jStoreError>;
+
+/// A search first asks the full-text index for its best `limit × SEARCH_FETCH_FACTOR` matches (at
+/// least [`SEARCH_FETCH_MIN`]), and reads every match only when those cannot decide the answer.
+const SEARCH_FETCH_FACTOR: usize = 16;
+/// See [`SEARCH_FETCH_FACTOR`].
+const SEARCH_FETCH_MIN: usize = 200;
 
 /// A [`MemoryStore`] on a Neo4j server (5.x or later, over Bolt 4.4).
 ///
@@ -248,8 +255,12 @@ impl Neo4jStore {
         }
 
         let mut new_events = Vec::with_capacity(fresh.len());
-        let mut links = Vec::new();
+        // Chain links: between two new events (by index in `new_events`), from a stored event
+        // (by id) to a new one, and from a new session to its first event.
+        let mut inner = Vec::with_capacity(fresh.len());
+        let mut outer = Vec::new();
         let mut firsts = Vec::new();
+        let mut newest: HashMap<&str, i64> = HashMap::new();
         let mut projects = Vec::new();
         let mut position = base;
         for &i in &fresh {
@@ -259,14 +270,16 @@ impl Neo4jStore {
                 .ok_or_else(|| corrupt(op, "a locked session was not returned"))?;
             state.last_seq += 1;
             position += 1;
-            match state.last_id.replace(event.id.0.clone()) {
-                Some(previous) => {
-                    links.push(bolt_map([("from", previous.into()), ("to", event.id.0.as_str().into())]))
+            let index = i64::try_from(new_events.len()).unwrap_or(i64::MAX);
+            let stored_last = state.last_id.replace(event.id.0.clone());
+            match (newest.insert(event.session.as_str(), index), stored_last) {
+                (Some(from), _) => inner.push(bolt_map([("from", from.into()), ("to", index.into())])),
+                (None, Some(previous)) => {
+                    outer.push(bolt_map([("from", previous.into()), ("to", index.into())]))
                 }
-                None => firsts.push(bolt_map([
-                    ("session", event.session.as_str().into()),
-                    ("event", event.id.0.as_str().into()),
-                ])),
+                (None, None) => {
+                    firsts.push(bolt_map([("session", event.session.as_str().into()), ("to", index.into())]))
+                }
             }
             state.harness.get_or_insert_with(|| event.harness.name.clone());
             if state.project.is_none()
@@ -299,13 +312,12 @@ impl Neo4jStore {
             known.insert(event.id.0.clone(), (event.session.clone(), to_u64(op, state.last_seq)?));
         }
 
-        self.txn_run(op, &mut txn, query(cypher::CREATE_EVENTS).param("events", new_events)).await?;
-        if !links.is_empty() {
-            self.txn_run(op, &mut txn, query(cypher::LINK_NEXT).param("links", links)).await?;
-        }
-        if !firsts.is_empty() {
-            self.txn_run(op, &mut txn, query(cypher::LINK_FIRST).param("firsts", firsts)).await?;
-        }
+        let create = query(cypher::CREATE_EVENTS)
+            .param("events", new_events)
+            .param("inner", inner)
+            .param("outer", outer)
+            .param("firsts", firsts);
+        self.txn_run(op, &mut txn, create).await?;
         let updates: Vec<BoltType> = sessions.iter().map(|(id, state)| state.update(id)).collect();
         self.txn_run(op, &mut txn, query(cypher::UPDATE_SESSIONS).param("sessions", updates)).await?;
         if !projects.is_empty() {
@@ -417,13 +429,38 @@ impl Neo4jStore {
             return Ok(Vec::new());
         }
         let scopes: Vec<BoltType> = search.scopes.iter().map(|s| s.to_string().into()).collect();
-        let q = query(cypher::SEARCH_NOTES)
+        let fetch = search.limit.saturating_mul(SEARCH_FETCH_FACTOR).max(SEARCH_FETCH_MIN);
+        let top = query(cypher::SEARCH_NOTES_TOP)
             .param("index", NOTE_INDEX)
-            .param("query", lucene)
-            .param("scopes", scopes)
-            .param("limit", clamp(search.limit));
+            .param("query", lucene.as_str())
+            .param("scopes", scopes.clone())
+            .param("limit", clamp(search.limit))
+            .param("fetch", clamp(fetch));
+        let mut rows = Vec::new();
+        let mut complete = true;
+        let mut floor = f64::NEG_INFINITY;
+        for row in self.fetch(op, top).await? {
+            complete = get::<i64>(op, &row, "fetched")? < clamp(fetch);
+            floor = get::<Option<f64>>(op, &row, "floor")?.unwrap_or(f64::NEG_INFINITY);
+            if get::<Option<String>>(op, &row, "json")?.is_some() {
+                rows.push(row);
+            }
+        }
+        // The best `fetch` matches decide the answer when every match was fetched, or when the
+        // last kept hit scores above every match left out (those score at most `floor`).
+        let decided = complete
+            || (rows.len() == search.limit
+                && rows.last().map(|r| get::<f64>(op, r, "score")).transpose()?.is_some_and(|s| s > floor));
+        if !decided {
+            let all = query(cypher::SEARCH_NOTES)
+                .param("index", NOTE_INDEX)
+                .param("query", lucene)
+                .param("scopes", scopes)
+                .param("limit", clamp(search.limit));
+            rows = self.fetch(op, all).await?;
+        }
         let mut hits = Vec::new();
-        for row in self.fetch(op, q).await? {
+        for row in rows {
             let note = note_from_row(op, &row)?;
             let score: f64 = get(op, &row, "score")?;
             let matched = matched_terms(&note, &wanted);
