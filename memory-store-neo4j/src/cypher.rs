@@ -31,11 +31,6 @@ SET c._lock = true
 REMOVE c._lock
 RETURN c.position AS position";
 
-/// Stores the last position handed out.
-pub(crate) const SET_COUNTER: &str = "
-MATCH (c:Counter {name: $name})
-SET c.position = $position";
-
 /// Which of `$ids` are stored already, with their session and seq.
 pub(crate) const EXISTING_EVENTS: &str = "
 UNWIND $ids AS id
@@ -55,10 +50,12 @@ RETURN s.id AS id, s.last_seq AS last_seq, last.id AS last_id, s.harness AS harn
        s.project AS project, s.started_s AS started_s, s.started_ns AS started_ns,
        s.last_s AS last_s, s.last_ns AS last_ns";
 
-/// Creates the batch's new events (seqs and positions computed under the locks) and links each
-/// into its session's chain: `$inner` links two new events by their index in `$events`, `$outer`
-/// links a stored event (by id) to a new one, and `$firsts` links a new session to its first
-/// event. New events are reached through the list of created nodes, not through index lookups.
+/// Writes a batch in one statement: creates the new events (seqs and positions computed under the
+/// locks) and links each into its session's chain (`$inner` links two new events by their index
+/// in `$events`, `$outer` links a stored event, by id, to a new one, `$firsts` links a new session
+/// to its first event), moves each session's `LAST_EVENT` pointer and stores its summary
+/// (`$sessions`, the last event by index), and stores the last position handed out. New events
+/// are reached through the list of created nodes, not through index lookups.
 pub(crate) const CREATE_EVENTS: &str = "
 UNWIND $events AS ev
 CREATE (e:Event {
@@ -82,20 +79,23 @@ CALL (created) {
   MATCH (s:Session {id: first.session})
   WITH s, created[first.to] AS e
   CREATE (s)-[:HAS_FIRST_EVENT]->(e)
-}";
-
-/// Moves each session's `LAST_EVENT` pointer and stores its summary.
-pub(crate) const UPDATE_SESSIONS: &str = "
-UNWIND $sessions AS u
-MATCH (s:Session {id: u.id})
-MATCH (e:Event {id: u.last_id})
-CALL (s) {
-  MATCH (s)-[old:LAST_EVENT]->()
-  DELETE old
 }
-CREATE (s)-[:LAST_EVENT]->(e)
-SET s.last_seq = u.last_seq, s.harness = u.harness, s.project = u.project,
-    s.started_s = u.started_s, s.started_ns = u.started_ns, s.last_s = u.last_s, s.last_ns = u.last_ns";
+CALL (created) {
+  UNWIND $sessions AS u
+  MATCH (s:Session {id: u.id})
+  CALL (s) {
+    MATCH (s)-[old:LAST_EVENT]->()
+    DELETE old
+  }
+  WITH s, u, created[u.last] AS e
+  CREATE (s)-[:LAST_EVENT]->(e)
+  SET s.last_seq = u.last_seq, s.harness = u.harness, s.project = u.project,
+      s.started_s = u.started_s, s.started_ns = u.started_ns, s.last_s = u.last_s, s.last_ns = u.last_ns
+}
+CALL () {
+  MATCH (c:Counter {name: $counter})
+  SET c.position = $position
+}";
 
 /// Files sessions under their project once it is known.
 pub(crate) const LINK_PROJECTS: &str = "

@@ -7,8 +7,8 @@
 //! positions are handed out and committed in one order (a reader paging by position never skips
 //! an event that commits later), and appenders never wait on each other in a cycle. Within the
 //! locks the store reads which ids exist, computes seqs and positions for the new events, and
-//! writes them with `UNWIND` statements: one creates and chains the new events, one updates the
-//! sessions.
+//! writes them with one `UNWIND` statement that creates and chains the new events, updates the
+//! sessions and stores the counter.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -312,23 +312,24 @@ impl Neo4jStore {
             known.insert(event.id.0.clone(), (event.session.clone(), to_u64(op, state.last_seq)?));
         }
 
+        let mut updates = Vec::with_capacity(sessions.len());
+        for (id, state) in &sessions {
+            let last =
+                newest.get(id.as_str()).ok_or_else(|| corrupt(op, "a locked session has no new event"))?;
+            updates.push(state.update(id, *last));
+        }
         let create = query(cypher::CREATE_EVENTS)
             .param("events", new_events)
             .param("inner", inner)
             .param("outer", outer)
-            .param("firsts", firsts);
+            .param("firsts", firsts)
+            .param("sessions", updates)
+            .param("counter", COUNTER_NAME)
+            .param("position", position);
         self.txn_run(op, &mut txn, create).await?;
-        let updates: Vec<BoltType> = sessions.iter().map(|(id, state)| state.update(id)).collect();
-        self.txn_run(op, &mut txn, query(cypher::UPDATE_SESSIONS).param("sessions", updates)).await?;
         if !projects.is_empty() {
             self.txn_run(op, &mut txn, query(cypher::LINK_PROJECTS).param("projects", projects)).await?;
         }
-        self.txn_run(
-            op,
-            &mut txn,
-            query(cypher::SET_COUNTER).param("name", COUNTER_NAME).param("position", position),
-        )
-        .await?;
         txn.commit().await.map_err(self.err(op))?;
         let inserted: HashSet<&str> = fresh.iter().map(|&i| events[i].id.as_str()).collect();
         answer(op, events, &known, &inserted)
@@ -504,12 +505,13 @@ impl SessionState {
         })
     }
 
-    fn update(&self, id: &str) -> BoltType {
+    /// The session's row of the batch write; `last` is the index of its newest event in the batch.
+    fn update(&self, id: &str, last: i64) -> BoltType {
         let (started_s, started_ns) = self.started.unwrap_or_default();
         let (last_s, last_ns) = self.last.unwrap_or_default();
         bolt_map([
             ("id", id.into()),
-            ("last_id", self.last_id.clone().into()),
+            ("last", last.into()),
             ("last_seq", self.last_seq.into()),
             ("harness", self.harness.clone().into()),
             ("project", self.project.clone().into()),
