@@ -10,7 +10,7 @@
 //!
 //! The server comes from `NEO4J_TEST_URI`, `NEO4J_TEST_USER` and `NEO4J_TEST_PASS`. Sizes: 100,000
 //! events and 100,000 notes; `-- --quick` uses 20,000 and 10,000; `NEO4J_BENCH_EVENTS` and
-//! `NEO4J_BENCH_NOTES` set them. Everything is written under unique session and scope names, so a
+//! `NEO4J_BENCH_NOTES` set them, and `NEO4J_BENCH_BATCH` the events per append (default 1,000). Everything is written under unique session and scope names, so a
 //! server holding other data is fine, but search figures then include that data's notes.
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
@@ -27,7 +27,7 @@ use memory_store_neo4j::{Neo4jConfig, Neo4jStore};
 use memory_testkit::fixtures::{base_time, unique};
 use serde_json::json;
 
-/// Events per `append` call.
+/// Events per `append` call (`NEO4J_BENCH_BATCH` sets it).
 const APPEND_BATCH: usize = 1_000;
 /// Sessions the appended events are spread over.
 const SESSIONS: usize = 50;
@@ -117,6 +117,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let events = size("NEO4J_BENCH_EVENTS", 100_000, 20_000)?;
+    let batch = size("NEO4J_BENCH_BATCH", APPEND_BATCH, APPEND_BATCH)?.max(1);
     let notes = size("NEO4J_BENCH_NOTES", 100_000, 10_000)?;
     let uri = std::env::var("NEO4J_TEST_URI").map_err(|_| {
         "NEO4J_TEST_URI is not set; run: scripts/neo4j-test-server run -- cargo bench -p memory-store-neo4j \
@@ -132,7 +133,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     runtime.block_on(async {
         let store = Arc::new(Neo4jStore::connect(&config).await?);
         println!("neo4j store benchmark: {} ({events} events, {notes} notes)", config.uri);
-        bench_append(&store, events).await?;
+        bench_append(&store, events, batch).await?;
         let scope = Scope::Project(unique("bench-project"));
         seed_notes(&store, &scope, notes).await?;
         bench_search(&store, &scope, notes).await?;
@@ -177,7 +178,11 @@ fn hook_event(session: &SessionKey, i: usize, at: DateTime<Utc>) -> HookEvent {
     event
 }
 
-async fn bench_append(store: &Neo4jStore, count: usize) -> Result<(), Box<dyn std::error::Error>> {
+async fn bench_append(
+    store: &Neo4jStore,
+    count: usize,
+    batch_size: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
     let run = unique("bench");
     let sessions: Vec<SessionKey> =
         (0..SESSIONS).map(|s| SessionKey::new("claude", &format!("{run}-{s}"))).collect();
@@ -188,9 +193,9 @@ async fn bench_append(store: &Neo4jStore, count: usize) -> Result<(), Box<dyn st
             hook_event(&sessions[i % SESSIONS], i, at)
         })
         .collect();
-    let mut batch_times = Vec::with_capacity(count / APPEND_BATCH + 1);
+    let mut batch_times = Vec::with_capacity(count / batch_size + 1);
     let started = Instant::now();
-    for batch in all.chunks(APPEND_BATCH) {
+    for batch in all.chunks(batch_size) {
         let t = Instant::now();
         let appended = store.append(batch).await?;
         batch_times.push(t.elapsed());
@@ -207,7 +212,7 @@ async fn bench_append(store: &Neo4jStore, count: usize) -> Result<(), Box<dyn st
     }
     batch_times.sort();
     println!(
-        "append: {count} events in batches of {APPEND_BATCH} over {SESSIONS} sessions: {:.1} s, {:.0} events/s \
+        "append: {count} events in batches of {batch_size} over {SESSIONS} sessions: {:.1} s, {:.0} events/s \
          (batch p50 {:.1} ms, p95 {:.1} ms)",
         total.as_secs_f64(),
         count as f64 / total.as_secs_f64(),
@@ -216,7 +221,7 @@ async fn bench_append(store: &Neo4jStore, count: usize) -> Result<(), Box<dyn st
     );
     // A repeated batch (a journal redelivered after a crash) only reads.
     let t = Instant::now();
-    let again = store.append(&all[..APPEND_BATCH.min(count)]).await?;
+    let again = store.append(&all[..batch_size.min(count)]).await?;
     if again.iter().any(|a| a.inserted) {
         return Err("a redelivered event was stored twice".into());
     }
