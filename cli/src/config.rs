@@ -161,6 +161,10 @@ pub(crate) struct DreamConfig {
     pub(crate) max_tokens: Option<u64>,
     /// Spending cap per run, in US dollars.
     pub(crate) max_cost_usd: Option<f64>,
+    /// Most note changes accepted from one provider call (default 20).
+    pub(crate) max_operations: Option<usize>,
+    /// Longest note body a provider may write, in bytes (default 8192, at most 16384).
+    pub(crate) max_body_bytes: Option<usize>,
 }
 
 impl Config {

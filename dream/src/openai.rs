@@ -167,8 +167,9 @@ const PROJECT_PATHS: &[&str] = &["conventions.md", "commands.md", "errors.md", "
 
 /// A copy of the request's schema with bounds a local server enforces while decoding: few
 /// operations, short strings, few tags, and one to a few `sources` limited to the ids of the chunk's
-/// events. Each operation is one of a set of shapes, one per allowed scope, whose `path` is one of
-/// that scope's current notes or a conventional new path. No `pattern` is added: a regex grammar
+/// events, a non-empty title and body. Each operation is one of a set of shapes: per allowed scope,
+/// `create` at a conventional path that does not exist yet, and `update` of one of the scope's current
+/// notes (deleting is left to the full schema of capable providers). No `pattern` is added: a regex grammar
 /// makes small models loop. Validation in Rust still checks everything.
 fn bounded_schema(request: &DreamRequest) -> Value {
     let mut schema = request.schema.clone();
@@ -209,43 +210,58 @@ fn bounded_schema(request: &DreamRequest) -> Value {
             }
         }
     }
-    let shapes: Vec<Value> = request
-        .allowed_scopes
-        .iter()
-        .map(|scope| {
+    // Shapes only create and update, which need a title, a kind and a body: no nulls there.
+    for name in ["title", "body"] {
+        if let Some(field) = item.pointer_mut(&format!("/properties/{name}")) {
+            insert(field, "type", json!("string"));
+            insert(field, "minLength", json!(1));
+        }
+    }
+    if let Some(Value::Array(kinds)) = item.pointer_mut("/properties/kind/enum") {
+        kinds.retain(|k| !k.is_null());
+        if let Some(field) = item.pointer_mut("/properties/kind") {
+            insert(field, "type", json!("string"));
+        }
+    }
+    let mut shapes = Vec::new();
+    for scope in &request.allowed_scopes {
+        let (existing, fresh) = local_paths(request, scope);
+        for (paths, action) in [(fresh, "create"), (existing, "update")] {
+            if paths.is_empty() {
+                continue;
+            }
             let mut shape = item.clone();
-            if let Some(field) = shape.pointer_mut("/properties/scope") {
-                insert(field, "enum", json!([scope.to_string()]));
+            for (field, allowed) in [("scope", json!([scope.to_string()])), ("path", json!(paths))] {
+                if let Some(field) = shape.pointer_mut(&format!("/properties/{field}")) {
+                    insert(field, "enum", allowed);
+                }
             }
-            if let Some(field) = shape.pointer_mut("/properties/path") {
-                insert(field, "enum", json!(local_paths(request, scope)));
+            if let Some(field) = shape.pointer_mut("/properties/action") {
+                *field = json!({"type": "string", "enum": [action]});
             }
-            shape
-        })
-        .collect();
+            shapes.push(shape);
+        }
+    }
     if !shapes.is_empty() {
         *item = json!({"anyOf": shapes});
     }
     schema
 }
 
-/// The paths a local server may write in `scope`: its current notes, then conventional new paths.
-fn local_paths(request: &DreamRequest, scope: &Scope) -> Vec<String> {
-    let mut paths: Vec<String> =
+/// The paths a local server may write in `scope`: its current notes (to update) and the
+/// conventional paths that do not exist yet (to create).
+fn local_paths(request: &DreamRequest, scope: &Scope) -> (Vec<String>, Vec<String>) {
+    let existing: Vec<String> =
         request.notes.iter().filter(|n| &n.meta.scope == scope).map(|n| n.path.to_string()).collect();
-    let fresh: Vec<String> = match scope {
+    let conventional: Vec<String> = match scope {
         Scope::Project(id) => {
             let folder = crate::project_folder(id);
             PROJECT_PATHS.iter().map(|name| format!("{folder}/{name}")).collect()
         }
         _ => USER_PATHS.iter().map(|path| (*path).to_owned()).collect(),
     };
-    for path in fresh {
-        if !paths.contains(&path) {
-            paths.push(path);
-        }
-    }
-    paths
+    let fresh = conventional.into_iter().filter(|path| !existing.contains(path)).collect();
+    (existing, fresh)
 }
 
 fn insert(schema: &mut Value, keyword: &str, value: Value) {

@@ -173,7 +173,8 @@ fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<Vali
     if body.trim().is_empty() {
         problems.push("the body is empty".to_owned());
     }
-    if body.len() > context.limits.max_body_bytes {
+    // The limit is on what the provider wrote; the final newline is ours.
+    if body.len() - 1 > context.limits.max_body_bytes {
         problems.push(format!(
             "the body is {} bytes, over the limit of {}; make it shorter",
             body.len(),

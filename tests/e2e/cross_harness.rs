@@ -121,7 +121,8 @@ fn a_resumed_session_is_not_given_the_same_notes_again_but_a_compacted_one_is() 
     m.run_json(&["dream"]);
 
     let start = |source: &str| {
-        m.hook("codex", &a, &codex("codex-r", &a, "SessionStart", json!({ "source": source }))).context("codex")
+        m.hook("codex", &a, &codex("codex-r", &a, "SessionStart", json!({ "source": source })))
+            .context("codex")
     };
     assert!(start("startup").is_some_and(|c| c.contains("thiserror")), "the first start injects");
     assert_eq!(start("resume"), None, "a resumed session still holds what was injected");

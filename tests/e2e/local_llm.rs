@@ -1,10 +1,12 @@
 //! One dream through a real LLM: a small model behind llama.cpp's OpenAI-compatible server
 //! (`scripts/local-llm start` prints the `AGENT_MEMORY_TEST_LLM_URL` to export).
 //!
-//! The model is far too small to write useful notes, so this checks plumbing only: the request is
-//! accepted with its JSON schema, the answer is parsed and validated, and the run either applies
-//! valid operations and advances its watermark, or reports the chunk as failed and changes nothing.
-//! It never looks at what the notes say.
+//! The model is far too small to write useful notes, so this checks the path through a real model,
+//! not the notes' content: the request is accepted with its bounded JSON schema, the server's
+//! grammar-constrained answer parses and passes validation, the operation is applied with the model's
+//! name as generator, the watermark advances, and a second run has nothing to read. The run asks for
+//! one operation with a short body (`--max-operations 1 --max-body-bytes 300`), which keeps the
+//! longest possible answer inside the server's context (see `scripts/local-llm`).
 #![allow(clippy::print_stderr, reason = "the test says when it is skipped and which outcome it saw")]
 
 use std::path::Path;
@@ -21,9 +23,11 @@ use crate::support::{Machine, claude};
 const URL_VAR: &str = "AGENT_MEMORY_TEST_LLM_URL";
 /// The model name sent on the wire (llama-server serves its one model under any name).
 const MODEL: &str = "smollm2";
-/// The longest a whole dream run through the small model may take (about 20 s on an idle 2-core
-/// machine; generation slows down ten times when other builds compete for the cores).
-const RUN_BOUND: Duration = Duration::from_secs(300);
+/// The longest a whole dream run through the small model may take: about 20 s on an idle 2-core
+/// machine, minutes when the rest of the suite competes for the cores. The request timeout is raised
+/// to match, so a slow answer is waited for rather than retried.
+const RUN_BOUND: Duration = Duration::from_secs(900);
+const REQUEST_TIMEOUT_SECS: &str = "600";
 
 /// A short Claude Code session in one project: a stated preference, a failing then passing test
 /// command, an edit. Returns the number of events recorded.
@@ -75,11 +79,24 @@ fn record_session(m: &Machine, cwd: &Path) -> usize {
 fn dream(m: &Machine, url: &str) -> (i32, Value, Duration) {
     let started = Instant::now();
     let out: Output = m
-        .command(&["--json", "dream", "--provider", "openai", "--base-url", url, "--model", MODEL])
+        .command(&[
+            "--json",
+            "dream",
+            "--provider",
+            "openai",
+            "--base-url",
+            url,
+            "--model",
+            MODEL,
+            "--max-operations",
+            "1",
+            "--max-body-bytes",
+            "300",
+        ])
         .env_remove("OPENAI_API_KEY")
         .env_remove("OPENAI_BASE_URL")
         .env_remove("AGENT_MEMORY_OPENAI_MODEL")
-        .env_remove("AGENT_MEMORY_DREAM_TIMEOUT_SECS")
+        .env("AGENT_MEMORY_DREAM_TIMEOUT_SECS", REQUEST_TIMEOUT_SECS)
         .output()
         .unwrap();
     let elapsed = started.elapsed();
@@ -131,35 +148,24 @@ fn a_real_model_dreams_through_the_openai_provider() {
 
     let notes = m.run_json(&["notes", "list"]);
     let notes = notes.as_array().unwrap();
-    let failures = report["failures"].as_array().unwrap();
-    if failures.is_empty() {
-        // Valid operations (possibly none) were applied and the chunk's watermark advanced.
-        eprintln!("local_llm: the model's operations were valid; {} note(s) written", notes.len());
-        assert_eq!(code, 0, "{report}");
-        let written = report["notes_created"].as_u64().unwrap() + report["notes_updated"].as_u64().unwrap();
-        assert_eq!(notes.len() as u64, report["notes_created"].as_u64().unwrap(), "{report}");
-        assert_eq!(report["changes"].as_array().unwrap().len() as u64, written, "{report}");
-        for note in notes {
-            assert_eq!(note["meta"]["generator"], format!("openai:{MODEL}"), "{note}");
-        }
-        let marks = dream_watermarks(&m);
-        assert!(
-            marks.iter().any(|(name, position)| name.starts_with("dream:project:") && *position > 0),
-            "the project's watermark advanced: {marks:?}"
-        );
-        let (code, again, _) = dream(&m, &url);
-        assert_eq!(code, 0, "{again}");
-        assert_eq!(again["events_read"], 0, "nothing new to read: {again}");
-        assert_eq!(again["provider_calls"], 0, "no call without new events: {again}");
-    } else {
-        // Invalid twice: the chunk is reported, nothing is written, and the next run retries it.
-        eprintln!("local_llm: the model's answer was invalid after the retry: {failures:?}");
-        assert_eq!(code, 1, "a failed chunk makes the run fail: {report}");
-        assert_eq!(calls, 2, "an invalid answer is retried once: {report}");
-        assert_eq!(failures.len(), 1, "{report}");
-        assert!(!failures[0]["errors"].as_array().unwrap().is_empty(), "{report}");
-        assert!(notes.is_empty(), "nothing is written: {notes:?}");
-        assert!(report["changes"].as_array().unwrap().is_empty(), "{report}");
-        assert_eq!(dream_watermarks(&m), Vec::new(), "no watermark moves past a failed chunk");
+    assert_eq!(report["failures"], json!([]), "the model's answer is valid: {report}");
+    assert_eq!(code, 0, "{report}");
+    eprintln!("local_llm: {} note(s) written in {calls} call(s)", notes.len());
+    let written = report["notes_created"].as_u64().unwrap() + report["notes_updated"].as_u64().unwrap();
+    assert!(written <= 1, "one operation at most: {report}");
+    assert_eq!(notes.len() as u64, report["notes_created"].as_u64().unwrap(), "{report}");
+    assert_eq!(report["changes"].as_array().unwrap().len() as u64, written, "{report}");
+    for note in notes {
+        assert_eq!(note["meta"]["generator"], format!("openai:{MODEL}"), "{note}");
+        assert!(note["body"].as_str().unwrap().len() <= 301, "the body bound holds: {note}");
     }
+    let marks = dream_watermarks(&m);
+    assert!(
+        marks.iter().any(|(name, position)| name.starts_with("dream:project:") && *position > 0),
+        "the project's watermark advanced: {marks:?}"
+    );
+    let (code, again, _) = dream(&m, &url);
+    assert_eq!(code, 0, "{again}");
+    assert_eq!(again["events_read"], 0, "nothing new to read: {again}");
+    assert_eq!(again["provider_calls"], 0, "no call without new events: {again}");
 }

@@ -56,6 +56,13 @@ pub(crate) struct DreamArgs {
     /// Events per provider call.
     #[arg(long, default_value_t = 200)]
     chunk_size: usize,
+    /// Most note changes accepted from one provider call (default 20; small local models do best
+    /// with 1 or 2).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    max_operations: Option<u16>,
+    /// Longest note body a provider may write, in bytes (default 8192; at most 16384).
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u16).range(64..=16384))]
+    max_body_bytes: Option<u16>,
 }
 
 fn provider(args: &DreamArgs, config: &Config) -> anyhow::Result<Box<dyn Provider>> {
@@ -153,6 +160,12 @@ async fn dream_with(config: &Config, args: &DreamArgs, show_progress: bool) -> a
     options.chunk_size = args.chunk_size;
     options.max_tokens = args.max_tokens.or(config.dream.max_tokens);
     options.max_cost_usd = args.max_cost.or(config.dream.max_cost_usd);
+    if let Some(n) = args.max_operations.map(usize::from).or(config.dream.max_operations) {
+        options.limits.max_operations = n.max(1);
+    }
+    if let Some(n) = args.max_body_bytes.map(usize::from).or(config.dream.max_body_bytes) {
+        options.limits.max_body_bytes = n.clamp(64, memory_core::MAX_BODY_LEN);
+    }
     if !args.scope.is_empty() {
         options.scopes = ScopeFilter::Only(args.scope.clone());
     }
@@ -224,6 +237,8 @@ pub(crate) async fn for_demo(home: &Path, config_file: &Path) -> anyhow::Result<
         max_tokens: None,
         max_cost: None,
         chunk_size: 200,
+        max_operations: None,
+        max_body_bytes: None,
     };
     let report = dream_with(&config, &args, false).await?;
     Ok(summary(&report, false).trim_end().to_owned())

@@ -33,22 +33,24 @@ fn completion(content: &str, finish_reason: &str) -> Value {
     })
 }
 
-/// Checks the bounds a local server gets on top of the plain schema: one operation shape per
-/// allowed scope (in `scopes`, with its offered paths), and nothing else changed.
-fn assert_bounded(schema: &Value, event_ids: &[&str], scopes: &[(&str, &[&str])]) {
+/// Checks the bounds a local server gets on top of the plain schema: one operation shape per allowed
+/// scope and action (in `shapes`: scope, action, offered paths), and nothing else changed.
+fn assert_bounded(schema: &Value, event_ids: &[&str], shapes: &[(&str, &str, &[&str])]) {
     assert_eq!(schema["properties"]["operations"]["maxItems"], 3, "{schema:#}");
-    let shapes = schema["properties"]["operations"]["items"]["anyOf"].as_array().unwrap();
-    assert_eq!(shapes.len(), scopes.len(), "{schema:#}");
+    let offered = schema["properties"]["operations"]["items"]["anyOf"].as_array().unwrap();
+    assert_eq!(offered.len(), shapes.len(), "{schema:#}");
     assert!(!schema.to_string().contains("\"pattern\""), "no regex grammar: {schema:#}");
     let plain = dream::operations_schema()["properties"]["operations"]["items"].clone();
-    for (shape, (scope, paths)) in shapes.iter().zip(scopes) {
+    for (shape, (scope, action, paths)) in offered.iter().zip(shapes) {
         let fields = &shape["properties"];
         for (field, max) in
             [("path", 80), ("scope", 80), ("title", 80), ("description", 80), ("reason", 200), ("body", 600)]
         {
             assert_eq!(fields[field]["maxLength"], max, "{field}: {schema:#}");
         }
+        assert_eq!((&fields["title"]["minLength"], &fields["body"]["minLength"]), (&json!(1), &json!(1)));
         assert_eq!(fields["scope"]["enum"], json!([scope]), "{schema:#}");
+        assert_eq!(fields["action"], json!({"type": "string", "enum": [action]}), "{schema:#}");
         assert_eq!(fields["path"]["enum"], json!(paths), "{schema:#}");
         assert_eq!(
             (&fields["tags"]["maxItems"], &fields["tags"]["items"]["maxLength"]),
@@ -60,7 +62,7 @@ fn assert_bounded(schema: &Value, event_ids: &[&str], scopes: &[(&str, &[&str])]
         let mut stripped = shape.clone();
         for field in stripped["properties"].as_object_mut().unwrap().values_mut() {
             let field = field.as_object_mut().unwrap();
-            for keyword in ["maxLength", "minItems", "maxItems"] {
+            for keyword in ["minLength", "maxLength", "minItems", "maxItems"] {
                 field.remove(keyword);
             }
             if let Some(Value::Object(item)) = field.get_mut("items") {
@@ -71,6 +73,11 @@ fn assert_bounded(schema: &Value, event_ids: &[&str], scopes: &[(&str, &[&str])]
         for field in ["scope", "path"] {
             stripped["properties"][field].as_object_mut().unwrap().remove("enum");
         }
+        for field in ["action", "title", "body", "kind"] {
+            stripped["properties"][field] = plain["properties"][field].clone();
+        }
+        assert_eq!((&fields["title"]["type"], &fields["body"]["type"]), (&json!("string"), &json!("string")));
+        assert!(fields["kind"]["enum"].as_array().unwrap().iter().all(Value::is_string), "{schema:#}");
         assert_eq!(stripped, plain, "only bounds are added");
     }
 }
@@ -112,7 +119,8 @@ async fn success_sends_a_strict_json_schema_response_format() {
     ];
     let user: &[&str] =
         &["profile/role.md", "profile/preferences.md", "tools/commands.md", "errors/known-errors.md"];
-    assert_bounded(&format["json_schema"]["schema"], &ids, &[("project:acme", project), ("user", user)]);
+    let shapes = [("project:acme", "create", project), ("user", "create", user)];
+    assert_bounded(&format["json_schema"]["schema"], &ids, &shapes);
     assert_eq!(request.body["max_tokens"], 2048, "a local server gets a lower output bound");
     let user = request.body["messages"][1]["content"].as_str().unwrap();
     assert!(user.contains("Allowed scopes: project:acme, user"), "{user}");
@@ -129,7 +137,20 @@ async fn the_official_api_gets_the_plain_schema_and_a_local_server_the_bounded_o
         allowed_scopes: vec![Scope::User],
         events,
         events_text: "[e1] prompt: look at item 0".to_owned(),
-        notes: Vec::new(),
+        notes: vec![memory_core::Note {
+            path: memory_core::NotePath::new("profile/preferences.md").unwrap(),
+            meta: memory_core::NoteMeta {
+                title: "Preferences".to_owned(),
+                description: None,
+                tags: Vec::new(),
+                scope: Scope::User,
+                kind: memory_core::NoteKind::Preference,
+                sources: Vec::new(),
+                updated: crate::support::now(),
+                generator: "deterministic".to_owned(),
+            },
+            body: "Small commits.\n".to_owned(),
+        }],
         schema: dream::operations_schema(),
         previous_errors: Vec::new(),
         limits: Limits { max_body_bytes: 300, ..Limits::default() },
@@ -149,6 +170,19 @@ async fn the_official_api_gets_the_plain_schema_and_a_local_server_the_bounded_o
     assert_eq!(operation["scope"]["enum"], json!(["user"]));
     assert_eq!(operation["sources"]["items"]["enum"], json!(ids));
     assert_eq!(body["max_tokens"], 2048);
+    let shapes = schema["properties"]["operations"]["items"]["anyOf"].as_array().unwrap();
+    let offered: Vec<(&Value, &Value)> = shapes
+        .iter()
+        .map(|s| (&s["properties"]["action"]["enum"], &s["properties"]["path"]["enum"]))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            (&json!(["create"]), &json!(["profile/role.md", "tools/commands.md", "errors/known-errors.md"])),
+            (&json!(["update"]), &json!(["profile/preferences.md"])),
+        ],
+        "new notes are created at paths that are free, existing ones updated"
+    );
 }
 
 #[tokio::test]
