@@ -237,7 +237,8 @@ fn hooks_journal_while_neo4j_is_down_and_sync_delivers_every_event_in_order() {
         expected.push(what);
     }
     let log = std::fs::read_to_string(m.home().join("logs/hook.log")).unwrap();
-    assert_eq!(log.lines().filter(|l| l.contains("journaled (store error")).count(), fired, "{log}");
+    // "store error" (refused connection) or "deadline passed" on a very slow machine: journaled either way.
+    assert_eq!(log.lines().filter(|l| l.contains(" journaled (")).count(), fired, "{log}");
 
     // Back on the same port with the same data: sync delivers the journal.
     server.restart();
