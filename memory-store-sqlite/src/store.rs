@@ -54,8 +54,10 @@ fn prepare_file(path: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// WAL size past which opening the database checkpoints and truncates it.
-const WAL_TRUNCATE_BYTES: u64 = 1024 * 1024;
+/// WAL size past which opening the database checkpoints and truncates it. Every process that opens
+/// the database alone reads and checksums the whole WAL, so a small bound keeps hooks fast; the
+/// checkpoint it costs one hook in every few dozen is cheap at this size.
+const WAL_TRUNCATE_BYTES: u64 = 256 * 1024;
 
 fn wal_path(db: &Path) -> PathBuf {
     let mut name = db.as_os_str().to_owned();
