@@ -174,10 +174,10 @@ fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<Vali
         problems.push("the body is empty".to_owned());
     }
     // The limit is on what the provider wrote; the final newline is ours.
-    if body.len() - 1 > context.limits.max_body_bytes {
+    let written = body.len() - 1;
+    if written > context.limits.max_body_bytes {
         problems.push(format!(
-            "the body is {} bytes, over the limit of {}; make it shorter",
-            body.len(),
+            "the body is {written} bytes, over the limit of {}; make it shorter",
             context.limits.max_body_bytes
         ));
     }

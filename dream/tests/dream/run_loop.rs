@@ -340,3 +340,20 @@ async fn a_scope_filter_leaves_other_groups_for_a_later_run() {
     let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
     assert_eq!((report.events_read, provider.calls()), (0, 2));
 }
+
+#[tokio::test]
+async fn a_body_of_exactly_the_limit_is_accepted_and_one_byte_more_is_not() {
+    let store = store_with(&plain_events(2, None)).await;
+    let mut opts = options();
+    opts.limits.max_body_bytes = 64;
+    let provider = ScriptedProvider::new(|request, call| {
+        let body = if call == 0 { "x".repeat(65) } else { "y".repeat(64) };
+        reply(vec![write_op(Action::Create, "profile/limit.md", &body, ids(request))])
+    });
+    let report = run(&store, &provider, &opts, &NoProgress).await.unwrap();
+    assert_eq!((report.provider_calls, report.notes_created), (2, 1), "{report:?}");
+    let errors = &provider.requests.lock().unwrap()[1].previous_errors;
+    assert!(errors.iter().any(|e| e.contains("the body is 65 bytes, over the limit of 64")), "{errors:?}");
+    let notes = all_notes(&store).await;
+    assert_eq!(notes[0].body, format!("{}\n", "y".repeat(64)));
+}
