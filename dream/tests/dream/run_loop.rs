@@ -352,7 +352,7 @@ async fn a_body_of_exactly_the_limit_is_accepted_and_one_byte_more_is_not() {
     });
     let report = run(&store, &provider, &opts, &NoProgress).await.unwrap();
     assert_eq!((report.provider_calls, report.notes_created), (2, 1), "{report:?}");
-    let errors = &provider.requests.lock().unwrap()[1].previous_errors;
+    let errors = provider.requests.lock().unwrap()[1].previous_errors.clone();
     assert!(errors.iter().any(|e| e.contains("the body is 65 bytes, over the limit of 64")), "{errors:?}");
     let notes = all_notes(&store).await;
     assert_eq!(notes[0].body, format!("{}\n", "y".repeat(64)));
