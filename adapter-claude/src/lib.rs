@@ -56,6 +56,12 @@ impl HarnessAdapter for ClaudeAdapter {
         output::render(kind, response)
     }
 
+    /// Claude Code starts a session again with `source` `compact` or `clear` after dropping the
+    /// conversation; any other repeated start (`resume`) replays it.
+    fn start_keeps_context(&self, event: &HookEvent) -> bool {
+        !matches!(event.raw.get("source").and_then(|s| s.as_str()), Some("compact" | "clear"))
+    }
+
     /// `Some("cursor")` when Cursor ran this Claude-format hook: Cursor's own variables are set and
     /// Claude Code's marker `CLAUDECODE=1` is not (Claude Code started from a Cursor terminal keeps
     /// being Claude Code), or the payload carries Cursor's `cursor_version`.

@@ -179,6 +179,11 @@ fn huge_tool_output() {
 }
 
 #[test]
+fn a_start_keeps_earlier_context_unless_compacted_or_cleared() {
+    contract::assert_start_keeps_context_unless_dropped(&ADAPTER);
+}
+
+#[test]
 fn same_delivery_same_id_and_different_time_different_id() {
     let payload = br#"{"session_id":"s-1","hook_event_name":"Stop"}"#;
     contract::assert_id_follows_delivery(&ADAPTER, payload);

@@ -47,4 +47,10 @@ impl HarnessAdapter for CodexAdapter {
     fn render(&self, kind: &EventKind, response: &HookResponse) -> Rendered {
         output::render(kind, response)
     }
+
+    /// Codex starts a session again with `source` `compact` or `clear` after dropping the
+    /// conversation; any other repeated start (`resume`) replays it.
+    fn start_keeps_context(&self, event: &HookEvent) -> bool {
+        !matches!(event.raw.get("source").and_then(|s| s.as_str()), Some("compact" | "clear"))
+    }
 }

@@ -119,6 +119,7 @@ fn capture(
         context: adapter.support(&kind).context || wants_rules_file(adapter, &kind, config),
         harness: adapter.harness(),
         cap: adapter.context_cap(),
+        keeps_context: adapter.start_keeps_context(&event),
     };
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -153,6 +154,8 @@ struct Work {
     context: bool,
     harness: &'static str,
     cap: usize,
+    /// For a repeated session start: whether earlier injections are still in the conversation.
+    keeps_context: bool,
 }
 
 impl Work {
@@ -183,11 +186,7 @@ impl Work {
                 let budget = self.config.hook.session_start_budget.min(self.cap);
                 // A resumed session replays its earlier context, so what was injected is still
                 // there; after a compaction or a clear it is gone and everything is due again.
-                let source = self.event.raw.get("source").and_then(serde_json::Value::as_str);
-                let already = match source {
-                    Some("compact" | "clear") => BTreeSet::new(),
-                    _ => self.injected_before(),
-                };
+                let already = if self.keeps_context { self.injected_before() } else { BTreeSet::new() };
                 let injection = inject::session_start(&*store, &self.project, budget, &already).await?;
                 if self.harness == "cursor" && self.config.hook.cursor_rules_file && already.is_empty() {
                     crate::cursor_rules::update(&self.project, injection.as_ref().map(|i| i.text.as_str()))?;

@@ -83,6 +83,15 @@ pub trait HarnessAdapter: Send + Sync + std::fmt::Debug {
         Rendered::ok("")
     }
 
+    /// For a `SessionStart` in a session that already started: whether the conversation still holds
+    /// what earlier hooks of the session injected (a resume replays it), so nothing needs injecting
+    /// twice. `false` when the harness says the context was dropped (a compaction, a clear). The
+    /// default keeps it.
+    fn start_keeps_context(&self, event: &HookEvent) -> bool {
+        let _ = event;
+        true
+    }
+
     /// When another harness runs this harness's hooks (Cursor runs Claude Code's), that harness's
     /// name: the delivery is then recorded by the other harness's own hook and must be skipped here.
     fn invoked_by_other(&self, delivery: &Delivery<'_>) -> Option<&'static str> {

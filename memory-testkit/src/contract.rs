@@ -175,6 +175,18 @@ pub fn assert_id_follows_delivery(adapter: &impl HarnessAdapter, payload: &[u8])
     assert_ne!(first.id, later.id);
 }
 
+/// A `SessionStart` whose `source` says the conversation was dropped (`compact`, `clear`) does not
+/// keep earlier injections; a first start or a resume does.
+#[track_caller]
+pub fn assert_start_keeps_context_unless_dropped(adapter: &impl HarnessAdapter) {
+    for (source, kept) in [("startup", true), ("resume", true), ("compact", false), ("clear", false)] {
+        let payload =
+            format!(r#"{{"session_id":"s-1","hook_event_name":"SessionStart","source":"{source}"}}"#);
+        let event = parse(adapter, payload.as_bytes(), &[]).unwrap();
+        assert_eq!(adapter.start_keeps_context(&event), kept, "source {source}");
+    }
+}
+
 /// Context that reached the harness (`sent` is the response's context) is the response's context
 /// unchanged when it fits in `cap` characters, and cut with the truncation marker when it does not.
 #[track_caller]
