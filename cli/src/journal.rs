@@ -9,8 +9,9 @@ use memory_core::{HookEvent, MemoryStore};
 
 use crate::config::ensure_private_dir;
 
-/// Events appended to the store per batch while draining.
-const BATCH: usize = 256;
+/// Events appended to the store per batch while draining: large enough that a Neo4j server spends
+/// its time writing rather than on round trips (docs/benchmarks.md).
+const BATCH: usize = 1_000;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Journal {

@@ -51,33 +51,35 @@ RETURN s.id AS id, s.last_seq AS last_seq, last.id AS last_id, s.harness AS harn
        s.last_s AS last_s, s.last_ns AS last_ns";
 
 /// Writes a batch in one statement: creates the new events (seqs and positions computed under the
-/// locks) and links each into its session's chain (`$inner` links two new events by their index
-/// in `$events`, `$outer` links a stored event, by id, to a new one, `$firsts` links a new session
-/// to its first event), moves each session's `LAST_EVENT` pointer and stores its summary
-/// (`$sessions`, the last event by index), and stores the last position handed out. New events
-/// are reached through the list of created nodes, not through index lookups.
+/// locks; one parameter list per property, see `crate::batch`) and links each into its session's
+/// chain (`$inner_*` link two new events by their index, `$outer_*` a stored event, by id, to a
+/// new one, `$first_*` a new session to its first event), moves each session's `LAST_EVENT`
+/// pointer and stores its summary (`$sessions`, the last event by index), and stores the last
+/// position handed out. New events are reached through the list of created nodes, not through
+/// index lookups.
 pub(crate) const CREATE_EVENTS: &str = "
-UNWIND $events AS ev
+UNWIND range(0, size($ids) - 1) AS i
 CREATE (e:Event {
-  id: ev.id, session_id: ev.session, seq: ev.seq, position: ev.position, kind: ev.kind,
-  harness: ev.harness, project: ev.project, occurred_at: ev.occurred_at, json: ev.json
+  id: $ids[i], session_id: $event_sessions[i], seq: $seqs[i], position: $first_position + i,
+  kind: $kinds[i], harness: $harnesses[i], project: $projects[i], occurred_at: $occurred[i],
+  json: $jsons[i]
 })
 WITH collect(e) AS created
 CALL (created) {
-  UNWIND $inner AS link
-  WITH created[link.from] AS a, created[link.to] AS b
+  UNWIND range(0, size($inner_to) - 1) AS k
+  WITH created[$inner_from[k]] AS a, created[$inner_to[k]] AS b
   CREATE (a)-[:NEXT]->(b)
 }
 CALL (created) {
-  UNWIND $outer AS link
-  MATCH (a:Event {id: link.from})
-  WITH a, created[link.to] AS b
+  UNWIND range(0, size($outer_to) - 1) AS k
+  MATCH (a:Event {id: $outer_from[k]})
+  WITH a, created[$outer_to[k]] AS b
   CREATE (a)-[:NEXT]->(b)
 }
 CALL (created) {
-  UNWIND $firsts AS first
-  MATCH (s:Session {id: first.session})
-  WITH s, created[first.to] AS e
+  UNWIND range(0, size($first_to) - 1) AS k
+  MATCH (s:Session {id: $first_sessions[k]})
+  WITH s, created[$first_to[k]] AS e
   CREATE (s)-[:HAS_FIRST_EVENT]->(e)
 }
 CALL (created) {
@@ -207,18 +209,17 @@ WHERE n.path STARTS WITH $prefix AND n.json IS NOT NULL
 RETURN n.json AS json";
 
 /// Full-text search over the best `$fetch` matches only (Lucene ranks them without reading the
-/// nodes), filtered to some scopes. Each row also reports how many matches were fetched and the
-/// lowest fetched score, so the caller can tell whether the answer is the same as
-/// [`SEARCH_NOTES`] would give; one row with a null `json` stands for no hit.
+/// nodes), filtered to some scopes. Each row also reports how many matches were fetched, so the
+/// caller can tell whether every match was seen; one row with a null `json` stands for no hit.
 pub(crate) const SEARCH_NOTES_TOP: &str = "
 CALL db.index.fulltext.queryNodes($index, $query, {limit: $fetch}) YIELD node, score
 WITH collect(CASE WHEN size($scopes) = 0 OR node.scope IN $scopes THEN {node: node, score: score} END) AS kept,
-     count(*) AS fetched, min(score) AS floor
+     count(*) AS fetched
 UNWIND (CASE WHEN size(kept) = 0 THEN [null] ELSE kept END) AS hit
-WITH hit, fetched, floor
+WITH hit, fetched
 ORDER BY hit.score DESC, hit.node.key
 LIMIT $limit
-RETURN hit.node.json AS json, hit.score AS score, fetched, floor";
+RETURN hit.node.json AS json, hit.score AS score, fetched";
 
 /// Full-text search over every match, optionally limited to some scopes.
 ///

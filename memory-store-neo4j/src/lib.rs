@@ -1,10 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod batch;
 mod codec;
 mod config;
 mod cypher;
 mod error;
+mod nodelay;
 mod schema;
 mod search;
 mod store;

@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -24,11 +25,13 @@ use memory_core::{
 use neo4rs::{BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
 use serde::Deserialize;
 
+use crate::batch::{EventColumns, Link, NewEvent};
 use crate::codec::{
     decode_event, decode_note, encode_event, encode_note, note_key, position_from_bolt, position_to_bolt,
 };
 use crate::cypher::{self, COUNTER_NAME, NOTE_INDEX};
 use crate::error::Neo4jStoreError;
+use crate::nodelay;
 use crate::schema::{AWAIT_INDEXES, SCHEMA, SHOW_CONSTRAINTS, SHOW_INDEXES};
 use crate::search::{indexed_text, lucene_query, matched_terms};
 use crate::{Neo4jConfig, STORE_NAME};
@@ -47,6 +50,8 @@ const SEARCH_FETCH_MIN: usize = 200;
 pub struct Neo4jStore {
     graph: Graph,
     config: Neo4jConfig,
+    /// The server's addresses, to find the driver's connections to it ([`nodelay`]).
+    servers: Vec<SocketAddr>,
 }
 
 impl fmt::Debug for Neo4jStore {
@@ -82,8 +87,10 @@ impl Neo4jStore {
             builder.build().map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
         let graph = Graph::connect(driver_config)
             .map_err(|e| Neo4jStoreError::from_driver("connect", e, secret).into_core())?;
-        let store = Self { graph, config: config.clone() };
+        let servers = nodelay::server_addresses(&config.uri).await;
+        let store = Self { graph, config: config.clone(), servers };
         store.bounded("connect", config.connect_timeout, store.ping()).await?;
+        nodelay::apply(&store.servers);
         store.bounded("connect", config.query_timeout, store.ensure_schema()).await?;
         Ok(store)
     }
@@ -155,6 +162,13 @@ impl Neo4jStore {
         Ok(rows)
     }
 
+    /// Starts a transaction on a pooled connection, new ones included, with Nagle turned off.
+    async fn begin(&self, operation: &'static str) -> StoreResult<Txn> {
+        let txn = self.graph.start_txn().await.map_err(self.err(operation))?;
+        nodelay::apply(&self.servers);
+        Ok(txn)
+    }
+
     async fn txn_run(&self, operation: &'static str, txn: &mut Txn, q: Query) -> StoreResult<()> {
         txn.run(q).await.map(|_| ()).map_err(self.err(operation))
     }
@@ -212,7 +226,7 @@ impl Neo4jStore {
         for (i, event) in events.iter().enumerate() {
             first_index.entry(&event.id).or_insert(i);
         }
-        let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
+        let mut txn = self.begin(op).await?;
 
         let rows =
             self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
@@ -254,33 +268,21 @@ impl Neo4jStore {
             sessions.insert(get(op, &row, "id")?, SessionState::from_row(op, &row)?);
         }
 
-        let mut new_events = Vec::with_capacity(fresh.len());
-        // Chain links: between two new events (by index in `new_events`), from a stored event
-        // (by id) to a new one, and from a new session to its first event.
-        let mut inner = Vec::with_capacity(fresh.len());
-        let mut outer = Vec::new();
-        let mut firsts = Vec::new();
+        let mut columns = EventColumns::with_capacity(fresh.len());
         let mut newest: HashMap<&str, i64> = HashMap::new();
         let mut projects = Vec::new();
-        let mut position = base;
         for &i in &fresh {
             let event = &events[i];
             let state = sessions
                 .get_mut(event.session.as_str())
                 .ok_or_else(|| corrupt(op, "a locked session was not returned"))?;
             state.last_seq += 1;
-            position += 1;
-            let index = i64::try_from(new_events.len()).unwrap_or(i64::MAX);
             let stored_last = state.last_id.replace(event.id.0.clone());
-            match (newest.insert(event.session.as_str(), index), stored_last) {
-                (Some(from), _) => inner.push(bolt_map([("from", from.into()), ("to", index.into())])),
-                (None, Some(previous)) => {
-                    outer.push(bolt_map([("from", previous.into()), ("to", index.into())]))
-                }
-                (None, None) => {
-                    firsts.push(bolt_map([("session", event.session.as_str().into()), ("to", index.into())]))
-                }
-            }
+            let link = match (newest.insert(event.session.as_str(), columns.next_index()), stored_last) {
+                (Some(from), _) => Link::AfterNew(from),
+                (None, Some(previous)) => Link::AfterStored(previous),
+                (None, None) => Link::First,
+            };
             state.harness.get_or_insert_with(|| event.harness.name.clone());
             if state.project.is_none()
                 && let Some(project) = &event.project
@@ -294,21 +296,21 @@ impl Neo4jStore {
             let at = (event.occurred_at.timestamp(), i64::from(event.occurred_at.timestamp_subsec_nanos()));
             state.started = Some(state.started.map_or(at, |s| s.min(at)));
             state.last = Some(state.last.map_or(at, |l| l.max(at)));
-            let encoded = encode_event(event).map_err(|e| Neo4jStoreError::Driver {
+            let json = encode_event(event).map_err(|e| Neo4jStoreError::Driver {
                 operation: op,
                 message: format!("encode event: {e}"),
             })?;
-            new_events.push(bolt_map([
-                ("id", event.id.0.as_str().into()),
-                ("session", event.session.as_str().into()),
-                ("seq", state.last_seq.into()),
-                ("position", position.into()),
-                ("kind", event.kind.as_str().into()),
-                ("harness", event.harness.name.as_str().into()),
-                ("project", event.project.clone().into()),
-                ("occurred_at", event.occurred_at.to_rfc3339().into()),
-                ("json", encoded.into()),
-            ]));
+            let new = NewEvent {
+                id: event.id.as_str(),
+                session: event.session.as_str(),
+                seq: state.last_seq,
+                kind: event.kind.as_str(),
+                harness: event.harness.name.as_str(),
+                project: event.project.as_deref(),
+                occurred_at: event.occurred_at.to_rfc3339(),
+                json,
+            };
+            columns.push(new, link);
             known.insert(event.id.0.clone(), (event.session.clone(), to_u64(op, state.last_seq)?));
         }
 
@@ -318,14 +320,12 @@ impl Neo4jStore {
                 newest.get(id.as_str()).ok_or_else(|| corrupt(op, "a locked session has no new event"))?;
             updates.push(state.update(id, *last));
         }
-        let create = query(cypher::CREATE_EVENTS)
-            .param("events", new_events)
-            .param("inner", inner)
-            .param("outer", outer)
-            .param("firsts", firsts)
+        let last_position = base + columns.next_index();
+        let create = columns
+            .into_params(query(cypher::CREATE_EVENTS), base + 1)
             .param("sessions", updates)
             .param("counter", COUNTER_NAME)
-            .param("position", position);
+            .param("position", last_position);
         self.txn_run(op, &mut txn, create).await?;
         if !projects.is_empty() {
             self.txn_run(op, &mut txn, query(cypher::LINK_PROJECTS).param("projects", projects)).await?;
@@ -396,7 +396,7 @@ impl Neo4jStore {
         watermark: Option<&WatermarkAdvance>,
     ) -> StoreResult<()> {
         let op = "commit";
-        let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
+        let mut txn = self.begin(op).await?;
         for change in changes {
             match change {
                 NoteChange::Put(note) => self.put_in(op, &mut txn, note).await?,
@@ -416,7 +416,7 @@ impl Neo4jStore {
 
     async fn delete_once(&self, scope: &Scope, path: &NotePath) -> StoreResult<bool> {
         let op = "delete_note";
-        let mut txn = self.graph.start_txn().await.map_err(self.err(op))?;
+        let mut txn = self.begin(op).await?;
         let existed = self.delete_in(op, &mut txn, scope, path).await?;
         txn.commit().await.map_err(self.err(op))?;
         Ok(existed)
@@ -439,19 +439,18 @@ impl Neo4jStore {
             .param("fetch", clamp(fetch));
         let mut rows = Vec::new();
         let mut complete = true;
-        let mut floor = f64::NEG_INFINITY;
         for row in self.fetch(op, top).await? {
             complete = get::<i64>(op, &row, "fetched")? < clamp(fetch);
-            floor = get::<Option<f64>>(op, &row, "floor")?.unwrap_or(f64::NEG_INFINITY);
             if get::<Option<String>>(op, &row, "json")?.is_some() {
                 rows.push(row);
             }
         }
-        // The best `fetch` matches decide the answer when every match was fetched, or when the
-        // last kept hit scores above every match left out (those score at most `floor`).
-        let decided = complete
-            || (rows.len() == search.limit
-                && rows.last().map(|r| get::<f64>(op, r, "score")).transpose()?.is_some_and(|s| s > floor));
+        // The best `fetch` matches decide the answer when every match was fetched, or when they
+        // hold `limit` hits in the asked scopes: a match left out scores no higher than the last
+        // one fetched, so at most it ties with the last hit, and a tie at the cut goes to the
+        // index's own order (as in the SQLite store). Only when other scopes crowd the best
+        // matches is every match read.
+        let decided = complete || rows.len() == search.limit;
         if !decided {
             let all = query(cypher::SEARCH_NOTES)
                 .param("index", NOTE_INDEX)

@@ -12,7 +12,7 @@ use crate::config::{Backend, Config};
 use crate::output::{json as print_json, print};
 
 /// Events read and appended per batch.
-const BATCH: usize = 500;
+const BATCH: usize = 1_000;
 /// Watermarks the migration keeps for itself in the target.
 const OWN_PREFIX: &str = "migrate:";
 
