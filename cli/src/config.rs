@@ -107,7 +107,7 @@ impl std::fmt::Debug for Neo4jSection {
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct HookConfig {
-    /// Time a hook may spend on the store before it journals the event and answers, in ms.
+    /// Time a hook may take, from its start, before it journals the event and answers, in ms.
     pub(crate) deadline_ms: u64,
     /// Largest payload read from stdin, in bytes.
     pub(crate) max_input_bytes: usize,

@@ -2,16 +2,19 @@
 //! the agent.
 //!
 //! Order of work: read stdin (bounded) → parse with the harness adapter → redact → file under the
-//! project → (within the deadline, on a worker thread) deliver journaled events, append, build the
-//! injection → render the harness's answer. A slow or unreachable store sends the event to the
-//! local journal and the hook answers in time; bad input gets one line on stderr and a
-//! non-blocking exit code; a panic is caught and answered with the harness's no-op.
+//! project → (within the deadline) deliver journaled events, append, build the injection → render
+//! the harness's answer. The store work runs on the main thread; a watchdog thread sleeps until
+//! the deadline and, if the work has not answered by then, journals the event, answers with the
+//! harness's no-op and ends the process, so a slow or unreachable store never holds the agent up.
+//! Bad input gets one line on stderr and a non-blocking exit code; a panic is caught and answered
+//! with the harness's no-op.
 
 use std::collections::BTreeSet;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use memory_core::{
@@ -19,7 +22,7 @@ use memory_core::{
 };
 use sha2::{Digest, Sha256};
 
-use crate::config::{Config, ensure_private_dir};
+use crate::config::{Backend, Config, ensure_private_dir};
 use crate::inject::{self, Injection};
 use crate::journal::Journal;
 use crate::project::{self, Project};
@@ -41,7 +44,7 @@ pub(crate) fn run(adapter: &'static dyn HarnessAdapter, stdin: &mut dyn std::io:
     let log_dir = config.as_ref().map(Config::log_dir).unwrap_or_else(|_| Config::default().log_dir());
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let config = config.map_err(|e| format!("{e:#}"))?;
-        capture(adapter, &config, stdin)
+        capture(adapter, &config, stdin, started)
     }));
     let (rendered, summary) = match outcome {
         Ok(Ok((rendered, summary))) => (rendered, summary),
@@ -63,8 +66,12 @@ pub(crate) fn run(adapter: &'static dyn HarnessAdapter, stdin: &mut dyn std::io:
             (rendered, format!("panic: {what}"))
         }
     };
-    log::line(&log_dir, &format!("hook {} {summary} {}us", adapter.harness(), started.elapsed().as_micros()));
+    log_run(&log_dir, adapter, &summary, started);
     rendered
+}
+
+fn log_run(log_dir: &Path, adapter: &dyn HarnessAdapter, summary: &str, started: Instant) {
+    log::line(log_dir, &format!("hook {} {summary} {}us", adapter.harness(), started.elapsed().as_micros()));
 }
 
 fn read_bounded(stdin: &mut dyn std::io::Read, max: usize) -> Result<Vec<u8>, String> {
@@ -86,6 +93,7 @@ fn capture(
     adapter: &'static dyn HarnessAdapter,
     config: &Config,
     stdin: &mut dyn std::io::Read,
+    started: Instant,
 ) -> Result<(Rendered, String), String> {
     let input = read_bounded(stdin, config.hook.max_input_bytes)?;
     let env: Vec<(String, String)> = std::env::vars().collect();
@@ -121,17 +129,50 @@ fn capture(
         cap: adapter.context_cap(),
         keeps_context: adapter.start_keeps_context(&event),
     };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(work.run());
-    });
-    let (response, outcome) = match rx.recv_timeout(config.hook.deadline()) {
-        Ok(Ok((response, outcome))) => (response, outcome),
-        Ok(Err(e)) => (HookResponse::pass(), journal_event(&journal, &event, &format!("store error: {e:#}"))),
-        Err(_) => (HookResponse::pass(), journal_event(&journal, &event, "deadline passed")),
+    let late = Late { adapter, event: event.clone(), journal: journal.clone(), summary: summary.clone() };
+    watchdog(config.hook.deadline(), config.log_dir(), started, late);
+    let worked = work.run();
+    if ANSWERED.swap(true, Ordering::SeqCst) {
+        // The watchdog is answering for this hook and ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
+    let (response, outcome) = match worked {
+        Ok((response, outcome)) => (response, outcome),
+        Err(e) => (HookResponse::pass(), journal_event(&journal, &event, &format!("store error: {e:#}"))),
     };
     let response = if adapter.support(&kind).context { response } else { HookResponse::pass() };
     Ok((adapter.render(&kind, &response), format!("{summary} {outcome}")))
+}
+
+/// Set by whichever answers the harness first: the hook's own work or the watchdog.
+static ANSWERED: AtomicBool = AtomicBool::new(false);
+
+/// What the watchdog needs to answer for a hook whose work missed the deadline.
+struct Late {
+    adapter: &'static dyn HarnessAdapter,
+    event: HookEvent,
+    journal: Journal,
+    summary: String,
+}
+
+/// Starts a thread that sleeps until the deadline; if the hook has not answered by then, it
+/// journals the event, writes the harness's no-op answer, logs, and ends the process.
+fn watchdog(deadline: Duration, log_dir: PathBuf, started: Instant, late: Late) {
+    // Without a watchdog (the thread could not start) the hook still answers, only without the
+    // guarantee of a deadline.
+    let _ = std::thread::Builder::new().name("deadline".to_owned()).stack_size(256 * 1024).spawn(move || {
+        std::thread::sleep(deadline.saturating_sub(started.elapsed()));
+        if ANSWERED.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let outcome = journal_event(&late.journal, &late.event, "deadline passed");
+        let rendered = late.adapter.render(&late.event.kind, &HookResponse::pass());
+        emit(&rendered);
+        log_run(&log_dir, late.adapter, &format!("{} {outcome}", late.summary), started);
+        std::process::exit(rendered.exit_code);
+    });
 }
 
 fn journal_event(journal: &Journal, event: &HookEvent, why: &str) -> String {
@@ -160,12 +201,16 @@ struct Work {
 
 impl Work {
     fn run(self) -> anyhow::Result<(HookResponse, String)> {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        runtime.block_on(self.run_async())
+        let mut runtime = tokio::runtime::Builder::new_current_thread();
+        // SQLite runs inline (see `store::open_for_hook`) and needs no IO or timer driver.
+        if self.config.store.backend != Backend::Sqlite {
+            runtime.enable_all();
+        }
+        runtime.build()?.block_on(self.run_async())
     }
 
     async fn run_async(self) -> anyhow::Result<(HookResponse, String)> {
-        let store: Arc<dyn MemoryStore> = store::open(&self.config).await?;
+        let store: Arc<dyn MemoryStore> = store::open_for_hook(&self.config).await?;
         let drained = self.journal.drain(&*store, false).await?;
         let outcome = if drained.empty {
             store.append(std::slice::from_ref(&self.event)).await?;

@@ -132,11 +132,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // `hook <harness>` runs on every event of every session: it is recognised before the whole
+    // command line parser is built. Anything else (help, a typo) goes through the parser.
+    if let Some(harness) = hook_invocation() {
+        return run_hook(harness);
+    }
     let cli = Cli::parse();
-    if let Command::Hook { harness } = &cli.command {
-        let rendered = hook::run(harness.adapter(), &mut std::io::stdin().lock());
-        hook::emit(&rendered);
-        return ExitCode::from(u8::try_from(rendered.exit_code).unwrap_or(1));
+    if let Command::Hook { harness } = cli.command {
+        return run_hook(harness);
     }
     match run(cli) {
         Ok(code) => code,
@@ -145,6 +148,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The harness of an `agent-memory hook <harness>` command line, exactly that.
+fn hook_invocation() -> Option<cmd::HarnessArg> {
+    let mut args = std::env::args_os().skip(1);
+    let (Some(command), Some(harness), None) = (args.next(), args.next(), args.next()) else { return None };
+    if command != "hook" {
+        return None;
+    }
+    clap::ValueEnum::from_str(harness.to_str()?, false).ok()
+}
+
+fn run_hook(harness: cmd::HarnessArg) -> ExitCode {
+    let rendered = hook::run(harness.adapter(), &mut std::io::stdin().lock());
+    hook::emit(&rendered);
+    ExitCode::from(u8::try_from(rendered.exit_code).unwrap_or(1))
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {

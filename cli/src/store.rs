@@ -10,14 +10,23 @@ use crate::config::{Backend, Config};
 /// Opens the store the configuration names.
 pub(crate) async fn open(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
     match config.store.backend {
-        Backend::Sqlite => open_sqlite(config),
+        Backend::Sqlite => open_sqlite(config, false),
         Backend::Neo4j => open_neo4j(config).await,
     }
 }
 
-pub(crate) fn open_sqlite(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
+/// Opens the configured store for one hook: SQLite queries run on the hook's own thread, which
+/// does nothing else meanwhile.
+pub(crate) async fn open_for_hook(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
+    match config.store.backend {
+        Backend::Sqlite => open_sqlite(config, true),
+        Backend::Neo4j => open_neo4j(config).await,
+    }
+}
+
+fn open_sqlite(config: &Config, inline: bool) -> anyhow::Result<Arc<dyn MemoryStore>> {
     let path = config.sqlite_path();
-    let sqlite = memory_store_sqlite::SqliteConfig::new(path.clone());
+    let sqlite = memory_store_sqlite::SqliteConfig::new(path.clone()).with_inline(inline);
     let store = memory_store_sqlite::SqliteStore::open(&sqlite)
         .with_context(|| format!("cannot open the SQLite store at {}", path.display()))?;
     Ok(Arc::new(store))

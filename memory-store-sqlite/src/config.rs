@@ -14,6 +14,10 @@ pub struct SqliteConfig {
     pub path: PathBuf,
     /// How long a write waits for another process's lock before failing with a transient error.
     pub busy_timeout: Duration,
+    /// Run each query on the calling thread instead of Tokio's blocking pool. For a process that
+    /// does one thing at a time, such as a hook: it saves two thread hand-offs per call, and needs
+    /// no Tokio runtime at all, but a query blocks the calling task while it runs. Default: off.
+    pub inline: bool,
 }
 
 impl SqliteConfig {
@@ -22,12 +26,18 @@ impl SqliteConfig {
 
     /// A database at `path` with the default busy timeout.
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        Self { path: path.into(), busy_timeout: Self::DEFAULT_BUSY_TIMEOUT }
+        Self { path: path.into(), busy_timeout: Self::DEFAULT_BUSY_TIMEOUT, inline: false }
     }
 
     /// The same configuration with another busy timeout.
     pub fn with_busy_timeout(mut self, busy_timeout: Duration) -> Self {
         self.busy_timeout = busy_timeout;
+        self
+    }
+
+    /// The same configuration, running queries on the calling thread (see [`SqliteConfig::inline`]).
+    pub fn with_inline(mut self, inline: bool) -> Self {
+        self.inline = inline;
         self
     }
 

@@ -18,10 +18,11 @@ use crate::{events, notes, schema, search};
 /// A [`MemoryStore`] on one SQLite database file, safe to use from many processes at once.
 ///
 /// Each value holds one connection; calls run on Tokio's blocking pool, so they must be made
-/// from inside a Tokio runtime.
+/// from inside a Tokio runtime, unless the store was opened with [`SqliteConfig::inline`].
 pub struct SqliteStore {
     conn: Arc<Mutex<Connection>>,
     path: PathBuf,
+    inline: bool,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -99,7 +100,7 @@ impl SqliteStore {
     /// date. Cheap when the schema is current: no migration work is done.
     pub fn open(config: &SqliteConfig) -> memory_core::Result<Self> {
         let conn = open_connection(config)?;
-        Ok(Self { conn: Arc::new(Mutex::new(conn)), path: config.path.clone() })
+        Ok(Self { conn: Arc::new(Mutex::new(conn)), path: config.path.clone(), inline: config.inline })
     }
 
     /// The database file.
@@ -107,12 +108,16 @@ impl SqliteStore {
         &self.path
     }
 
-    /// Runs `work` on the connection on Tokio's blocking pool.
+    /// Runs `work` on the connection, on Tokio's blocking pool or, inline, on this thread.
     async fn with<T, F>(&self, work: F) -> memory_core::Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     {
+        if self.inline {
+            let mut guard = self.conn.lock().map_err(|_| StoreError::Poisoned)?;
+            return Ok(work(&mut guard)?);
+        }
         let conn = Arc::clone(&self.conn);
         let joined = tokio::task::spawn_blocking(move || {
             let mut guard = conn.lock().map_err(|_| StoreError::Poisoned)?;

@@ -33,6 +33,17 @@ async fn conformance_on_a_file() {
     run_conformance(&store).await;
 }
 
+#[test]
+fn conformance_inline_needs_no_runtime() {
+    let (_dir, path) = temp_db();
+    let store = SqliteStore::open(&SqliteConfig::new(&path).with_inline(true)).expect("open");
+    // No Tokio runtime at all: a call that went to the blocking pool would panic, and one that
+    // waited would stay pending.
+    let mut suite = std::pin::pin!(run_conformance(&store));
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    assert!(suite.as_mut().poll(&mut context).is_ready(), "an inline store call waited");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_queries_are_searched_as_words() {
     let (_dir, path) = temp_db();

@@ -34,7 +34,8 @@ pub(super) enum Accept {
 pub(super) struct Rule {
     /// Marker kind (`[REDACTED:<kind>]`); checks may choose a more precise one.
     pub(super) kind: &'static str,
-    /// Lowercase literals of which at least one must occur for the rule to run; empty: always.
+    /// Literals of which at least one must occur for the rule to run; empty: always. An
+    /// all-lowercase literal matches in any case, one with capitals exactly as written.
     pub(super) triggers: &'static [&'static str],
     /// The pattern, compiled on first use.
     pub(super) pattern: &'static str,
@@ -42,10 +43,10 @@ pub(super) struct Rule {
     pub(super) accept: Accept,
 }
 
-/// Finds, in one pass over a text, which rules have a trigger literal in it (ASCII case ignored).
+/// Finds, in one pass over a text, which rules have a trigger literal in it.
 pub(super) struct TriggerIndex {
-    /// Trigger literals by their first byte: `(literal, rule bit)`.
-    by_first_byte: Vec<Vec<(&'static [u8], u64)>>,
+    /// Trigger literals by their lowercased first byte: `(literal, rule bit, exact case)`.
+    by_first_byte: Vec<Vec<(&'static [u8], u64, bool)>>,
     /// Rules without triggers, which always run.
     always: u64,
 }
@@ -63,7 +64,8 @@ impl TriggerIndex {
             }
             for trigger in rule.triggers {
                 let bytes = trigger.as_bytes();
-                by_first_byte[usize::from(bytes[0])].push((bytes, bit));
+                let exact = bytes.iter().any(u8::is_ascii_uppercase);
+                by_first_byte[usize::from(bytes[0].to_ascii_lowercase())].push((bytes, bit, exact));
             }
         }
         Self { by_first_byte, always }
@@ -74,10 +76,10 @@ impl TriggerIndex {
         let bytes = text.as_bytes();
         let mut found = self.always;
         for (at, byte) in bytes.iter().enumerate() {
-            for (literal, bit) in &self.by_first_byte[usize::from(byte.to_ascii_lowercase())] {
+            for &(literal, bit, exact) in &self.by_first_byte[usize::from(byte.to_ascii_lowercase())] {
+                let Some(here) = bytes.get(at..at + literal.len()) else { continue };
                 if found & bit == 0
-                    && bytes[at..].len() >= literal.len()
-                    && bytes[at..at + literal.len()].eq_ignore_ascii_case(literal)
+                    && (if exact { here == literal } else { here.eq_ignore_ascii_case(literal) })
                 {
                     found |= bit;
                 }
@@ -222,7 +224,7 @@ pub(super) static RULES: &[Rule] = &[
         concat!(lb!(), r"(?:[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})"),
         Accept::Whole,
     ),
-    rule("twilio-key", &["ac", "sk"], concat!(lb!(), r"(?:AC|SK)[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
+    rule("twilio-key", &["AC", "SK"], concat!(lb!(), r"(?:AC|SK)[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
     rule(
         "sendgrid-api-key",
         &["sg."],
@@ -274,7 +276,7 @@ pub(super) static RULES: &[Rule] = &[
     ),
     rule(
         "basic-auth",
-        &["-u", "--user"],
+        &["-u ", "-u\t", "--user ", "--user\t"],
         r#"(?:^|[ \t])(?:-u|--user)[ \t]+["']?[^ \t\r\n:"']+:([^ \t\r\n"']+)"#,
         Accept::Group(1),
     ),
@@ -329,7 +331,7 @@ pub(super) static RULES: &[Rule] = &[
     ),
     rule(
         "password",
-        &["--"],
+        &["password", "passwd", "token", "secret", "api-key", "apikey", "access-key"],
         concat!(
             r"(?:^|[ \t])--(?P<key>(?i-u:[a-z0-9\-]*(?:password|passwd|token|secret|api-key|apikey|access-key)",
             r#"[a-z0-9\-]*))[ \t]+(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\-][^ \t\r\n"']*)"#

@@ -70,7 +70,7 @@ fn counts_name_kinds_never_secrets() {
 fn every_built_in_pattern_compiles() {
     for rule in super::super::rules::RULES {
         assert!(regex::Regex::new(rule.pattern).is_ok(), "{}", rule.pattern);
-        assert!(rule.triggers.iter().all(|t| t.chars().all(|c| !c.is_ascii_uppercase())), "{}", rule.kind);
+        assert!(rule.triggers.iter().all(|t| !t.is_empty() && t.is_ascii()), "{}", rule.kind);
     }
 }
 
@@ -80,4 +80,26 @@ fn the_debug_form_shows_no_text() {
     let _ = r.redact_text("password=hunter22");
     let debug = format!("{r:?}");
     assert!(debug.contains("Redactor") && !debug.contains("hunter22"), "{debug}");
+}
+
+#[test]
+fn everyday_tool_text_compiles_no_pattern() {
+    let r = Redactor::new();
+    let text =
+        "cargo test --workspace -q\ntest result: ok. 42 passed; 0 failed\nback to the stack, task done";
+    assert_eq!(r.redact_text(text), text);
+    assert!(format!("{r:?}").contains("compiled: 0"), "{r:?}");
+}
+
+#[test]
+fn capitalised_triggers_match_exactly_and_lowercase_ones_in_any_case() {
+    use super::super::rules::{RULES, TriggerIndex};
+    let index = TriggerIndex::new(RULES);
+    let bit = |kind: &str| {
+        let at = RULES.iter().position(|r| r.kind == kind).expect("rule");
+        1u64 << at
+    };
+    assert_eq!(index.scan("back on track, ask the task") & bit("twilio-key"), 0);
+    assert_ne!(index.scan("sid AC0123") & bit("twilio-key"), 0);
+    assert_ne!(index.scan("GHP_ABC") & bit("github-token"), 0, "lowercase triggers ignore case");
 }
