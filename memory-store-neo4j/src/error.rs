@@ -70,6 +70,11 @@ impl Neo4jStoreError {
         }
     }
 
+    /// Whether a write broke a uniqueness constraint (an event id already stored).
+    pub(crate) fn is_constraint_violation(&self) -> bool {
+        matches!(self, Self::Server { code, .. } if code == "Neo.ClientError.Schema.ConstraintValidationFailed")
+    }
+
     /// Whether the server refused the credentials.
     fn is_auth_failure(&self) -> bool {
         matches!(self, Self::Server { code, .. } if code.starts_with("Neo.ClientError.Security."))

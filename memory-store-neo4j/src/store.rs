@@ -6,9 +6,10 @@
 //! Appends first write-lock the store-wide position counter, then each touched session, so
 //! positions are handed out and committed in one order (a reader paging by position never skips
 //! an event that commits later), and appenders never wait on each other in a cycle. Within the
-//! locks the store reads which ids exist, computes seqs and positions for the new events, and
-//! writes them with one `UNWIND` statement that creates and chains the new events, updates the
-//! sessions and stores the counter.
+//! locks the store computes seqs and positions for the new events and writes them with one
+//! statement that creates and chains them, updates the sessions and stores the counter. Events are
+//! assumed new; when the id constraint finds one stored, the batch is rolled back and appended
+//! again after reading which ids exist.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -219,7 +220,17 @@ impl Neo4jStore {
         Ok(())
     }
 
+    /// Appends as if every event were new, as nearly all are: the id constraint then checks
+    /// existence as part of the write. A batch holding a stored id (a redelivered journal) fails
+    /// that constraint, rolls back, and is appended again with an explicit check first.
     async fn append_once(&self, events: &[HookEvent]) -> StoreResult<Vec<Appended>> {
+        match self.append_attempt(events, false).await {
+            Err(e) if e.is_constraint_violation() => self.append_attempt(events, true).await,
+            other => other,
+        }
+    }
+
+    async fn append_attempt(&self, events: &[HookEvent], check_stored: bool) -> StoreResult<Vec<Appended>> {
         let op = "append";
         // The first occurrence of each id in the batch; later repeats are answered from it.
         let mut first_index: HashMap<&EventId, usize> = HashMap::new();
@@ -233,17 +244,20 @@ impl Neo4jStore {
         let base: i64 =
             get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
 
-        let ids: Vec<BoltType> = events
-            .iter()
-            .enumerate()
-            .filter(|(i, e)| first_index[&e.id] == *i)
-            .map(|(_, e)| e.id.0.as_str().into())
-            .collect();
         let mut known: HashMap<String, (SessionKey, u64)> = HashMap::new();
-        for row in self.txn_fetch(op, &mut txn, query(cypher::EXISTING_EVENTS).param("ids", ids)).await? {
-            let id: String = get(op, &row, "id")?;
-            let session: String = get(op, &row, "session")?;
-            known.insert(id, (SessionKey(session), to_u64(op, get(op, &row, "seq")?)?));
+        if check_stored {
+            let ids: Vec<BoltType> = events
+                .iter()
+                .enumerate()
+                .filter(|(i, e)| first_index[&e.id] == *i)
+                .map(|(_, e)| e.id.0.as_str().into())
+                .collect();
+            let q = query(cypher::EXISTING_EVENTS).param("ids", ids);
+            for row in self.txn_fetch(op, &mut txn, q).await? {
+                let id: String = get(op, &row, "id")?;
+                let session: String = get(op, &row, "session")?;
+                known.insert(id, (SessionKey(session), to_u64(op, get(op, &row, "seq")?)?));
+            }
         }
         let fresh: Vec<usize> = (0..events.len())
             .filter(|&i| first_index[&events[i].id] == i && !known.contains_key(&events[i].id.0))
