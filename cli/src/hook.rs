@@ -14,6 +14,7 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -201,12 +202,14 @@ struct Work {
 
 impl Work {
     fn run(self) -> anyhow::Result<(HookResponse, String)> {
-        let mut runtime = tokio::runtime::Builder::new_current_thread();
-        // SQLite runs inline (see `store::open_for_hook`) and needs no IO or timer driver.
-        if self.config.store.backend != Backend::Sqlite {
-            runtime.enable_all();
+        let inline = self.config.store.backend == Backend::Sqlite;
+        let mut work = std::pin::pin!(self.run_async());
+        // SQLite runs inline (see `store::open_for_hook`): the work finishes in its first poll
+        // and needs no runtime. Work that waits (a network store) gets one.
+        if inline && let Poll::Ready(done) = work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            return done;
         }
-        runtime.build()?.block_on(self.run_async())
+        tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(work)
     }
 
     async fn run_async(self) -> anyhow::Result<(HookResponse, String)> {

@@ -3,7 +3,8 @@
 //! p50 / p99 wall time and peak RSS for logging events and for injection events.
 //!
 //! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs). Peak RSS
-//! is read with GNU time (`/usr/bin/time`, Debian package `time`).
+//! is read with GNU time (`/usr/bin/time`, Debian package `time`). A first row times
+//! `agent-memory --version`, spawned the same way: the cost of starting the process at all.
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
@@ -66,6 +67,23 @@ fn main() -> anyhow::Result<()> {
     let time_available = Path::new("/usr/bin/time").exists();
     println!("hook latency: {} runs per row, binary {}", runs, binary.display());
     println!("{:<10} {:<10} {:>9} {:>9} {:>12}", "notes", "events", "p50 ms", "p99 ms", "peak RSS");
+    // The floor every hook stands on: starting and ending this binary, spawned the same way.
+    let mut floor = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let started = Instant::now();
+        let out = Command::new(&binary).arg("--version").stdin(Stdio::null()).output()?;
+        floor.push(started.elapsed());
+        anyhow::ensure!(out.status.success(), "agent-memory --version failed");
+    }
+    floor.sort();
+    println!(
+        "{:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
+        "-",
+        "--version",
+        ms(floor[runs / 2]),
+        ms(floor[runs * 99 / 100]),
+        ""
+    );
     for notes in [1_000usize, 100_000] {
         let dir = tempfile::tempdir()?;
         let project = dir.path().join("acme-api");
