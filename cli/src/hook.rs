@@ -47,6 +47,12 @@ pub(crate) fn run(adapter: &'static dyn HarnessAdapter, stdin: &mut dyn std::io:
         let config = config.map_err(|e| format!("{e:#}"))?;
         capture(adapter, &config, stdin, started)
     }));
+    if ANSWERED.swap(true, Ordering::SeqCst) {
+        // The deadline passed: the watchdog is answering for this hook and ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
     let (rendered, summary) = match outcome {
         Ok(Ok((rendered, summary))) => (rendered, summary),
         Ok(Err(message)) => {
@@ -132,14 +138,7 @@ fn capture(
     };
     let late = Late { adapter, event: event.clone(), journal: journal.clone(), summary: summary.clone() };
     watchdog(config.hook.deadline(), config.log_dir(), started, late);
-    let worked = work.run();
-    if ANSWERED.swap(true, Ordering::SeqCst) {
-        // The watchdog is answering for this hook and ends the process.
-        loop {
-            std::thread::park();
-        }
-    }
-    let (response, outcome) = match worked {
+    let (response, outcome) = match work.run() {
         Ok((response, outcome)) => (response, outcome),
         Err(e) => (HookResponse::pass(), journal_event(&journal, &event, &format!("store error: {e:#}"))),
     };
