@@ -136,50 +136,55 @@ fn capture(
         cap: adapter.context_cap(),
         keeps_context: adapter.start_keeps_context(&event),
     };
-    let late = Late { adapter, event: event.clone(), journal: journal.clone(), summary: summary.clone() };
-    watchdog(config.hook.deadline(), config.log_dir(), started, late);
+    let late = Arc::new(Late { adapter, event, journal, summary, log_dir: config.log_dir(), started });
+    watchdog(config.hook.deadline(), Arc::clone(&late));
     let (response, outcome) = match work.run() {
         Ok((response, outcome)) => (response, outcome),
-        Err(e) => (HookResponse::pass(), journal_event(&journal, &event, &format!("store error: {e:#}"))),
+        Err(e) => (HookResponse::pass(), late.journal(&format!("store error: {e:#}"))),
     };
     let response = if adapter.support(&kind).context { response } else { HookResponse::pass() };
-    Ok((adapter.render(&kind, &response), format!("{summary} {outcome}")))
+    Ok((adapter.render(&kind, &response), format!("{} {outcome}", late.summary)))
 }
 
 /// Set by whichever answers the harness first: the hook's own work or the watchdog.
 static ANSWERED: AtomicBool = AtomicBool::new(false);
 
-/// What the watchdog needs to answer for a hook whose work missed the deadline.
+/// The hook's event as it would be journaled, and what is needed to answer without the store.
 struct Late {
     adapter: &'static dyn HarnessAdapter,
     event: HookEvent,
     journal: Journal,
     summary: String,
+    log_dir: PathBuf,
+    started: Instant,
+}
+
+impl Late {
+    /// Journals the event; the outcome for the log line.
+    fn journal(&self, why: &str) -> String {
+        match self.journal.write(&self.event) {
+            Ok(_) => format!("journaled ({why})"),
+            Err(e) => format!("LOST ({why}; journal write failed: {e})"),
+        }
+    }
 }
 
 /// Starts a thread that sleeps until the deadline; if the hook has not answered by then, it
 /// journals the event, writes the harness's no-op answer, logs, and ends the process.
-fn watchdog(deadline: Duration, log_dir: PathBuf, started: Instant, late: Late) {
+fn watchdog(deadline: Duration, late: Arc<Late>) {
     // Without a watchdog (the thread could not start) the hook still answers, only without the
     // guarantee of a deadline.
     let _ = std::thread::Builder::new().name("deadline".to_owned()).stack_size(256 * 1024).spawn(move || {
-        std::thread::sleep(deadline.saturating_sub(started.elapsed()));
+        std::thread::sleep(deadline.saturating_sub(late.started.elapsed()));
         if ANSWERED.swap(true, Ordering::SeqCst) {
             return;
         }
-        let outcome = journal_event(&late.journal, &late.event, "deadline passed");
+        let outcome = late.journal("deadline passed");
         let rendered = late.adapter.render(&late.event.kind, &HookResponse::pass());
         emit(&rendered);
-        log_run(&log_dir, late.adapter, &format!("{} {outcome}", late.summary), started);
+        log_run(&late.log_dir, late.adapter, &format!("{} {outcome}", late.summary), late.started);
         std::process::exit(rendered.exit_code);
     });
-}
-
-fn journal_event(journal: &Journal, event: &HookEvent, why: &str) -> String {
-    match journal.write(event) {
-        Ok(_) => format!("journaled ({why})"),
-        Err(e) => format!("LOST ({why}; journal write failed: {e})"),
-    }
 }
 
 fn wants_rules_file(adapter: &dyn HarnessAdapter, kind: &EventKind, config: &Config) -> bool {

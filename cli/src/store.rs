@@ -9,17 +9,18 @@ use crate::config::{Backend, Config};
 
 /// Opens the store the configuration names.
 pub(crate) async fn open(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
-    match config.store.backend {
-        Backend::Sqlite => open_sqlite(config, false),
-        Backend::Neo4j => open_neo4j(config).await,
-    }
+    open_with(config, false).await
 }
 
 /// Opens the configured store for one hook: SQLite queries run on the hook's own thread, which
 /// does nothing else meanwhile.
 pub(crate) async fn open_for_hook(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
+    open_with(config, true).await
+}
+
+async fn open_with(config: &Config, inline_sqlite: bool) -> anyhow::Result<Arc<dyn MemoryStore>> {
     match config.store.backend {
-        Backend::Sqlite => open_sqlite(config, true),
+        Backend::Sqlite => open_sqlite(config, inline_sqlite),
         Backend::Neo4j => open_neo4j(config).await,
     }
 }

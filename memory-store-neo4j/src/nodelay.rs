@@ -9,8 +9,9 @@
 //! connections to the server's addresses and sets the option on them: it lists `/proc/self/fd`,
 //! takes a duplicate of each socket descriptor through a pidfd (the duplicate shares the socket,
 //! so the option applies to the driver's connection) and checks the peer address first. This runs
-//! after the store connects and whenever it opens a transaction, which is when the pool may have
-//! made a new connection; it costs a few system calls per open socket. Anything that fails is
+//! whenever the store opens a transaction (every write, the large messages, goes through one),
+//! which is when the pool may have made a new connection; it costs a few system calls per open
+//! socket. Anything that fails is
 //! skipped: the option only changes latency, never results. Elsewhere it does nothing.
 
 use std::net::SocketAddr;

@@ -91,7 +91,6 @@ impl Neo4jStore {
         let servers = nodelay::server_addresses(&config.uri).await;
         let store = Self { graph, config: config.clone(), servers };
         store.bounded("connect", config.connect_timeout, store.ping()).await?;
-        nodelay::apply(&store.servers);
         store.bounded("connect", config.query_timeout, store.ensure_schema()).await?;
         Ok(store)
     }
