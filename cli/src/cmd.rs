@@ -10,29 +10,21 @@ use memory_core::{HarnessAdapter, NotePath, Scope};
 
 pub(crate) use self::dream::for_demo as dream_for_demo;
 
-/// A harness named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum HarnessArg {
-    /// Claude Code.
-    Claude,
-    /// OpenAI Codex CLI.
-    Codex,
-    /// Cursor.
-    Cursor,
-}
-
 static CLAUDE: adapter_claude::ClaudeAdapter = adapter_claude::ClaudeAdapter;
 static CODEX: adapter_codex::CodexAdapter = adapter_codex::CodexAdapter;
 static CURSOR: adapter_cursor::CursorAdapter = adapter_cursor::CursorAdapter;
 
-impl HarnessArg {
-    pub(crate) fn adapter(self) -> &'static dyn HarnessAdapter {
-        match self {
-            Self::Claude => &CLAUDE,
-            Self::Codex => &CODEX,
-            Self::Cursor => &CURSOR,
-        }
-    }
+/// Every harness the binary serves, in the order commands list them: the one adapter registry.
+pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] = &[&CLAUDE, &CODEX, &CURSOR];
+
+/// The adapter of a harness named on the command line (ASCII case ignored).
+pub(crate) fn adapter(name: &str) -> Option<&'static dyn HarnessAdapter> {
+    ADAPTERS.iter().copied().find(|a| a.harness().eq_ignore_ascii_case(name))
+}
+
+/// The harness names, for messages: `claude, codex, cursor`.
+pub(crate) fn harness_names() -> String {
+    ADAPTERS.iter().map(|a| a.harness()).collect::<Vec<_>>().join(", ")
 }
 
 /// `agent-memory notes …`

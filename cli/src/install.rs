@@ -92,7 +92,9 @@ pub(crate) fn uninstall(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCo
 pub(crate) async fn doctor(args: &DoctorArgs, json: bool) -> anyhow::Result<ExitCode> {
     let ctx = context(args.project.as_deref(), args.binary.as_deref(), false)?;
     let harnesses = if args.harness.is_empty() { Harness::ALL.to_vec() } else { chosen(&args.harness) };
-    let report = doctor::check(&ctx, &harnesses, args.fix, crate::config::Config::load()).await;
+    let report =
+        doctor::check(&ctx, &harnesses, args.fix, memory_hook::config::Config::load().map_err(Into::into))
+            .await;
     if json {
         crate::output::json(&report)?;
     } else {

@@ -2,23 +2,17 @@
 //! distill and move the memory they share.
 
 mod cmd;
-mod config;
-mod cursor_rules;
 mod hook;
-mod inject;
 mod install;
-mod journal;
-mod log;
 mod mcp;
 mod output;
-mod project;
-mod redact;
 #[cfg(test)]
 mod schemas;
 mod store;
 mod tree;
 
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
@@ -59,8 +53,8 @@ enum Command {
     /// Wire this into a harness's hook configuration for every lifecycle event. The harness is
     /// named on the command line, never guessed. Always exits non-blocking.
     Hook {
-        /// The harness that runs the hook.
-        harness: cmd::HarnessArg,
+        /// The harness that runs the hook: claude, codex or cursor.
+        harness: String,
     },
     /// List recorded sessions, most recent first.
     Sessions {
@@ -132,14 +126,17 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let started = Instant::now();
     // `hook <harness>` runs on every event of every session: it is recognised before the whole
-    // command line parser is built. Anything else (help, a typo) goes through the parser.
-    if let Some(harness) = hook_invocation() {
-        return run_hook(harness);
+    // command line parser is built, and no mistake on its command line may exit with a code a
+    // harness reads as "block". Help goes through the parser.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if args.first().is_some_and(|a| a == "hook") && !args.iter().any(|a| a == "--help" || a == "-h") {
+        return hook::main(started, &args[1..]);
     }
     let cli = Cli::parse();
     if let Command::Hook { harness } = cli.command {
-        return run_hook(harness);
+        return hook::main(started, &[harness.into()]);
     }
     match run(cli) {
         Ok(code) => code,
@@ -148,22 +145,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// The harness of an `agent-memory hook <harness>` command line, exactly that.
-fn hook_invocation() -> Option<cmd::HarnessArg> {
-    let mut args = std::env::args_os().skip(1);
-    let (Some(command), Some(harness), None) = (args.next(), args.next(), args.next()) else { return None };
-    if command != "hook" {
-        return None;
-    }
-    clap::ValueEnum::from_str(harness.to_str()?, false).ok()
-}
-
-fn run_hook(harness: cmd::HarnessArg) -> ExitCode {
-    let rendered = hook::run(harness.adapter(), &mut std::io::stdin().lock());
-    hook::emit(&rendered);
-    ExitCode::from(u8::try_from(rendered.exit_code).unwrap_or(1))
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -182,16 +163,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Config => cmd::query::show_config(json),
             Command::Migrate(args) => cmd::migrate::run(args, json).await,
             Command::Mcp => {
-                let store = store::open(&config::Config::load()?).await?;
+                let store = store::open(&memory_hook::Config::load()?).await?;
                 mcp::serve(store).await?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Export { dir } => {
-                let store = store::open(&config::Config::load()?).await?;
+                let store = store::open(&memory_hook::Config::load()?).await?;
                 tree::export(store.as_ref(), &dir, json).await
             }
             Command::Import { dir, delete_missing } => {
-                let store = store::open(&config::Config::load()?).await?;
+                let store = store::open(&memory_hook::Config::load()?).await?;
                 tree::import(store.as_ref(), &dir, delete_missing, json).await
             }
             Command::Install(args) => install::install(&args, json),

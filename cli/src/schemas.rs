@@ -7,7 +7,7 @@ pub(crate) fn all() -> Vec<(&'static str, serde_json::Value)> {
     vec![
         ("hook-event.schema.json", schemars::schema_for!(memory_core::HookEvent).to_value()),
         ("note.schema.json", schemars::schema_for!(memory_core::Note).to_value()),
-        ("config.schema.json", schemars::schema_for!(crate::config::Config).to_value()),
+        ("config.schema.json", schemars::schema_for!(memory_hook::config::Config).to_value()),
     ]
 }
 

@@ -1,27 +1,41 @@
-//! Opens the configured store.
+//! Opens the configured store: for commands, and for hooks through [`memory_hook::OpenStore`].
 
 use std::sync::Arc;
 
 use anyhow::Context as _;
 use memory_core::MemoryStore;
-
-use crate::config::{Backend, Config};
+use memory_hook::config::{Backend, Config};
 
 /// Opens the store the configuration names.
 pub(crate) async fn open(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
-    open_with(config, false).await
-}
-
-/// Opens the configured store for one hook: SQLite queries run on the hook's own thread, which
-/// does nothing else meanwhile.
-pub(crate) async fn open_for_hook(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
-    open_with(config, true).await
-}
-
-async fn open_with(config: &Config, inline_sqlite: bool) -> anyhow::Result<Arc<dyn MemoryStore>> {
     match config.store.backend {
-        Backend::Sqlite => open_sqlite(config, inline_sqlite),
+        Backend::Sqlite => open_sqlite(config, false),
         Backend::Neo4j => open_neo4j(config).await,
+    }
+}
+
+/// The stores hooks open: SQLite queries run on the hook's own thread, which does nothing else
+/// meanwhile.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HookStores;
+
+#[memory_core::async_trait]
+impl memory_hook::OpenStore for HookStores {
+    async fn open(&self, config: &Config) -> memory_core::Result<Arc<dyn MemoryStore>> {
+        let opened = match config.store.backend {
+            Backend::Sqlite => open_sqlite(config, true),
+            Backend::Neo4j => open_neo4j(config).await,
+        };
+        opened.map_err(|e| {
+            let transient = e.chain().any(|cause| {
+                cause.downcast_ref::<memory_core::Error>().is_some_and(memory_core::Error::is_transient)
+            });
+            memory_core::Error::backend("store", format!("{e:#}"), transient)
+        })
+    }
+
+    fn local(&self, config: &Config) -> bool {
+        config.store.backend == Backend::Sqlite
     }
 }
 

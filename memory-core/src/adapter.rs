@@ -92,6 +92,18 @@ pub trait HarnessAdapter: Send + Sync + std::fmt::Debug {
         true
     }
 
+    /// A file, relative to the project root, that the harness reads as standing context; the hook
+    /// runtime keeps it current with the session-start block where the harness cannot take
+    /// context on each prompt. `None` (the default) when the harness needs none.
+    fn context_file(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The content of [`HarnessAdapter::context_file`] holding `context`.
+    fn render_context_file(&self, context: &str) -> String {
+        context.to_owned()
+    }
+
     /// When another harness runs this harness's hooks (Cursor runs Claude Code's), that harness's
     /// name: the delivery is then recorded by the other harness's own hook and must be skipped here.
     fn invoked_by_other(&self, delivery: &Delivery<'_>) -> Option<&'static str> {

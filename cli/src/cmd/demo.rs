@@ -29,7 +29,7 @@ impl Demo {
             .env("AGENT_MEMORY_CONFIG", &self.config)
             .env_remove("AGENT_MEMORY_STORE")
             .env_remove("AGENT_MEMORY_DB")
-            .env_remove(crate::hook::GUARD_VAR)
+            .env_remove(memory_hook::GUARD_VAR)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -212,8 +212,8 @@ fn claude_story(cwd: &str) -> Vec<Value> {
 }
 
 /// Where the demo keeps its data, for the dream step.
-pub(crate) fn demo_config(home: &Path, config: &Path) -> anyhow::Result<crate::config::Config> {
-    let mut cfg = crate::config::Config::parse(&std::fs::read_to_string(config)?)?;
+pub(crate) fn demo_config(home: &Path, config: &Path) -> anyhow::Result<memory_hook::config::Config> {
+    let mut cfg = memory_hook::config::Config::parse(&std::fs::read_to_string(config)?)?;
     cfg.data_dir = Some(home.to_path_buf());
     Ok(cfg)
 }

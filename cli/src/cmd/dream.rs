@@ -11,8 +11,8 @@ use ::dream::{
 use anyhow::Context as _;
 use memory_core::Scope;
 
-use crate::config::Config;
 use crate::output::{json as print_json, print};
+use memory_hook::config::Config;
 
 /// The dream's providers, as named on the command line and in the config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

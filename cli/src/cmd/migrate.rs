@@ -8,8 +8,8 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use memory_core::{EventId, MemoryStore, NoteChange, NoteFilter, WatermarkAdvance};
 
-use crate::config::{Backend, Config};
 use crate::output::{json as print_json, print};
+use memory_hook::config::{Backend, Config};
 
 /// Events read and appended per batch.
 const BATCH: usize = 1_000;

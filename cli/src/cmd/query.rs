@@ -4,8 +4,8 @@ use memory_core::{NoteFilter, SearchQuery, SessionKey};
 use serde_json::json;
 
 use super::NotesCommand;
-use crate::config::{Config, default_config_path};
 use crate::output::{json as print_json, print};
+use memory_hook::config::Config;
 
 async fn store() -> anyhow::Result<std::sync::Arc<dyn memory_core::MemoryStore>> {
     crate::store::open(&Config::load()?).await
@@ -178,7 +178,7 @@ pub(crate) async fn search(
 
 pub(crate) fn show_config(json: bool) -> anyhow::Result<std::process::ExitCode> {
     let config = Config::load()?;
-    let file = std::env::var_os("AGENT_MEMORY_CONFIG").map_or_else(default_config_path, Into::into);
+    let file = memory_hook::paths::config_file(&memory_hook::Env::process());
     let info = json!({
         "config_file": file,
         "config_file_exists": file.exists(),
@@ -188,6 +188,7 @@ pub(crate) fn show_config(json: bool) -> anyhow::Result<std::process::ExitCode> 
         "journal_dir": config.journal_dir(),
         "log_dir": config.log_dir(),
         "hook_deadline_ms": config.hook.deadline_ms,
+        "hook_inject_deadline_ms": config.hook.inject_deadline_ms.max(config.hook.deadline_ms),
     });
     if json {
         print_json(&info)?;

@@ -107,7 +107,7 @@ pub(crate) async fn check(
     ctx: &Context,
     harnesses: &[Harness],
     fix: bool,
-    config: anyhow::Result<crate::config::Config>,
+    config: anyhow::Result<memory_hook::config::Config>,
 ) -> Report {
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
@@ -329,7 +329,7 @@ fn codex_flag(
 
 /// Opens the store and reads the last event of each harness.
 async fn check_store(
-    config: anyhow::Result<crate::config::Config>,
+    config: anyhow::Result<memory_hook::config::Config>,
 ) -> (StoreCheck, Vec<LastEvent>, Option<PathBuf>) {
     let unreachable = |error: String| StoreCheck { reachable: false, error: Some(error), sessions: 0 };
     let config = match config {

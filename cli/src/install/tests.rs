@@ -396,7 +396,8 @@ async fn doctor_reports_and_fixes_drift() {
          2026-11-30T10:00:02.000Z hook claude Stop claude:s1 e2 stored 800us\n",
     )
     .unwrap();
-    let config = || crate::config::Config { data_dir: Some(dir.path().join("data")), ..Default::default() };
+    let config =
+        || memory_hook::config::Config { data_dir: Some(dir.path().join("data")), ..Default::default() };
 
     let report = doctor::check(&sandbox.ctx, &Harness::ALL, false, Ok(config())).await;
     let state = |r: &doctor::Report, h: Harness, s: Scope| {

@@ -4,11 +4,12 @@
 use std::io::Write as _;
 use std::path::Path;
 
-use crate::config::ensure_private_dir;
+use crate::paths::ensure_private_dir;
 
-/// Appends one line to the log; logging problems are ignored, a hook never fails because of them.
-pub(crate) fn line(dir: &Path, text: &str) {
-    let _ = (|| -> std::io::Result<()> {
+/// Appends one line to `<dir>/hook.log`. Callers ignore failures: a hook never fails because of
+/// its log.
+pub fn line(dir: &Path, text: &str) -> std::io::Result<()> {
+    (|| -> std::io::Result<()> {
         ensure_private_dir(dir)?;
         let mut options = std::fs::OpenOptions::new();
         options.append(true).create(true);
@@ -17,5 +18,5 @@ pub(crate) fn line(dir: &Path, text: &str) {
         let mut file = options.open(dir.join("hook.log"))?;
         let stamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         file.write_all(format!("{stamp} {text}\n").as_bytes())
-    })();
+    })()
 }

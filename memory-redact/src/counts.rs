@@ -5,20 +5,20 @@ use std::fmt;
 
 /// Redactions by kind (`aws-access-key`, `password`, `private`, `truncated`, …).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct RedactionCounts {
+pub struct RedactionCounts {
     by_kind: BTreeMap<&'static str, usize>,
 }
 
 impl RedactionCounts {
     /// Adds `n` redactions of `kind`.
-    pub(crate) fn add(&mut self, kind: &'static str, n: usize) {
+    pub fn add(&mut self, kind: &'static str, n: usize) {
         if n > 0 {
             *self.by_kind.entry(kind).or_default() += n;
         }
     }
 
     /// Adds every count of `other`.
-    pub(crate) fn merge(&mut self, other: &Self) {
+    pub fn merge(&mut self, other: &Self) {
         for (kind, n) in &other.by_kind {
             self.add(kind, *n);
         }
@@ -29,7 +29,7 @@ impl RedactionCounts {
         not(test),
         allow(dead_code, reason = "redaction API beyond what the hook runtime calls so far")
     )]
-    pub(crate) fn get(&self, kind: &str) -> usize {
+    pub fn get(&self, kind: &str) -> usize {
         self.by_kind.get(kind).copied().unwrap_or(0)
     }
 
@@ -38,12 +38,12 @@ impl RedactionCounts {
         not(test),
         allow(dead_code, reason = "redaction API beyond what the hook runtime calls so far")
     )]
-    pub(crate) fn total(&self) -> usize {
+    pub fn total(&self) -> usize {
         self.by_kind.values().sum()
     }
 
     /// Whether nothing was redacted.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.by_kind.is_empty()
     }
 
@@ -52,7 +52,7 @@ impl RedactionCounts {
         not(test),
         allow(dead_code, reason = "redaction API beyond what the hook runtime calls so far")
     )]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
         self.by_kind.iter().map(|(kind, n)| (*kind, *n))
     }
 }

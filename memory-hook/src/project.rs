@@ -13,16 +13,16 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 /// The file that overrides project identity.
-pub(crate) const PROJECT_FILE: &str = ".agent-memory.toml";
+pub const PROJECT_FILE: &str = ".agent-memory.toml";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Project {
+pub struct Project {
     /// Stable id used as `Scope::Project(id)`.
-    pub(crate) id: String,
+    pub id: String,
     /// Human name (a slug), used in note paths such as `project/<name>/conventions.md`.
-    pub(crate) name: String,
+    pub name: String,
     /// The project's root folder.
-    pub(crate) root: PathBuf,
+    pub root: PathBuf,
 }
 
 #[derive(Debug, Deserialize)]
@@ -32,7 +32,7 @@ struct ProjectFile {
 
 /// Finds the project a working directory belongs to. Never fails: a directory nobody knows is
 /// its own project.
-pub(crate) fn identify(cwd: &Path) -> Project {
+pub fn identify(cwd: &Path) -> Project {
     let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
     for dir in cwd.ancestors() {
         if let Some(name) = named_in_file(dir) {

@@ -19,14 +19,14 @@ const CLOSE: &str = "</agent-memory>\n";
 
 /// Context to inject and the notes it carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Injection {
-    pub(crate) text: String,
+pub struct Injection {
+    pub text: String,
     /// `<scope> <path>` of every note whose body was included.
-    pub(crate) notes: Vec<String>,
+    pub notes: Vec<String>,
 }
 
 /// The key a note is remembered by within a session.
-pub(crate) fn note_key(note: &Note) -> String {
+pub fn note_key(note: &Note) -> String {
     format!("{} {}", note.meta.scope, note.path)
 }
 
@@ -46,7 +46,7 @@ fn index_line(note: &Note) -> String {
 /// the user's other notes, within `budget` characters (and never above the harness cap). Notes in
 /// `already` (injected earlier in this session, still in the conversation) are left out, and so is
 /// the index when `already` is not empty.
-pub(crate) async fn session_start(
+pub async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
     budget: usize,
@@ -120,7 +120,7 @@ pub(crate) async fn session_start(
 
 /// Notes relevant to a prompt: the best few above the floor, none already injected in this
 /// session, within the prompt budget. `None` when nothing qualifies.
-pub(crate) async fn for_prompt(
+pub async fn for_prompt(
     store: &dyn MemoryStore,
     project: &Project,
     prompt: &str,

@@ -4,7 +4,7 @@ use memory_core::HookEvent;
 use serde_json::{Map, Value};
 
 use super::counts::RedactionCounts;
-use super::{MARKER_PREFIX, Redactor, cap, is_marker, keywords};
+use super::{Limits, MARKER_PREFIX, Redactor, cap, is_marker, keywords, limits};
 
 /// Kind recorded for a capped tool output.
 pub(super) const TRUNCATED_KIND: &str = "truncated";
@@ -87,17 +87,22 @@ fn replace_all_strings(value: &mut Value, kind: &'static str, counts: &mut Redac
     }
 }
 
-/// Drops transcript copies, caps outputs, then redacts every text field.
+/// Cuts what nests too deep, drops transcript copies, caps outputs and long texts, then redacts
+/// every text field.
 pub(super) fn redact_event(
     redactor: &Redactor,
     event: &mut HookEvent,
-    max_tool_output: usize,
+    limits: &Limits,
     counts: &mut RedactionCounts,
 ) {
+    let max_tool_output = limits.max_tool_output;
+    let too_deep = limits::cut_depth(event, limits.max_depth);
+    counts.add(limits::DEPTH_KIND, too_deep);
     drop_transcripts(&mut event.raw, counts);
-    // Cap before redacting (so a huge output is scanned only up to the cap) and again after,
+    // Cap before redacting (so a huge text is scanned only up to the cap) and again after,
     // since markers can be longer than what they replace.
-    let mut truncated = cap_event(event, max_tool_output);
+    let mut truncated = limits::cap_texts(event, limits.max_text);
+    truncated += cap_event(event, max_tool_output);
     if let Some(tool) = event.tool.as_mut() {
         for value in [tool.input.as_mut(), tool.output.as_mut()].into_iter().flatten() {
             redact_value(redactor, value, counts);

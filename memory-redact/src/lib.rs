@@ -1,16 +1,30 @@
-//! Secret redaction applied before anything persists (store, journal, logs).
+//! Secret redaction for agent-memory, applied before anything persists: the store, the journal,
+//! logs, error messages, notes written through MCP or `import`, and the dream's output.
 //!
 //! A [`Redactor`] removes `<private>…</private>` regions, replaces known secret formats and
-//! credential assignments with typed markers such as `[REDACTED:aws-access-key]`, caps tool outputs
-//! and drops transcript copies from payloads. It is cheap to build: each pattern is compiled the
-//! first time a literal it needs appears in the text, so a hook process only pays for the patterns
-//! its payload can possibly match.
+//! credential assignments with typed markers such as `[REDACTED:aws-access-key]`, and works on
+//! plain text ([`Redactor::redact_text`]), JSON values ([`Redactor::redact_value`]), whole hook
+//! events ([`Redactor::redact_event`]), notes ([`Redactor::redact_note`]) and error messages
+//! ([`Redactor::redact_message`]). For events it also enforces [`Limits`]: tool outputs and long
+//! texts are capped with a visible marker, transcript copies are dropped and values nested deeper
+//! than any store reader accepts are cut, so whatever the hook accepted every reader can read.
+//!
+//! A redactor is cheap to build: each pattern is compiled the first time a literal it needs
+//! appears in the text, so a hook process only pays for the patterns its payload can match.
+//!
+//! ```
+//! let redactor = memory_redact::Redactor::new();
+//! let text = redactor.redact_text("export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE");
+//! assert!(!text.contains("AKIAIOSFODNN7EXAMPLE"));
+//! ```
 
 mod cap;
 mod counts;
 mod entropy;
 mod event;
 mod keywords;
+mod limits;
+mod message;
 mod private;
 mod rules;
 
@@ -23,18 +37,19 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use regex::Regex;
 
-pub(crate) use counts::RedactionCounts;
+pub use counts::RedactionCounts;
+pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_TEXT, DEFAULT_MAX_TOOL_OUTPUT, Limits};
 
 use rules::{Hit, RULES};
 
 /// Kind recorded for a removed `<private>` region.
-pub(crate) const PRIVATE_KIND: &str = "private";
+pub const PRIVATE_KIND: &str = "private";
 
 /// Text that replaces a `<private>` region.
-pub(crate) const PRIVATE_MARKER: &str = "[private]";
+pub const PRIVATE_MARKER: &str = "[private]";
 
 /// Start of every secret marker; a marker is `[REDACTED:<kind>]`.
-pub(crate) const MARKER_PREFIX: &str = "[REDACTED:";
+pub const MARKER_PREFIX: &str = "[REDACTED:";
 
 /// How many times a text is rescanned when a scan changed it (the result is a fixed point).
 const MAX_PASSES: usize = 4;
@@ -42,7 +57,7 @@ const MAX_PASSES: usize = 4;
 /// Redacts secrets and private regions from text, JSON values and hook events.
 ///
 /// Build one per process and reuse it; patterns compile lazily and are kept.
-pub(crate) struct Redactor {
+pub struct Redactor {
     compiled: Vec<OnceLock<Regex>>,
     triggers: rules::TriggerIndex,
     totals: Mutex<RedactionCounts>,
@@ -67,7 +82,7 @@ impl Default for Redactor {
 
 impl Redactor {
     /// A redactor with the built-in rules; no pattern is compiled yet.
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Self {
             compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
             triggers: rules::TriggerIndex::new(RULES),
@@ -77,11 +92,7 @@ impl Redactor {
 
     /// Returns `text` with private regions and secrets replaced by markers; borrows when nothing
     /// had to change.
-    #[cfg_attr(
-        not(test),
-        allow(dead_code, reason = "redaction API beyond what the hook runtime calls so far")
-    )]
-    pub(crate) fn redact_text<'t>(&self, text: &'t str) -> Cow<'t, str> {
+    pub fn redact_text<'t>(&self, text: &'t str) -> Cow<'t, str> {
         let mut counts = RedactionCounts::default();
         let out = self.redact_text_counted(text, &mut counts);
         self.record(&counts);
@@ -90,11 +101,7 @@ impl Redactor {
 
     /// Redacts every string of `value` in place, object keys included; values under secret-named
     /// keys (`"password": "hunter2"`) are replaced whole, however short.
-    #[cfg_attr(
-        not(test),
-        allow(dead_code, reason = "redaction API beyond what the hook runtime calls so far")
-    )]
-    pub(crate) fn redact_value(&self, value: &mut serde_json::Value) {
+    pub fn redact_value(&self, value: &mut serde_json::Value) {
         let mut counts = RedactionCounts::default();
         event::redact_value(self, value, &mut counts);
         self.record(&counts);
@@ -102,20 +109,50 @@ impl Redactor {
 
     /// Redacts every text field of `event` (prompt, tool input, output and error, and the raw
     /// payload), drops transcript copies from the payload, and caps tool outputs at
-    /// `max_tool_output` bytes. Returns what was redacted, by kind.
-    pub(crate) fn redact_event(
+    /// `max_tool_output` bytes, with the other [`Limits`] at their defaults. Returns what was
+    /// redacted, by kind.
+    pub fn redact_event(
         &self,
         event: &mut memory_core::HookEvent,
         max_tool_output: usize,
     ) -> RedactionCounts {
+        self.redact_event_with(event, &Limits { max_tool_output, ..Limits::default() })
+    }
+
+    /// [`Redactor::redact_event`] with every limit given.
+    pub fn redact_event_with(&self, event: &mut memory_core::HookEvent, limits: &Limits) -> RedactionCounts {
         let mut counts = RedactionCounts::default();
-        event::redact_event(self, event, max_tool_output, &mut counts);
+        event::redact_event(self, event, limits, &mut counts);
         self.record(&counts);
         counts
     }
 
+    /// Redacts a note's title, description, tags and body in place. Returns what was redacted.
+    pub fn redact_note(&self, note: &mut memory_core::Note) -> RedactionCounts {
+        let mut counts = RedactionCounts::default();
+        let meta = &mut note.meta;
+        let fields = std::iter::once(&mut meta.title)
+            .chain(meta.description.as_mut())
+            .chain(meta.tags.iter_mut())
+            .chain(std::iter::once(&mut note.body));
+        for field in fields {
+            if let Cow::Owned(redacted) = self.redact_text_counted(field, &mut counts) {
+                *field = redacted;
+            }
+        }
+        self.record(&counts);
+        counts
+    }
+
+    /// An error message made safe for stderr and logs: secrets redacted, and the values that
+    /// parser messages quote (`invalid type: string "…"`) replaced by their length, since a
+    /// wrongly typed field may hold a secret no rule recognises.
+    pub fn redact_message(&self, message: &str) -> String {
+        message::elide_quoted_values(&self.redact_text(message))
+    }
+
     /// Everything this redactor has redacted since it was built, by kind.
-    pub(crate) fn totals(&self) -> RedactionCounts {
+    pub fn totals(&self) -> RedactionCounts {
         self.totals.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
@@ -126,11 +163,7 @@ impl Redactor {
     }
 
     /// [`Redactor::redact_text`] that adds to `counts` instead of the totals.
-    pub(crate) fn redact_text_counted<'t>(
-        &self,
-        text: &'t str,
-        counts: &mut RedactionCounts,
-    ) -> Cow<'t, str> {
+    pub fn redact_text_counted<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
         // A truncation marker is ours: redact what precedes it and keep it intact.
         let tail = cap::trailing_marker_len(text);
         if tail > 0 {
@@ -202,6 +235,6 @@ fn apply(regex: &Regex, rule: &rules::Rule, text: &str, counts: &mut RedactionCo
 }
 
 /// Whether `s` is (or starts with) a marker this module writes.
-pub(crate) fn is_marker(s: &str) -> bool {
+pub fn is_marker(s: &str) -> bool {
     s.starts_with(MARKER_PREFIX) || s.starts_with(PRIVATE_MARKER)
 }

@@ -1,0 +1,337 @@
+//! Configuration: a TOML file, then environment variables, then built-in defaults.
+//!
+//! [`Config::load_from`] reads the file `AGENT_MEMORY_CONFIG` names (else
+//! `~/.config/agent-memory/config.toml`, when it exists) and applies the environment on top.
+//! Every key is optional; `schemas/config.schema.json` documents them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::env::Env;
+use crate::error::{Error, Result};
+
+/// Which store holds the memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// The embedded SQLite file (the default; no setup).
+    Sqlite,
+    /// A Neo4j server.
+    Neo4j,
+}
+
+/// agent-memory's configuration file (`config.toml`). Every key is optional.
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Folder for the database, the journal and logs.
+    pub data_dir: Option<PathBuf>,
+    /// The store.
+    pub store: StoreConfig,
+    /// Hook behaviour.
+    pub hook: HookConfig,
+    /// Dream defaults.
+    pub dream: DreamConfig,
+}
+
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+/// Which store holds the memory, and how to reach it.
+pub struct StoreConfig {
+    /// `sqlite` (default) or `neo4j`.
+    pub backend: Backend,
+    /// SQLite settings.
+    pub sqlite: SqliteSection,
+    /// Neo4j settings.
+    pub neo4j: Neo4jSection,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self { backend: Backend::Sqlite, sqlite: SqliteSection::default(), neo4j: Neo4jSection::default() }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+/// The embedded SQLite store.
+pub struct SqliteSection {
+    /// Database file; defaults to `<data_dir>/memory.db`.
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+/// The Neo4j server; each key may also come from `NEO4J_URI`, `NEO4J_USERNAME`, `NEO4J_PASSWORD`,
+/// `NEO4J_DATABASE`.
+pub struct Neo4jSection {
+    /// Bolt URI, for example `bolt://127.0.0.1:7687`.
+    pub uri: Option<String>,
+    /// User name.
+    pub username: Option<String>,
+    /// Password (prefer `NEO4J_PASSWORD`).
+    pub password: Option<String>,
+    /// Database name.
+    pub database: Option<String>,
+}
+
+impl std::fmt::Debug for Neo4jSection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Neo4jSection")
+            .field("uri", &self.uri)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<hidden>"))
+            .field("database", &self.database)
+            .finish()
+    }
+}
+
+/// A TOML error as one line: its message and where.
+fn one_line(error: &toml::de::Error, text: &str) -> String {
+    let message = error.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    match error.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("{message} (line {line}, column {column})")
+        }
+        None => message,
+    }
+}
+
+/// How hooks behave.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct HookConfig {
+    /// Time a hook may take, from its start, before it journals the event and answers, in ms.
+    pub deadline_ms: u64,
+    /// The same for events whose answer can carry notes (a session start, a prompt), in ms; never
+    /// below `deadline_ms`. A hook that misses it journals the event and injects nothing.
+    pub inject_deadline_ms: u64,
+    /// Longest prompt, and longest string of a tool's input or of the payload, kept per event, in
+    /// bytes; longer texts are cut with a marker before redaction.
+    pub max_text_bytes: usize,
+    /// Largest payload read from stdin, in bytes.
+    pub max_input_bytes: usize,
+    /// Largest tool output kept per event, in bytes.
+    pub max_tool_output_bytes: usize,
+    /// Character budget of the session-start block.
+    pub session_start_budget: usize,
+    /// Character budget of a per-prompt block.
+    pub prompt_budget: usize,
+    /// Most notes injected on one prompt.
+    pub prompt_max_notes: usize,
+    /// Distinct prompt terms a note must contain to be injected on a prompt (fewer when the prompt
+    /// has fewer terms).
+    pub prompt_min_terms: usize,
+    /// Keep `.cursor/rules/agent-memory.mdc` current for Cursor, which cannot take per-prompt context.
+    pub cursor_rules_file: bool,
+}
+
+impl Default for HookConfig {
+    fn default() -> Self {
+        Self {
+            deadline_ms: 300,
+            inject_deadline_ms: 1_000,
+            max_text_bytes: memory_redact::DEFAULT_MAX_TEXT,
+            max_input_bytes: 8 * 1024 * 1024,
+            max_tool_output_bytes: 16 * 1024,
+            session_start_budget: 8_000,
+            prompt_budget: 2_400,
+            prompt_max_notes: 3,
+            prompt_min_terms: 2,
+            cursor_rules_file: true,
+        }
+    }
+}
+
+impl HookConfig {
+    /// The deadline of an event that only logs.
+    pub fn deadline(&self) -> Duration {
+        Duration::from_millis(self.deadline_ms)
+    }
+
+    /// The deadline of an event whose answer can carry notes.
+    pub fn inject_deadline(&self) -> Duration {
+        Duration::from_millis(self.inject_deadline_ms.max(self.deadline_ms))
+    }
+
+    /// What a redacted event may hold.
+    pub fn limits(&self) -> memory_redact::Limits {
+        memory_redact::Limits {
+            max_tool_output: self.max_tool_output_bytes,
+            max_text: self.max_text_bytes,
+            ..memory_redact::Limits::default()
+        }
+    }
+}
+
+/// Defaults for `agent-memory dream`.
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct DreamConfig {
+    /// Provider name (`deterministic` unless set).
+    pub provider: Option<String>,
+    /// Model for LLM providers.
+    pub model: Option<String>,
+    /// Base URL for HTTP providers.
+    pub base_url: Option<String>,
+    /// Token cap per run.
+    pub max_tokens: Option<u64>,
+    /// Spending cap per run, in US dollars.
+    pub max_cost_usd: Option<f64>,
+    /// Most note changes accepted from one provider call (default 20).
+    pub max_operations: Option<usize>,
+    /// Longest note body a provider may write, in bytes (default 8192, at most 16384).
+    pub max_body_bytes: Option<usize>,
+}
+
+impl Config {
+    /// Loads the configuration from the process environment; see [`Config::load_from`].
+    pub fn load() -> Result<Self> {
+        Self::load_from(&Env::process())
+    }
+
+    /// Loads the file named by `AGENT_MEMORY_CONFIG` in `env` (or the default path, when it
+    /// exists), then applies the environment's overrides. The data folder is resolved against
+    /// `env` too, so the result does not depend on the process environment.
+    pub fn load_from(env: &Env) -> Result<Self> {
+        let path = crate::paths::config_file(env);
+        let explicit = env.get("AGENT_MEMORY_CONFIG").is_some();
+        let mut config = match std::fs::read_to_string(&path) {
+            Ok(text) => Self::parse(&text)
+                .map_err(|e| Error::Config { path: path.clone(), message: one_line(&e, &text) })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => Self::default(),
+            Err(e) => return Err(Error::ConfigUnreadable { path, source: e }),
+        };
+        config.apply_env(env)?;
+        Ok(config)
+    }
+
+    /// The built-in defaults with the environment's overrides applied: what a hook runs with when
+    /// the configuration file cannot be used.
+    pub fn fallback(env: &Env) -> Self {
+        let mut config = Self::default();
+        // An environment value that does not parse keeps its default here.
+        let _ = config.apply_env(env);
+        if config.data_dir.is_none() {
+            config.data_dir = Some(crate::paths::default_data_dir(env));
+        }
+        config
+    }
+
+    /// Parses a configuration file's text.
+    pub fn parse(text: &str) -> std::result::Result<Self, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    fn apply_env(&mut self, env: &Env) -> Result<()> {
+        let var = |name: &str| env.get(name).map(str::to_owned);
+        if let Some(home) = var("AGENT_MEMORY_HOME") {
+            self.data_dir = Some(PathBuf::from(home));
+        }
+        if self.data_dir.is_none() {
+            self.data_dir = Some(crate::paths::default_data_dir(env));
+        }
+        if let Some(db) = var("AGENT_MEMORY_DB") {
+            self.store.sqlite.path = Some(PathBuf::from(db));
+        }
+        if let Some(backend) = var("AGENT_MEMORY_STORE") {
+            self.store.backend = match backend.as_str() {
+                "sqlite" => Backend::Sqlite,
+                "neo4j" => Backend::Neo4j,
+                other => {
+                    return Err(Error::Env {
+                        name: "AGENT_MEMORY_STORE",
+                        message: format!("`{other}` is not `sqlite` or `neo4j`"),
+                    });
+                }
+            };
+        }
+        let neo = &mut self.store.neo4j;
+        for (name, slot) in [
+            ("NEO4J_URI", &mut neo.uri),
+            ("NEO4J_USERNAME", &mut neo.username),
+            ("NEO4J_PASSWORD", &mut neo.password),
+            ("NEO4J_DATABASE", &mut neo.database),
+        ] {
+            if let Some(value) = var(name) {
+                *slot = Some(value);
+            }
+        }
+        for (name, slot) in [
+            ("AGENT_MEMORY_HOOK_DEADLINE_MS", &mut self.hook.deadline_ms),
+            ("AGENT_MEMORY_HOOK_INJECT_DEADLINE_MS", &mut self.hook.inject_deadline_ms),
+        ] {
+            if let Some(ms) = var(name) {
+                *slot = ms.parse().map_err(|_| Error::Env {
+                    name,
+                    message: format!("`{ms}` is not a number of milliseconds"),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Folder for the database, the journal and logs.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir.clone().unwrap_or_else(|| crate::paths::default_data_dir(&Env::process()))
+    }
+
+    /// The SQLite database file.
+    pub fn sqlite_path(&self) -> PathBuf {
+        self.store.sqlite.path.clone().unwrap_or_else(|| self.data_dir().join("memory.db"))
+    }
+
+    /// The journal's folder.
+    pub fn journal_dir(&self) -> PathBuf {
+        self.data_dir().join("journal")
+    }
+
+    /// The hook log's folder.
+    pub fn log_dir(&self) -> PathBuf {
+        self.data_dir().join("logs")
+    }
+
+    /// The folder of the once-per-session injection ledgers.
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.data_dir().join("sessions")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_full_file() {
+        let config = Config::parse(
+            r#"
+            data_dir = "/tmp/am"
+            [store]
+            backend = "neo4j"
+            [store.neo4j]
+            uri = "bolt://127.0.0.1:7687"
+            password = "hunter2hunter2"
+            [hook]
+            deadline_ms = 150
+            "#,
+        )
+        .unwrap();
+        assert_eq!(config.store.backend, Backend::Neo4j);
+        assert_eq!(config.hook.deadline_ms, 150);
+        assert_eq!(config.hook.prompt_budget, 2_400);
+        assert_eq!(config.sqlite_path(), PathBuf::from("/tmp/am/memory.db"));
+        assert!(!format!("{config:?}").contains("hunter2"));
+        assert_eq!(config.hook.inject_deadline(), Duration::from_millis(1_000));
+    }
+
+    #[test]
+    fn rejects_unknown_keys_with_their_name() {
+        let err = Config::parse("[hook]\ndeadline = 5\n").unwrap_err().to_string();
+        assert!(err.contains("deadline"), "{err}");
+    }
+}

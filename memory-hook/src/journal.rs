@@ -1,0 +1,269 @@
+//! The local durable journal: events that could not reach the store in time wait here, one file
+//! each, and are delivered in order by later hooks and by `agent-memory sync`.
+//!
+//! Layout of the journal folder:
+//! - `<nanos>-<event id>.json`: one event, written to a temporary file, fsynced and renamed, so a
+//!   name that exists holds a whole event. Names sort in delivery order.
+//! - `large/`: events over [`LARGE_EVENT_BYTES`]. Hooks leave them to `sync`, so one huge event
+//!   never holds up the small ones behind it.
+//! - `.<name>.<pid>.<n>.tmp`: a write in progress. One left by a killed process is recovered (when
+//!   whole) or removed by the next drain.
+//! - `*.corrupt`: a file that did not parse, moved aside for inspection.
+//! - `.lock`: held while delivering, so two processes never deliver at once.
+
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use memory_core::{HookEvent, MemoryStore};
+
+use crate::error::{Error, Result};
+use crate::paths::ensure_private_dir;
+
+/// Events appended to the store per batch while draining: large enough that a Neo4j server spends
+/// its time writing rather than on round trips (docs/benchmarks.md).
+const BATCH: usize = 1_000;
+
+/// Bytes of events read per batch, so a journal of big events is delivered in bounded memory.
+const BATCH_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Events larger than this are journaled under `large/` and delivered by `sync` only.
+pub const LARGE_EVENT_BYTES: usize = 1024 * 1024;
+
+/// A temporary file older than this belongs to a process that is gone.
+const STALE_TMP: Duration = Duration::from_secs(60);
+
+/// The folder of events set aside for `sync`.
+const LARGE_DIR: &str = "large";
+
+/// Distinguishes the temporary files of concurrent writes within one process.
+static WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// A journal folder.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+/// How a drain runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrainMode {
+    /// From a hook: return at once when another process is delivering, and leave `large/` to
+    /// `sync`.
+    Hook,
+    /// From `sync`: wait for another delivery to finish, and deliver everything, `large/` too.
+    All,
+}
+
+/// What a drain did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Drained {
+    /// Events delivered to the store (redeliveries included).
+    pub delivered: usize,
+    /// Whether nothing waits any more that a hook must deliver first (`large/` aside).
+    pub empty: bool,
+    /// Files that did not parse, moved aside as `*.corrupt`.
+    pub corrupt: usize,
+    /// Whole events recovered from temporary files of killed processes.
+    pub recovered: usize,
+}
+
+impl Journal {
+    /// The journal in `dir` (created on the first write).
+    pub fn new(dir: PathBuf) -> Self {
+        Self { dir }
+    }
+
+    /// Its folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes an event durably (temporary file, fsync, rename). Safe to call from several threads
+    /// and processes for the same event: a second write of one event finds it there and succeeds.
+    pub fn write(&self, event: &HookEvent) -> Result<PathBuf> {
+        let bytes =
+            serde_json::to_vec(event).map_err(|e| Error::journal(&self.dir)(std::io::Error::other(e)))?;
+        let dir = if bytes.len() > LARGE_EVENT_BYTES { self.dir.join(LARGE_DIR) } else { self.dir.clone() };
+        write_durably(&dir, &file_name(event), &bytes).map_err(Error::journal(&dir))
+    }
+
+    /// Journal files waiting for delivery, oldest first; `large/` last.
+    pub fn pending(&self) -> Result<Vec<PathBuf>> {
+        let mut files = self.events_in(&self.dir)?;
+        files.extend(self.events_in(&self.dir.join(LARGE_DIR))?);
+        Ok(files)
+    }
+
+    /// Events under `large/`, waiting for `sync`.
+    pub fn set_aside(&self) -> Result<Vec<PathBuf>> {
+        self.events_in(&self.dir.join(LARGE_DIR))
+    }
+
+    /// Whether anything waits that a hook must deliver before its own event, cheaply.
+    pub fn is_empty(&self) -> bool {
+        self.events_in(&self.dir).map(|p| p.is_empty()).unwrap_or(true)
+    }
+
+    fn events_in(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "json")
+                        && p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.'))
+                })
+                .collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(Error::journal(dir)(e)),
+        };
+        files.sort();
+        Ok(files)
+    }
+
+    /// Delivers waiting events in order (see [`DrainMode`]).
+    pub async fn drain(&self, store: &dyn MemoryStore, mode: DrainMode) -> Result<Drained> {
+        let stale = self.has_stale_tmp();
+        let large = mode == DrainMode::All && !self.set_aside()?.is_empty();
+        if self.is_empty() && !stale && !large {
+            return Ok(Drained { empty: true, ..Drained::default() });
+        }
+        ensure_private_dir(&self.dir).map_err(Error::journal(&self.dir))?;
+        let lock_path = self.dir.join(".lock");
+        let lock = open_lock(&lock_path).map_err(Error::journal(&lock_path))?;
+        match mode {
+            DrainMode::All => lock.lock().map_err(Error::journal(&lock_path))?,
+            DrainMode::Hook => {
+                if lock.try_lock().is_err() {
+                    return Ok(Drained::default());
+                }
+            }
+        }
+        let mut drained = Drained { recovered: self.recover_tmp(), ..Drained::default() };
+        let mut files = self.events_in(&self.dir)?;
+        if mode == DrainMode::All {
+            files.extend(self.set_aside()?);
+        }
+        let mut next = files.into_iter().peekable();
+        while next.peek().is_some() {
+            let (mut events, mut readable, mut bytes) = (Vec::new(), Vec::new(), 0);
+            while let Some(path) = next.next_if(|_| events.len() < BATCH && bytes < BATCH_BYTES) {
+                match std::fs::read(&path) {
+                    Ok(data) => match serde_json::from_slice::<HookEvent>(&data) {
+                        Ok(event) => {
+                            bytes += data.len() as u64;
+                            events.push(event);
+                            readable.push(path);
+                        }
+                        Err(_) => {
+                            std::fs::rename(&path, path.with_extension("corrupt"))
+                                .map_err(Error::journal(&path))?;
+                            drained.corrupt += 1;
+                        }
+                    },
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::journal(&path)(e)),
+                }
+            }
+            if !events.is_empty() {
+                store.append(&events).await?;
+            }
+            for path in readable {
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(Error::journal(&path)(e));
+                    }
+                    _ => {}
+                }
+            }
+            drained.delivered += events.len();
+        }
+        drained.empty = self.is_empty();
+        Ok(drained)
+    }
+
+    fn tmp_files(&self) -> impl Iterator<Item = PathBuf> {
+        [self.dir.clone(), self.dir.join(LARGE_DIR)]
+            .into_iter()
+            .filter_map(|dir| std::fs::read_dir(dir).ok())
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "tmp"))
+    }
+
+    fn has_stale_tmp(&self) -> bool {
+        self.tmp_files().any(|p| is_stale(&p))
+    }
+
+    /// Renames whole events left in stale temporary files into place and removes the rest;
+    /// returns how many were recovered. Runs under the delivery lock.
+    fn recover_tmp(&self) -> usize {
+        let mut recovered = 0;
+        for tmp in self.tmp_files().filter(|p| is_stale(p)) {
+            let whole = std::fs::read(&tmp).ok().and_then(|b| serde_json::from_slice::<HookEvent>(&b).ok());
+            match whole {
+                Some(event) => {
+                    let target = tmp.with_file_name(file_name(&event));
+                    if std::fs::rename(&tmp, &target).is_ok() {
+                        recovered += 1;
+                    }
+                }
+                None => {
+                    let _ = std::fs::remove_file(&tmp);
+                }
+            }
+        }
+        recovered
+    }
+}
+
+/// The file name an event is journaled under: its time first, so names sort in delivery order.
+fn file_name(event: &HookEvent) -> String {
+    let nanos = event.occurred_at.timestamp_nanos_opt().unwrap_or_default().max(0);
+    format!("{nanos:020}-{}.json", event.id)
+}
+
+fn is_stale(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > STALE_TMP)
+}
+
+/// Writes `bytes` to `dir/name` through a temporary file of this write's own, fsynced, then
+/// renamed into place (which replaces an earlier copy of the same event atomically).
+fn write_durably(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    ensure_private_dir(dir)?;
+    let path = dir.join(name);
+    let n = WRITES.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = private_file(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map(|()| path)
+}
+
+fn private_file(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+fn open_lock(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}

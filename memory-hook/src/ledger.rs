@@ -1,0 +1,65 @@
+//! The once-per-session rule: which notes a session has been given already.
+//!
+//! One small file per session under `<data_dir>/sessions/`, a `<scope> <path>` line per note
+//! given. A note is injected at most once per session; a repeated session start that keeps its
+//! context (a resume) adds only notes not given yet; after a compaction or a clear the context is
+//! gone, the ledger is reset and everything is due again.
+
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use memory_core::SessionKey;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::paths::ensure_private_dir;
+
+/// The notes one session has been given.
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    path: PathBuf,
+}
+
+impl Ledger {
+    /// The ledger of `session`, kept in `dir` (`Config::sessions_dir`).
+    pub fn new(dir: &Path, session: &SessionKey) -> Self {
+        let digest = Sha256::digest(session.as_str().as_bytes());
+        let name: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        Self { path: dir.join(format!("{name}.injected")) }
+    }
+
+    /// Its file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Keys ([`crate::inject::note_key`]) of the notes given so far.
+    pub fn given(&self) -> BTreeSet<String> {
+        std::fs::read_to_string(&self.path)
+            .map(|t| t.lines().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    /// Records notes as given.
+    pub fn record(&self, notes: &[String]) -> Result<()> {
+        let write = || -> std::io::Result<()> {
+            ensure_private_dir(self.path.parent().unwrap_or(Path::new(".")))?;
+            let mut options = std::fs::OpenOptions::new();
+            options.append(true).create(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let text: String = notes.iter().map(|n| format!("{n}\n")).collect();
+            options.open(&self.path)?.write_all(text.as_bytes())
+        };
+        write().map_err(Error::io(&self.path))
+    }
+
+    /// Forgets everything given: the conversation no longer holds it.
+    pub fn reset(&self) -> Result<()> {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&self.path)(e)),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! The agent-memory hook runtime: everything that makes a hook correct, for the `agent-memory`
+//! binary and for custom harness integrations alike.
+//!
+//! A harness runs a hook with one lifecycle event as JSON on stdin and reads its answer on stdout.
+//! [`Hook::run`] takes it from there, with any [`memory_core::HarnessAdapter`]:
+//!
+//! 1. a watchdog starts first: whatever happens, the harness is answered within the deadline
+//!    ([`config::HookConfig::deadline_ms`], longer for events that inject) with a non-blocking
+//!    answer;
+//! 2. stdin is read up to a bound, parsed by the adapter, skipped when agent-memory's own
+//!    processes ([`GUARD_VAR`]) or another harness's hook own it;
+//! 3. the event is filed under its [`project`] and redacted ([`memory_redact`]);
+//! 4. journaled events are delivered in order, then the event is appended to the store (or
+//!    [`journal`]ed when the store is slow, down or paused by [`health`]);
+//! 5. at a session start or a prompt, the relevant notes are selected within budgets
+//!    ([`inject`]) and given at most once per session ([`ledger`]), and the adapter renders the
+//!    answer.
+//!
+//! The caller supplies the store ([`OpenStore`]) and the process-level parts ([`Process`]: writing
+//! a late answer and exiting). [`paths`] and [`Config`] say where the binary keeps its files, so a
+//! custom integration shares the user's memory.
+//!
+//! Invariants: a hook never exits with a blocking code; no event is lost (an event that cannot be
+//! stored is journaled, in a fallback folder when the data folder cannot be written); nothing
+//! reaches the store, the journal, a log or stderr before redaction.
+
+pub mod config;
+pub mod context_file;
+mod env;
+mod error;
+pub mod health;
+pub mod inject;
+pub mod journal;
+pub mod ledger;
+pub mod log;
+pub mod paths;
+pub mod project;
+mod runtime;
+mod watchdog;
+
+pub use config::{Backend, Config};
+pub use env::Env;
+pub use error::{Error, Result};
+pub use journal::{DrainMode, Drained, Journal};
+pub use project::Project;
+pub use runtime::{Answered, EXIT_BAD_INPUT, GUARD_VAR, HANDOFF_VAR, Hook, OpenStore, Outcome, Process};

@@ -1,0 +1,611 @@
+//! One hook run: capture one lifecycle event, inject memory, never stall or break the agent.
+//!
+//! Order of work: start the watchdog → load the configuration (a broken file falls back to the
+//! defaults, with a warning) → read stdin (bounded) → parse with the harness adapter → skip runs
+//! the guard or another harness owns → file under the project → redact → (within the deadline)
+//! deliver journaled events, append, build the injection → render the harness's answer.
+//!
+//! The store work runs on the caller's thread; the watchdog ([`crate::watchdog`]) answers for it
+//! when the deadline passes. Bad input gets one line on stderr and a non-blocking exit code; a
+//! panic is caught and answered with the harness's no-op. Nothing here ends the process: what
+//! needs the process (writing a late answer and exiting, handing a payload off) is the
+//! [`Process`] the caller supplies, so the whole runtime also runs in-process, in tests.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use memory_core::{
+    Delivery, EventId, EventKind, HarnessAdapter, HookEvent, HookResponse, MemoryStore, Rendered,
+};
+use memory_redact::Redactor;
+use sha2::Digest as _;
+
+use crate::config::Config;
+use crate::env::Env;
+use crate::health::StoreHealth;
+use crate::inject::{self, Injection};
+use crate::journal::{DrainMode, Journal};
+use crate::ledger::Ledger;
+use crate::project::{self, Project};
+use crate::watchdog::{Shared, Stage};
+use crate::{context_file, log, paths};
+
+/// Set in the environment of harness processes agent-memory starts itself (the dream), so their
+/// hooks record nothing.
+pub const GUARD_VAR: &str = "AGENT_MEMORY_DREAM";
+
+/// Set by [`Process::hand_off`] implementations in the environment of the process that finishes a
+/// payload: the delivery time, in nanoseconds since the Unix epoch. Such a run has no deadline,
+/// journals its event and answers nothing.
+pub const HANDOFF_VAR: &str = "AGENT_MEMORY_HOOK_HANDOFF";
+
+/// How long a warning stays quiet on stderr once given (it stays in every log line).
+const WARN_AGAIN_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// Exit code for input the hook could not use: every supported harness treats it as a
+/// non-blocking error.
+pub const EXIT_BAD_INPUT: i32 = 1;
+
+/// Opens the store a hook writes to. The binary opens the configured backend; a custom
+/// integration opens its own.
+#[memory_core::async_trait]
+pub trait OpenStore: Send + Sync {
+    /// Opens the store for one hook.
+    async fn open(&self, config: &Config) -> memory_core::Result<Arc<dyn MemoryStore>>;
+
+    /// Whether the store is a local file whose calls finish without waiting (the embedded SQLite
+    /// store in its inline mode): the hook then runs without an async runtime, and a missed
+    /// deadline is contention rather than an unreachable server, so the store is never paused.
+    fn local(&self, config: &Config) -> bool;
+}
+
+/// The process-level parts of a hook, supplied by the caller.
+pub trait Process: Send + Sync {
+    /// The deadline passed: write `rendered` (stdout, stderr) and end the process with its exit
+    /// code. In-process callers record it and return.
+    fn answer_late(&self, rendered: &Rendered);
+
+    /// The deadline caught a payload read but not yet redacted: start something that finishes it
+    /// without a deadline (the binary starts itself with [`HANDOFF_VAR`] set and the payload on
+    /// stdin). Returns `false` when it could not, and the payload is lost.
+    fn hand_off(&self, payload: &[u8], received_at: DateTime<Utc>) -> bool;
+}
+
+/// Who answered the harness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answered {
+    /// The run itself: the caller writes [`Outcome::rendered`].
+    ByRun,
+    /// The watchdog, through [`Process::answer_late`]: the caller writes nothing more.
+    ByWatchdog,
+}
+
+/// What a run did.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The answer for the harness (already written when the watchdog answered).
+    pub rendered: Rendered,
+    /// Who answered.
+    pub answered: Answered,
+    /// The line written to the hook log, without its time stamp.
+    pub log: String,
+}
+
+/// One hook: an adapter, a store opener, the process parts, and the environment it runs in.
+pub struct Hook<'a> {
+    adapter: &'a dyn HarnessAdapter,
+    stores: &'a dyn OpenStore,
+    process: &'a dyn Process,
+    env: Env,
+    started: Instant,
+}
+
+impl std::fmt::Debug for Hook<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hook").field("harness", &self.adapter.harness()).finish_non_exhaustive()
+    }
+}
+
+/// A run's own failure: a one-line message for stderr, and the log's summary.
+struct Failed(String);
+
+/// The configuration a run uses, and the warning to give when it is not the user's.
+struct Loaded {
+    config: Config,
+    warning: Option<String>,
+}
+
+impl<'a> Hook<'a> {
+    /// A hook for `adapter`, in the process environment, timed from now.
+    pub fn new(adapter: &'a dyn HarnessAdapter, stores: &'a dyn OpenStore, process: &'a dyn Process) -> Self {
+        Self { adapter, stores, process, env: Env::process(), started: Instant::now() }
+    }
+
+    /// Runs in `env` instead of the process environment.
+    #[must_use]
+    pub fn env(mut self, env: Env) -> Self {
+        self.env = env;
+        self
+    }
+
+    /// Times the deadline from `started` (the process's start) instead of from [`Hook::new`].
+    #[must_use]
+    pub fn started(mut self, started: Instant) -> Self {
+        self.started = started;
+        self
+    }
+
+    /// Runs the hook on `stdin`.
+    pub fn run(&self, stdin: &mut (dyn std::io::Read + Send)) -> Outcome {
+        if let Some(received_at) = self.env.get(HANDOFF_VAR).and_then(parse_nanos) {
+            return self.finish_handed_off(stdin, received_at);
+        }
+        let loaded = self.load_config();
+        let shared = Shared::new(self.started + loaded.config.hook.deadline());
+        std::thread::scope(|scope| {
+            // Without a watchdog (the thread could not start) the hook still answers, only without
+            // the guarantee of a deadline.
+            let _ = std::thread::Builder::new()
+                .name("deadline".to_owned())
+                .stack_size(256 * 1024)
+                .spawn_scoped(scope, || self.watch(&shared, &loaded));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.capture(&loaded, &shared, stdin)
+            }));
+            let (mut rendered, summary) = match outcome {
+                Ok(Ok(done)) => done,
+                Ok(Err(Failed(message))) => {
+                    let mut rendered = self.adapter.render_noop();
+                    rendered.stderr = format!("agent-memory: {message}\n");
+                    rendered.exit_code = EXIT_BAD_INPUT;
+                    (rendered, format!("error: {message}"))
+                }
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_owned())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".to_owned());
+                    let what = Redactor::new().redact_message(&what);
+                    let mut rendered = self.adapter.render_noop();
+                    rendered.stderr =
+                        format!("agent-memory: internal error ({what}); the session continues\n");
+                    rendered.exit_code = EXIT_BAD_INPUT;
+                    (rendered, format!("panic: {what}"))
+                }
+            };
+            if !shared.claim() {
+                // The watchdog answered; it logged too.
+                return Outcome { rendered, answered: Answered::ByWatchdog, log: summary };
+            }
+            let summary = self.warn(&loaded.config, &mut rendered, loaded.warning.as_deref(), summary);
+            let log = self.log(&loaded.config, &summary);
+            Outcome { rendered, answered: Answered::ByRun, log }
+        })
+    }
+
+    fn load_config(&self) -> Loaded {
+        match Config::load_from(&self.env) {
+            Ok(config) => Loaded { config, warning: None },
+            Err(e) => Loaded {
+                config: Config::fallback(&self.env),
+                warning: Some(format!(
+                    "{}; this hook ran with the default settings",
+                    Redactor::new().redact_message(&e.to_string())
+                )),
+            },
+        }
+    }
+
+    /// The watchdog thread's body.
+    fn watch(&self, shared: &Shared, loaded: &Loaded) {
+        let Some(stage) = shared.wait() else { return };
+        let (mut rendered, summary) = match stage {
+            Stage::Reading => (
+                self.adapter.render_noop(),
+                "stdin was not closed by the deadline; nothing to record".to_owned(),
+            ),
+            Stage::Read(payload) => {
+                let received_at = Utc::now();
+                let outcome = if self.process.hand_off(&payload, received_at) {
+                    "handed off (deadline passed before the event was ready)"
+                } else {
+                    "LOST (deadline passed before the event was ready; the hand-off failed)"
+                };
+                (self.adapter.render_noop(), outcome.to_owned())
+            }
+            Stage::Ready(event) => {
+                let outcome = self.journal(&loaded.config, &event, "deadline passed");
+                if !self.stores.local(&loaded.config) {
+                    StoreHealth::new(&loaded.config.data_dir()).miss(Utc::now());
+                }
+                let mut rendered = self.adapter.render(&event.kind, &HookResponse::pass());
+                let summary = format!("{} {}", summary_of(&event), outcome.log);
+                let summary = self.warn(&loaded.config, &mut rendered, outcome.warning.as_deref(), summary);
+                (rendered, summary)
+            }
+        };
+        let summary = self.warn(&loaded.config, &mut rendered, loaded.warning.as_deref(), summary);
+        self.log(&loaded.config, &summary);
+        self.process.answer_late(&rendered);
+    }
+
+    /// Everything after the configuration loaded.
+    fn capture(
+        &self,
+        loaded: &Loaded,
+        shared: &Shared,
+        stdin: &mut (dyn std::io::Read + Send),
+    ) -> Result<(Rendered, String), Failed> {
+        let config = &loaded.config;
+        let input = Arc::new(read_bounded(stdin, config.hook.max_input_bytes)?);
+        shared.set_stage(Stage::Read(Arc::clone(&input)));
+        let Some(Prepared { event, project, redacted }) = self.prepare(config, &input, Utc::now())? else {
+            return Ok((self.adapter.render_noop(), self.skipped_summary(&input)));
+        };
+        let kind = event.kind.clone();
+        let context_file = kind == EventKind::SessionStart
+            && config.hook.cursor_rules_file
+            && self.adapter.context_file().is_some();
+        let injects = matches!(kind, EventKind::SessionStart | EventKind::UserPromptSubmit)
+            && (self.adapter.support(&kind).context || context_file);
+        if injects {
+            shared.set_deadline(self.started + config.hook.inject_deadline());
+        }
+        shared.set_stage(Stage::Ready(Box::new(event.clone())));
+        let summary = format!("{} redacted:{redacted}", summary_of(&event));
+
+        let local = self.stores.local(config);
+        let health = StoreHealth::new(&config.data_dir());
+        if !local && let Some(until) = health.paused(Utc::now()) {
+            let outcome = self.journal(
+                config,
+                &event,
+                &format!("store paused after missed deadlines until {}", until.to_rfc3339()),
+            );
+            return Ok(self.answer_pass(config, &kind, outcome, &summary));
+        }
+        let work = Work {
+            config,
+            adapter: self.adapter,
+            stores: self.stores,
+            event: &event,
+            project: &project,
+            injects,
+            context_file,
+        };
+        match work.run(local) {
+            Ok((response, outcome)) => {
+                if !local {
+                    health.success();
+                }
+                let response =
+                    if self.adapter.support(&kind).context { response } else { HookResponse::pass() };
+                Ok((self.adapter.render(&kind, &response), format!("{summary} {outcome}")))
+            }
+            Err(e) => {
+                if !local && e.is_transient() {
+                    health.miss(Utc::now());
+                }
+                let why = format!("store error: {}", Redactor::new().redact_message(&e.to_string()));
+                let outcome = self.journal(config, &event, &why);
+                Ok(self.answer_pass(config, &kind, outcome, &summary))
+            }
+        }
+    }
+
+    fn answer_pass(
+        &self,
+        config: &Config,
+        kind: &EventKind,
+        outcome: Journaled,
+        summary: &str,
+    ) -> (Rendered, String) {
+        let mut rendered = self.adapter.render(kind, &HookResponse::pass());
+        let summary = format!("{summary} {}", outcome.log);
+        let summary = self.warn(config, &mut rendered, outcome.warning.as_deref(), summary);
+        (rendered, summary)
+    }
+
+    /// Parses, guards, files and redacts; `None` when the run records nothing.
+    fn prepare(
+        &self,
+        config: &Config,
+        input: &[u8],
+        received_at: DateTime<Utc>,
+    ) -> Result<Option<Prepared>, Failed> {
+        let delivery = Delivery { payload: input, received_at, env: self.env.pairs() };
+        if self.adapter.invoked_by_other(&delivery).is_some() || self.guarded() {
+            return Ok(None);
+        }
+        let mut event = self
+            .adapter
+            .parse(&delivery)
+            .map_err(|e| Failed(Redactor::new().redact_message(&e.to_string())))?;
+        let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
+        let project = project::identify(cwd.as_deref().unwrap_or(Path::new(".")));
+        event.project = Some(project.id.clone());
+        let redacted = Redactor::new().redact_event_with(&mut event, &config.hook.limits());
+        Ok(Some(Prepared { event, project, redacted: redacted.to_string().replace(' ', ",") }))
+    }
+
+    fn guarded(&self) -> bool {
+        self.env.get(GUARD_VAR).is_some_and(|v| v != "0")
+    }
+
+    fn skipped_summary(&self, input: &[u8]) -> String {
+        let delivery = Delivery { payload: input, received_at: Utc::now(), env: self.env.pairs() };
+        match self.adapter.invoked_by_other(&delivery) {
+            Some(other) => format!("skipped: run by {other}, recorded by its own hook"),
+            None => format!("skipped: {GUARD_VAR} is set"),
+        }
+    }
+
+    /// A payload the deadline caught in another process: parse, redact, journal, answer nothing.
+    fn finish_handed_off(
+        &self,
+        stdin: &mut (dyn std::io::Read + Send),
+        received_at: DateTime<Utc>,
+    ) -> Outcome {
+        let loaded = self.load_config();
+        let config = &loaded.config;
+        let summary = match read_bounded(stdin, config.hook.max_input_bytes)
+            .and_then(|input| self.prepare(config, &input, received_at))
+        {
+            Ok(Some(Prepared { event, .. })) => format!(
+                "{} {}",
+                summary_of(&event),
+                self.journal(config, &event, "handed off at the deadline").log
+            ),
+            Ok(None) => "skipped".to_owned(),
+            Err(Failed(message)) => format!("error: {message}"),
+        };
+        let log = self.log(config, &summary);
+        Outcome { rendered: Rendered::ok(""), answered: Answered::ByRun, log }
+    }
+
+    /// Journals the event, in the fallback folder when the data folder cannot be written.
+    fn journal(&self, config: &Config, event: &HookEvent, why: &str) -> Journaled {
+        let primary = Journal::new(config.journal_dir());
+        let first = match primary.write(event) {
+            Ok(_) => return Journaled { log: format!("journaled ({why})"), warning: None },
+            Err(e) => e,
+        };
+        let fallback_dir = paths::fallback_data_dir(&self.env);
+        let fallback = Journal::new(fallback_dir.join("journal"));
+        match paths::ensure_fallback_dir(&fallback_dir)
+            .map_err(|e| e.to_string())
+            .and_then(|()| fallback.write(event).map_err(|e| e.to_string()))
+        {
+            Ok(_) => Journaled {
+                log: format!("journaled in {} ({why}; {first})", fallback.dir().display()),
+                warning: Some(format!(
+                    "cannot write to {} ({first}); the event was journaled in {} instead. Run `agent-memory doctor`.",
+                    config.data_dir().display(),
+                    fallback.dir().display()
+                )),
+            },
+            Err(second) => Journaled {
+                log: format!("LOST ({why}; journal write failed: {first}; fallback failed: {second})"),
+                warning: Some(format!("cannot journal the event ({first}; fallback: {second})")),
+            },
+        }
+    }
+
+    /// Adds a warning to the log summary, and to stderr unless the same warning was given in the
+    /// last day (a broken config file would otherwise repeat it on every event).
+    fn warn(
+        &self,
+        config: &Config,
+        rendered: &mut Rendered,
+        warning: Option<&str>,
+        summary: String,
+    ) -> String {
+        let Some(warning) = warning else { return summary };
+        let digest = sha2::Sha256::digest(warning.as_bytes());
+        let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let dirs = [config.log_dir(), paths::fallback_data_dir(&self.env).join("logs")];
+        let marker = |dir: &PathBuf| dir.join(format!(".warned-{name}"));
+        let recent = dirs.iter().any(|dir| {
+            std::fs::metadata(marker(dir))
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age < WARN_AGAIN_AFTER)
+        });
+        if !recent {
+            rendered.stderr.insert_str(0, &format!("agent-memory: {warning}\n"));
+            let _ = dirs.iter().find(|dir| {
+                paths::ensure_private_dir(dir).and_then(|()| std::fs::write(marker(dir), warning)).is_ok()
+            });
+        }
+        format!("{summary}; warning: {warning}")
+    }
+
+    /// Writes the log line and returns it. Its parts carry no payload text: ids, kinds, counts,
+    /// and messages redacted where they were made.
+    fn log(&self, config: &Config, summary: &str) -> String {
+        let line =
+            format!("hook {} {summary} {}us", self.adapter.harness(), self.started.elapsed().as_micros());
+        if log::line(&config.log_dir(), &line).is_err() {
+            let _ = log::line(&paths::fallback_data_dir(&self.env).join("logs"), &line);
+        }
+        line
+    }
+}
+
+/// An event ready to store.
+struct Prepared {
+    event: HookEvent,
+    project: Project,
+    /// What redaction replaced, by kind, for the log.
+    redacted: String,
+}
+
+/// A journal write's outcome: the log's words, and what to tell the user.
+struct Journaled {
+    log: String,
+    warning: Option<String>,
+}
+
+fn summary_of(event: &HookEvent) -> String {
+    format!("{} {} {}", event.kind, event.session, event.id)
+}
+
+fn parse_nanos(text: &str) -> Option<DateTime<Utc>> {
+    text.parse::<i64>().ok().map(DateTime::from_timestamp_nanos)
+}
+
+fn read_bounded(stdin: &mut (dyn std::io::Read + Send), max: usize) -> Result<Vec<u8>, Failed> {
+    let mut input = Vec::new();
+    stdin
+        .take(max as u64 + 1)
+        .read_to_end(&mut input)
+        .map_err(|e| Failed(format!("cannot read the hook payload from stdin: {e}")))?;
+    if input.len() > max {
+        return Err(Failed(format!(
+            "hook payload is larger than {max} bytes; raise `hook.max_input_bytes` in the config to accept it"
+        )));
+    }
+    Ok(input)
+}
+
+/// The store side of a hook, run on the hook's thread under the deadline.
+struct Work<'w> {
+    config: &'w Config,
+    adapter: &'w dyn HarnessAdapter,
+    stores: &'w dyn OpenStore,
+    event: &'w HookEvent,
+    project: &'w Project,
+    injects: bool,
+    context_file: bool,
+}
+
+impl Work<'_> {
+    fn run(&self, local: bool) -> memory_core::Result<(HookResponse, String)> {
+        let mut work = std::pin::pin!(self.run_async());
+        // A local store finishes in the first poll and needs no runtime. Work that waits (a
+        // network store) gets one.
+        if local && let Poll::Ready(done) = work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            return done;
+        }
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| memory_core::Error::backend("hook runtime", e, false))?
+            .block_on(work)
+    }
+
+    async fn run_async(&self) -> memory_core::Result<(HookResponse, String)> {
+        let store = self.stores.open(self.config).await?;
+        let journal = Journal::new(self.config.journal_dir());
+        let drained = journal.drain(&*store, DrainMode::Hook).await.map_err(into_store_error)?;
+        let outcome = if drained.empty {
+            store.append(std::slice::from_ref(self.event)).await?;
+            if drained.delivered > 0 {
+                format!("stored (after delivering {} journaled)", drained.delivered)
+            } else {
+                "stored".to_owned()
+            }
+        } else {
+            journal.write(self.event).map_err(into_store_error)?;
+            "journaled (journal busy)".to_owned()
+        };
+        if !self.injects {
+            return Ok((HookResponse::pass(), outcome));
+        }
+        let ledger = Ledger::new(&self.config.sessions_dir(), &self.event.session);
+        let hook = &self.config.hook;
+        let cap = self.adapter.context_cap();
+        let injection = match &self.event.kind {
+            EventKind::SessionStart => {
+                // A resumed session replays its earlier context, so what was injected is still
+                // there; after a compaction or a clear it is gone and everything is due again.
+                let already = if self.adapter.start_keeps_context(self.event) {
+                    ledger.given()
+                } else {
+                    let _ = ledger.reset();
+                    Default::default()
+                };
+                let injection = inject::session_start(
+                    &*store,
+                    self.project,
+                    hook.session_start_budget.min(cap),
+                    &already,
+                )
+                .await?;
+                if self.context_file && already.is_empty() {
+                    let _ = context_file::update(
+                        self.adapter,
+                        &self.project.root,
+                        injection.as_ref().map(|i| i.text.as_str()),
+                    );
+                }
+                injection
+            }
+            EventKind::UserPromptSubmit => match self.event.prompt.as_deref() {
+                Some(prompt) => {
+                    inject::for_prompt(
+                        &*store,
+                        self.project,
+                        prompt,
+                        &ledger.given(),
+                        hook,
+                        hook.prompt_budget.min(cap),
+                    )
+                    .await?
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        let Some(injection) = injection else { return Ok((HookResponse::pass(), outcome)) };
+        if !self.adapter.support(&self.event.kind).context {
+            // Delivered through the context file only.
+            return Ok((HookResponse::pass(), outcome));
+        }
+        let _ = ledger.record(&injection.notes);
+        store.append(&[injection_event(self.adapter, self.event, &injection)]).await?;
+        let outcome =
+            format!("{outcome}; injected {} notes, {} chars", injection.notes.len(), injection.text.len());
+        Ok((HookResponse::with_context(injection.text), outcome))
+    }
+}
+
+fn into_store_error(e: crate::Error) -> memory_core::Error {
+    match e {
+        crate::Error::Store(e) => e,
+        other => memory_core::Error::backend("journal", other, false),
+    }
+}
+
+/// The `Injection` event recorded after notes were given, for measurement and the viewer.
+fn injection_event(adapter: &dyn HarnessAdapter, event: &HookEvent, injection: &Injection) -> HookEvent {
+    let raw = serde_json::json!({
+        "trigger": event.kind.as_str(),
+        "trigger_event": event.id,
+        "notes": injection.notes,
+        "chars": injection.text.chars().count(),
+    });
+    let id = EventId::derive(
+        adapter.harness(),
+        event.session.as_str(),
+        event.occurred_at,
+        format!("injection:{}", event.id).as_bytes(),
+    );
+    let mut injected = HookEvent::new(
+        id,
+        event.harness.clone(),
+        event.session.clone(),
+        EventKind::Injection,
+        Utc::now(),
+        raw,
+    );
+    injected.project = event.project.clone();
+    injected.cwd = event.cwd.clone();
+    injected
+}
