@@ -2,7 +2,9 @@
 //!
 //! The watchdog starts before the hook reads stdin. What it does at the deadline depends on how
 //! far the hook got:
-//! - still reading stdin: the harness never finished delivering; it answers the no-op answer;
+//! - still reading stdin: the harness is still writing; after a short grace ([`STDIN_GRACE`], for a
+//!   hook the machine was slow to schedule) it answers the no-op answer, since the harness never
+//!   finished delivering;
 //! - payload read, event not yet redacted: it hands the payload to a process of its own
 //!   ([`crate::Process::hand_off`]), which journals it, and answers the no-op answer;
 //! - event ready: it journals the event and answers that event's pass answer.
@@ -13,6 +15,9 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use memory_core::HookEvent;
+
+/// How long past the deadline the watchdog waits for a read of stdin to finish.
+pub(crate) const STDIN_GRACE: Duration = Duration::from_millis(50);
 
 /// How far the hook got.
 #[derive(Debug, Clone)]
@@ -59,6 +64,7 @@ impl Shared {
 
     pub(crate) fn set_stage(&self, stage: Stage) {
         self.lock().stage = stage;
+        self.changed.notify_all();
     }
 
     /// Claims the answer for the work: `false` when the watchdog answered already.
@@ -80,11 +86,14 @@ impl Shared {
                 return None;
             }
             let now = Instant::now();
-            if now >= state.deadline {
+            let reading = matches!(state.stage, Stage::Reading);
+            let due = if reading { state.deadline + STDIN_GRACE } else { state.deadline };
+            if now >= due {
                 state.answered = true;
                 return Some(state.stage.clone());
             }
-            let left = state.deadline - now;
+            // While stdin is read the deadline is checked at its time, and again at the grace's end.
+            let left = if reading && now < state.deadline { state.deadline - now } else { due - now };
             state = self
                 .changed
                 .wait_timeout(state, left.min(Duration::from_secs(3600)))
