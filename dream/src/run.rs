@@ -292,6 +292,12 @@ impl RunState<'_> {
         changes: Vec<ValidChange>,
         watermark: &WatermarkAdvance,
     ) -> Result<()> {
+        // Whatever a provider wrote, no secret reaches a note.
+        let redactor = memory_redact::Redactor::new();
+        let mut changes = changes;
+        for note in changes.iter_mut().filter_map(|c| c.after.as_mut()) {
+            redactor.redact_note(note);
+        }
         let store_changes: Vec<NoteChange> = changes
             .iter()
             .map(|change| match &change.after {

@@ -167,6 +167,12 @@ pub(crate) async fn check(
             ));
         }
     }
+    let data = config
+        .as_ref()
+        .ok()
+        .cloned()
+        .unwrap_or_else(|| memory_hook::Config::fallback(&memory_hook::Env::process()));
+    journal_findings(&data, &mut warnings, &mut problems);
     let (store, last_events, log_dir) = check_store(config).await;
     if let Some(error) = &store.error {
         problems.push(format!("the store is unreachable: {error}"));
@@ -189,6 +195,54 @@ pub(crate) async fn check(
         last_hooks,
         warnings,
         problems,
+    }
+}
+
+/// Events waiting in the journals, set aside, unreadable or written to the fallback folder, and a
+/// paused store.
+fn journal_findings(config: &memory_hook::Config, warnings: &mut Vec<String>, problems: &mut Vec<String>) {
+    let journals = crate::cmd::sync::journals(config);
+    for (i, journal) in journals.iter().enumerate() {
+        let pending = journal.pending().map(|p| p.len()).unwrap_or(0);
+        let large = journal.set_aside().map(|p| p.len()).unwrap_or(0);
+        let corrupt = std::fs::read_dir(journal.dir())
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "corrupt"))
+                    .count()
+            })
+            .unwrap_or(0);
+        let dir = journal.dir().display();
+        if i > 0 && pending > 0 {
+            problems.push(format!(
+                "{pending} events were journaled in the fallback folder {dir} because the data folder {} could not \
+                 be written: make it writable, then run `agent-memory sync`",
+                config.data_dir().display()
+            ));
+        } else if pending > large {
+            warnings.push(format!(
+                "{} events wait in the journal {dir}: run `agent-memory sync`",
+                pending - large
+            ));
+        }
+        if i == 0 && large > 0 {
+            warnings.push(format!(
+                "{large} large events are set aside in {dir}/large (hooks leave them to sync): run `agent-memory sync`"
+            ));
+        }
+        if corrupt > 0 {
+            warnings
+                .push(format!("{corrupt} unreadable journal files were moved aside as *.corrupt in {dir}"));
+        }
+    }
+    let health = memory_hook::health::StoreHealth::new(&config.data_dir());
+    if let Some(until) = health.paused(chrono::Utc::now()) {
+        warnings.push(format!(
+            "hooks skip the store until {} after {} missed deadlines in a row (events are journaled meanwhile; \
+             `agent-memory sync` delivers them and ends the pause)",
+            until.to_rfc3339(),
+            health.state().misses
+        ));
     }
 }
 

@@ -106,7 +106,7 @@ pub(crate) async fn read(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
 /// `write_note`: creates or replaces a note, keeping the replaced version as history.
 pub(crate) async fn write(store: &dyn MemoryStore, p: WriteParams) -> ToolResult {
     let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
-    let note = Note {
+    let mut note = Note {
         path,
         meta: NoteMeta {
             title: p.title.trim().to_owned(),
@@ -120,6 +120,7 @@ pub(crate) async fn write(store: &dyn MemoryStore, p: WriteParams) -> ToolResult
         },
         body: p.body,
     };
+    memory_redact::Redactor::new().redact_note(&mut note);
     note.validate()?;
     let existed = store.get_note(&note.meta.scope, &note.path).await?.is_some();
     store.put_note(&note).await?;

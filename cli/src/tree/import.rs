@@ -70,12 +70,17 @@ pub(crate) async fn import_tree(
     }
     next.imported_at = Some(Utc::now());
     let mut seen: BTreeMap<(Scope, NotePath), String> = BTreeMap::new();
+    let redactor = memory_redact::Redactor::new();
 
     for file in &files {
         let bytes =
             std::fs::read(&file.abs).with_context(|| format!("cannot read {}", file.abs.display()))?;
         let note = match read_note(file, &bytes) {
-            Ok(note) => note,
+            Ok(mut note) => {
+                // A hand edit can paste a secret: it is redacted like everything else stored.
+                redactor.redact_note(&mut note);
+                note
+            }
             Err(reason) => {
                 report.invalid.push(Invalid { file: file.rel.clone(), reason });
                 continue;
