@@ -167,3 +167,128 @@ fn secrets_reach_neither_store_nor_journal_nor_log() {
         assert!(!everything.contains(secret), "{secret} leaked");
     }
 }
+
+#[test]
+fn mistakes_on_the_hook_command_line_never_block() {
+    let m = Machine::new();
+    let cwd = m.project("p");
+    let payload = claude("s-args", &cwd, "UserPromptSubmit", json!({ "prompt": "hello there" }));
+    for args in [&["hook", "claud"][..], &["hook"], &["hook", "gemini", "--debug"]] {
+        let mut cmd = m.command(args);
+        cmd.current_dir(&cwd).stdin(std::process::Stdio::null());
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+        assert!(stderr.contains("claude, codex, cursor"), "{args:?} names the harnesses: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // A known harness in another case, or with extra arguments, still records its event.
+    let run = m.hook_env("Claude", &cwd, &payload, &[]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stderr);
+    let mut cmd = m.command(&["hook", "claude", "--debug"]);
+    cmd.current_dir(&cwd)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), payload.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(stderr.contains("--debug"), "{stderr}");
+    let sessions = m.run_json(&["sessions"]);
+    assert_eq!(sessions[0]["events"], 2, "both runs recorded their event: {sessions}");
+}
+
+#[test]
+fn a_parse_error_never_quotes_the_value_it_refused() {
+    let m = Machine::new();
+    let cwd = m.project("p");
+    let secret = "Tr0ub4dor-and-3-horse-staple";
+    let payload = claude("s-typed", &cwd, "Stop", json!({ "stop_hook_active": secret }));
+    let run = m.hook_env("claude", &cwd, &payload, &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
+    assert!(!run.stderr.contains(secret), "{}", run.stderr);
+    let log = std::fs::read_to_string(m.home().join("logs/hook.log")).unwrap();
+    assert!(log.contains("error:"), "{log}");
+    assert!(!log.contains(secret), "{log}");
+}
+
+#[test]
+fn a_maximal_payload_is_answered_within_the_deadline_and_kept() {
+    let m = Machine::new();
+    std::fs::write(m.dir.path().join("config.toml"), "[hook]\ndeadline_ms = 300\ninject_deadline_ms = 300\n")
+        .unwrap();
+    let cwd = m.project("p");
+    let prompt = "lorem ipsum dolor sit amet, ".repeat(7 * 1024 * 1024 / 28);
+    let payload = claude("s-huge", &cwd, "UserPromptSubmit", json!({ "prompt": prompt }));
+    let run = m.hook_env("claude", &cwd, &payload, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The deadline, plus starting a debug build and writing 7 MB to its stdin.
+    assert!(run.elapsed < Duration::from_millis(1_500), "took {:?}", run.elapsed);
+    // Stored, journaled, or handed off and journaled a moment later: never lost.
+    let key = "claude:s-huge";
+    for _ in 0..100 {
+        let journaled = std::fs::read_dir(m.home().join("journal"))
+            .map(|d| {
+                d.filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json")))
+                    .count()
+            })
+            .unwrap_or(0);
+        if journaled > 0 || m.run_json(&["sessions"]).as_array().is_some_and(|s| !s.is_empty()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    m.run(&["sync"]);
+    let timeline = m.run_json(&["timeline", key]);
+    let stored = timeline[0]["event"]["prompt"].as_str().unwrap();
+    assert!(stored.len() < 100 * 1024, "the prompt is capped: {} bytes", stored.len());
+    assert!(stored.contains("truncated"), "with a visible marker");
+}
+
+#[test]
+fn a_server_that_never_answers_is_paused_after_three_missed_deadlines() {
+    let m = Machine::new();
+    std::fs::write(m.dir.path().join("config.toml"), "[hook]\ndeadline_ms = 200\ninject_deadline_ms = 200\n")
+        .unwrap();
+    let cwd = m.project("p");
+    // Accepts connections and never says a word.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let uri = format!("bolt://{}", listener.local_addr().unwrap());
+    let held = std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming().take(64) {
+            open.push(stream);
+        }
+    });
+    let env = [("AGENT_MEMORY_STORE", "neo4j"), ("NEO4J_URI", uri.as_str()), ("NEO4J_PASSWORD", "x")];
+    let mut times = Vec::new();
+    for i in 0..5 {
+        let payload = claude(
+            "s-silent",
+            &cwd,
+            "PostToolUse",
+            json!({ "tool_name": "Bash", "tool_input": { "command": format!("echo {i}") }, "tool_response": {} }),
+        );
+        let run = m.hook_env("claude", &cwd, &payload, &env);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        times.push(run.elapsed);
+    }
+    let log = std::fs::read_to_string(m.home().join("logs/hook.log")).unwrap();
+    assert_eq!(log.lines().filter(|l| l.contains("journaled (deadline passed)")).count(), 3, "{log}");
+    assert_eq!(log.lines().filter(|l| l.contains("store paused")).count(), 2, "{log}");
+    assert!(
+        times[3] < Duration::from_millis(150) && times[4] < Duration::from_millis(150),
+        "paused hooks do not wait: {times:?}"
+    );
+    let journaled = std::fs::read_dir(m.home().join("journal"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
+        .count();
+    assert_eq!(journaled, 5, "every event waits in the journal");
+    drop(held);
+}
