@@ -28,3 +28,6 @@ mod openai;
 
 #[path = "dream/harness_cli.rs"]
 mod harness_cli;
+
+#[path = "dream/redaction.rs"]
+mod redaction;

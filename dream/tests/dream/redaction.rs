@@ -1,0 +1,27 @@
+//! Whatever a provider writes, no secret reaches a note.
+
+use dream::{Action, NoProgress, run};
+use memory_core::{MemoryStore, NotePath, Scope};
+
+use crate::support::{ScriptedProvider, ids, options, plain_events, reply, store_with, write_op};
+
+#[tokio::test]
+async fn secrets_a_provider_writes_are_redacted_before_the_commit() {
+    let aws = format!("AKIA{}", "Q4ZT7X2M9BPLW3RA");
+    let github = format!("ghp_{}", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8");
+    let body = format!("- deploy with `AWS_ACCESS_KEY_ID={aws}`\n- the bot token is {github}\n");
+    let store = store_with(&plain_events(2, None)).await;
+    let provider = ScriptedProvider::new(move |request, _| {
+        let mut op = write_op(Action::Create, "profile/deploy.md", &body, ids(request));
+        op.title = Some(format!("Deploying with {github}"));
+        reply(vec![op])
+    });
+    let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
+    assert_eq!(report.notes_created, 1, "{report:?}");
+    let note =
+        store.get_note(&Scope::User, &NotePath::new("profile/deploy.md").unwrap()).await.unwrap().unwrap();
+    let text = note.to_markdown();
+    assert!(!text.contains(&aws) && !text.contains("ghp_A1b2"), "{text}");
+    assert!(text.contains("[REDACTED:"), "{text}");
+    assert!(note.body.contains("deploy with"), "the rest of the note is kept: {}", note.body);
+}
