@@ -12,3 +12,4 @@ mod neo4j_restart;
 mod real_clis;
 mod support;
 mod tree;
+mod write_paths;
