@@ -143,6 +143,10 @@ impl Journal {
         }
         let mut drained = Drained { recovered: self.recover_tmp(), ..Drained::default() };
         let mut files = self.events_in(&self.dir)?;
+        if mode == DrainMode::Hook {
+            // Large events written before they were set aside at write time: set aside now, unread.
+            files.retain(|path| !self.set_aside_if_large(path));
+        }
         if mode == DrainMode::All {
             files.extend(self.set_aside()?);
         }
@@ -182,6 +186,15 @@ impl Journal {
         }
         drained.empty = self.is_empty();
         Ok(drained)
+    }
+
+    /// Moves a journal file over [`LARGE_EVENT_BYTES`] under `large/`; whether it did.
+    fn set_aside_if_large(&self, path: &Path) -> bool {
+        let large = std::fs::metadata(path).is_ok_and(|m| m.len() > LARGE_EVENT_BYTES as u64);
+        let dir = self.dir.join(LARGE_DIR);
+        large
+            && ensure_private_dir(&dir).is_ok()
+            && path.file_name().is_some_and(|name| std::fs::rename(path, dir.join(name)).is_ok())
     }
 
     fn tmp_files(&self) -> impl Iterator<Item = PathBuf> {

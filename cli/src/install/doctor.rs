@@ -167,14 +167,18 @@ pub(crate) async fn check(
             ));
         }
     }
+    if let Err(e) = &config {
+        problems.push(format!("{e:#}; until it is fixed, hooks run with the default settings"));
+    }
     let data = config
         .as_ref()
         .ok()
         .cloned()
         .unwrap_or_else(|| memory_hook::Config::fallback(&memory_hook::Env::process()));
     journal_findings(&data, &mut warnings, &mut problems);
+    let config_ok = config.is_ok();
     let (store, last_events, log_dir) = check_store(config).await;
-    if let Some(error) = &store.error {
+    if let Some(error) = store.error.as_ref().filter(|_| config_ok) {
         problems.push(format!("the store is unreachable: {error}"));
     }
     let last_hooks = log_dir.map(|dir| last_hooks(&dir.join("hook.log"))).unwrap_or_default();
