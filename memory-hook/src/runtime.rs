@@ -209,8 +209,7 @@ impl<'a> Hook<'a> {
                 self.adapter.render_noop(),
                 "stdin was not closed by the deadline; nothing to record".to_owned(),
             ),
-            Stage::Read(payload) => {
-                let received_at = Utc::now();
+            Stage::Read(payload, received_at) => {
                 let outcome = if self.process.hand_off(&payload, received_at) {
                     "handed off (deadline passed before the event was ready)"
                 } else {
@@ -243,8 +242,10 @@ impl<'a> Hook<'a> {
     ) -> Result<(Rendered, String), Failed> {
         let config = &loaded.config;
         let input = Arc::new(read_bounded(stdin, config.hook.max_input_bytes)?);
-        shared.set_stage(Stage::Read(Arc::clone(&input)));
-        let Some(Prepared { event, project, redacted }) = self.prepare(config, &input, Utc::now())? else {
+        // One delivery time for the run and a hand-off alike: the event's id derives from it.
+        let received_at = Utc::now();
+        shared.set_stage(Stage::Read(Arc::clone(&input), received_at));
+        let Some(Prepared { event, project, redacted }) = self.prepare(config, &input, received_at)? else {
             return Ok((self.adapter.render_noop(), self.skipped_summary(&input)));
         };
         let kind = event.kind.clone();

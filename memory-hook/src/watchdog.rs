@@ -14,6 +14,7 @@
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use chrono::{DateTime, Utc};
 use memory_core::HookEvent;
 
 /// How long past the deadline the watchdog waits for a read of stdin to finish.
@@ -24,8 +25,8 @@ pub(crate) const STDIN_GRACE: Duration = Duration::from_millis(50);
 pub(crate) enum Stage {
     /// Reading stdin.
     Reading,
-    /// The payload is read; parsing and redaction are under way.
-    Read(Arc<Vec<u8>>),
+    /// The payload is read (at the given time); parsing and redaction are under way.
+    Read(Arc<Vec<u8>>, DateTime<Utc>),
     /// The event is redacted and filed: it can be journaled as it is.
     Ready(Box<HookEvent>),
 }
