@@ -1,4 +1,4 @@
-//! Shared test support for agent-memory stores.
+//! Shared test support for agent-memory: stores, harness adapters and the hook runtime.
 //!
 //! - [`run_conformance`] and the individual checks in [`conformance`] state the behaviour every
 //!   [`memory_core::MemoryStore`] must have. Every check works in its own freshly named sessions,
@@ -11,11 +11,14 @@
 //!   session at once.
 //! - [`contract`] holds the fixture checks, fixed inputs and output rules every harness adapter's
 //!   contract tests share.
+//! - [`hook_runtime`] states the behaviour of [`memory_hook::Hook`] for any harness adapter: one
+//!   function per behaviour, and [`hook_runtime_suite!`] to run them all as tests with one line.
 #![deny(missing_docs)]
 
 pub mod conformance;
 pub mod contract;
 pub mod fixtures;
+pub mod hook_runtime;
 mod hostile;
 mod model;
 pub mod multi_process;
