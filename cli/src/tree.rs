@@ -1,30 +1,17 @@
 //! `agent-memory export DIR` and `agent-memory import DIR`: the memory as a folder of Markdown
-//! files, one per note, that any editor (Obsidian included) can open, and reading hand edits back.
-//!
-//! Layout: `DIR/user/<path>`, `DIR/project/<project id>/<path>`, `DIR/session/<slugged key>/<path>`,
-//! each file exactly as [`memory_core::Note::to_markdown`] renders it; `DIR/index.md` links every
-//! note; `DIR/.agent-memory-export.json` records each file's SHA-256 so an import can tell which
-//! files were edited by hand.
-
-mod export;
-mod import;
-mod index;
-mod layout;
-mod manifest;
+//! files (`memory_tree`), and the reports of both as text or JSON.
 
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
 use memory_core::MemoryStore;
+use memory_tree::{ExportReport, ImportReport};
 use serde_json::json;
-
-pub(crate) use export::{ExportReport, export_tree};
-pub(crate) use import::{ImportReport, import_tree};
 
 /// Exports every note to `dir` and reports what was written.
 pub(crate) async fn export(store: &dyn MemoryStore, dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let report = export_tree(store, dir).await?;
+    let report = memory_tree::export_tree(store, dir).await.map_err(command_error)?;
     if json {
         crate::output::json(&report)?;
     } else {
@@ -40,7 +27,7 @@ pub(crate) async fn import(
     delete_missing: bool,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let report = import_tree(store, dir, delete_missing).await?;
+    let report = memory_tree::import_tree(store, dir, delete_missing).await.map_err(command_error)?;
     if json {
         let mut value = serde_json::to_value(&report)?;
         value["counts"] = json!({
@@ -56,6 +43,25 @@ pub(crate) async fn import(
         crate::output::print(&import_text(&report, delete_missing));
     }
     Ok(if report.invalid.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A tree error, with the advice that names a command or a flag in their command-line spelling.
+fn command_error(error: memory_tree::Error) -> anyhow::Error {
+    match error {
+        memory_tree::Error::Unimported { dir, files } => anyhow::format_err!(
+            "{} has files changed or added since the last export, which exporting would overwrite: {}; \
+             run `agent-memory import {}` first (or export into another folder)",
+            dir.display(),
+            files.join(", "),
+            dir.display()
+        ),
+        memory_tree::Error::NoManifest { dir } => anyhow::format_err!(
+            "--delete-missing needs the manifest of an export ({} in {}), which is missing",
+            memory_tree::MANIFEST,
+            dir.display()
+        ),
+        other => other.into(),
+    }
 }
 
 fn export_text(report: &ExportReport) -> String {
@@ -113,4 +119,24 @@ fn import_text(report: &ImportReport, delete_missing: bool) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    use memory_core::InMemoryStore;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn advice_names_the_command_and_the_flag() {
+        let store = InMemoryStore::new();
+        let dir = tempfile::tempdir().unwrap();
+        let error =
+            memory_tree::import_tree(&store, dir.path(), true).await.map_err(command_error).unwrap_err();
+        assert!(error.to_string().starts_with("--delete-missing needs the manifest"), "{error}");
+
+        memory_tree::export_tree(&store, dir.path()).await.unwrap();
+        std::fs::create_dir_all(dir.path().join("user")).unwrap();
+        std::fs::write(dir.path().join("user/new.md"), "mine").unwrap();
+        let error = memory_tree::export_tree(&store, dir.path()).await.map_err(command_error).unwrap_err();
+        let expected = format!("run `agent-memory import {}` first", dir.path().display());
+        assert!(error.to_string().contains(&expected), "{error}");
+    }
+}

@@ -3,37 +3,38 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::Context as _;
 use memory_core::{MemoryStore, Note, NoteFilter, Scope};
 use serde::Serialize;
 
-use super::index;
-use super::layout::{self, INDEX, MANIFEST};
-use super::manifest::{self, Entry, Manifest};
+use crate::error::{Error, Result};
+use crate::index;
+use crate::layout::{self, INDEX, MANIFEST};
+use crate::manifest::{self, Entry, Manifest};
 
 /// What an export did.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct ExportReport {
+#[non_exhaustive]
+pub struct ExportReport {
     /// The tree's folder.
-    pub(crate) dir: String,
+    pub dir: String,
     /// Files written, relative to the tree.
-    pub(crate) files: Vec<String>,
+    pub files: Vec<String>,
     /// Files of an earlier export removed because their note no longer exists.
-    pub(crate) removed: Vec<String>,
+    pub removed: Vec<String>,
     /// The generated index.
-    pub(crate) index: String,
+    pub index: String,
     /// The manifest.
-    pub(crate) manifest: String,
+    pub manifest: String,
 }
 
 /// Exports every note of the store to `dir`.
 ///
 /// Refuses to overwrite anything that is not a previous, untouched export: a folder with files
 /// but no manifest, or a tree with hand edits that were not imported yet.
-pub(crate) async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> anyhow::Result<ExportReport> {
+pub async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> Result<ExportReport> {
     let previous = check_target(dir)?;
-    let notes = store.list_notes(&NoteFilter::all()).await.context("cannot list notes")?;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let notes = store.list_notes(&NoteFilter::all()).await.map_err(Error::ListNotes)?;
+    std::fs::create_dir_all(dir).map_err(Error::create_dir(dir))?;
 
     let folders = assign_folders(&notes);
     let mut manifest = Manifest::new();
@@ -44,9 +45,9 @@ pub(crate) async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> anyhow::
         let text = note.to_markdown();
         let abs = dir.join(&rel);
         if let Some(parent) = abs.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(Error::create_dir(parent))?;
         }
-        std::fs::write(&abs, &text).with_context(|| format!("cannot write {}", abs.display()))?;
+        std::fs::write(&abs, &text).map_err(Error::write(&abs))?;
         manifest.files.insert(
             rel.clone(),
             Entry {
@@ -64,7 +65,7 @@ pub(crate) async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> anyhow::
             match std::fs::remove_file(dir.join(rel)) {
                 Ok(()) => removed.push(rel.clone()),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e).with_context(|| format!("cannot remove stale {rel}")),
+                Err(source) => return Err(Error::RemoveStale { file: rel.clone(), source }),
             }
         }
     }
@@ -72,7 +73,7 @@ pub(crate) async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> anyhow::
 
     let index_path = dir.join(INDEX);
     std::fs::write(&index_path, index::render(&placed, manifest.exported_at))
-        .with_context(|| format!("cannot write {}", index_path.display()))?;
+        .map_err(Error::write(&index_path))?;
     manifest::save(dir, &manifest)?;
     Ok(ExportReport {
         dir: dir.display().to_string(),
@@ -85,38 +86,31 @@ pub(crate) async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> anyhow::
 
 /// Checks that `dir` may be written: missing, empty (hidden entries aside), or an earlier export
 /// whose files are all as exported. Returns the earlier export's manifest.
-fn check_target(dir: &Path) -> anyhow::Result<Option<Manifest>> {
+fn check_target(dir: &Path) -> Result<Option<Manifest>> {
     if !dir.exists() {
         return Ok(None);
     }
-    anyhow::ensure!(dir.is_dir(), "{} is not a folder", dir.display());
+    if !dir.is_dir() {
+        return Err(Error::NotAFolder { dir: dir.to_owned() });
+    }
     let previous = manifest::load(dir)?;
     let Some(previous) = previous else {
-        let mut entries = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+        let mut entries = std::fs::read_dir(dir).map_err(Error::read(dir))?;
         let visible = entries.any(|e| e.is_ok_and(|e| !e.file_name().to_string_lossy().starts_with('.')));
-        anyhow::ensure!(
-            !visible,
-            "{} is not empty and holds no earlier export; export into an empty or new folder",
-            dir.display()
-        );
+        if visible {
+            return Err(Error::NotEmpty { dir: dir.to_owned() });
+        }
         return Ok(None);
     };
     let mut edited = Vec::new();
-    for file in layout::walk(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let bytes =
-            std::fs::read(&file.abs).with_context(|| format!("cannot read {}", file.abs.display()))?;
+    for file in layout::walk(dir).map_err(Error::read(dir))? {
+        let bytes = std::fs::read(&file.abs).map_err(Error::read(&file.abs))?;
         if !previous.is_pristine(&file.rel, &layout::sha256_hex(&bytes)) {
             edited.push(file.rel);
         }
     }
     if !edited.is_empty() {
-        anyhow::bail!(
-            "{} has files changed or added since the last export, which exporting would overwrite: {}; \
-             run `agent-memory import {}` first (or export into another folder)",
-            dir.display(),
-            edited.join(", "),
-            dir.display()
-        );
+        return Err(Error::Unimported { dir: dir.to_owned(), files: edited });
     }
     Ok(Some(previous))
 }

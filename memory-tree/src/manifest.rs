@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::layout::MANIFEST;
+use crate::error::{Error, Result};
+use crate::layout::MANIFEST;
 
 /// The manifest layout version.
 const FORMAT: u32 = 1;
@@ -50,29 +50,28 @@ impl Manifest {
 }
 
 /// Reads a tree's manifest; `None` when the tree has none.
-pub(crate) fn load(dir: &Path) -> anyhow::Result<Option<Manifest>> {
+pub(crate) fn load(dir: &Path) -> Result<Option<Manifest>> {
     let path = dir.join(MANIFEST);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(source) => return Err(Error::Read { path, source }),
     };
-    let manifest: Manifest = serde_json::from_str(&text).with_context(|| {
-        format!("{} is damaged; delete it to treat every file in the tree as a hand edit", path.display())
-    })?;
-    anyhow::ensure!(
-        manifest.format == FORMAT,
-        "{} has format {}, this version reads format {FORMAT}",
-        path.display(),
-        manifest.format
-    );
+    let manifest: Manifest = match serde_json::from_str(&text) {
+        Ok(manifest) => manifest,
+        Err(source) => return Err(Error::ManifestDamaged { path, source }),
+    };
+    if manifest.format != FORMAT {
+        return Err(Error::ManifestFormat { path, found: manifest.format, supported: FORMAT });
+    }
     Ok(Some(manifest))
 }
 
 /// Writes a tree's manifest.
-pub(crate) fn save(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
+pub(crate) fn save(dir: &Path, manifest: &Manifest) -> Result<()> {
     let path = dir.join(MANIFEST);
-    let mut text = serde_json::to_string_pretty(manifest)?;
+    let mut text = serde_json::to_string_pretty(manifest)
+        .map_err(|e| Error::Write { path: path.clone(), source: e.into() })?;
     text.push('\n');
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::write(&path, text).map_err(Error::write(path))
 }

@@ -10,58 +10,59 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::Context as _;
 use chrono::Utc;
 use memory_core::{GENERATOR_HUMAN, MemoryStore, Note, NoteChange, NotePath, Scope};
 use serde::Serialize;
 
-use super::layout::{self, TreeFile};
-use super::manifest::{self, Entry, Manifest};
+use crate::error::{Error, Result};
+use crate::layout::{self, TreeFile};
+use crate::manifest::{self, Entry, Manifest};
 
 /// A file that could not be imported, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Invalid {
+#[non_exhaustive]
+pub struct Invalid {
     /// The file, relative to the tree.
-    pub(crate) file: String,
+    pub file: String,
     /// What is wrong with it.
-    pub(crate) reason: String,
+    pub reason: String,
 }
 
 /// What an import did. Paths are relative to the tree.
 #[derive(Debug, Clone, Default, Serialize)]
-pub(crate) struct ImportReport {
+#[non_exhaustive]
+pub struct ImportReport {
     /// The tree's folder.
-    pub(crate) dir: String,
+    pub dir: String,
     /// Notes the store did not have.
-    pub(crate) created: Vec<String>,
+    pub created: Vec<String>,
     /// Notes replaced by a hand-edited file.
-    pub(crate) updated: Vec<String>,
+    pub updated: Vec<String>,
     /// Files that needed nothing.
-    pub(crate) unchanged: Vec<String>,
+    pub unchanged: Vec<String>,
     /// Files skipped because they are not valid notes.
-    pub(crate) invalid: Vec<Invalid>,
-    /// Notes deleted because their file was removed (`--delete-missing` only).
-    pub(crate) deleted: Vec<String>,
+    pub invalid: Vec<Invalid>,
+    /// Notes deleted because their file was removed (with `delete_missing` only).
+    pub deleted: Vec<String>,
     /// Notes whose file was removed but which stay in the store: changed in the store since the
-    /// export (with `--delete-missing`), or every such note without it.
-    pub(crate) kept: Vec<String>,
+    /// export (with `delete_missing`), or every such note without it.
+    pub kept: Vec<String>,
 }
 
 /// Imports the tree at `dir` into the store, in one atomic commit.
-pub(crate) async fn import_tree(
-    store: &dyn MemoryStore,
-    dir: &Path,
-    delete_missing: bool,
-) -> anyhow::Result<ImportReport> {
-    anyhow::ensure!(dir.is_dir(), "{} is not a folder", dir.display());
+///
+/// With `delete_missing`, notes whose files were removed since the export are deleted, unless
+/// they changed in the store since; this needs the tree's manifest. Files that are not valid notes
+/// are reported in [`ImportReport::invalid`] and do not stop the import.
+pub async fn import_tree(store: &dyn MemoryStore, dir: &Path, delete_missing: bool) -> Result<ImportReport> {
+    if !dir.is_dir() {
+        return Err(Error::NotAFolder { dir: dir.to_owned() });
+    }
     let previous = manifest::load(dir)?;
-    anyhow::ensure!(
-        previous.is_some() || !delete_missing,
-        "--delete-missing needs the manifest of an export ({} in {}), which is missing",
-        layout::MANIFEST,
-        dir.display()
-    );
-    let files = layout::walk(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    if previous.is_none() && delete_missing {
+        return Err(Error::NoManifest { dir: dir.to_owned() });
+    }
+    let files = layout::walk(dir).map_err(Error::read(dir))?;
     let mut report = ImportReport { dir: dir.display().to_string(), ..ImportReport::default() };
     let mut changes = Vec::new();
     let mut next = Manifest::new();
@@ -73,8 +74,7 @@ pub(crate) async fn import_tree(
     let redactor = memory_redact::Redactor::new();
 
     for file in &files {
-        let bytes =
-            std::fs::read(&file.abs).with_context(|| format!("cannot read {}", file.abs.display()))?;
+        let bytes = std::fs::read(&file.abs).map_err(Error::read(&file.abs))?;
         let note = match read_note(file, &bytes) {
             Ok(mut note) => {
                 // A hand edit can paste a secret: it is redacted like everything else stored.
@@ -152,7 +152,7 @@ pub(crate) async fn import_tree(
     }
 
     if !changes.is_empty() {
-        store.commit(&changes, None).await.context("cannot write the imported notes")?;
+        store.commit(&changes, None).await.map_err(Error::Commit)?;
     }
     if previous.is_some() || !changes.is_empty() {
         manifest::save(dir, &next)?;

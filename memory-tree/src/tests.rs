@@ -1,7 +1,9 @@
 //! Export and import against the in-memory reference store and a real temporary folder.
 
 use chrono::{TimeZone as _, Utc};
-use memory_core::{EventId, InMemoryStore, Note, NoteFilter, NoteKind, NoteMeta, NotePath, Scope};
+use memory_core::{
+    EventId, InMemoryStore, MemoryStore as _, Note, NoteFilter, NoteKind, NoteMeta, NotePath, Scope,
+};
 
 use super::*;
 
@@ -146,4 +148,19 @@ async fn a_file_in_the_wrong_scope_folder_is_reported() {
     let report = import_tree(&store, dir.path(), false).await.unwrap();
     assert_eq!(report.invalid.len(), 1);
     assert!(report.invalid[0].reason.contains("expected folder user/"), "{:?}", report.invalid);
+}
+
+#[tokio::test]
+async fn deleting_missing_notes_needs_a_manifest_and_a_damaged_one_is_named() {
+    let store = seeded().await;
+    let dir = tempfile::tempdir().unwrap();
+    let missing = import_tree(&store, dir.path(), true).await.unwrap_err();
+    assert!(matches!(missing, Error::NoManifest { .. }), "{missing}");
+    assert!(missing.to_string().contains(MANIFEST), "{missing}");
+
+    std::fs::write(dir.path().join(MANIFEST), "{").unwrap();
+    let damaged = import_tree(&store, dir.path(), false).await.unwrap_err();
+    assert!(matches!(damaged, Error::ManifestDamaged { .. }), "{damaged}");
+    assert!(damaged.to_string().contains("delete it"), "{damaged}");
+    assert_eq!(all(&store).await.len(), 3, "a failed import changes nothing");
 }

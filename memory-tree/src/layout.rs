@@ -10,9 +10,9 @@ use memory_core::{NotePath, Scope, slug};
 use sha2::{Digest, Sha256};
 
 /// The manifest an export leaves at the top of the tree.
-pub(crate) const MANIFEST: &str = ".agent-memory-export.json";
+pub const MANIFEST: &str = ".agent-memory-export.json";
 /// The generated index of every note (never imported).
-pub(crate) const INDEX: &str = "index.md";
+pub const INDEX: &str = "index.md";
 
 /// The top-level folders notes live under.
 const KINDS: [&str; 3] = ["user", "project", "session"];

@@ -1,0 +1,26 @@
+//! The memory as a folder of Markdown files, one per note, that any editor (Obsidian included) can
+//! open, and reading hand edits back.
+//!
+//! Layout: `DIR/user/<path>`, `DIR/project/<project id>/<path>`, `DIR/session/<slugged key>/<path>`,
+//! each file exactly as [`memory_core::Note::to_markdown`] renders it; `DIR/index.md` ([`INDEX`])
+//! links every note; `DIR/.agent-memory-export.json` ([`MANIFEST`]) records each file's SHA-256 so
+//! an import can tell which files were edited by hand.
+//!
+//! [`export_tree`] writes the tree and [`import_tree`] reads it back into a
+//! [`memory_core::MemoryStore`]; each returns a serializable report of what it did, and neither
+//! prints. Imported notes are redacted ([`memory_redact`]) before they reach the store.
+
+mod error;
+mod export;
+mod import;
+mod index;
+mod layout;
+mod manifest;
+
+pub use error::{Error, Result};
+pub use export::{ExportReport, export_tree};
+pub use import::{ImportReport, Invalid, import_tree};
+pub use layout::{INDEX, MANIFEST};
+
+#[cfg(test)]
+mod tests;
