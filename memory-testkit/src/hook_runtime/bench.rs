@@ -95,6 +95,11 @@ impl<'f> Bench<'f> {
         memory_hook::project::identify(&self.project)
     }
 
+    /// Goes back to the bench's default configuration, whose deadlines a loaded machine meets.
+    pub(crate) fn relax(&self) {
+        self.configure(RELAXED_CONFIG);
+    }
+
     /// Replaces the configuration file's text.
     pub(crate) fn configure(&self, toml: &str) {
         std::fs::write(self.config_file(), toml).expect("write config.toml");
@@ -338,6 +343,21 @@ impl Late {
 
     fn handed_off(&self, log: String) {
         self.lock().handed_off.push(log);
+        self.changed.notify_all();
+    }
+
+    /// The log lines of the hand-offs finished so far, once at least one has; `None` after
+    /// `timeout`.
+    pub(crate) fn wait_handed_off(&self, timeout: Duration) -> Option<Vec<String>> {
+        let until = Instant::now() + timeout;
+        let mut state = self.lock();
+        loop {
+            if !state.handed_off.is_empty() {
+                return Some(state.handed_off.clone());
+            }
+            let left = until.checked_duration_since(Instant::now())?;
+            state = self.changed.wait_timeout(state, left).unwrap_or_else(PoisonError::into_inner).0;
+        }
     }
 
     /// The first answer, and how long after the start it came; `None` after `timeout`.
@@ -390,6 +410,12 @@ impl Running<'_> {
     /// Waits for the harness's answer (the watchdog's or the run's) and how long it took.
     pub(crate) fn answer(&self) -> (Duration, Rendered) {
         self.late.wait_answer(STUCK).unwrap_or_else(|| panic!("no answer within {STUCK:?}"))
+    }
+
+    /// Waits for a hand-off of the hook's payload to finish, and returns the log lines of those
+    /// finished.
+    pub(crate) fn handed_off(&self) -> Vec<String> {
+        self.late.wait_handed_off(STUCK).unwrap_or_else(|| panic!("no hand-off finished within {STUCK:?}"))
     }
 
     /// Waits for the run to end.
