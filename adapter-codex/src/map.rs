@@ -51,6 +51,9 @@ pub(crate) fn to_event(
     event.prompt = input.prompt;
     event.model = input.model.filter(|m| !m.is_empty());
     event.transcript = input.transcript_path.filter(|p| !p.is_empty()).map(|path| TranscriptRef { path });
+    if event.kind == EventKind::SessionStart {
+        event.context_kept = input.source.as_deref().map(keeps_context);
+    }
     event.tool = input.tool_name.map(|name| ToolCall {
         name,
         use_id: input.tool_use_id,
@@ -60,4 +63,11 @@ pub(crate) fn to_event(
         duration_ms: None,
     });
     Ok(event)
+}
+
+/// Whether a `SessionStart` with this `source` keeps what the session was given before: Codex
+/// starts a session again with `compact` or `clear` after dropping the conversation; any other
+/// repeated start (`resume`, `fork`) replays it.
+fn keeps_context(source: &str) -> bool {
+    !matches!(source, "compact" | "clear")
 }

@@ -211,6 +211,7 @@ fn harness_facts() {
     assert_eq!(ADAPTER.harness(), "codex");
     assert_eq!(ADAPTER.context_cap(), 9_000);
     assert_eq!(ADAPTER.render_noop(), Rendered::ok(""));
+    assert_eq!(ADAPTER.context_file(), None, "context goes in each answer");
     assert!(ADAPTER.support(&EventKind::SessionStart).context);
     assert!(ADAPTER.support(&EventKind::UserPromptSubmit).context);
     assert_eq!(ADAPTER.support(&EventKind::SessionEnd), memory_core::Support::default());

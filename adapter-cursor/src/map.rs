@@ -57,6 +57,7 @@ pub(crate) fn to_event(
     event.model = non_empty(&input.model).or_else(|| non_empty(&input.model_id));
     event.transcript = non_empty(&input.transcript_path).map(|path| TranscriptRef { path });
     event.tool = tool(name, &input);
+    // `context_kept` stays unset: Cursor's sessionStart says nothing of how the conversation began.
     event.prompt = input.prompt;
     event.raw = raw;
     Ok(event)

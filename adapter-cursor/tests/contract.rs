@@ -157,13 +157,15 @@ fn conversation_id_keys_the_session() {
 #[test]
 fn rules_file_is_an_always_apply_rule_within_the_cap() {
     assert_eq!(RULES_FILE, ".cursor/rules/agent-memory.mdc");
-    let rule = ADAPTER.rules_file(NOTES);
+    assert_eq!(ADAPTER.context_file(), Some(RULES_FILE));
+    let rule = ADAPTER.render_context_file(NOTES);
+    assert_eq!(ADAPTER.rules_file(NOTES), rule);
     assert!(rule.starts_with("---\n"));
     let (front, body) = rule[4..].split_once("\n---\n").unwrap();
     assert!(front.lines().any(|l| l == "alwaysApply: true"), "{front}");
     assert!(front.lines().any(|l| l.starts_with("description: ")), "{front}");
     assert_eq!(body.trim(), NOTES.trim());
-    let huge = ADAPTER.rules_file(&"remember this word ".repeat(10_000));
+    let huge = ADAPTER.render_context_file(&"remember this word ".repeat(10_000));
     let (_, body) = huge[4..].split_once("\n---\n").unwrap();
     assert!(body.trim_start().chars().count() <= CONTEXT_CAP + 1);
     assert!(body.trim().ends_with(TRUNCATION_MARKER.trim()));

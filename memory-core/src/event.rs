@@ -253,6 +253,13 @@ pub struct HookEvent {
     /// Where the harness keeps the transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<TranscriptRef>,
+    /// For a `SessionStart` in a session that already started: whether the conversation still
+    /// holds what earlier hooks of the session injected. `true` after a resume (the harness replays
+    /// the conversation), `false` after a compaction or a clear (it was dropped). The adapter sets
+    /// it from the harness's own field (Claude Code's and Codex's `source`); absent on other events
+    /// and when the harness does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_kept: Option<bool>,
     /// The payload as delivered (after redaction), unknown fields included.
     pub raw: Value,
 }
@@ -280,6 +287,7 @@ impl HookEvent {
             tool: None,
             model: None,
             transcript: None,
+            context_kept: None,
             raw,
         }
     }

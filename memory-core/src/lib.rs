@@ -12,7 +12,9 @@ mod scope;
 pub mod search;
 mod store;
 
-pub use adapter::{Delivery, HarnessAdapter, Rendered, Support, TRUNCATION_MARKER, truncate_markdown};
+pub use adapter::{
+    Delivery, HarnessAdapter, HookRegistration, Rendered, Support, TRUNCATION_MARKER, truncate_markdown,
+};
 pub use error::{Error, Result};
 pub use event::{
     EVENT_SCHEMA_VERSION, EventId, EventKind, Harness, HookEvent, SessionKey, StoredEvent, ToolCall,

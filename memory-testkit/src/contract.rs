@@ -183,6 +183,7 @@ pub fn assert_start_keeps_context_unless_dropped(adapter: &impl HarnessAdapter) 
         let payload =
             format!(r#"{{"session_id":"s-1","hook_event_name":"SessionStart","source":"{source}"}}"#);
         let event = parse(adapter, payload.as_bytes(), &[]).unwrap();
+        assert_eq!(event.context_kept, Some(kept), "decided at parse time, source {source}");
         assert_eq!(adapter.start_keeps_context(&event), kept, "source {source}");
     }
 }

@@ -83,11 +83,12 @@ pub fn arb_event() -> impl Strategy<Value = HookEvent> {
         proptest::option::of("[a-z0-9.-]{1,20}"),
         proptest::option::of("/[a-z/]{1,30}\\.jsonl".prop_map(|path| TranscriptRef { path })),
         proptest::option::of("[0-9.]{1,8}"),
+        proptest::option::of(any::<bool>()),
     );
     (required, optional).prop_map(
         |(
             (id, harness, session_id, kind, at, raw),
-            (cwd, project, prompt, tool, model, transcript, version),
+            (cwd, project, prompt, tool, model, transcript, version, context_kept),
         )| {
             let mut event = HookEvent::new(
                 id,
@@ -104,6 +105,7 @@ pub fn arb_event() -> impl Strategy<Value = HookEvent> {
             event.tool = tool;
             event.model = model;
             event.transcript = transcript;
+            event.context_kept = context_kept;
             event
         },
     )
