@@ -56,7 +56,7 @@ impl HarnessAdapter for ClaudeAdapter {
     }
 
     fn render(&self, kind: &EventKind, response: &HookResponse) -> Rendered {
-        output::render(kind, response)
+        claude_protocol::render(&output::PROTOCOL, kind, response)
     }
 
     fn hook_events(&self) -> &'static [HookRegistration] {

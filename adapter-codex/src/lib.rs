@@ -48,7 +48,7 @@ impl HarnessAdapter for CodexAdapter {
     }
 
     fn render(&self, kind: &EventKind, response: &HookResponse) -> Rendered {
-        output::render(kind, response)
+        claude_protocol::render(&output::PROTOCOL, kind, response)
     }
 
     fn hook_events(&self) -> &'static [HookRegistration] {

@@ -1,6 +1,6 @@
 //! Codex payload → normalised [`HookEvent`].
 
-use memory_core::{Delivery, EventId, EventKind, Harness, HookEvent, SessionKey, ToolCall, TranscriptRef};
+use memory_core::{Delivery, EventKind, HookEvent};
 use serde_json::Value;
 
 use crate::HARNESS;
@@ -25,49 +25,11 @@ pub(crate) fn kind(name: &str) -> EventKind {
     }
 }
 
-/// Builds the event from a decoded payload.
+/// Builds the event from a decoded payload; Codex's own fields add nothing to it.
 pub(crate) fn to_event(
-    input: HookInput,
+    mut input: HookInput,
     raw: Value,
     delivery: &Delivery<'_>,
 ) -> memory_core::Result<HookEvent> {
-    if input.session_id.trim().is_empty() {
-        return Err(memory_core::missing_field(HARNESS, "session_id"));
-    }
-    if input.hook_event_name.trim().is_empty() {
-        return Err(memory_core::missing_field(HARNESS, "hook_event_name"));
-    }
-    let session = SessionKey::new(HARNESS, &input.session_id);
-    let id = EventId::derive(HARNESS, session.as_str(), delivery.received_at, delivery.payload);
-    let mut event = HookEvent::new(
-        id,
-        Harness::named(HARNESS),
-        session,
-        kind(&input.hook_event_name),
-        delivery.received_at,
-        raw,
-    );
-    event.cwd = input.cwd.filter(|c| !c.is_empty());
-    event.prompt = input.prompt;
-    event.model = input.model.filter(|m| !m.is_empty());
-    event.transcript = input.transcript_path.filter(|p| !p.is_empty()).map(|path| TranscriptRef { path });
-    if event.kind == EventKind::SessionStart {
-        event.context_kept = input.source.as_deref().map(keeps_context);
-    }
-    event.tool = input.tool_name.map(|name| ToolCall {
-        name,
-        use_id: input.tool_use_id,
-        input: input.tool_input,
-        output: input.tool_response,
-        error: None,
-        duration_ms: None,
-    });
-    Ok(event)
-}
-
-/// Whether a `SessionStart` with this `source` keeps what the session was given before: Codex
-/// starts a session again with `compact` or `clear` after dropping the conversation; any other
-/// repeated start (`resume`, `fork`) replays it.
-fn keeps_context(source: &str) -> bool {
-    !matches!(source, "compact" | "clear")
+    claude_protocol::to_event(HARNESS, kind, input.take_common(), raw, delivery)
 }
