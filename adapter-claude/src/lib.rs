@@ -16,6 +16,7 @@
 mod hooks;
 mod map;
 mod output;
+mod tools;
 mod wire;
 
 use memory_core::{

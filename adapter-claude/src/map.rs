@@ -3,8 +3,8 @@
 use memory_core::{Delivery, EventKind, HookEvent};
 use serde_json::Value;
 
-use crate::HARNESS;
 use crate::wire::HookInput;
+use crate::{HARNESS, tools};
 
 /// The kind of a Claude Code event name. Names without a normalised kind are kept as
 /// [`EventKind::Other`]; the list in `docs.md` must agree with this table.
@@ -28,7 +28,7 @@ pub(crate) fn kind(name: &str) -> EventKind {
 }
 
 /// Builds the event from a decoded payload: the common fields, then the tool call's error and
-/// duration, which only Claude Code sends.
+/// duration, which only Claude Code sends, and what the call does.
 pub(crate) fn to_event(
     mut input: HookInput,
     raw: Value,
@@ -38,6 +38,7 @@ pub(crate) fn to_event(
     if let Some(tool) = event.tool.as_mut() {
         tool.error = input.error;
         tool.duration_ms = input.duration_ms.and_then(millis);
+        tools::describe(&event.kind, tool);
     }
     Ok(event)
 }

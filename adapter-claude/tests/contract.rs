@@ -251,6 +251,9 @@ proptest! {
     fn arbitrary_json_never_panics(value in prop_oneof![arb_json(KEYS, EVENTS), arb_payload(KEYS, EVENTS, "session_id")], context in ".{0,64}", reason in ".{0,64}") {
         match contract::parse(&ADAPTER, value.to_string().as_bytes(), &[]) {
             Ok(event) => {
+                if let Some(tool) = &event.tool {
+                    contract::assert_tool_described(&event.kind, tool);
+                }
                 let answers = [
                     HookResponse::with_context(context.clone()),
                     HookResponse::block(reason.clone()),

@@ -11,6 +11,7 @@
 mod hooks;
 mod map;
 mod output;
+mod tools;
 mod wire;
 
 use memory_core::{

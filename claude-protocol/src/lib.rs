@@ -11,7 +11,9 @@
 //!   ([`CommonInput`]) followed by the harness's own;
 //! - [`to_event`] builds the normalised [`memory_core::HookEvent`] from the common fields;
 //! - [`render()`] turns a [`memory_core::HookResponse`] into the answer, given the harness's
-//!   [`Protocol`]: what it honours for each event and how much context it takes.
+//!   [`Protocol`]: what it honours for each event and how much context it takes;
+//! - [`shell_command`] and [`leading_exit_code`] read the shell tool input and output shapes the
+//!   harnesses share, for the adapters' tool tables.
 //!
 //! ```text
 //! claude_protocol::hook_input! {
@@ -33,10 +35,12 @@ mod input;
 mod map;
 mod output;
 mod render;
+mod tool;
 
 pub use input::CommonInput;
 pub use map::to_event;
 pub use render::{DEFAULT_REASON, Protocol, render};
+pub use tool::{leading_exit_code, shell_command};
 
 #[cfg(test)]
 mod tests;

@@ -17,8 +17,8 @@ pub use adapter::{
 };
 pub use error::{Error, Result};
 pub use event::{
-    EVENT_SCHEMA_VERSION, EventId, EventKind, Harness, HookEvent, SessionKey, StoredEvent, ToolCall,
-    TranscriptRef,
+    EVENT_SCHEMA_VERSION, EventId, EventKind, FileAction, FileTouch, Harness, HookEvent, SessionKey,
+    ShellCall, StoredEvent, ToolCall, TranscriptRef,
 };
 pub use in_memory::InMemoryStore;
 pub use note::{
