@@ -1,10 +1,10 @@
 //! Claude Code payload → normalised [`HookEvent`].
 
-use memory_core::{Delivery, EventId, EventKind, Harness, HookEvent, SessionKey, ToolCall, TranscriptRef};
+use memory_core::{Delivery, EventKind, HookEvent};
 use serde_json::Value;
 
-use crate::HARNESS;
 use crate::wire::HookInput;
+use crate::{HARNESS, tools};
 
 /// The kind of a Claude Code event name. Names without a normalised kind are kept as
 /// [`EventKind::Other`]; the list in `docs.md` must agree with this table.
@@ -27,40 +27,19 @@ pub(crate) fn kind(name: &str) -> EventKind {
     }
 }
 
-/// Builds the event from a decoded payload.
+/// Builds the event from a decoded payload: the common fields, then the tool call's error and
+/// duration, which only Claude Code sends, and what the call does.
 pub(crate) fn to_event(
-    input: HookInput,
+    mut input: HookInput,
     raw: Value,
     delivery: &Delivery<'_>,
 ) -> memory_core::Result<HookEvent> {
-    if input.session_id.trim().is_empty() {
-        return Err(memory_core::missing_field(HARNESS, "session_id"));
+    let mut event = claude_protocol::to_event(HARNESS, kind, input.take_common(), raw, delivery)?;
+    if let Some(tool) = event.tool.as_mut() {
+        tool.error = input.error;
+        tool.duration_ms = input.duration_ms.and_then(millis);
+        tools::describe(&event.kind, tool);
     }
-    if input.hook_event_name.trim().is_empty() {
-        return Err(memory_core::missing_field(HARNESS, "hook_event_name"));
-    }
-    let session = SessionKey::new(HARNESS, &input.session_id);
-    let id = EventId::derive(HARNESS, session.as_str(), delivery.received_at, delivery.payload);
-    let mut event = HookEvent::new(
-        id,
-        Harness::named(HARNESS),
-        session,
-        kind(&input.hook_event_name),
-        delivery.received_at,
-        raw,
-    );
-    event.cwd = input.cwd.filter(|c| !c.is_empty());
-    event.prompt = input.prompt;
-    event.model = input.model.filter(|m| !m.is_empty());
-    event.transcript = input.transcript_path.filter(|p| !p.is_empty()).map(|path| TranscriptRef { path });
-    event.tool = input.tool_name.map(|name| ToolCall {
-        name,
-        use_id: input.tool_use_id,
-        input: input.tool_input,
-        output: input.tool_response,
-        error: input.error,
-        duration_ms: input.duration_ms.and_then(millis),
-    });
     Ok(event)
 }
 

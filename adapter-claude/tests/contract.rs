@@ -212,6 +212,7 @@ fn harness_facts() {
     assert_eq!(ADAPTER.harness(), "claude");
     assert_eq!(ADAPTER.context_cap(), 10_000);
     assert_eq!(ADAPTER.render_noop(), Rendered::ok(""));
+    assert_eq!(ADAPTER.context_file(), None, "context goes in each answer");
     assert!(ADAPTER.support(&EventKind::SessionStart).context);
     assert!(ADAPTER.support(&EventKind::UserPromptSubmit).context);
     assert_eq!(ADAPTER.support(&EventKind::SessionEnd), memory_core::Support::default());
@@ -250,6 +251,9 @@ proptest! {
     fn arbitrary_json_never_panics(value in prop_oneof![arb_json(KEYS, EVENTS), arb_payload(KEYS, EVENTS, "session_id")], context in ".{0,64}", reason in ".{0,64}") {
         match contract::parse(&ADAPTER, value.to_string().as_bytes(), &[]) {
             Ok(event) => {
+                if let Some(tool) = &event.tool {
+                    contract::assert_tool_described(&event.kind, tool);
+                }
                 let answers = [
                     HookResponse::with_context(context.clone()),
                     HookResponse::block(reason.clone()),

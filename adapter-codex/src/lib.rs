@@ -6,11 +6,15 @@
 //!
 #![doc = include_str!("docs.md")]
 
+mod hooks;
 mod map;
 mod output;
+mod tools;
 mod wire;
 
-use memory_core::{Delivery, EventKind, HarnessAdapter, HookEvent, HookResponse, Rendered, Result, Support};
+use memory_core::{
+    Delivery, EventKind, HarnessAdapter, HookEvent, HookRegistration, HookResponse, Rendered, Result, Support,
+};
 
 /// The harness name used in session keys (`codex:<session_id>`).
 pub const HARNESS: &str = "codex";
@@ -45,12 +49,10 @@ impl HarnessAdapter for CodexAdapter {
     }
 
     fn render(&self, kind: &EventKind, response: &HookResponse) -> Rendered {
-        output::render(kind, response)
+        claude_protocol::render(&output::PROTOCOL, kind, response)
     }
 
-    /// Codex starts a session again with `source` `compact` or `clear` after dropping the
-    /// conversation; any other repeated start (`resume`) replays it.
-    fn start_keeps_context(&self, event: &HookEvent) -> bool {
-        !matches!(event.raw.get("source").and_then(|s| s.as_str()), Some("compact" | "clear"))
+    fn hook_events(&self) -> &'static [HookRegistration] {
+        hooks::HOOK_EVENTS
     }
 }

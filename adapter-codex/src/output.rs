@@ -1,17 +1,18 @@
-//! Normalised [`HookResponse`] → the stdout Codex accepts for each event.
+//! What Codex does with an answer to each event; the answer itself is rendered in the shared
+//! format of `claude_protocol`.
 //!
 //! Codex parses any stdout that starts with `{` or `[` against the event's strict output schema and
 //! marks the hook Failed on any unknown key, so each event gets only the keys its schema lists.
 //! Plain text is never printed (context starting with `[` would be taken for JSON), exit 2 is never
 //! used, and an answer with nothing to say prints nothing.
 
-use memory_core::{Decision, EventKind, HookResponse, Rendered, Support, truncate_markdown};
+use claude_protocol::Protocol;
+use memory_core::{EventKind, Support};
 
 use crate::CONTEXT_CAP;
-use crate::wire::{HookOutput, HookSpecificOutput, PermissionDecision};
 
-/// Reason given when a block comes without one (Codex fails a block with an empty reason).
-const DEFAULT_REASON: &str = "Blocked by agent-memory.";
+/// Codex's side of the shared answer format.
+pub(crate) const PROTOCOL: Protocol = Protocol::new(support, CONTEXT_CAP);
 
 /// What Codex honours in an answer to each event (hooks reference, "Events" and "Output").
 ///
@@ -29,60 +30,4 @@ pub(crate) fn support(kind: &EventKind) -> Support {
         _ => (false, false, false),
     };
     Support { context, block, user_message }
-}
-
-/// Renders an answer for one event.
-pub(crate) fn render(kind: &EventKind, response: &HookResponse) -> Rendered {
-    let name = kind.as_str();
-    let can = support(kind);
-    let cap = |text: &str| truncate_markdown(text, CONTEXT_CAP).into_owned();
-    let mut out = HookOutput::default();
-    let mut specific = HookSpecificOutput::new(name);
-
-    if can.context
-        && let Some(context) = response.context.as_deref().filter(|c| !c.trim().is_empty())
-    {
-        specific.additional_context = Some(cap(context));
-    }
-    match &response.decision {
-        Decision::Block { reason } if can.block => {
-            let reason = cap(if reason.trim().is_empty() { DEFAULT_REASON } else { reason });
-            match name {
-                "PreToolUse" => {
-                    specific.permission_decision = Some("deny");
-                    specific.permission_decision_reason = Some(reason);
-                }
-                "PermissionRequest" => {
-                    specific.decision = Some(PermissionDecision { behavior: "deny", message: Some(reason) });
-                }
-                _ => {
-                    out.decision = Some("block");
-                    out.reason = Some(reason);
-                }
-            }
-        }
-        Decision::Allow { reason } => match name {
-            "PreToolUse" => {
-                specific.permission_decision = Some("allow");
-                specific.permission_decision_reason = reason.as_deref().map(cap);
-            }
-            "PermissionRequest" => {
-                specific.decision = Some(PermissionDecision { behavior: "allow", message: None });
-            }
-            _ => {}
-        },
-        _ => {}
-    }
-    if can.user_message
-        && let Some(message) = response.user_message.as_deref().filter(|m| !m.trim().is_empty())
-    {
-        out.system_message = Some(cap(message));
-    }
-    if !specific.is_empty() {
-        out.hook_specific_output = Some(specific);
-    }
-    if out.is_empty() {
-        return Rendered::ok("");
-    }
-    Rendered::ok(serde_json::to_string(&out).expect("hook output always serialises"))
 }

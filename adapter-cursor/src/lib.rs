@@ -2,19 +2,21 @@
 //!
 //! [`CursorAdapter`] implements [`memory_core::HarnessAdapter`]: it reads the JSON Cursor writes on a
 //! hook's stdin into a [`memory_core::HookEvent`], and renders a [`memory_core::HookResponse`] into
-//! the stdout JSON Cursor accepts for that event. Cursor cannot take context per prompt, so
-//! [`CursorAdapter::rules_file`] renders the always-apply rules file the hook runtime keeps current
-//! at [`RULES_FILE`].
+//! the stdout JSON Cursor accepts for that event. Cursor cannot take context per prompt, so its
+//! [`HarnessAdapter::context_file`] is the always-apply rules file at [`RULES_FILE`], which the hook
+//! runtime keeps current with what [`HarnessAdapter::render_context_file`] renders.
 //!
 #![doc = include_str!("docs.md")]
 
+mod hooks;
 mod map;
 mod output;
+mod tools;
 mod wire;
 
 use memory_core::{
-    Delivery, EventKind, HarnessAdapter, HookEvent, HookResponse, Rendered, Result, Support,
-    truncate_markdown,
+    Delivery, EventKind, HarnessAdapter, HookEvent, HookRegistration, HookResponse, Rendered, Result,
+    Support, truncate_markdown,
 };
 
 /// The harness name used in session keys (`cursor:<conversation_id>`).
@@ -33,23 +35,6 @@ pub const RULES_FILE: &str = ".cursor/rules/agent-memory.mdc";
 /// The Cursor adapter.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CursorAdapter;
-
-impl CursorAdapter {
-    /// The content of [`RULES_FILE`]: an always-apply Cursor rule holding the notes, cut to
-    /// [`CONTEXT_CAP`] characters at a Markdown boundary.
-    ///
-    /// Cursor includes always-apply rules in every chat, which stands in for the per-prompt
-    /// injection `beforeSubmitPrompt` cannot do. The hook runtime rewrites the file at
-    /// `sessionStart`; whether Cursor would reread a rule rewritten during `beforeSubmitPrompt` for
-    /// the prompt being submitted is not documented.
-    pub fn rules_file(&self, context: &str) -> String {
-        let body = truncate_markdown(context.trim(), CONTEXT_CAP);
-        format!(
-            "---\ndescription: What agent-memory remembers about this user and project (reference notes)\n\
-             alwaysApply: true\n---\n\n{body}\n"
-        )
-    }
-}
 
 impl HarnessAdapter for CursorAdapter {
     fn harness(&self) -> &'static str {
@@ -75,5 +60,27 @@ impl HarnessAdapter for CursorAdapter {
 
     fn render_noop(&self) -> Rendered {
         output::noop()
+    }
+
+    fn hook_events(&self) -> &'static [HookRegistration] {
+        hooks::HOOK_EVENTS
+    }
+
+    /// [`RULES_FILE`]: Cursor includes always-apply rules in every chat, which stands in for the
+    /// per-prompt injection `beforeSubmitPrompt` cannot do. The hook runtime rewrites the file at
+    /// `sessionStart`; whether Cursor would reread a rule rewritten during `beforeSubmitPrompt` for
+    /// the prompt being submitted is not documented.
+    fn context_file(&self) -> Option<&'static str> {
+        Some(RULES_FILE)
+    }
+
+    /// An always-apply Cursor rule holding the notes, cut to [`CONTEXT_CAP`] characters at a
+    /// Markdown boundary.
+    fn render_context_file(&self, context: &str) -> String {
+        let body = truncate_markdown(context.trim(), CONTEXT_CAP);
+        format!(
+            "---\ndescription: What agent-memory remembers about this user and project (reference notes)\n\
+             alwaysApply: true\n---\n\n{body}\n"
+        )
     }
 }

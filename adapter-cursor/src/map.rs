@@ -1,10 +1,12 @@
 //! Cursor payload → normalised [`HookEvent`].
 
-use memory_core::{Delivery, EventId, EventKind, Harness, HookEvent, SessionKey, ToolCall, TranscriptRef};
+use memory_core::{
+    Delivery, EventId, EventKind, FileAction, Harness, HookEvent, SessionKey, ToolCall, TranscriptRef,
+};
 use serde_json::{Value, json};
 
-use crate::HARNESS;
 use crate::wire::HookInput;
+use crate::{HARNESS, tools};
 
 /// Session id given to `workspaceOpen`, the one event that belongs to no conversation.
 const WORKSPACE_SESSION: &str = "workspace";
@@ -57,6 +59,7 @@ pub(crate) fn to_event(
     event.model = non_empty(&input.model).or_else(|| non_empty(&input.model_id));
     event.transcript = non_empty(&input.transcript_path).map(|path| TranscriptRef { path });
     event.tool = tool(name, &input);
+    // `context_kept` stays unset: Cursor's sessionStart says nothing of how the conversation began.
     event.prompt = input.prompt;
     event.raw = raw;
     Ok(event)
@@ -66,6 +69,8 @@ pub(crate) fn to_event(
 fn tool(event: &str, input: &HookInput) -> Option<ToolCall> {
     let duration_ms = input.duration.and_then(millis);
     let call = match event {
+        // The same command as the `Shell` tool's generic events, which alone carry `shell` (see
+        // `tools`).
         "beforeShellExecution" | "afterShellExecution" => ToolCall {
             name: "Shell".to_owned(),
             input: input.command.as_ref().map(|command| json!({ "command": command })),
@@ -80,19 +85,28 @@ fn tool(event: &str, input: &HookInput) -> Option<ToolCall> {
             duration_ms,
             ..ToolCall::default()
         },
-        "afterFileEdit" => ToolCall {
-            name: "Write".to_owned(),
-            input: Some(json!({ "file_path": input.file_path, "edits": input.edits })),
-            ..ToolCall::default()
-        },
-        _ => ToolCall {
-            name: input.tool_name.clone()?,
-            use_id: input.tool_use_id.clone(),
-            input: input.tool_input.clone().map(json_or_text),
-            output: input.tool_output.clone().map(json_or_text),
-            error: input.error_message.clone().filter(|_| event == "postToolUseFailure"),
-            duration_ms,
-        },
+        "afterFileEdit" => {
+            let input = json!({ "file_path": input.file_path, "edits": input.edits });
+            ToolCall {
+                name: "Write".to_owned(),
+                files: tools::file(Some(&input), FileAction::Edited),
+                input: Some(input),
+                ..ToolCall::default()
+            }
+        }
+        _ => {
+            let mut call = ToolCall {
+                name: input.tool_name.clone()?,
+                use_id: input.tool_use_id.clone(),
+                input: input.tool_input.clone().map(json_or_text),
+                output: input.tool_output.clone().map(json_or_text),
+                error: input.error_message.clone().filter(|_| event == "postToolUseFailure"),
+                duration_ms,
+                ..ToolCall::default()
+            };
+            tools::describe(event, &mut call);
+            call
+        }
     };
     Some(call)
 }

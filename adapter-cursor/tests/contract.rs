@@ -124,6 +124,39 @@ fn huge_tool_output() {
     assert_eq!(tool.use_id.as_deref(), Some("tool_1"));
 }
 
+/// Cursor reports a shell command in its generic tool events and again in its shell events; only
+/// the generic ones describe the command, so it is counted once.
+#[test]
+fn a_shell_command_is_described_once() {
+    let tool = |path: &str| {
+        let payload = std::fs::read(path).unwrap();
+        contract::parse(&ADAPTER, &payload, &[]).unwrap().tool.unwrap()
+    };
+    let generic = tool("tests/fixtures/docs/post_tool_use.shell.json");
+    let shell = generic.shell.expect("the generic event describes the command");
+    assert_eq!((shell.command.as_str(), shell.exit_code), ("cargo test -p http-client retry", Some(0)));
+    assert_eq!(generic.failed, Some(false));
+    for path in [
+        "tests/fixtures/docs/after_shell_execution.json",
+        "tests/fixtures/variants/before_shell_execution.json",
+    ] {
+        let again = tool(path);
+        assert_eq!((again.name.as_str(), again.shell, again.failed), ("Shell", None, None), "{path}");
+    }
+    let payload = json!({
+        "conversation_id": "c-1",
+        "hook_event_name": "postToolUse",
+        "tool_name": "Shell",
+        "tool_input": { "command": "cargo build" },
+        "tool_output": "{\"exitCode\":101,\"stdout\":\"\",\"stderr\":\"error[E0425]: cannot find value\"}",
+    })
+    .to_string();
+    let failed = contract::parse(&ADAPTER, payload.as_bytes(), &[]).unwrap().tool.unwrap();
+    assert_eq!(failed.shell.and_then(|s| s.exit_code), Some(101));
+    assert_eq!(failed.failed, Some(true));
+    assert_eq!(failed.error.as_deref(), Some("error[E0425]: cannot find value"));
+}
+
 #[test]
 fn same_delivery_same_id_and_different_time_different_id() {
     let payload = br#"{"conversation_id":"c-1","hook_event_name":"stop"}"#;
@@ -157,13 +190,15 @@ fn conversation_id_keys_the_session() {
 #[test]
 fn rules_file_is_an_always_apply_rule_within_the_cap() {
     assert_eq!(RULES_FILE, ".cursor/rules/agent-memory.mdc");
-    let rule = ADAPTER.rules_file(NOTES);
+    assert_eq!(ADAPTER.context_file(), Some(RULES_FILE));
+    let rule = ADAPTER.render_context_file(NOTES);
+    assert_eq!(ADAPTER.render_context_file(NOTES), rule);
     assert!(rule.starts_with("---\n"));
     let (front, body) = rule[4..].split_once("\n---\n").unwrap();
     assert!(front.lines().any(|l| l == "alwaysApply: true"), "{front}");
     assert!(front.lines().any(|l| l.starts_with("description: ")), "{front}");
     assert_eq!(body.trim(), NOTES.trim());
-    let huge = ADAPTER.rules_file(&"remember this word ".repeat(10_000));
+    let huge = ADAPTER.render_context_file(&"remember this word ".repeat(10_000));
     let (_, body) = huge[4..].split_once("\n---\n").unwrap();
     assert!(body.trim_start().chars().count() <= CONTEXT_CAP + 1);
     assert!(body.trim().ends_with(TRUNCATION_MARKER.trim()));
@@ -234,6 +269,9 @@ proptest! {
     fn arbitrary_json_never_panics(value in prop_oneof![arb_json(KEYS, EVENTS), arb_payload(KEYS, EVENTS, "conversation_id")], context in ".{0,64}", reason in ".{0,64}") {
         match contract::parse(&ADAPTER, value.to_string().as_bytes(), &[]) {
             Ok(event) => {
+                if let Some(tool) = &event.tool {
+                    contract::assert_tool_described(&event.kind, tool);
+                }
                 let answers = [
                     HookResponse::with_context(context.clone()),
                     HookResponse::block(reason.clone()),

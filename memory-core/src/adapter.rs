@@ -56,6 +56,17 @@ impl Rendered {
     }
 }
 
+/// One hook event `agent-memory install` registers for a harness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookRegistration {
+    /// The event's name as the harness spells it in its hooks file (`SessionStart`,
+    /// `sessionStart`).
+    pub name: &'static str,
+    /// Seconds the harness gives the handler before it abandons it; `None` leaves the harness's
+    /// own limit. The hook answers within its own deadline; this only bounds a hook that hangs.
+    pub timeout_secs: Option<u64>,
+}
+
 /// One harness's hook contract.
 pub trait HarnessAdapter: Send + Sync + std::fmt::Debug {
     /// The harness's short name (`claude`, `codex`, `cursor`), used in session keys.
@@ -85,23 +96,33 @@ pub trait HarnessAdapter: Send + Sync + std::fmt::Debug {
 
     /// For a `SessionStart` in a session that already started: whether the conversation still holds
     /// what earlier hooks of the session injected (a resume replays it), so nothing needs injecting
-    /// twice. `false` when the harness says the context was dropped (a compaction, a clear). The
-    /// default keeps it.
+    /// twice. `false` when the harness says the context was dropped (a compaction, a clear).
+    ///
+    /// The adapter decides this when it parses the event, in [`HookEvent::context_kept`]; the
+    /// default reads that field and keeps the context when it is unset.
     fn start_keeps_context(&self, event: &HookEvent) -> bool {
-        let _ = event;
-        true
+        event.context_kept.unwrap_or(true)
     }
 
-    /// A file, relative to the project root, that the harness reads as standing context; the hook
-    /// runtime keeps it current with the session-start block where the harness cannot take
-    /// context on each prompt. `None` (the default) when the harness needs none.
+    /// A file, relative to the project root, that the harness reads as standing context in every
+    /// conversation. Harnesses that cannot take context with each prompt have one (Cursor's
+    /// always-apply rules file); the hook runtime keeps it current with what it would have
+    /// injected, rendered by [`HarnessAdapter::render_context_file`]. `None` by default.
     fn context_file(&self) -> Option<&'static str> {
         None
     }
 
-    /// The content of [`HarnessAdapter::context_file`] holding `context`.
+    /// The content of [`HarnessAdapter::context_file`] holding `context`: whatever framing the
+    /// harness needs around it, cut to what it reads. The default is the context itself.
     fn render_context_file(&self, context: &str) -> String {
         context.to_owned()
+    }
+
+    /// The events `agent-memory install` registers for this harness, in the order they are written
+    /// to its hooks file. Events left out are those the hook has no use for, or must not answer
+    /// (each adapter says which and why). Empty by default: nothing is installed.
+    fn hook_events(&self) -> &'static [HookRegistration] {
+        &[]
     }
 
     /// When another harness runs this harness's hooks (Cursor runs Claude Code's), that harness's

@@ -184,6 +184,11 @@ impl JsonSchema for EventKind {
 }
 
 /// A tool call, as much of it as the event carries.
+///
+/// `name`, `input` and `output` are the harness's own. The adapter also describes the call in
+/// harness-neutral terms (`shell`, `failed`, `files`, `patch`), so readers such as the dream need
+/// no harness's tool names or input shapes. Events stored before these fields existed read with
+/// them empty.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ToolCall {
     /// The tool's name as the harness reports it (`Bash`, `apply_patch`, `mcp__github__search`).
@@ -204,6 +209,82 @@ pub struct ToolCall {
     /// How long the call took, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+    /// The shell command the call runs, when the tool is a shell (Claude Code's and Codex's `Bash`,
+    /// Cursor's `Shell`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shell: Option<ShellCall>,
+    /// Whether the call failed: `true` for a failure event, a nonzero exit code or an error the
+    /// harness reports; `false` when the harness reports success. Absent when the event is not a
+    /// call's result, or the harness does not say (Codex reports a failed shell command like a
+    /// successful one unless its output carries the exit code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<bool>,
+    /// The files the call reads or changes, as far as its input names them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileTouch>,
+    /// The patch the call applies, for an edit made as a patch (Codex's `apply_patch`); the files
+    /// it adds or updates are in `files`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<String>,
+}
+
+impl ToolCall {
+    /// The text the harness-neutral fields copy out of the call's input: the shell command, the
+    /// patch and the file paths. Whatever scrubs `input` before an event is stored must scrub
+    /// these too.
+    pub fn normalised_texts_mut(&mut self) -> impl Iterator<Item = &mut String> {
+        self.shell
+            .iter_mut()
+            .map(|shell| &mut shell.command)
+            .chain(self.patch.iter_mut())
+            .chain(self.files.iter_mut().map(|file| &mut file.path))
+    }
+}
+
+/// A shell command a tool call runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ShellCall {
+    /// The command line as one string, as the shell reads it. For a harness that passes an argv
+    /// wrapping a script (`["bash", "-lc", "cargo test"]`), the script.
+    pub command: String,
+    /// The command's exit code, when the harness reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+}
+
+impl ShellCall {
+    /// A command whose exit code is not known.
+    pub fn new(command: impl Into<String>) -> Self {
+        Self { command: command.into(), exit_code: None }
+    }
+}
+
+/// A file a tool call reads or changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FileTouch {
+    /// The path as the harness gave it: absolute, or relative to the session's working directory.
+    /// The hook runtime may make it relative to the project root.
+    pub path: String,
+    /// What the call does with it.
+    pub action: FileAction,
+}
+
+impl FileTouch {
+    /// A touch of `path`.
+    pub fn new(path: impl Into<String>, action: FileAction) -> Self {
+        Self { path: path.into(), action }
+    }
+}
+
+/// What a tool call does with a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FileAction {
+    /// Reads it.
+    Read,
+    /// Writes, edits or creates it.
+    Edited,
 }
 
 /// Reads a field that is present as `Some`, even when its value is `null`; an absent field is
@@ -253,6 +334,13 @@ pub struct HookEvent {
     /// Where the harness keeps the transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<TranscriptRef>,
+    /// For a `SessionStart` in a session that already started: whether the conversation still
+    /// holds what earlier hooks of the session injected. `true` after a resume (the harness replays
+    /// the conversation), `false` after a compaction or a clear (it was dropped). The adapter sets
+    /// it from the harness's own field (Claude Code's and Codex's `source`); absent on other events
+    /// and when the harness does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_kept: Option<bool>,
     /// The payload as delivered (after redaction), unknown fields included.
     pub raw: Value,
 }
@@ -280,6 +368,7 @@ impl HookEvent {
             tool: None,
             model: None,
             transcript: None,
+            context_kept: None,
             raw,
         }
     }
@@ -299,6 +388,36 @@ pub struct StoredEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_call_stored_without_the_normalised_fields_still_reads() {
+        let tool: ToolCall = serde_json::from_str(r#"{"name":"Bash","input":{"command":"ls"}}"#).unwrap();
+        assert_eq!((tool.shell, tool.failed, tool.files, tool.patch), (None, None, Vec::new(), None));
+    }
+
+    #[test]
+    fn normalised_fields_round_trip_and_list_their_texts() {
+        let mut tool = ToolCall {
+            name: "apply_patch".into(),
+            shell: Some(ShellCall { command: "cargo test".into(), exit_code: Some(101) }),
+            failed: Some(true),
+            files: vec![
+                FileTouch::new("src/a.rs", FileAction::Edited),
+                FileTouch::new("b.md", FileAction::Read),
+            ],
+            patch: Some("*** Begin Patch".into()),
+            ..ToolCall::default()
+        };
+        let text = serde_json::to_string(&tool).unwrap();
+        assert!(
+            text.contains(
+                r#""files":[{"path":"src/a.rs","action":"edited"},{"path":"b.md","action":"read"}]"#
+            )
+        );
+        assert_eq!(serde_json::from_str::<ToolCall>(&text).unwrap(), tool);
+        let texts: Vec<String> = tool.normalised_texts_mut().map(|t| t.clone()).collect();
+        assert_eq!(texts, ["cargo test", "*** Begin Patch", "src/a.rs", "b.md"]);
+    }
 
     #[test]
     fn tool_null_and_absent_stay_distinct_through_json() {

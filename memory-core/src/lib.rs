@@ -12,11 +12,13 @@ mod scope;
 pub mod search;
 mod store;
 
-pub use adapter::{Delivery, HarnessAdapter, Rendered, Support, TRUNCATION_MARKER, truncate_markdown};
+pub use adapter::{
+    Delivery, HarnessAdapter, HookRegistration, Rendered, Support, TRUNCATION_MARKER, truncate_markdown,
+};
 pub use error::{Error, Result};
 pub use event::{
-    EVENT_SCHEMA_VERSION, EventId, EventKind, Harness, HookEvent, SessionKey, StoredEvent, ToolCall,
-    TranscriptRef,
+    EVENT_SCHEMA_VERSION, EventId, EventKind, FileAction, FileTouch, Harness, HookEvent, SessionKey,
+    ShellCall, StoredEvent, ToolCall, TranscriptRef,
 };
 pub use in_memory::InMemoryStore;
 pub use note::{

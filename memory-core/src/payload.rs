@@ -34,7 +34,7 @@ pub fn parse_payload<T: DeserializeOwned>(harness: &str, bytes: &[u8]) -> Result
 
 /// The error for a field the harness always sends that is missing or empty.
 ///
-/// Its message reads `<harness> hook payload has no `<field>``.
+/// Its message reads ``<harness> hook payload has no `<field>` ``.
 pub fn missing_field(harness: &str, field: &str) -> Error {
     Error::InvalidInput(format!("{harness} hook payload has no `{field}`"))
 }

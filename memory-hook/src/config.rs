@@ -205,7 +205,7 @@ impl Config {
             Ok(text) => Self::parse(&text)
                 .map_err(|e| Error::Config { path: path.clone(), message: one_line(&e, &text) })?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => Self::default(),
-            Err(e) => return Err(Error::ConfigUnreadable { path, source: e }),
+            Err(e) => return Err(Error::ConfigUnreadable { path, cause: e }),
         };
         config.apply_env(env)?;
         Ok(config)

@@ -16,12 +16,12 @@ pub enum Error {
         message: String,
     },
     /// The configuration file named by `AGENT_MEMORY_CONFIG` cannot be read.
-    #[error("cannot read config file {} (from AGENT_MEMORY_CONFIG): {source}", path.display())]
+    #[error("cannot read config file {} (from AGENT_MEMORY_CONFIG): {cause}", path.display())]
     ConfigUnreadable {
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so it is not also a source).
+        cause: std::io::Error,
     },
     /// An environment variable has a value that cannot be used.
     #[error("{name}: {message}")]
@@ -32,23 +32,23 @@ pub enum Error {
         message: String,
     },
     /// The journal could not be read or written.
-    #[error("journal {}: {source}", path.display())]
+    #[error("journal {}: {cause}", path.display())]
     Journal {
         /// The file or folder.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so it is not also a source).
+        cause: std::io::Error,
     },
     /// A store call failed.
     #[error(transparent)]
     Store(#[from] memory_core::Error),
     /// A file the runtime keeps (a ledger, a context file) could not be written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {cause}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so it is not also a source).
+        cause: std::io::Error,
     },
 }
 
@@ -58,11 +58,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
-        move |source| Self::Io { path, source }
+        move |cause| Self::Io { path, cause }
     }
 
     pub(crate) fn journal(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
-        move |source| Self::Journal { path, source }
+        move |cause| Self::Journal { path, cause }
     }
 }

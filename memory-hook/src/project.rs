@@ -25,6 +25,36 @@ pub struct Project {
     pub root: PathBuf,
 }
 
+impl Project {
+    /// `path` relative to the project root when it lies inside it (a relative `path` is taken
+    /// from `cwd`), so one file has one name whichever folder of the project a session ran in.
+    /// Paths outside the project are returned as given.
+    pub fn relative(&self, path: &str, cwd: Option<&Path>) -> String {
+        let given = Path::new(path);
+        let absolute = match (given.is_absolute(), cwd) {
+            (true, _) => given.to_path_buf(),
+            (false, Some(cwd)) => {
+                std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf()).join(given)
+            }
+            (false, None) => return path.to_owned(),
+        };
+        let mut clean = PathBuf::new();
+        for part in absolute.components() {
+            match part {
+                std::path::Component::ParentDir => {
+                    clean.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => clean.push(other),
+            }
+        }
+        match clean.strip_prefix(&self.root) {
+            Ok(rest) if !rest.as_os_str().is_empty() => rest.to_string_lossy().into_owned(),
+            _ => path.to_owned(),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize)]
 struct ProjectFile {
     project: Option<String>,
@@ -159,6 +189,22 @@ mod tests {
             git(dir, &["remote", "add", "origin", url]);
         }
         assert_eq!(identify(&a).id, identify(&b).id);
+    }
+
+    #[test]
+    fn file_paths_become_relative_to_the_project_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("app");
+        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+        git(&repo, &["init", "-q"]);
+        let project = identify(&repo.join("src"));
+        let root = std::fs::canonicalize(&repo).unwrap();
+        let sub = repo.join("src");
+        assert_eq!(project.relative("lib.rs", Some(&sub)), "src/lib.rs");
+        assert_eq!(project.relative("../README.md", Some(&sub)), "README.md");
+        assert_eq!(project.relative(&root.join("src/deep/x.rs").to_string_lossy(), None), "src/deep/x.rs");
+        assert_eq!(project.relative("/etc/hosts", Some(&sub)), "/etc/hosts");
+        assert_eq!(project.relative("notes.md", None), "notes.md");
     }
 
     #[test]

@@ -330,6 +330,11 @@ impl<'a> Hook<'a> {
         let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
         let project = project::identify(cwd.as_deref().unwrap_or(Path::new(".")));
         event.project = Some(project.id.clone());
+        if let Some(tool) = event.tool.as_mut() {
+            for file in &mut tool.files {
+                file.path = project.relative(&file.path, cwd.as_deref());
+            }
+        }
         let redacted = Redactor::new().redact_event_with(&mut event, &config.hook.limits());
         Ok(Some(Prepared { event, project, redacted: redacted.to_string().replace(' ', ",") }))
     }

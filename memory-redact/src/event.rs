@@ -110,6 +110,9 @@ pub(super) fn redact_event(
         if let Some(error) = tool.error.as_mut() {
             redact_string(redactor, error, counts);
         }
+        for text in tool.normalised_texts_mut() {
+            redact_string(redactor, text, counts);
+        }
     }
     if let Some(prompt) = event.prompt.as_mut() {
         redact_string(redactor, prompt, counts);

@@ -71,15 +71,20 @@ fn cut_value(value: &mut Value, left: usize, limit: usize) -> usize {
     children.into_iter().map(|child| cut_value(child, left - 1, limit)).sum()
 }
 
-/// Caps the prompt, every string of the tool input and every string of the raw payload at `max`
-/// bytes each; returns how many were cut.
+/// Caps the prompt, every string of the tool input (and the texts described from it) and every
+/// string of the raw payload at `max` bytes each; returns how many were cut.
 pub(crate) fn cap_texts(event: &mut HookEvent, max: usize) -> usize {
     let mut cut = 0;
     if let Some(prompt) = event.prompt.as_mut() {
         cut += usize::from(cap::cap_string(prompt, max) > 0);
     }
-    if let Some(input) = event.tool.as_mut().and_then(|t| t.input.as_mut()) {
-        cut += cap_each(input, max);
+    if let Some(tool) = event.tool.as_mut() {
+        if let Some(input) = tool.input.as_mut() {
+            cut += cap_each(input, max);
+        }
+        for text in tool.normalised_texts_mut() {
+            cut += usize::from(cap::cap_string(text, max) > 0);
+        }
     }
     cut + cap_each(&mut event.raw, max)
 }

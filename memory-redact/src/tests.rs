@@ -98,6 +98,9 @@ pub(super) fn tool_event(command: &str, output: Value, prompt: Option<&str>) -> 
         output: Some(output),
         error: None,
         duration_ms: Some(29),
+        // As an adapter describes a shell call: the command is copied out of the input.
+        shell: Some(memory_core::ShellCall::new(command)),
+        ..ToolCall::default()
     });
     event
 }

@@ -174,8 +174,8 @@ fn hook_event(session: &SessionKey, i: usize, at: DateTime<Utc>) -> HookEvent {
             use_id: raw["tool_use_id"].as_str().map(str::to_owned),
             input: Some(raw["tool_input"].clone()),
             output: Some(raw["tool_response"].clone()),
-            error: None,
             duration_ms: Some(40 + (i % 900) as u64),
+            ..ToolCall::default()
         });
     }
     event

@@ -8,7 +8,8 @@
 //! - [`check_fixture`] parses one fixture file and runs the checks every harness shares, returning
 //!   what the adapter snapshots ([`Checked`]);
 //! - [`received_at`], [`NOTES`], [`BLOCK_REASON`] and [`responses`] are the fixed inputs;
-//! - [`assert_context_sent`] and [`assert_strings_within_cap`] are output rules every harness has;
+//! - [`assert_context_sent`] and [`assert_strings_within_cap`] are output rules every harness has,
+//!   [`assert_tool_described`] the rule for the harness-neutral description of a tool call;
 //! - [`arb_json`] and [`arb_payload`] generate payload-like JSON for property tests.
 
 use std::path::Path;
@@ -16,6 +17,7 @@ use std::path::Path;
 use chrono::{DateTime, TimeZone, Utc};
 use memory_core::{
     Decision, Delivery, EventKind, HarnessAdapter, HookEvent, HookResponse, Rendered, TRUNCATION_MARKER,
+    ToolCall,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -130,6 +132,9 @@ pub fn check_fixture<A: HarnessAdapter>(
             let text = std::str::from_utf8(&payload).unwrap();
             let whole: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).unwrap();
             assert_eq!(event.raw, whole, "raw is the whole payload");
+            if let Some(tool) = &event.tool {
+                assert_tool_described(&event.kind, tool);
+            }
             let support = adapter.support(&event.kind);
             let answers = json!({
                 "support": { "context": support.context, "block": support.block, "user_message": support.user_message },
@@ -147,6 +152,27 @@ pub fn check_fixture<A: HarnessAdapter>(
         }
         (Ok(event), true) => panic!("{} should not parse, got {:?}", path.display(), event.kind),
         (Err(error), false) => panic!("{} should parse: {error}", path.display()),
+    }
+}
+
+/// The harness-neutral description of a tool call is consistent: only a result says whether the
+/// call failed, a failure event always does, a nonzero exit code is a failure, and commands and
+/// paths are not blank.
+#[track_caller]
+pub fn assert_tool_described(kind: &EventKind, tool: &ToolCall) {
+    match kind {
+        EventKind::PostToolUseFailure => assert_eq!(tool.failed, Some(true), "a failure event failed"),
+        EventKind::PostToolUse => {}
+        _ => assert_eq!(tool.failed, None, "{kind}: only a result says whether the call failed"),
+    }
+    if let Some(shell) = &tool.shell {
+        assert!(!shell.command.trim().is_empty(), "a shell call has a command");
+        if shell.exit_code.is_some_and(|code| code != 0) {
+            assert_eq!(tool.failed, Some(true), "a nonzero exit code is a failure");
+        }
+    }
+    for file in &tool.files {
+        assert!(!file.path.trim().is_empty(), "a touched file has a path");
     }
 }
 
@@ -183,6 +209,7 @@ pub fn assert_start_keeps_context_unless_dropped(adapter: &impl HarnessAdapter) 
         let payload =
             format!(r#"{{"session_id":"s-1","hook_event_name":"SessionStart","source":"{source}"}}"#);
         let event = parse(adapter, payload.as_bytes(), &[]).unwrap();
+        assert_eq!(event.context_kept, Some(kept), "decided at parse time, source {source}");
         assert_eq!(adapter.start_keeps_context(&event), kept, "source {source}");
     }
 }

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use memory_core::{
-    EventId, EventKind, Harness, HookEvent, Note, NoteKind, NoteMeta, NotePath, Scope, SessionKey, ToolCall,
-    TranscriptRef,
+    EventId, EventKind, FileAction, FileTouch, Harness, HookEvent, Note, NoteKind, NoteMeta, NotePath, Scope,
+    SessionKey, ShellCall, ToolCall, TranscriptRef,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -53,22 +53,41 @@ pub fn arb_kind() -> impl Strategy<Value = EventKind> {
 }
 
 fn arb_tool() -> impl Strategy<Value = ToolCall> {
-    (
+    let harness = (
         "[A-Za-z_]{1,16}",
         proptest::option::of("[a-z0-9_]{1,12}"),
         proptest::option::of(arb_json_not_null()),
         proptest::option::of(arb_json_not_null()),
         proptest::option::of(".{0,20}"),
         proptest::option::of(any::<u32>().prop_map(u64::from)),
-    )
-        .prop_map(|(name, use_id, input, output, error, duration_ms)| ToolCall {
+    );
+    let normalised = (
+        proptest::option::of(
+            (".{0,40}", proptest::option::of(any::<i64>()))
+                .prop_map(|(command, exit_code)| ShellCall { command, exit_code }),
+        ),
+        proptest::option::of(any::<bool>()),
+        prop::collection::vec(
+            (".{0,30}", prop::sample::select(vec![FileAction::Read, FileAction::Edited]))
+                .prop_map(|(path, action)| FileTouch { path, action }),
+            0..3,
+        ),
+        proptest::option::of(".{0,60}"),
+    );
+    (harness, normalised).prop_map(
+        |((name, use_id, input, output, error, duration_ms), (shell, failed, files, patch))| ToolCall {
             name,
             use_id,
             input,
             output,
             error,
             duration_ms,
-        })
+            shell,
+            failed,
+            files,
+            patch,
+        },
+    )
 }
 
 /// An event with text fields of any Unicode, in one of a few sessions of a few harnesses.
@@ -83,11 +102,12 @@ pub fn arb_event() -> impl Strategy<Value = HookEvent> {
         proptest::option::of("[a-z0-9.-]{1,20}"),
         proptest::option::of("/[a-z/]{1,30}\\.jsonl".prop_map(|path| TranscriptRef { path })),
         proptest::option::of("[0-9.]{1,8}"),
+        proptest::option::of(any::<bool>()),
     );
     (required, optional).prop_map(
         |(
             (id, harness, session_id, kind, at, raw),
-            (cwd, project, prompt, tool, model, transcript, version),
+            (cwd, project, prompt, tool, model, transcript, version, context_kept),
         )| {
             let mut event = HookEvent::new(
                 id,
@@ -104,6 +124,7 @@ pub fn arb_event() -> impl Strategy<Value = HookEvent> {
             event.tool = tool;
             event.model = model;
             event.transcript = transcript;
+            event.context_kept = context_kept;
             event
         },
     )

@@ -8,7 +8,10 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone as _, Utc};
-use memory_core::{EventId, EventKind, Harness, HookEvent, MemoryStore as _, SessionKey, ToolCall};
+use memory_core::{
+    EventId, EventKind, FileAction, FileTouch, Harness, HookEvent, MemoryStore as _, SessionKey, ShellCall,
+    ToolCall,
+};
 use memory_store_sqlite::{SqliteConfig, SqliteStore};
 use serde_json::{Value, json};
 
@@ -99,38 +102,46 @@ fn workload() -> Vec<HookEvent> {
                 1 | 2 => {
                     let command = commands[pick % commands.len()];
                     let failed = step % 4 == 1 && session % 3 == 0;
-                    let tool = |output: Option<Value>, error: Option<String>| ToolCall {
-                        name: "Bash".to_owned(),
-                        use_id: Some(format!("toolu_{session}_{step}")),
-                        input: Some(json!({ "command": command })),
-                        output,
-                        error,
-                        duration_ms: Some(1200),
-                    };
-                    push(EventKind::PreToolUse, &|e| e.tool = Some(tool(None, None)));
+                    // Described as the Claude Code adapter describes a Bash call.
+                    let tool =
+                        |output: Option<Value>, error: Option<String>, failed: Option<bool>| ToolCall {
+                            name: "Bash".to_owned(),
+                            use_id: Some(format!("toolu_{session}_{step}")),
+                            input: Some(json!({ "command": command })),
+                            output,
+                            error,
+                            duration_ms: Some(1200),
+                            shell: Some(ShellCall::new(command)),
+                            failed,
+                            ..ToolCall::default()
+                        };
+                    push(EventKind::PreToolUse, &|e| e.tool = Some(tool(None, None, None)));
                     if failed {
                         push(EventKind::PostToolUseFailure, &|e| {
-                            e.tool = Some(tool(None, Some("error[E0432]: unresolved import".to_owned())));
+                            let error = "error[E0432]: unresolved import".to_owned();
+                            e.tool = Some(tool(None, Some(error), Some(true)));
                         });
                     } else {
                         push(EventKind::PostToolUse, &|e| {
                             e.tool = Some(tool(
                                 Some(json!({ "stdout": "ok", "stderr": "", "interrupted": false })),
                                 None,
+                                Some(false),
                             ));
                         });
                     }
                 }
                 _ => {
                     let file = files[pick % files.len()];
-                    let (name, input) = if step % 8 == 3 {
+                    let path = format!("/home/u/src/{project}/{file}");
+                    let (name, input, action) = if step % 8 == 3 {
                         (
                             "Edit",
-                            json!({ "file_path": format!("/home/u/src/{project}/{file}"),
-                            "old_string": "a", "new_string": "b" }),
+                            json!({ "file_path": path, "old_string": "a", "new_string": "b" }),
+                            FileAction::Edited,
                         )
                     } else {
-                        ("Read", json!({ "file_path": format!("/home/u/src/{project}/{file}") }))
+                        ("Read", json!({ "file_path": path }), FileAction::Read)
                     };
                     push(EventKind::PostToolUse, &|e| {
                         e.tool = Some(ToolCall {
@@ -138,8 +149,10 @@ fn workload() -> Vec<HookEvent> {
                             use_id: Some(format!("toolu_{session}_{step}")),
                             input: Some(input.clone()),
                             output: Some(json!({ "success": true })),
-                            error: None,
                             duration_ms: Some(30),
+                            failed: Some(false),
+                            files: vec![FileTouch::new(path.clone(), action)],
+                            ..ToolCall::default()
                         });
                     });
                 }

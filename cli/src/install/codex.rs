@@ -12,30 +12,13 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::merge::{EventSpec, HarnessSpec, Shape};
+use super::merge::{HarnessSpec, Shape};
 
-const TIMEOUT: Option<u64> = Some(10);
-/// Codex clamps SessionEnd and Interrupt handlers to 3 s (and warns when asked for more).
-const SHORT: Option<u64> = Some(3);
-
-/// The events of codex-cli 0.171 we register. Left out: `PermissionRequest` (UI only). Unknown
-/// names are ignored by older builds, so one list serves every version.
+/// `hooks.json` nests handlers like Claude Code's settings; the events come from the adapter.
 pub(crate) static SPEC: HarnessSpec = HarnessSpec {
     name: "codex",
     shape: Shape::Nested,
-    events: &[
-        EventSpec { name: "SessionStart", timeout: TIMEOUT },
-        EventSpec { name: "UserPromptSubmit", timeout: TIMEOUT },
-        EventSpec { name: "PreToolUse", timeout: TIMEOUT },
-        EventSpec { name: "PostToolUse", timeout: TIMEOUT },
-        EventSpec { name: "SubagentStart", timeout: TIMEOUT },
-        EventSpec { name: "SubagentStop", timeout: TIMEOUT },
-        EventSpec { name: "PreCompact", timeout: TIMEOUT },
-        EventSpec { name: "PostCompact", timeout: TIMEOUT },
-        EventSpec { name: "Stop", timeout: TIMEOUT },
-        EventSpec { name: "Interrupt", timeout: SHORT },
-        EventSpec { name: "SessionEnd", timeout: SHORT },
-    ],
+    adapter: &adapter_codex::CodexAdapter,
     fresh_members: &[],
 };
 

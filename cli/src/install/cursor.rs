@@ -1,32 +1,13 @@
 //! Cursor: a flat `hooks.json` (`{"version":1,"hooks":{event:[{command}]}}`), and what the user must
 //! know, including that Cursor also runs Claude Code's hooks.
 
-use super::merge::{EventSpec, HarnessSpec, Shape};
+use super::merge::{HarnessSpec, Shape};
 
-const TIMEOUT: Option<u64> = Some(10);
-
-/// The events we register: session start and end, prompts, tool and shell calls, file edits,
-/// agent responses, subagents, compaction and stop. Left out: `beforeReadFile` (every read, and a
-/// permission gate), MCP-specific events (`preToolUse` covers MCP tools), Tab events.
+/// A flat `hooks.json` that starts with `"version": 1`; the events come from the adapter.
 pub(crate) static SPEC: HarnessSpec = HarnessSpec {
     name: "cursor",
     shape: Shape::Flat,
-    events: &[
-        EventSpec { name: "sessionStart", timeout: TIMEOUT },
-        EventSpec { name: "beforeSubmitPrompt", timeout: TIMEOUT },
-        EventSpec { name: "preToolUse", timeout: TIMEOUT },
-        EventSpec { name: "postToolUse", timeout: TIMEOUT },
-        EventSpec { name: "postToolUseFailure", timeout: TIMEOUT },
-        EventSpec { name: "beforeShellExecution", timeout: TIMEOUT },
-        EventSpec { name: "afterShellExecution", timeout: TIMEOUT },
-        EventSpec { name: "afterFileEdit", timeout: TIMEOUT },
-        EventSpec { name: "afterAgentResponse", timeout: TIMEOUT },
-        EventSpec { name: "subagentStart", timeout: TIMEOUT },
-        EventSpec { name: "subagentStop", timeout: TIMEOUT },
-        EventSpec { name: "preCompact", timeout: TIMEOUT },
-        EventSpec { name: "stop", timeout: TIMEOUT },
-        EventSpec { name: "sessionEnd", timeout: TIMEOUT },
-    ],
+    adapter: &adapter_cursor::CursorAdapter,
     fresh_members: &[("version", 1)],
 };
 

@@ -307,7 +307,7 @@ pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileC
     }
     let expected = ctx.command(harness);
     let mut details = Vec::new();
-    for event in spec.events {
+    for event in spec.events() {
         let ours: Vec<_> = found.iter().filter(|f| f.event == event.name).collect();
         match ours.as_slice() {
             [] => details.push(format!("{}: missing", event.name)),
@@ -321,7 +321,7 @@ pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileC
             many => details.push(format!("{}: {} entries of ours", event.name, many.len())),
         }
     }
-    for extra in found.iter().filter(|f| !spec.events.iter().any(|e| e.name == f.event)) {
+    for extra in found.iter().filter(|f| !spec.events().iter().any(|e| e.name == f.event)) {
         details.push(format!("{}: an event agent-memory no longer registers", extra.event));
     }
     let mut programs: Vec<&PathBuf> = found.iter().map(|f| &f.program).collect();

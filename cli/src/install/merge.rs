@@ -15,6 +15,8 @@
 use std::fmt;
 use std::path::Path;
 
+use memory_core::{HarnessAdapter, HookRegistration};
+
 use super::entries;
 use super::json::Json;
 
@@ -27,22 +29,23 @@ pub(crate) enum Shape {
     Flat,
 }
 
-/// One event we handle and the timeout (seconds) we give its handler.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct EventSpec {
-    pub(crate) name: &'static str,
-    pub(crate) timeout: Option<u64>,
-}
-
 /// What a harness's hooks file looks like and which events we register there.
 #[derive(Debug)]
 pub(crate) struct HarnessSpec {
     /// The name in our command (`hook <name>`).
     pub(crate) name: &'static str,
     pub(crate) shape: Shape,
-    pub(crate) events: &'static [EventSpec],
+    /// The harness's adapter, which lists the events we register.
+    pub(crate) adapter: &'static dyn HarnessAdapter,
     /// Members a file we create starts with (Cursor's `"version": 1`).
     pub(crate) fresh_members: &'static [(&'static str, u64)],
+}
+
+impl HarnessSpec {
+    /// The events we handle and the timeout we give each handler.
+    pub(crate) fn events(&self) -> &'static [HookRegistration] {
+        self.adapter.hook_events()
+    }
 }
 
 /// One change to one event's entries.
@@ -141,7 +144,7 @@ pub(crate) fn install(
     let Json::Object(events) = hooks else {
         return Err(ShapeError(format!("`hooks` is {}, expected an object", hooks.type_name())));
     };
-    for spec_event in spec.events {
+    for spec_event in spec.events() {
         if let Some((_, list)) = events.iter().rev().find(|(k, _)| k == spec_event.name)
             && !matches!(list, Json::Array(_))
         {
@@ -153,7 +156,7 @@ pub(crate) fn install(
         }
     }
     let mut changes = Vec::new();
-    for spec_event in spec.events {
+    for spec_event in spec.events() {
         if !events.iter().any(|(k, _)| k == spec_event.name) {
             events.push((spec_event.name.to_owned(), Json::Array(Vec::new())));
         }
@@ -181,7 +184,7 @@ pub(crate) fn install(
         }
     }
     // Entries of ours under events we no longer handle.
-    let handled = |name: &str| spec.events.iter().any(|e| e.name == name);
+    let handled = |name: &str| spec.events().iter().any(|e| e.name == name);
     changes.extend(remove_ours(events, spec, binary, |name| !handled(name)));
     Ok(changes)
 }
@@ -317,13 +320,13 @@ fn remove(items: &mut Vec<Json>, slot: Slot) {
 }
 
 /// The entry we add for one event.
-fn new_entry(spec: &HarnessSpec, event: &EventSpec, command: &str) -> Json {
+fn new_entry(spec: &HarnessSpec, event: &HookRegistration, command: &str) -> Json {
     let mut handler = Vec::new();
     if spec.shape == Shape::Nested {
         handler.push(("type".to_owned(), Json::string("command")));
     }
     handler.push(("command".to_owned(), Json::string(command)));
-    if let Some(timeout) = event.timeout {
+    if let Some(timeout) = event.timeout_secs {
         handler.push(("timeout".to_owned(), Json::int(timeout)));
     }
     match spec.shape {

@@ -85,7 +85,7 @@ fn fresh_install_writes_every_event_for_each_harness_and_scope() {
             assert_eq!(plan.files[0].status, Status::Create);
             let path = sandbox.path(harness, scope);
             let text = sandbox.read(&path);
-            assert_eq!(plan.files[0].changes.len(), harness.spec().events.len());
+            assert_eq!(plan.files[0].changes.len(), harness.spec().events().len());
             assert!(!file::backup_path(&path).exists(), "no backup for a file that did not exist");
             let name = format!("fresh_{}_{:?}", harness.name(), scope).to_lowercase();
             insta::assert_snapshot!(name, format!("{}\n\n{text}", sandbox.shown(&path)));
@@ -519,7 +519,7 @@ fn foreign_entry(nested: bool) -> BoxedStrategy<Json> {
 /// A pre-existing configuration for `harness`, printed by the formatting rule.
 fn existing_config(harness: Harness) -> impl Strategy<Value = String> {
     let nested = harness != Harness::Cursor;
-    let mut names: Vec<String> = harness.spec().events.iter().map(|e| e.name.to_owned()).collect();
+    let mut names: Vec<String> = harness.spec().events().iter().map(|e| e.name.to_owned()).collect();
     names.extend(["Notification", "beforeReadFile", "WorktreeCreate", "custom"].map(str::to_owned));
     let event = (prop::sample::select(names), prop::collection::vec(foreign_entry(nested), 1..3));
     let hooks = proptest::option::of(prop::collection::vec(event, 1..5));
@@ -558,7 +558,7 @@ proptest! {
         let once = sandbox.read(&path);
         let doc = Json::parse(&once).unwrap();
         let found = super::merge::find(&doc, harness.spec(), &sandbox.ctx.binary).unwrap();
-        prop_assert_eq!(found.len(), harness.spec().events.len());
+        prop_assert_eq!(found.len(), harness.spec().events().len());
         sandbox.run(&[harness], scope, Action::Install).unwrap();
         prop_assert_eq!(&sandbox.read(&path), &once);
         sandbox.run(&[harness], scope, Action::Uninstall).unwrap();

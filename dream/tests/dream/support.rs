@@ -7,8 +7,8 @@ use dream::{
     Action, DreamOptions, DreamRequest, NoteOperation, Operations, Pricing, Provider, ProviderReply, Usage,
 };
 use memory_core::{
-    EventId, EventKind, Harness, HookEvent, InMemoryStore, MemoryStore, Note, NoteFilter, NoteKind,
-    SessionKey, ToolCall,
+    EventId, EventKind, FileAction, FileTouch, Harness, HookEvent, InMemoryStore, MemoryStore, Note,
+    NoteFilter, NoteKind, SessionKey, ShellCall, ToolCall,
 };
 use serde_json::{Value, json};
 
@@ -63,25 +63,36 @@ impl Story {
     }
 
     pub(crate) fn bash_ok(&mut self, command: &str) -> &mut Self {
-        let tool =
+        let mut tool =
             tool("Bash", json!({"command": command}), Some(json!({"stdout": "ok", "stderr": ""})), None);
+        tool.shell = Some(ShellCall::new(command));
+        tool.failed = Some(false);
         self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Bash"}))
     }
 
+    /// A failed command, as Claude Code reports it: its `error` opens with `Exit code N`.
     pub(crate) fn bash_fail(&mut self, command: &str, error: &str) -> &mut Self {
-        let tool = tool("Bash", json!({"command": command}), None, Some(error.to_owned()));
+        let mut tool = tool("Bash", json!({"command": command}), None, Some(error.to_owned()));
+        let exit_code =
+            error.lines().next().and_then(|l| l.strip_prefix("Exit code ")).and_then(|c| c.parse().ok());
+        tool.shell = Some(ShellCall { command: command.to_owned(), exit_code });
+        tool.failed = Some(true);
         self.push(EventKind::PostToolUseFailure, None, Some(tool), json!({"tool_name": "Bash"}))
     }
 
     pub(crate) fn edit(&mut self, path: &str) -> &mut Self {
         let full = format!("{}/{path}", self.cwd);
-        let tool = tool("Edit", json!({"file_path": full}), Some(json!({"filePath": full})), None);
+        let mut tool = tool("Edit", json!({"file_path": full}), Some(json!({"filePath": full})), None);
+        tool.files = vec![FileTouch::new(full, FileAction::Edited)];
+        tool.failed = Some(false);
         self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Edit"}))
     }
 
     pub(crate) fn read(&mut self, path: &str) -> &mut Self {
         let full = format!("{}/{path}", self.cwd);
-        let tool = tool("Read", json!({"file_path": full}), Some(json!({"type": "text"})), None);
+        let mut tool = tool("Read", json!({"file_path": full}), Some(json!({"type": "text"})), None);
+        tool.files = vec![FileTouch::new(full, FileAction::Read)];
+        tool.failed = Some(false);
         self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Read"}))
     }
 
