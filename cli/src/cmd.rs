@@ -10,9 +10,9 @@ use memory_core::{HarnessAdapter, NotePath, Scope};
 
 pub(crate) use self::dream::for_demo as dream_for_demo;
 
-static CLAUDE: adapter_claude::ClaudeAdapter = adapter_claude::ClaudeAdapter;
-static CODEX: adapter_codex::CodexAdapter = adapter_codex::CodexAdapter;
-static CURSOR: adapter_cursor::CursorAdapter = adapter_cursor::CursorAdapter;
+pub(crate) static CLAUDE: adapter_claude::ClaudeAdapter = adapter_claude::ClaudeAdapter;
+pub(crate) static CODEX: adapter_codex::CodexAdapter = adapter_codex::CodexAdapter;
+pub(crate) static CURSOR: adapter_cursor::CursorAdapter = adapter_cursor::CursorAdapter;
 
 /// Every harness the binary serves, in the order commands list them: the one adapter registry.
 pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] = &[&CLAUDE, &CODEX, &CURSOR];

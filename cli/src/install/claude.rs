@@ -6,7 +6,7 @@ use super::merge::{HarnessSpec, Shape};
 pub(crate) static SPEC: HarnessSpec = HarnessSpec {
     name: "claude",
     shape: Shape::Nested,
-    adapter: &adapter_claude::ClaudeAdapter,
+    adapter: &crate::cmd::CLAUDE,
     fresh_members: &[],
 };
 

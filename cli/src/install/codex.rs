@@ -18,7 +18,7 @@ use super::merge::{HarnessSpec, Shape};
 pub(crate) static SPEC: HarnessSpec = HarnessSpec {
     name: "codex",
     shape: Shape::Nested,
-    adapter: &adapter_codex::CodexAdapter,
+    adapter: &crate::cmd::CODEX,
     fresh_members: &[],
 };
 

@@ -7,7 +7,7 @@ use super::merge::{HarnessSpec, Shape};
 pub(crate) static SPEC: HarnessSpec = HarnessSpec {
     name: "cursor",
     shape: Shape::Flat,
-    adapter: &adapter_cursor::CursorAdapter,
+    adapter: &crate::cmd::CURSOR,
     fresh_members: &[("version", 1)],
 };
 
