@@ -63,12 +63,13 @@ pub fn no_event_lost_under_contention(fixtures: &dyn HookFixtures) {
                         } else {
                             fixtures.tool_call(session, bench.cwd(), &format!("echo mark-{n}"))
                         };
-                        if n % 10 == 5 {
-                            // Slow to parse and redact: the deadline catches it before the event
-                            // is ready, and hands it off.
-                            payload["x_padding"] = Value::String("lorem ipsum dolor ".repeat(20_000));
+                        let slow = n % 10 == 5;
+                        if slow {
+                            // A megabyte to parse outlasts a 1 ms deadline: it is caught before
+                            // the event is ready, and handed off.
+                            payload["x_padding"] = Value::String("lorem ipsum dolor ".repeat(60_000));
                         }
-                        let deadline = (1 + n * 7 % 50).to_string();
+                        let deadline = if slow { 1 } else { 1 + n * 7 % 50 }.to_string();
                         let env = bench
                             .env()
                             .clone()
