@@ -153,8 +153,11 @@ impl<'a> Hook<'a> {
                 .name("deadline".to_owned())
                 .stack_size(256 * 1024)
                 .spawn_scoped(scope, || self.watch(&shared, &loaded));
+            // Whether the store answered in time (`Some(true)`) or failed transiently; counted only
+            // when this run answers, so a run the watchdog already answered for counts once.
+            let mut verdict = None;
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.capture(&loaded, &shared, stdin)
+                self.capture(&loaded, &shared, stdin, &mut verdict)
             }));
             let (mut rendered, summary) = match outcome {
                 Ok(Ok(done)) => done,
@@ -179,8 +182,14 @@ impl<'a> Hook<'a> {
                 }
             };
             if !shared.claim() {
-                // The watchdog answered; it logged too.
+                // The watchdog answered; it logged and counted the miss too.
                 return Outcome { rendered, answered: Answered::ByWatchdog, log: summary };
+            }
+            let health = StoreHealth::new(&loaded.config.data_dir());
+            match verdict {
+                Some(true) => health.success(),
+                Some(false) => health.miss(Utc::now()),
+                None => {}
             }
             let summary = self.warn(&loaded.config, &mut rendered, loaded.warning.as_deref(), summary);
             let log = self.log(&loaded.config, &summary);
@@ -239,6 +248,7 @@ impl<'a> Hook<'a> {
         loaded: &Loaded,
         shared: &Shared,
         stdin: &mut (dyn std::io::Read + Send),
+        verdict: &mut Option<bool>,
     ) -> Result<(Rendered, String), Failed> {
         let config = &loaded.config;
         let input = Arc::new(read_bounded(stdin, config.hook.max_input_bytes)?);
@@ -282,7 +292,7 @@ impl<'a> Hook<'a> {
         match work.run(local) {
             Ok((response, outcome)) => {
                 if !local {
-                    health.success();
+                    *verdict = Some(true);
                 }
                 let response =
                     if self.adapter.support(&kind).context { response } else { HookResponse::pass() };
@@ -290,7 +300,7 @@ impl<'a> Hook<'a> {
             }
             Err(e) => {
                 if !local && e.is_transient() {
-                    health.miss(Utc::now());
+                    *verdict = Some(false);
                 }
                 let why = format!("store error: {}", Redactor::new().redact_message(&e.to_string()));
                 let outcome = self.journal(config, &event, &why);
