@@ -238,3 +238,8 @@ fn apply(regex: &Regex, rule: &rules::Rule, text: &str, counts: &mut RedactionCo
 pub fn is_marker(s: &str) -> bool {
     s.starts_with(MARKER_PREFIX) || s.starts_with(PRIVATE_MARKER)
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
