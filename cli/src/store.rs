@@ -27,10 +27,13 @@ impl memory_hook::OpenStore for HookStores {
             Backend::Neo4j => open_neo4j(config).await,
         };
         opened.map_err(|e| {
+            // What failed, and the first cause (the chain repeats itself in between).
+            let root = e.root_cause().to_string();
+            let message = if e.to_string().contains(&root) { e.to_string() } else { format!("{e}: {root}") };
             let transient = e.chain().any(|cause| {
                 cause.downcast_ref::<memory_core::Error>().is_some_and(memory_core::Error::is_transient)
             });
-            memory_core::Error::backend("store", format!("{e:#}"), transient)
+            memory_core::Error::backend("store", message, transient)
         })
     }
 

@@ -1,7 +1,8 @@
 //! Store health: a server store that keeps missing the deadline is skipped for a while instead of
 //! waited on by every hook.
 //!
-//! Each miss (a deadline passed, or a transient store error) is counted in
+//! Each miss (a deadline passed, or a transient store error after the hook waited half its
+//! deadline or more; a store that fails fast costs nothing to try) is counted in
 //! `<data_dir>/store-health.json`; from the third miss in a row hooks journal without trying the
 //! store, for 30 s, doubling with each further miss up to 10 minutes. The first hook after the
 //! pause tries again; a success clears the count. Events journaled meanwhile are delivered in order

@@ -299,7 +299,9 @@ impl<'a> Hook<'a> {
                 Ok((self.adapter.render(&kind, &response), format!("{summary} {outcome}")))
             }
             Err(e) => {
-                if !local && e.is_transient() {
+                // A store that fails fast (a refused connection) costs the hook nothing; only one
+                // that keeps the hook waiting counts towards a pause.
+                if !local && e.is_transient() && self.started.elapsed() >= config.hook.deadline() / 2 {
                     *verdict = Some(false);
                 }
                 let why = format!("store error: {}", Redactor::new().redact_message(&e.to_string()));

@@ -255,7 +255,8 @@ fn hooks_journal_while_neo4j_is_down_and_sync_delivers_every_event_in_order() {
         assert_eq!(run.code, 0, "hook failed after the restart: {}", run.stderr);
         expected.push(what);
     }
-    assert_eq!(journaled(&m), 0);
+    let log = std::fs::read_to_string(m.home().join("logs/hook.log")).unwrap();
+    assert_eq!(journaled(&m), 0, "{log}");
 
     let timeline = run_json(&m, &server, &["timeline", &key]);
     let timeline = timeline.as_array().unwrap();

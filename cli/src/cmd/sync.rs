@@ -57,6 +57,8 @@ pub(crate) async fn run(json: bool) -> anyhow::Result<std::process::ExitCode> {
             ));
         }
     }
+    // The store answered: hooks need not wait out a pause from earlier misses.
+    memory_hook::health::StoreHealth::new(&config.data_dir()).success();
     if json {
         print_json(
             &serde_json::json!({ "delivered": delivered, "remaining": remaining, "corrupt": corrupt }),

@@ -3,12 +3,8 @@
 use super::merge::{HarnessSpec, Shape};
 
 /// Settings files nest handlers under matcher groups; the events come from the adapter.
-pub(crate) static SPEC: HarnessSpec = HarnessSpec {
-    name: "claude",
-    shape: Shape::Nested,
-    adapter: &crate::cmd::CLAUDE,
-    fresh_members: &[],
-};
+pub(crate) static SPEC: HarnessSpec =
+    HarnessSpec { name: "claude", shape: Shape::Nested, adapter: &crate::cmd::CLAUDE, fresh_members: &[] };
 
 /// The trust step.
 pub(crate) const TRUST: &str = "Claude Code: hooks take effect in new sessions. An interactive session in a folder \
