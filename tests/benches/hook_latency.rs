@@ -2,7 +2,8 @@
 //! a harness does, over fixture payloads, with 1k and 100k notes in the embedded store, and prints
 //! p50 / p99 wall time and peak RSS for logging events and for injection events.
 //!
-//! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs). Peak RSS
+//! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs; set
+//! `AGENT_MEMORY_BENCH_BINARY` to measure another build of the binary instead). Peak RSS
 //! is read with GNU time (`/usr/bin/time`, Debian package `time`). A first row times
 //! `agent-memory --version`, spawned the same way: the cost of starting the process at all. Each
 //! row is measured after ten unmeasured hooks.
@@ -67,7 +68,11 @@ const WARM_UP_RUNS: usize = 10;
 fn main() -> anyhow::Result<()> {
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 40 } else { 200 };
-    let binary = build_release()?;
+    // Another build (an earlier release, say) can be measured the same way, side by side.
+    let binary = match std::env::var_os("AGENT_MEMORY_BENCH_BINARY") {
+        Some(path) => PathBuf::from(path),
+        None => build_release()?,
+    };
     let time_available = Path::new("/usr/bin/time").exists();
     println!("hook latency: {} runs per row, binary {}", runs, binary.display());
     println!("{:<10} {:<10} {:>9} {:>9} {:>12}", "notes", "events", "p50 ms", "p99 ms", "peak RSS");
