@@ -501,10 +501,14 @@ fn print_distillation(scenario: &Scenario, notes: &[StoredNote], ids: &BTreeMap<
         FACTS.len(),
         kept.join(", ")
     );
-    println!("  only in another scope ({}): {}", misfiled.len(), misfiled.join("; "));
-    println!("  in no note ({}, with the harness that heard it): {}", lost.len(), lost.join(", "));
-    println!("  stale values still in a note ({}): {}", stale.len(), stale.join("; "));
+    println!("  only in another scope ({}): {}", misfiled.len(), or_none(&misfiled, "; "));
+    println!("  in no note ({}, with the harness that heard it): {}", lost.len(), or_none(&lost, ", "));
+    println!("  stale values still in a note ({}): {}", stale.len(), or_none(&stale, "; "));
     println!();
+}
+
+fn or_none(items: &[String], separator: &str) -> String {
+    if items.is_empty() { "none".to_owned() } else { items.join(separator) }
 }
 
 fn generators(notes: &[&StoredNote]) -> String {
@@ -588,7 +592,8 @@ fn print_findings(
             println!("  {} in {} ({})", FACTS[*fact].id, scenario.repos[*repo], harness.name());
         }
     } else {
-        let distinct: BTreeSet<&str> = kept_missed.iter().map(|(f, _, _)| FACTS[*f].id).collect();
-        println!("  kept but not shown: {}", distinct.into_iter().collect::<Vec<_>>().join(", "));
+        let distinct: BTreeSet<String> =
+            kept_missed.iter().map(|(f, _, _)| FACTS[*f].id.to_owned()).collect();
+        println!("  kept but not shown: {}", or_none(&distinct.into_iter().collect::<Vec<_>>(), ", "));
     }
 }
