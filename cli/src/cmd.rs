@@ -3,10 +3,11 @@
 pub(crate) mod demo;
 pub(crate) mod dream;
 pub(crate) mod migrate;
+pub(crate) mod projects;
 pub(crate) mod query;
 pub(crate) mod sync;
 
-use memory_core::{HarnessAdapter, NotePath, Scope};
+use memory_core::{HarnessAdapter, NotePath};
 
 pub(crate) use self::dream::for_demo as dream_for_demo;
 
@@ -32,17 +33,19 @@ pub(crate) fn harness_names() -> String {
 pub(crate) enum NotesCommand {
     /// List notes (every scope unless `--scope` is given).
     List {
-        /// Only this scope (`user`, `project:<id>`, `session:<key>`).
+        /// Only this scope: `user`, `project` (this folder's), `project:<name or id>`,
+        /// `session:<key>`.
         #[arg(long)]
-        scope: Option<Scope>,
+        scope: Option<String>,
         /// Only paths starting with this prefix (`tools/`).
         #[arg(long)]
         prefix: Option<String>,
     },
     /// Print a note as Markdown with its frontmatter.
     Show {
-        /// The note's scope.
-        scope: Scope,
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
+        /// `session:<key>`.
+        scope: String,
         /// The note's path (`profile/role.md`).
         path: NotePath,
         /// Also list its previous versions.
@@ -51,8 +54,9 @@ pub(crate) enum NotesCommand {
     },
     /// Delete a note and its history for good.
     Delete {
-        /// The note's scope.
-        scope: Scope,
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
+        /// `session:<key>`.
+        scope: String,
         /// The note's path.
         path: NotePath,
     },

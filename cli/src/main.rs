@@ -77,12 +77,18 @@ enum Command {
     Search {
         /// What to look for; any text, never parsed as query syntax.
         query: String,
-        /// Limit to a scope (`user`, `project:<id>`, `session:<key>`); repeatable.
+        /// Limit to a scope (`user`, `project` for this folder's, `project:<name or id>`,
+        /// `session:<key>`); repeatable.
         #[arg(long)]
-        scope: Vec<memory_core::Scope>,
+        scope: Vec<String>,
         /// Most results.
         #[arg(long, default_value_t = 10)]
         limit: usize,
+    },
+    /// List the known projects (name, id, folders, remotes, last seen), rename or merge them.
+    Projects {
+        #[command(subcommand)]
+        command: Option<cmd::projects::ProjectsCommand>,
     },
     /// Distill recorded events into notes (deterministic by default, or an LLM of your choice).
     Dream(cmd::dream::DreamArgs),
@@ -157,23 +163,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Timeline { session, limit } => cmd::query::timeline(json, &session, limit).await,
             Command::Notes(command) => cmd::query::notes(json, command).await,
             Command::Search { query, scope, limit } => cmd::query::search(json, &query, scope, limit).await,
+            Command::Projects { command } => cmd::projects::run(json, command).await,
             Command::Sync => cmd::sync::run(json).await,
             Command::Dream(args) => cmd::dream::run(args, json).await,
             Command::Demo { dir } => cmd::demo::run(dir).await,
             Command::Config => cmd::query::show_config(json),
             Command::Migrate(args) => cmd::migrate::run(args, json).await,
             Command::Mcp => {
-                let store = store::open(&memory_hook::Config::load()?).await?;
-                mcp::serve(store).await?;
+                let config = memory_hook::Config::load()?;
+                let store = store::open(&config).await?;
+                mcp::serve(store, &config).await?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Export { dir } => {
-                let store = store::open(&memory_hook::Config::load()?).await?;
-                tree::export(store.as_ref(), &dir, json).await
+                let config = memory_hook::Config::load()?;
+                let store = store::open(&config).await?;
+                tree::export(&config, store.as_ref(), &dir, json).await
             }
             Command::Import { dir, delete_missing } => {
-                let store = store::open(&memory_hook::Config::load()?).await?;
-                tree::import(store.as_ref(), &dir, delete_missing, json).await
+                let config = memory_hook::Config::load()?;
+                let store = store::open(&config).await?;
+                tree::import(&config, store.as_ref(), &dir, delete_missing, json).await
             }
             Command::Install(args) => install::install(&args, json),
             Command::Uninstall(args) => install::uninstall(&args, json),

@@ -14,11 +14,19 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use memory_core::MemoryStore;
+use memory_hook::project::Registry;
 use rmcp::ServiceExt as _;
 
-/// Serves MCP on stdin/stdout until the client disconnects.
-pub(crate) async fn serve(store: Arc<dyn MemoryStore>) -> anyhow::Result<()> {
-    let service = server::MemoryServer::new(store)
+/// Serves MCP on stdin/stdout until the client disconnects. `project` alone names the project of
+/// the folder the server runs in (harnesses start it in the session's folder).
+pub(crate) async fn serve(store: Arc<dyn MemoryStore>, config: &memory_hook::Config) -> anyhow::Result<()> {
+    let registry = Registry::new(&config.data_dir());
+    let here = match std::env::current_dir() {
+        Ok(cwd) => registry.lookup(&cwd).unwrap_or(None),
+        Err(_) => None,
+    };
+    let memory = tools::Memory::new(store, registry, here);
+    let service = server::MemoryServer::new(memory)
         .serve(rmcp::transport::stdio())
         .await
         .context("the MCP client did not complete the initialize handshake")?;

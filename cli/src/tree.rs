@@ -6,12 +6,25 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use memory_core::MemoryStore;
-use memory_tree::{ExportReport, ImportReport};
+use memory_tree::{ExportReport, ImportReport, Naming};
 use serde_json::json;
 
+/// Project folders named after the projects' readable names.
+async fn naming(config: &memory_hook::Config, store: &dyn MemoryStore) -> anyhow::Result<Naming> {
+    let registry = memory_hook::project::Registry::new(&config.data_dir());
+    let catalog = memory_hook::project::Catalog::load(&registry, store).await?;
+    Ok(Naming::new(catalog.names()))
+}
+
 /// Exports every note to `dir` and reports what was written.
-pub(crate) async fn export(store: &dyn MemoryStore, dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let report = memory_tree::export_tree(store, dir).await.map_err(command_error)?;
+pub(crate) async fn export(
+    config: &memory_hook::Config,
+    store: &dyn MemoryStore,
+    dir: &Path,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let naming = naming(config, store).await?;
+    let report = memory_tree::export_tree_named(store, dir, &naming).await.map_err(command_error)?;
     if json {
         crate::output::json(&report)?;
     } else {
@@ -22,12 +35,15 @@ pub(crate) async fn export(store: &dyn MemoryStore, dir: &Path, json: bool) -> a
 
 /// Imports the tree at `dir`; exits 1 when some files were invalid (the others are imported).
 pub(crate) async fn import(
+    config: &memory_hook::Config,
     store: &dyn MemoryStore,
     dir: &Path,
     delete_missing: bool,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let report = memory_tree::import_tree(store, dir, delete_missing).await.map_err(command_error)?;
+    let naming = naming(config, store).await?;
+    let report =
+        memory_tree::import_tree_named(store, dir, delete_missing, &naming).await.map_err(command_error)?;
     if json {
         let mut value = serde_json::to_value(&report)?;
         value["counts"] = json!({

@@ -42,6 +42,51 @@ pub enum Error {
     /// A store call failed.
     #[error(transparent)]
     Store(#[from] memory_core::Error),
+    /// The project registry could not be read or written.
+    #[error("project registry {}: {cause}", path.display())]
+    Registry {
+        /// The file.
+        path: PathBuf,
+        /// Why (in the message, so it is not also a source).
+        cause: std::io::Error,
+    },
+    /// The project registry does not parse.
+    #[error(
+        "project registry {} is invalid: {message}; fix it, or remove it and hooks record projects again",
+        path.display()
+    )]
+    RegistryFormat {
+        /// The file.
+        path: PathBuf,
+        /// What the parser said.
+        message: String,
+    },
+    /// A command named a project nobody knows.
+    #[error("{}", unknown_project(name, known))]
+    UnknownProject {
+        /// What was given.
+        name: String,
+        /// Every known project, as `name (id)`.
+        known: Vec<String>,
+    },
+    /// A project name that cannot be used.
+    #[error("project name `{name}` {problem}")]
+    ProjectName {
+        /// The name.
+        name: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A merge of a project into itself.
+    #[error("`{from}` and `{into}` are the same project ({id})")]
+    SameProject {
+        /// The project given first.
+        from: String,
+        /// The project given second.
+        into: String,
+        /// Their id.
+        id: String,
+    },
     /// A file the runtime keeps (a ledger, a context file) could not be written.
     #[error("{}: {cause}", path.display())]
     Io {
@@ -50,6 +95,15 @@ pub enum Error {
         /// Why (in the message, so it is not also a source).
         cause: std::io::Error,
     },
+}
+
+fn unknown_project(name: &str, known: &[String]) -> String {
+    if known.is_empty() {
+        return format!(
+            "no project `{name}`: no project is known yet (a hook records one when a session starts in its folder)"
+        );
+    }
+    format!("no project `{name}`; known projects: {}; `agent-memory projects` lists them", known.join(", "))
 }
 
 /// The runtime's result type.

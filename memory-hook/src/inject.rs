@@ -30,15 +30,30 @@ pub fn note_key(note: &Note) -> String {
     format!("{} {}", note.meta.scope, note.path)
 }
 
-fn section(note: &Note, cap: usize) -> String {
-    let body = truncate_markdown(note.body.trim(), cap);
-    format!("### {} (`{}`, {})\n{}\n\n", note.meta.title, note.path, note.meta.scope, body.trim_end())
+/// A note's scope as the agent reads it: the session's project by its readable name.
+fn scope_label(note: &Note, project: &Project) -> String {
+    match &note.meta.scope {
+        Scope::Project(id) if *id == project.id => format!("project:{}", project.name),
+        other => other.to_string(),
+    }
 }
 
-fn index_line(note: &Note) -> String {
+fn section(note: &Note, project: &Project, cap: usize) -> String {
+    let body = truncate_markdown(note.body.trim(), cap);
+    format!(
+        "### {} (`{}`, {})\n{}\n\n",
+        note.meta.title,
+        note.path,
+        scope_label(note, project),
+        body.trim_end()
+    )
+}
+
+fn index_line(note: &Note, project: &Project) -> String {
+    let scope = scope_label(note, project);
     match note.meta.description.as_deref() {
-        Some(d) => format!("- `{}` ({}): {} — {}\n", note.path, note.meta.scope, note.meta.title, d),
-        None => format!("- `{}` ({}): {}\n", note.path, note.meta.scope, note.meta.title),
+        Some(d) => format!("- `{}` ({scope}): {} — {}\n", note.path, note.meta.title, d),
+        None => format!("- `{}` ({scope}): {}\n", note.path, note.meta.title),
     }
 }
 
@@ -82,7 +97,7 @@ pub async fn session_start(
         let mut block = title;
         let mut any = false;
         for note in group {
-            let part = section(note, START_NOTE_CAP);
+            let part = section(note, project, START_NOTE_CAP);
             if text.chars().count() + block.chars().count() + part.chars().count() + reserve <= budget {
                 block.push_str(&part);
                 notes.push(note_key(note));
@@ -101,7 +116,7 @@ pub async fn session_start(
         let title = "## Other notes (read with `agent-memory notes show <scope> <path>`)\n";
         let mut block = title.to_owned();
         for note in index {
-            let line = index_line(note);
+            let line = index_line(note, project);
             if text.chars().count() + block.chars().count() + line.chars().count() + CLOSE.len() > budget {
                 break;
             }
@@ -150,7 +165,7 @@ pub async fn for_prompt(
         if hit.matched_terms < min_terms || hit.score < top * 0.5 || already.contains(&key) {
             continue;
         }
-        let part = section(&hit.note, PROMPT_NOTE_CAP);
+        let part = section(&hit.note, project, PROMPT_NOTE_CAP);
         if text.chars().count() + part.chars().count() + CLOSE.len() > budget {
             continue;
         }

@@ -9,7 +9,9 @@
 //!    answer;
 //! 2. stdin is read up to a bound, parsed by the adapter, skipped when agent-memory's own
 //!    processes ([`GUARD_VAR`]) or another harness's hook own it;
-//! 3. the event is filed under its [`project`] and redacted ([`memory_redact`]);
+//! 3. the event is filed under its [`project`] (the [`project::Registry`] in the data folder keeps
+//!    a project's id when a remote, a project file, a move or a second clone changes its folder)
+//!    and redacted ([`memory_redact`]);
 //! 4. journaled events are delivered in order, then the event is appended to the store (or
 //!    [`journal`]ed when the store is slow, down or paused by [`health`]);
 //! 5. at a session start or a prompt, the relevant notes are selected within budgets

@@ -1,25 +1,44 @@
 //! Project identity: which project a session belongs to, so its events and notes are filed under
-//! the right name.
+//! the right id, and stay there when the folder changes.
 //!
 //! A project is the top level of a git repository (the main repository for a linked worktree),
 //! unless a `.agent-memory.toml` file at or above the working directory names it. A directory
-//! outside git is its own project. The id is `<name>-<hash>`, where the hash comes from the
-//! repository's `origin` URL when there is one (stable across clones) and from the root path
-//! otherwise.
+//! outside git is its own project.
+//!
+//! The [`Registry`] (`<data_dir>/projects.json`) remembers every project a hook has seen and what
+//! identified it: root folders, remote URLs, root commits, names from `.agent-memory.toml`. A
+//! folder it knows keeps its project's id whatever changed since (a remote added, a project file
+//! added); a folder it does not know joins the project one of those identifiers points to (a
+//! moved folder, a second clone), or becomes a new project. A new project's id is
+//! `<name>-<hash>`, the hash from the project file's name, else the `origin` URL (so clones on
+//! other machines agree), else the root path: what [`identify`] computes without a registry.
+//!
+//! The [`Catalog`] joins the registry with the project ids a store holds, for commands: it turns
+//! `project:<name>` into the project's scope, and a project's id into its readable name.
+
+mod catalog;
+mod git;
+mod registry;
+#[cfg(test)]
+mod registry_tests;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+pub use catalog::{Catalog, Known, MergeReport, merge, rename};
+pub use registry::{Entry, FILE as REGISTRY_FILE, Projects, Registry, Root};
+
 /// The file that overrides project identity.
 pub const PROJECT_FILE: &str = ".agent-memory.toml";
 
+/// The project a hook files a session under.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {
     /// Stable id used as `Scope::Project(id)`.
     pub id: String,
-    /// Human name (a slug), used in note paths such as `project/<name>/conventions.md`.
+    /// Readable name (a slug, unique among known projects), shown to users.
     pub name: String,
     /// The project's root folder.
     pub root: PathBuf,
@@ -60,87 +79,133 @@ struct ProjectFile {
     project: Option<String>,
 }
 
-/// Finds the project a working directory belongs to. Never fails: a directory nobody knows is
-/// its own project.
+/// The identity a working directory gets when no registry knows it. Never fails: a directory
+/// nobody knows is its own project. Hooks use [`Registry::identify`], which keeps a known
+/// project's id when its folder changes.
 pub fn identify(cwd: &Path) -> Project {
-    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
-    for dir in cwd.ancestors() {
-        if let Some(name) = named_in_file(dir) {
-            return make(dir, &name, &format!("named:{name}"));
-        }
-        let dot_git = dir.join(".git");
-        if dot_git.exists() {
-            let git_dir = resolve_git_dir(&dot_git);
-            let root = git_dir
-                .as_deref()
-                .and_then(|g| (g.file_name()? == ".git").then(|| g.parent().map(Path::to_path_buf)))
-                .flatten()
-                .unwrap_or_else(|| dir.to_path_buf());
-            if root != dir
-                && let Some(name) = named_in_file(&root)
-            {
-                return make(&root, &name, &format!("named:{name}"));
-            }
-            let key =
-                git_dir.as_deref().and_then(origin_url).unwrap_or_else(|| format!("path:{}", root.display()));
-            let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            return make(&root, &name, &key);
-        }
-    }
-    let name = cwd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    make(&cwd, &name, &format!("path:{}", cwd.display()))
+    Sighting::scan(cwd).fresh()
 }
 
-fn make(root: &Path, name: &str, key: &str) -> Project {
-    let name = memory_core::slug(name);
-    let digest = Sha256::digest(key.as_bytes());
-    let hash: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
-    Project { id: format!("{name}-{hash}"), name, root: root.to_path_buf() }
+/// What the files of a working directory say about its project, read without starting a process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sighting {
+    /// The project's root folder.
+    pub(crate) root: PathBuf,
+    /// The name `.agent-memory.toml` gives, as written.
+    pub(crate) named: Option<String>,
+    /// The git directory, when the root is a repository's top level.
+    pub(crate) git_dir: Option<PathBuf>,
+    /// The `origin` URL without credentials.
+    pub(crate) origin: Option<String>,
+    /// Every remote URL, canonical ([`git::canonical_remote`]), `origin` first.
+    pub(crate) remotes: Vec<String>,
+    /// Tells this root folder from another later made at the same path (see [`marker`]).
+    pub(crate) marker: Option<String>,
+}
+
+impl Sighting {
+    /// Reads the project files at and above `cwd`: `.agent-memory.toml`, `.git`, the git config.
+    pub(crate) fn scan(cwd: &Path) -> Self {
+        let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+        for dir in cwd.ancestors() {
+            if let Some(name) = named_in_file(dir) {
+                // A project file at a repository's top level keeps the repository's identifiers;
+                // one in a sub-folder makes a project of its own there.
+                let git_dir = dir.join(".git");
+                let git_dir = git_dir.exists().then(|| git::resolve_git_dir(&git_dir)).flatten();
+                let top = git_dir.as_deref().is_some_and(|g| top_level(g, dir) == dir);
+                return Self::new(dir, Some(name), if top { git_dir } else { None });
+            }
+            let dot_git = dir.join(".git");
+            if dot_git.exists() {
+                let git_dir = git::resolve_git_dir(&dot_git);
+                let root = git_dir.as_deref().map_or_else(|| dir.to_path_buf(), |g| top_level(g, dir));
+                if root != dir
+                    && let Some(name) = named_in_file(&root)
+                {
+                    return Self::new(&root, Some(name), git_dir);
+                }
+                return Self::new(&root, None, git_dir);
+            }
+        }
+        Self::new(&cwd, None, None)
+    }
+
+    fn new(root: &Path, named: Option<String>, git_dir: Option<PathBuf>) -> Self {
+        let listed = git_dir.as_deref().map(git::remotes).unwrap_or_default();
+        let origin = listed.iter().find(|(name, _)| name == "origin").map(|(_, url)| url.clone());
+        let mut remotes: Vec<String> = Vec::new();
+        for (_, url) in listed.iter().filter(|(name, _)| name == "origin").chain(&listed) {
+            let canonical = git::canonical_remote(url);
+            if !remotes.contains(&canonical) {
+                remotes.push(canonical);
+            }
+        }
+        let marker = marker(git_dir.as_deref().unwrap_or(root));
+        Self { root: root.to_path_buf(), named, git_dir, origin, remotes, marker }
+    }
+
+    /// The readable name: the project file's, else the root folder's, as a slug.
+    pub(crate) fn name(&self) -> String {
+        match &self.named {
+            Some(name) => memory_core::slug(name),
+            None => {
+                memory_core::slug(&self.root.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+            }
+        }
+    }
+
+    /// What a new project's id hashes: the project file's name, the `origin` URL, or the root.
+    pub(crate) fn key(&self) -> String {
+        match (&self.named, &self.origin) {
+            (Some(name), _) => format!("named:{name}"),
+            (None, Some(url)) => format!("origin:{url}"),
+            (None, None) => format!("path:{}", self.root.display()),
+        }
+    }
+
+    /// The project as it would be with no registry: a new project's id.
+    pub(crate) fn fresh(&self) -> Project {
+        let name = self.name();
+        Project { id: format!("{name}-{}", short_hash(&self.key())), name, root: self.root.clone() }
+    }
+}
+
+/// The eight hex digits of SHA-256 ids carry.
+pub(crate) fn short_hash(key: &str) -> String {
+    Sha256::digest(key.as_bytes())[..4].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The working tree a git directory belongs to: the folder holding a `.git` directory, else
+/// (a bare repository's worktree) `dir` itself.
+fn top_level(git_dir: &Path, dir: &Path) -> PathBuf {
+    match (git_dir.file_name(), git_dir.parent()) {
+        (Some(name), Some(parent)) if name == ".git" => parent.to_path_buf(),
+        _ => dir.to_path_buf(),
+    }
+}
+
+/// The identity of a folder on its file system, from one `stat`: its inode and birth time, which
+/// a rename or a move within the file system keeps and a folder made again at the same path does
+/// not have.
+fn marker(dir: &Path) -> Option<String> {
+    let meta = std::fs::metadata(dir).ok()?;
+    let born = meta
+        .created()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let inode = 0u64;
+    (inode != 0 || born != 0).then(|| format!("{inode}:{born}"))
 }
 
 fn named_in_file(dir: &Path) -> Option<String> {
     let text = std::fs::read_to_string(dir.join(PROJECT_FILE)).ok()?;
     let file: ProjectFile = toml::from_str(&text).ok()?;
     file.project.filter(|p| !p.trim().is_empty())
-}
-
-/// The repository's own git directory: `.git` itself, or for a linked worktree (where `.git` is a
-/// file saying `gitdir: …/.git/worktrees/<name>`) the common directory it points to.
-fn resolve_git_dir(dot_git: &Path) -> Option<PathBuf> {
-    if dot_git.is_dir() {
-        return Some(dot_git.to_path_buf());
-    }
-    let text = std::fs::read_to_string(dot_git).ok()?;
-    let target = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
-    let base = dot_git.parent()?;
-    let worktree_git = base.join(target);
-    let common = match std::fs::read_to_string(worktree_git.join("commondir")) {
-        Ok(rel) => worktree_git.join(rel.trim()),
-        Err(_) => worktree_git,
-    };
-    Some(std::fs::canonicalize(&common).unwrap_or(common))
-}
-
-/// The `origin` remote's URL from a git directory's config, without credentials.
-fn origin_url(git_dir: &Path) -> Option<String> {
-    let config = std::fs::read_to_string(git_dir.join("config")).ok()?;
-    let mut in_origin = false;
-    for line in config.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_origin = line == "[remote \"origin\"]";
-        } else if in_origin && let Some(url) = line.strip_prefix("url").map(str::trim_start) {
-            let url = url.strip_prefix('=')?.trim();
-            let without_auth = match url.split_once("://") {
-                Some((scheme, rest)) => {
-                    format!("{scheme}://{}", rest.rsplit_once('@').map_or(rest, |(_, host)| host))
-                }
-                None => url.to_owned(),
-            };
-            return Some(format!("origin:{}", without_auth.trim_end_matches(".git")));
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -175,6 +240,26 @@ mod tests {
         let wt = tmp.path().join("wt");
         git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
         assert_eq!(identify(&wt).id, top.id);
+    }
+
+    #[test]
+    fn new_ids_are_the_ones_earlier_versions_gave() {
+        let tmp = tempfile::tempdir().unwrap();
+        let plain = tmp.path().join("Notes");
+        std::fs::create_dir_all(&plain).unwrap();
+        let root = std::fs::canonicalize(&plain).unwrap();
+        let hash = |key: String| -> String {
+            Sha256::digest(key.as_bytes())[..4].iter().map(|b| format!("{b:02x}")).collect()
+        };
+        assert_eq!(identify(&plain).id, format!("notes-{}", hash(format!("path:{}", root.display()))));
+        git(&plain, &["init", "-q"]);
+        git(&plain, &["remote", "add", "origin", "https://user:pw@example.com/org/notes.git"]);
+        assert_eq!(
+            identify(&plain).id,
+            format!("notes-{}", hash("origin:https://example.com/org/notes".into()))
+        );
+        std::fs::write(plain.join(PROJECT_FILE), "project = \"Big Plan\"\n").unwrap();
+        assert_eq!(identify(&plain).id, format!("big-plan-{}", hash("named:Big Plan".into())));
     }
 
     #[test]

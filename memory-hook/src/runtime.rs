@@ -340,7 +340,8 @@ impl<'a> Hook<'a> {
             .parse(&delivery)
             .map_err(|e| Failed(Redactor::new().redact_message(&e.to_string())))?;
         let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
-        let project = project::identify(cwd.as_deref().unwrap_or(Path::new(".")));
+        let project =
+            project::Registry::new(&config.data_dir()).identify(cwd.as_deref().unwrap_or(Path::new(".")));
         event.project = Some(project.id.clone());
         if let Some(tool) = event.tool.as_mut() {
             for file in &mut tool.files {

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::index;
-use crate::layout::{self, INDEX, MANIFEST};
+use crate::layout::{self, INDEX, MANIFEST, Naming};
 use crate::manifest::{self, Entry, Manifest};
 
 /// What an export did.
@@ -27,21 +27,32 @@ pub struct ExportReport {
     pub manifest: String,
 }
 
-/// Exports every note of the store to `dir`.
+/// Exports every note of the store to `dir`, project folders named after the project ids.
 ///
 /// Refuses to overwrite anything that is not a previous, untouched export: a folder with files
 /// but no manifest, or a tree with hand edits that were not imported yet.
 pub async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> Result<ExportReport> {
+    export_tree_named(store, dir, &Naming::default()).await
+}
+
+/// [`export_tree`] with project folders named by `naming` (`project/webshop/…`).
+pub async fn export_tree_named(store: &dyn MemoryStore, dir: &Path, naming: &Naming) -> Result<ExportReport> {
     let previous = check_target(dir)?;
     let notes = store.list_notes(&NoteFilter::all()).await.map_err(Error::ListNotes)?;
     std::fs::create_dir_all(dir).map_err(Error::create_dir(dir))?;
 
-    let folders = assign_folders(&notes);
+    let folders = assign_folders(&notes, naming);
+    let taken: std::collections::BTreeSet<(&Scope, &str)> =
+        notes.iter().map(|n| (&n.meta.scope, n.path.as_str())).collect();
     let mut manifest = Manifest::new();
     let mut placed: Vec<(String, &Note)> = Vec::with_capacity(notes.len());
     for note in &notes {
         let folder = &folders[&note.meta.scope];
-        let rel = format!("{folder}/{}", note.path);
+        // The short path, unless another note of the scope has it as its own path.
+        let inner = layout::short_path(&note.meta.scope, &note.path)
+            .filter(|short| !taken.contains(&(&note.meta.scope, short.as_str())))
+            .unwrap_or_else(|| note.path.to_string());
+        let rel = format!("{folder}/{inner}");
         let text = note.to_markdown();
         let abs = dir.join(&rel);
         if let Some(parent) = abs.parent() {
@@ -72,7 +83,7 @@ pub async fn export_tree(store: &dyn MemoryStore, dir: &Path) -> Result<ExportRe
     layout::prune_empty_dirs(dir);
 
     let index_path = dir.join(INDEX);
-    std::fs::write(&index_path, index::render(&placed, manifest.exported_at))
+    std::fs::write(&index_path, index::render(&placed, manifest.exported_at, naming))
         .map_err(Error::write(&index_path))?;
     manifest::save(dir, &manifest)?;
     Ok(ExportReport {
@@ -116,10 +127,10 @@ fn check_target(dir: &Path) -> Result<Option<Manifest>> {
 }
 
 /// Gives each scope its folder; two scopes that would share one both get a disambiguated name.
-fn assign_folders(notes: &[Note]) -> BTreeMap<Scope, String> {
+fn assign_folders(notes: &[Note], naming: &Naming) -> BTreeMap<Scope, String> {
     let mut by_folder: BTreeMap<String, Vec<Scope>> = BTreeMap::new();
     for note in notes {
-        let scopes = by_folder.entry(layout::scope_dir(&note.meta.scope)).or_default();
+        let scopes = by_folder.entry(layout::scope_dir(&note.meta.scope, naming)).or_default();
         if !scopes.contains(&note.meta.scope) {
             scopes.push(note.meta.scope.clone());
         }
@@ -128,7 +139,7 @@ fn assign_folders(notes: &[Note]) -> BTreeMap<Scope, String> {
     for (folder, scopes) in by_folder {
         let shared = scopes.len() > 1;
         for scope in scopes {
-            let name = if shared { layout::disambiguated_scope_dir(&scope) } else { folder.clone() };
+            let name = if shared { layout::disambiguated_scope_dir(&scope, naming) } else { folder.clone() };
             out.insert(scope, name);
         }
     }

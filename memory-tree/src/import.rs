@@ -15,7 +15,7 @@ use memory_core::{GENERATOR_HUMAN, MemoryStore, Note, NoteChange, NotePath, Scop
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::layout::{self, TreeFile};
+use crate::layout::{self, Naming, TreeFile};
 use crate::manifest::{self, Entry, Manifest};
 
 /// A file that could not be imported, and why.
@@ -55,6 +55,17 @@ pub struct ImportReport {
 /// they changed in the store since; this needs the tree's manifest. Files that are not valid notes
 /// are reported in [`ImportReport::invalid`] and do not stop the import.
 pub async fn import_tree(store: &dyn MemoryStore, dir: &Path, delete_missing: bool) -> Result<ImportReport> {
+    import_tree_named(store, dir, delete_missing, &Naming::default()).await
+}
+
+/// [`import_tree`] of a tree whose project folders were named by `naming` (folders named after
+/// project ids are read too).
+pub async fn import_tree_named(
+    store: &dyn MemoryStore,
+    dir: &Path,
+    delete_missing: bool,
+    naming: &Naming,
+) -> Result<ImportReport> {
     if !dir.is_dir() {
         return Err(Error::NotAFolder { dir: dir.to_owned() });
     }
@@ -75,7 +86,8 @@ pub async fn import_tree(store: &dyn MemoryStore, dir: &Path, delete_missing: bo
 
     for file in &files {
         let bytes = std::fs::read(&file.abs).map_err(Error::read(&file.abs))?;
-        let note = match read_note(file, &bytes) {
+        let exported = previous.as_ref().and_then(|m| m.files.get(&file.rel));
+        let note = match read_note(file, &bytes, naming, exported) {
             Ok(mut note) => {
                 // A hand edit can paste a secret: it is redacted like everything else stored.
                 redactor.redact_note(&mut note);
@@ -166,19 +178,31 @@ enum Created {
     No,
 }
 
-/// Parses and checks one file.
-fn read_note(file: &TreeFile, bytes: &[u8]) -> Result<Note, String> {
+/// Parses and checks one file. A file the last export wrote keeps the note path it was written
+/// for (a project note's file drops the dream's `project/<id>/` prefix).
+fn read_note(
+    file: &TreeFile,
+    bytes: &[u8],
+    naming: &Naming,
+    exported: Option<&Entry>,
+) -> Result<Note, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())?;
     let placement = layout::place(&file.rel)?;
-    let note = Note::from_markdown(placement.path, text).map_err(|e| e.to_string())?;
+    let mut note = Note::from_markdown(placement.path, text).map_err(|e| e.to_string())?;
+    if let Some(exported) = exported
+        && exported.scope == note.meta.scope.to_string()
+        && let Ok(path) = NotePath::new(exported.path.clone())
+    {
+        note.path = path;
+    }
     note.validate().map_err(|e| e.to_string())?;
-    if !layout::folder_matches(&placement.folder, &note.meta.scope) {
+    if !layout::folder_matches(&placement.folder, &note.meta.scope, naming) {
         return Err(format!(
             "is in {}/ but its frontmatter says `scope: {}` (expected folder {}/); move the file or \
              change its scope line",
             placement.folder,
             note.meta.scope,
-            layout::scope_dir(&note.meta.scope)
+            layout::scope_dir(&note.meta.scope, naming)
         ));
     }
     Ok(note)

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use chrono::{DateTime, SecondsFormat, Utc};
 use memory_core::Note;
 
+use crate::layout::Naming;
+
 /// Renders the index for notes placed at the given tree-relative paths (ordered by scope).
-pub(crate) fn render(placed: &[(String, &Note)], exported_at: DateTime<Utc>) -> String {
+pub(crate) fn render(placed: &[(String, &Note)], exported_at: DateTime<Utc>, naming: &Naming) -> String {
     let mut out = String::from("# agent-memory\n\n");
     let _ = writeln!(
         out,
@@ -20,7 +22,7 @@ pub(crate) fn render(placed: &[(String, &Note)], exported_at: DateTime<Utc>) -> 
     );
     let mut current = None;
     for (rel, note) in placed {
-        let scope = note.meta.scope.to_string();
+        let scope = naming.label(&note.meta.scope);
         if current.as_ref() != Some(&scope) {
             let _ = write!(out, "\n## {scope}\n\n");
             current = Some(scope);

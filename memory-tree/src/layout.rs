@@ -1,9 +1,11 @@
 //! Where each note lives in an exported tree, and walking a tree back into files.
 //!
-//! `user/<path>`, `project/<project id>/<path>`, `session/<slugged session key>/<path>`. The
-//! scope folder is derived from the scope; the scope itself is read back from the frontmatter,
-//! which is authoritative.
+//! `user/<path>`, `project/<project name>/<path>`, `session/<slugged session key>/<path>`. The
+//! scope folder is derived from the scope and the [`Naming`]; the scope itself is read back from
+//! the frontmatter, which is authoritative. A project note the dream filed under
+//! `project/<slug of the id>/` is written without that prefix (the manifest keeps its path).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use memory_core::{NotePath, Scope, slug};
@@ -22,20 +24,53 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A scope's folder, relative to the tree: `user`, `project/<id>`, `session/<slug>`.
-pub(crate) fn scope_dir(scope: &Scope) -> String {
+/// The readable names project folders get, by project id; a project without one is filed under
+/// its id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Naming {
+    projects: BTreeMap<String, String>,
+}
+
+impl Naming {
+    /// Folders named after `projects`: project id → readable name.
+    pub fn new(projects: BTreeMap<String, String>) -> Self {
+        Self { projects }
+    }
+
+    fn project<'a>(&'a self, id: &'a str) -> &'a str {
+        self.projects.get(id).map_or(id, String::as_str)
+    }
+
+    /// A scope as the index shows it: `project:<name>`.
+    pub(crate) fn label(&self, scope: &Scope) -> String {
+        match scope {
+            Scope::Project(id) => format!("project:{}", self.project(id)),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A scope's folder, relative to the tree: `user`, `project/<name>`, `session/<slug>`.
+pub(crate) fn scope_dir(scope: &Scope, naming: &Naming) -> String {
     match scope {
         Scope::User => "user".to_owned(),
-        Scope::Project(id) => format!("project/{}", segment(id)),
+        Scope::Project(id) => format!("project/{}", segment(naming.project(id))),
         Scope::Session(key) => format!("session/{}", segment(key)),
     }
 }
 
 /// The folder used instead of [`scope_dir`] when two scopes would share one (their names differ
 /// only in characters a folder name cannot keep).
-pub(crate) fn disambiguated_scope_dir(scope: &Scope) -> String {
+pub(crate) fn disambiguated_scope_dir(scope: &Scope, naming: &Naming) -> String {
     let hash = sha256_hex(scope.to_string().as_bytes());
-    format!("{}-{}", scope_dir(scope), &hash[..8])
+    format!("{}-{}", scope_dir(scope, naming), &hash[..8])
+}
+
+/// A note's file path below its scope folder: its path, without the `project/<slug of the id>/`
+/// the dream files a project's notes under (the scope folder says which project it is).
+pub(crate) fn short_path(scope: &Scope, path: &NotePath) -> Option<String> {
+    let Scope::Project(id) = scope else { return None };
+    path.as_str().strip_prefix(&format!("project/{}/", slug(id))).map(str::to_owned)
 }
 
 /// A name kept as is when it is a safe folder name, slugged otherwise.
@@ -80,9 +115,12 @@ pub(crate) fn place(rel: &str) -> Result<Placement, String> {
     Ok(Placement { folder, path })
 }
 
-/// Whether a file's folder agrees with the scope its frontmatter names.
-pub(crate) fn folder_matches(folder: &str, scope: &Scope) -> bool {
-    folder == scope_dir(scope) || folder == disambiguated_scope_dir(scope)
+/// Whether a file's folder agrees with the scope its frontmatter names: the folder named after
+/// the project, or after its id (as earlier exports named it).
+pub(crate) fn folder_matches(folder: &str, scope: &Scope, naming: &Naming) -> bool {
+    [naming, &Naming::default()]
+        .iter()
+        .any(|n| folder == scope_dir(scope, n) || folder == disambiguated_scope_dir(scope, n))
 }
 
 /// Every Markdown file below the scope folders of a tree, sorted by relative path. Hidden
@@ -143,10 +181,19 @@ mod tests {
 
     #[test]
     fn scope_folders() {
-        assert_eq!(scope_dir(&Scope::User), "user");
-        assert_eq!(scope_dir(&Scope::Project("acme-1a2b".into())), "project/acme-1a2b");
-        assert_eq!(scope_dir(&Scope::Session("claude:AB/c".into())), "session/claude-ab-c");
-        assert_eq!(scope_dir(&Scope::Project("../x".into())), "project/x");
+        let ids = Naming::default();
+        assert_eq!(scope_dir(&Scope::User, &ids), "user");
+        assert_eq!(scope_dir(&Scope::Project("acme-1a2b".into()), &ids), "project/acme-1a2b");
+        assert_eq!(scope_dir(&Scope::Session("claude:AB/c".into()), &ids), "session/claude-ab-c");
+        assert_eq!(scope_dir(&Scope::Project("../x".into()), &ids), "project/x");
+        let names = Naming::new([("acme-1a2b3c4d".to_owned(), "acme".to_owned())].into());
+        let acme = Scope::Project("acme-1a2b3c4d".into());
+        assert_eq!(scope_dir(&acme, &names), "project/acme");
+        assert!(folder_matches("project/acme", &acme, &names));
+        assert!(folder_matches("project/acme-1a2b3c4d", &acme, &names), "an earlier export's folder");
+        let dream = NotePath::new("project/acme-1a2b3c4d/conventions.md").unwrap();
+        assert_eq!(short_path(&acme, &dream).as_deref(), Some("conventions.md"));
+        assert_eq!(short_path(&Scope::User, &dream), None);
     }
 
     #[test]
@@ -163,8 +210,9 @@ mod tests {
     #[test]
     fn folders_match_their_scope() {
         let scope = Scope::Session("codex:x".into());
-        assert!(folder_matches("session/codex-x", &scope));
-        assert!(folder_matches(&disambiguated_scope_dir(&scope), &scope));
-        assert!(!folder_matches("user", &scope));
+        let naming = Naming::default();
+        assert!(folder_matches("session/codex-x", &scope, &naming));
+        assert!(folder_matches(&disambiguated_scope_dir(&scope, &naming), &scope, &naming));
+        assert!(!folder_matches("user", &scope, &naming));
     }
 }

@@ -1,12 +1,14 @@
 //! The memory as a folder of Markdown files, one per note, that any editor (Obsidian included) can
 //! open, and reading hand edits back.
 //!
-//! Layout: `DIR/user/<path>`, `DIR/project/<project id>/<path>`, `DIR/session/<slugged key>/<path>`,
+//! Layout: `DIR/user/<path>`, `DIR/project/<project name>/<path>` (the id without a [`Naming`];
+//! the dream's `project/<id>/` prefix left out of the path), `DIR/session/<slugged key>/<path>`,
 //! each file exactly as [`memory_core::Note::to_markdown`] renders it; `DIR/index.md` ([`INDEX`])
 //! links every note; `DIR/.agent-memory-export.json` ([`MANIFEST`]) records each file's SHA-256 so
 //! an import can tell which files were edited by hand.
 //!
-//! [`export_tree`] writes the tree and [`import_tree`] reads it back into a
+//! [`export_tree`] (or [`export_tree_named`]) writes the tree and [`import_tree`] (or
+//! [`import_tree_named`]) reads it back into a
 //! [`memory_core::MemoryStore`]; each returns a serializable report of what it did, and neither
 //! prints. Imported notes are redacted ([`memory_redact`]) before they reach the store.
 
@@ -18,9 +20,9 @@ mod layout;
 mod manifest;
 
 pub use error::{Error, Result};
-pub use export::{ExportReport, export_tree};
-pub use import::{ImportReport, Invalid, import_tree};
-pub use layout::{INDEX, MANIFEST};
+pub use export::{ExportReport, export_tree, export_tree_named};
+pub use import::{ImportReport, Invalid, import_tree, import_tree_named};
+pub use layout::{INDEX, MANIFEST, Naming};
 
 #[cfg(test)]
 mod tests;

@@ -164,3 +164,47 @@ async fn deleting_missing_notes_needs_a_manifest_and_a_damaged_one_is_named() {
     assert!(damaged.to_string().contains("delete it"), "{damaged}");
     assert_eq!(all(&store).await.len(), 3, "a failed import changes nothing");
 }
+
+#[tokio::test]
+async fn project_folders_carry_readable_names_and_paths_come_back_whole() {
+    let store = InMemoryStore::new();
+    let shop = Scope::Project("webshop-09503e0d".into());
+    let dreamed = note(shop.clone(), "project/webshop-09503e0d/conventions.md", "Conventions", "Tabs.\n");
+    let plain = note(shop.clone(), "deploy.md", "Deploy", "Fridays.\n");
+    // Another note of the scope already has the short path: the dream's note keeps its own.
+    let twin = note(shop.clone(), "project/webshop-09503e0d/deploy.md", "Deploy (dream)", "x\n");
+    for n in [&dreamed, &plain, &twin] {
+        store.put_note(n).await.unwrap();
+    }
+    let naming = Naming::new([("webshop-09503e0d".to_owned(), "webshop".to_owned())].into());
+    let dir = tempfile::tempdir().unwrap();
+    let report = export_tree_named(&store, dir.path(), &naming).await.unwrap();
+    assert_eq!(
+        report.files,
+        [
+            "project/webshop/deploy.md",
+            "project/webshop/conventions.md",
+            "project/webshop/project/webshop-09503e0d/deploy.md"
+        ]
+    );
+    let index = std::fs::read_to_string(dir.path().join(INDEX)).unwrap();
+    assert!(index.contains("## project:webshop"), "{index}");
+
+    let file = dir.path().join("project/webshop/conventions.md");
+    let text = std::fs::read_to_string(&file).unwrap().replace("Tabs.", "Spaces.");
+    std::fs::write(&file, text).unwrap();
+    let imported = import_tree_named(&store, dir.path(), false, &naming).await.unwrap();
+    assert_eq!(imported.updated, ["project/webshop/conventions.md"]);
+    assert!(imported.invalid.is_empty(), "{:?}", imported.invalid);
+    let now = store.get_note(&shop, &dreamed.path).await.unwrap().unwrap();
+    assert_eq!(now.body, "Spaces.\n", "the edit reached the note at its own path");
+    assert_eq!(all(&store).await.len(), 3);
+
+    let fresh = InMemoryStore::new();
+    import_tree_named(&fresh, dir.path(), false, &naming).await.unwrap();
+    let paths: Vec<String> = all(&fresh).await.iter().map(|n| n.path.to_string()).collect();
+    assert_eq!(
+        paths,
+        ["deploy.md", "project/webshop-09503e0d/conventions.md", "project/webshop-09503e0d/deploy.md"]
+    );
+}

@@ -4,6 +4,7 @@
 mod cross_harness;
 mod dream_kill;
 mod failure;
+mod identity;
 mod local_llm;
 mod mcp;
 mod migrate;

@@ -121,6 +121,7 @@ fn the_python_sdk_uses_every_tool() {
         "note": note,
         "query": "frobnicate remote",
         "explained": {"scope": "project:acme-1a2b", "path": "conventions.md"},
+        "other_scope": "project:acme-1a2b",
         "session": SESSION,
     });
     let output = Command::new(python())
@@ -182,6 +183,8 @@ fn the_python_sdk_uses_every_tool() {
 
     assert!(error_text(&report, "invalid_path").contains("note path"));
     assert!(error_text(&report, "bad_scope").contains("project:<id>"));
+    let unknown = error_text(&report, "unknown_project");
+    assert!(unknown.contains("no project `nowhere`") && unknown.contains("acme-1a2b"), "{unknown}");
     assert_eq!(ok(&report, "delete")["deleted"], json!(true));
     assert!(error_text(&report, "read_after_delete").contains("no note at user tools/jj/basics.md"));
     assert!(error_text(&report, "delete_again").contains("no note"));

@@ -56,6 +56,9 @@ async def run(binary, scenario):
             report["read"] = await call("read_note", ref)
             report["search"] = await call("search_notes", {"query": scenario["query"], "limit": 5})
             report["search_other_scope"] = await call(
+                "search_notes", {"query": scenario["query"], "scopes": [scenario["other_scope"]]}
+            )
+            report["unknown_project"] = await call(
                 "search_notes", {"query": scenario["query"], "scopes": ["project:nowhere"]}
             )
             report["list"] = await call("list_notes", {"scope": note["scope"]})

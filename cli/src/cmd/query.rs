@@ -4,6 +4,7 @@ use memory_core::{NoteFilter, SearchQuery, SessionKey};
 use serde_json::json;
 
 use super::NotesCommand;
+use super::projects::Scopes;
 use crate::output::{json as print_json, print};
 use memory_hook::config::Config;
 
@@ -11,8 +12,18 @@ async fn store() -> anyhow::Result<std::sync::Arc<dyn memory_core::MemoryStore>>
     crate::store::open(&Config::load()?).await
 }
 
+/// The store, and the projects it and the registry know (the current folder's among them).
+async fn store_and_scopes() -> anyhow::Result<(std::sync::Arc<dyn memory_core::MemoryStore>, Scopes)> {
+    let config = Config::load()?;
+    let store = crate::store::open(&config).await?;
+    let cwd = std::env::current_dir().ok();
+    let scopes = Scopes::load(&config, store.as_ref(), cwd.as_deref()).await?;
+    Ok((store, scopes))
+}
+
 pub(crate) async fn sessions(json: bool, limit: usize) -> anyhow::Result<std::process::ExitCode> {
-    let mut sessions = store().await?.sessions().await?;
+    let (store, scopes) = store_and_scopes().await?;
+    let mut sessions = store.sessions().await?;
     sessions.truncate(limit);
     if json {
         print_json(&sessions)?;
@@ -25,7 +36,7 @@ pub(crate) async fn sessions(json: bool, limit: usize) -> anyhow::Result<std::pr
                 "{}  {:>5} events  {}  {}\n",
                 s.last_at.format("%Y-%m-%d %H:%M"),
                 s.events,
-                s.project.as_deref().unwrap_or("-"),
+                s.project.as_deref().map_or("-", |id| scopes.project_name(id)),
                 s.key
             ));
         }
@@ -91,9 +102,10 @@ fn one_line(text: &str, max: usize) -> String {
 }
 
 pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<std::process::ExitCode> {
-    let store = store().await?;
+    let (store, scopes) = store_and_scopes().await?;
     match command {
         NotesCommand::List { scope, prefix } => {
+            let scope = scope.as_deref().map(|s| scopes.scope(s)).transpose()?;
             let notes = store.list_notes(&NoteFilter { scope, prefix }).await?;
             if json {
                 print_json(&notes)?;
@@ -102,15 +114,17 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             } else {
                 let text: String = notes
                     .iter()
-                    .map(|n| format!("{:<28} {:<40} {}\n", n.meta.scope.to_string(), n.path, n.meta.title))
+                    .map(|n| format!("{:<28} {:<40} {}\n", scopes.label(&n.meta.scope), n.path, n.meta.title))
                     .collect();
                 print(&text);
             }
         }
         NotesCommand::Show { scope, path, history } => {
+            let scope = scopes.scope(&scope)?;
             let Some(note) = store.get_note(&scope, &path).await? else {
                 anyhow::bail!(
-                    "no note `{path}` in scope `{scope}`; `agent-memory notes list` shows what exists"
+                    "no note `{path}` in scope `{}`; `agent-memory notes list` shows what exists",
+                    scopes.label(&scope)
                 );
             };
             let previous = if history { store.note_history(&scope, &path).await? } else { Vec::new() };
@@ -130,13 +144,15 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             }
         }
         NotesCommand::Delete { scope, path } => {
+            let scope = scopes.scope(&scope)?;
+            let label = scopes.label(&scope);
             let existed = store.delete_note(&scope, &path).await?;
             if json {
                 print_json(&json!({ "deleted": existed }))?;
             } else if existed {
-                print(&format!("deleted {scope} {path} and its history"));
+                print(&format!("deleted {label} {path} and its history"));
             } else {
-                anyhow::bail!("no note `{path}` in scope `{scope}`");
+                anyhow::bail!("no note `{path}` in scope `{label}`");
             }
         }
     }
@@ -146,10 +162,18 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
 pub(crate) async fn search(
     json: bool,
     query: &str,
-    scopes: Vec<memory_core::Scope>,
+    scope_args: Vec<String>,
     limit: usize,
 ) -> anyhow::Result<std::process::ExitCode> {
-    let hits = store().await?.search_notes(&SearchQuery::new(query, scopes, limit)).await?;
+    let (store, scopes) = store_and_scopes().await?;
+    let mut wanted = Vec::new();
+    for text in &scope_args {
+        let scope = scopes.scope(text)?;
+        if !wanted.contains(&scope) {
+            wanted.push(scope);
+        }
+    }
+    let hits = store.search_notes(&SearchQuery::new(query, wanted, limit)).await?;
     if json {
         let rows: Vec<_> = hits
             .iter()
@@ -165,7 +189,7 @@ pub(crate) async fn search(
                 format!(
                     "{:>7.3}  {:<24} {:<40} {}\n",
                     h.score,
-                    h.note.meta.scope.to_string(),
+                    scopes.label(&h.note.meta.scope),
                     h.note.path,
                     h.note.meta.title
                 )

@@ -14,7 +14,7 @@ pub(crate) struct SearchParams {
     /// What to look for, in plain words (for example `cargo test flags`). Never parsed as query
     /// syntax.
     pub(crate) query: String,
-    /// Only search this scope: `user`, `project:<id>` or `session:<key>`.
+    /// Only search this scope: `user`, `project` (the current project), `project:<name or id>` or `session:<key>`.
     #[serde(default)]
     pub(crate) scope: Option<String>,
     /// Only search these scopes (combined with `scope`); every scope when both are empty.
@@ -29,7 +29,7 @@ pub(crate) struct SearchParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub(crate) struct NoteRef {
-    /// The note's scope: `user`, `project:<id>` or `session:<key>`.
+    /// The note's scope: `user`, `project` (the current project), `project:<name or id>` or `session:<key>`.
     pub(crate) scope: String,
     /// The note's path within its scope, for example `tools/cargo/test-flags.md`.
     pub(crate) path: String,
@@ -39,7 +39,8 @@ pub(crate) struct NoteRef {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub(crate) struct WriteParams {
-    /// Where the note applies: `user` (everywhere), `project:<id>` or `session:<key>`.
+    /// Where the note applies: `user` (everywhere), `project` (the current project),
+    /// `project:<name or id>` (a known project) or `session:<key>`.
     pub(crate) scope: String,
     /// Where to file it: a relative path of lowercase segments (a-z, 0-9, `-`, `_`, `.`) ending
     /// in `.md`, for example `tools/cargo/test-flags.md`.
@@ -62,7 +63,7 @@ pub(crate) struct WriteParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub(crate) struct ListParams {
-    /// Only this scope: `user`, `project:<id>` or `session:<key>`; every scope when absent.
+    /// Only this scope: `user`, `project` (the current project), `project:<name or id>` or `session:<key>`; every scope when absent.
     #[serde(default)]
     pub(crate) scope: Option<String>,
     /// Only paths starting with this prefix, for example `tools/`.

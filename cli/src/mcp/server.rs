@@ -2,35 +2,35 @@
 
 use std::sync::Arc;
 
-use memory_core::MemoryStore;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 use serde_json::Value;
 
 use super::params::{ListParams, NoteRef, SearchParams, TimelineParams, WriteParams};
-use super::tools::{self, ToolError};
+use super::tools::{self, Memory, ToolError};
 
 const INSTRUCTIONS: &str = "\
 agent-memory is the user's own memory, shared by every coding agent they use. Notes are short \
 Markdown documents filed at paths such as `profile/role.md` or `tools/cargo/test-flags.md` in a \
-scope: `user` (everywhere), `project:<id>` or `session:<key>`. Search before asking the user \
+scope: `user` (everywhere), `project` (the current project), `project:<name>` (another \
+project, by name or id) or `session:<key>`. Search before asking the user \
 something they may have said before; write a note when you learn something durable about the \
 user, a tool or a project. Rewrite a note in place rather than adding near-duplicates.";
 
-/// The MCP server: a shared handle on the store.
+/// The MCP server: a shared handle on the store and the projects.
 #[derive(Debug, Clone)]
 pub(crate) struct MemoryServer {
-    store: Arc<dyn MemoryStore>,
+    memory: Arc<Memory>,
 }
 
 impl MemoryServer {
-    pub(crate) fn new(store: Arc<dyn MemoryStore>) -> Self {
-        Self { store }
+    pub(crate) fn new(memory: Memory) -> Self {
+        Self { memory: Arc::new(memory) }
     }
 
-    fn store(&self) -> &dyn MemoryStore {
-        self.store.as_ref()
+    fn memory(&self) -> &Memory {
+        &self.memory
     }
 }
 
@@ -45,18 +45,19 @@ fn answer(result: Result<Value, ToolError>) -> Result<CallToolResult, ErrorData>
 impl MemoryServer {
     #[tool(description = "Search the user's notes by relevance to plain words (never query syntax). \
         Returns the best matches with their scope, path, title and a short excerpt; read_note gives \
-        the full text. Optionally limit to scopes (`user`, `project:<id>`, `session:<key>`).")]
+        the full text. Optionally limit to scopes (`user`, `project` for the current project, `project:<name>`, \
+        `session:<key>`).")]
     async fn search_notes(
         &self,
         Parameters(p): Parameters<SearchParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        answer(tools::search(self.store(), p).await)
+        answer(tools::search(self.memory(), p).await)
     }
 
     #[tool(description = "Read one note: its frontmatter (title, kind, tags, scope, generator, \
         updated), its Markdown body, and the whole document as stored.")]
     async fn read_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
-        answer(tools::read(self.store(), p).await)
+        answer(tools::read(self.memory(), p).await)
     }
 
     #[tool(description = "Create or replace a note. The previous version is kept in the note's \
@@ -64,19 +65,19 @@ impl MemoryServer {
         profile, preference, convention, tool, procedure or fact; tags are lowercase slugs. Keep \
         notes short and rewrite them rather than appending.")]
     async fn write_note(&self, Parameters(p): Parameters<WriteParams>) -> Result<CallToolResult, ErrorData> {
-        answer(tools::write(self.store(), p).await)
+        answer(tools::write(self.memory(), p).await)
     }
 
     #[tool(description = "Delete a note for good, with every previous version of it. Fails when \
         there is no note at that scope and path.")]
     async fn delete_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
-        answer(tools::delete(self.store(), p).await)
+        answer(tools::delete(self.memory(), p).await)
     }
 
     #[tool(description = "List notes (without bodies), ordered by scope then path. Optionally only \
         one scope and only paths under a prefix such as `tools/`.")]
     async fn list_notes(&self, Parameters(p): Parameters<ListParams>) -> Result<CallToolResult, ErrorData> {
-        answer(tools::list(self.store(), p).await)
+        answer(tools::list(self.memory(), p).await)
     }
 
     #[tool(description = "A recorded session's events in order (prompts, tool calls and their \
@@ -86,13 +87,13 @@ impl MemoryServer {
         &self,
         Parameters(p): Parameters<TimelineParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        answer(tools::timeline(self.store(), p).await)
+        answer(tools::timeline(self.memory(), p).await)
     }
 
     #[tool(description = "Explain where a note came from: the recorded events it was distilled \
         from (summarised), who wrote its current version, and how many previous versions it has.")]
     async fn explain_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
-        answer(tools::explain(self.store(), p).await)
+        answer(tools::explain(self.memory(), p).await)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Compact JSON views of notes and events, sized for an agent's context window.
 
-use memory_core::{Note, StoredEvent};
+use memory_core::{Note, Scope, StoredEvent};
+use memory_hook::project::Catalog;
 use serde_json::{Value, json};
 
 /// Longest piece of free text (a prompt, a command, an error) quoted in an event summary.
@@ -9,17 +10,21 @@ const QUOTE_CHARS: usize = 240;
 /// Longest body excerpt in a search hit.
 pub(crate) const EXCERPT_CHARS: usize = 400;
 
-/// A note's identity and frontmatter, without its body.
-pub(crate) fn note_header(note: &Note) -> Value {
+/// A note's identity and frontmatter, without its body. A project's scope reads
+/// `project:<name>` (which the tools accept back), with the id beside it.
+pub(crate) fn note_header(note: &Note, catalog: &Catalog) -> Value {
     let meta = &note.meta;
     let mut out = json!({
-        "scope": meta.scope.to_string(),
+        "scope": catalog.label(&meta.scope),
         "path": note.path.as_str(),
         "title": meta.title,
         "kind": meta.kind.as_str(),
         "updated": meta.updated,
         "generator": meta.generator,
     });
+    if let Scope::Project(id) = &meta.scope {
+        out["project_id"] = json!(id);
+    }
     if let Some(description) = &meta.description {
         out["description"] = json!(description);
     }
@@ -38,8 +43,8 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     }
 }
 
-/// One event as a line of what happened plus its place in its session.
-pub(crate) fn event(stored: &StoredEvent) -> Value {
+/// One event as a line of what happened plus its place in its session, its project by name.
+pub(crate) fn event(stored: &StoredEvent, catalog: &Catalog) -> Value {
     let e = &stored.event;
     let mut out = json!({
         "id": e.id.as_str(),
@@ -51,7 +56,9 @@ pub(crate) fn event(stored: &StoredEvent) -> Value {
         "summary": describe(stored),
     });
     if let Some(project) = &e.project {
-        out["project"] = json!(project);
+        let scope = Scope::Project(project.clone());
+        let label = catalog.label(&scope);
+        out["project"] = json!(label.strip_prefix("project:").unwrap_or(project));
     }
     if let Some(cwd) = &e.cwd {
         out["cwd"] = json!(cwd);

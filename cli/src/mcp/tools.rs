@@ -1,11 +1,14 @@
 //! What each MCP tool does, independent of the protocol: parameters in, JSON or a tool error out.
 
 use std::fmt;
+use std::sync::Arc;
 
 use chrono::Utc;
 use memory_core::{
     EventId, MemoryStore, Note, NoteFilter, NoteKind, NoteMeta, NotePath, Scope, SearchQuery, SessionKey,
 };
+use memory_hook::Project;
+use memory_hook::project::{Catalog, Registry};
 use serde_json::{Value, json};
 
 use super::params::{ListParams, NoteRef, SearchParams, TimelineParams, WriteParams};
@@ -33,13 +36,39 @@ impl From<memory_core::Error> for ToolError {
 
 type ToolResult = Result<Value, ToolError>;
 
-fn scope(text: &str) -> Result<Scope, ToolError> {
-    text.trim().parse::<Scope>().map_err(|_| {
-        ToolError(format!(
-            "scope {text:?} is not valid: use `user`, `project:<id>` or `session:<key>` \
-             (list_notes shows the scopes in use)"
-        ))
-    })
+/// What the tools work on: the store, the project registry, and the project of the folder the
+/// server runs in (what `project` alone names).
+#[derive(Debug)]
+pub(crate) struct Memory {
+    pub(crate) store: Arc<dyn MemoryStore>,
+    registry: Registry,
+    here: Option<Project>,
+}
+
+impl Memory {
+    pub(crate) fn new(store: Arc<dyn MemoryStore>, registry: Registry, here: Option<Project>) -> Self {
+        Self { store, registry, here }
+    }
+
+    fn store(&self) -> &dyn MemoryStore {
+        self.store.as_ref()
+    }
+
+    /// The projects known now (hooks add to them while the server runs).
+    async fn catalog(&self) -> Result<Catalog, ToolError> {
+        Catalog::load(&self.registry, self.store()).await.map_err(|e| ToolError(e.to_string()))
+    }
+
+    /// The scope an agent wrote; a project nobody knows is an error listing the known ones.
+    fn scope(&self, catalog: &Catalog, text: &str) -> Result<Scope, ToolError> {
+        if text.trim().parse::<Scope>().is_err() && text.trim() != "project" {
+            return Err(ToolError(format!(
+                "scope {text:?} is not valid: use `user`, `project` (the current project), \
+                 `project:<name>` or `project:<id>`, or `session:<key>` (list_notes shows the scopes in use)"
+            )));
+        }
+        catalog.scope(text, self.here.as_ref()).map_err(|e| ToolError(e.to_string()))
+    }
 }
 
 fn path(text: &str) -> Result<NotePath, ToolError> {
@@ -59,30 +88,34 @@ fn capped(limit: Option<u32>, default: usize, max: usize) -> usize {
     limit.map_or(default, |l| usize::try_from(l).unwrap_or(max)).clamp(1, max)
 }
 
-fn not_found(scope: &Scope, path: &NotePath) -> ToolError {
-    ToolError(format!("no note at {scope} {path}; list_notes or search_notes shows what exists"))
+fn not_found(catalog: &Catalog, scope: &Scope, path: &NotePath) -> ToolError {
+    ToolError(format!(
+        "no note at {} {path}; list_notes or search_notes shows what exists",
+        catalog.label(scope)
+    ))
 }
 
 /// `search_notes`: notes ranked by relevance, each with a short excerpt of its body.
-pub(crate) async fn search(store: &dyn MemoryStore, p: SearchParams) -> ToolResult {
+pub(crate) async fn search(m: &Memory, p: SearchParams) -> ToolResult {
     if p.query.trim().is_empty() {
         return Err(ToolError(
             "query is empty: say what to look for, for example `cargo test flags`".to_owned(),
         ));
     }
+    let catalog = m.catalog().await?;
     let mut scopes = Vec::new();
     for text in p.scope.iter().chain(&p.scopes) {
-        let parsed = scope(text)?;
+        let parsed = m.scope(&catalog, text)?;
         if !scopes.contains(&parsed) {
             scopes.push(parsed);
         }
     }
     let limit = capped(p.limit, 10, 50);
-    let hits = store.search_notes(&SearchQuery::new(p.query.clone(), scopes, limit)).await?;
+    let hits = m.store().search_notes(&SearchQuery::new(p.query.clone(), scopes, limit)).await?;
     let hits: Vec<Value> = hits
         .iter()
         .map(|hit| {
-            let mut out = summary::note_header(&hit.note);
+            let mut out = summary::note_header(&hit.note, &catalog);
             out["score"] = json!(hit.score);
             out["matched_terms"] = json!(hit.matched_terms);
             out["excerpt"] = json!(summary::clip(hit.note.body.trim(), summary::EXCERPT_CHARS));
@@ -93,10 +126,11 @@ pub(crate) async fn search(store: &dyn MemoryStore, p: SearchParams) -> ToolResu
 }
 
 /// `read_note`: a note's frontmatter, body and full Markdown.
-pub(crate) async fn read(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
-    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
-    let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&scope, &path))?;
-    let mut out = summary::note_header(&note);
+pub(crate) async fn read(m: &Memory, p: NoteRef) -> ToolResult {
+    let catalog = m.catalog().await?;
+    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let note = m.store().get_note(&scope, &path).await?.ok_or_else(|| not_found(&catalog, &scope, &path))?;
+    let mut out = summary::note_header(&note, &catalog);
     out["sources"] = json!(note.meta.sources.len());
     out["body"] = json!(note.body);
     out["markdown"] = json!(note.to_markdown());
@@ -104,8 +138,9 @@ pub(crate) async fn read(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
 }
 
 /// `write_note`: creates or replaces a note, keeping the replaced version as history.
-pub(crate) async fn write(store: &dyn MemoryStore, p: WriteParams) -> ToolResult {
-    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
+pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
+    let catalog = m.catalog().await?;
+    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
     let mut note = Note {
         path,
         meta: NoteMeta {
@@ -122,37 +157,40 @@ pub(crate) async fn write(store: &dyn MemoryStore, p: WriteParams) -> ToolResult
     };
     memory_redact::Redactor::new().redact_note(&mut note);
     note.validate()?;
-    let existed = store.get_note(&note.meta.scope, &note.path).await?.is_some();
-    store.put_note(&note).await?;
-    let mut out = summary::note_header(&note);
+    let existed = m.store().get_note(&note.meta.scope, &note.path).await?.is_some();
+    m.store().put_note(&note).await?;
+    let mut out = summary::note_header(&note, &catalog);
     out["created"] = json!(!existed);
     Ok(out)
 }
 
 /// `delete_note`: deletes a note and every previous version of it.
-pub(crate) async fn delete(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
-    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
-    if !store.delete_note(&scope, &path).await? {
-        return Err(not_found(&scope, &path));
+pub(crate) async fn delete(m: &Memory, p: NoteRef) -> ToolResult {
+    let catalog = m.catalog().await?;
+    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    if !m.store().delete_note(&scope, &path).await? {
+        return Err(not_found(&catalog, &scope, &path));
     }
-    Ok(json!({ "deleted": true, "scope": scope.to_string(), "path": path.as_str() }))
+    Ok(json!({ "deleted": true, "scope": catalog.label(&scope), "path": path.as_str() }))
 }
 
 /// `list_notes`: notes ordered by scope then path, without bodies.
-pub(crate) async fn list(store: &dyn MemoryStore, p: ListParams) -> ToolResult {
+pub(crate) async fn list(m: &Memory, p: ListParams) -> ToolResult {
+    let catalog = m.catalog().await?;
     let filter = NoteFilter {
-        scope: p.scope.as_deref().map(scope).transpose()?,
+        scope: p.scope.as_deref().map(|text| m.scope(&catalog, text)).transpose()?,
         prefix: p.prefix.filter(|prefix| !prefix.is_empty()),
     };
     let limit = capped(p.limit, 200, 1000);
-    let notes = store.list_notes(&filter).await?;
+    let notes = m.store().list_notes(&filter).await?;
     let total = notes.len();
-    let listed: Vec<Value> = notes.iter().take(limit).map(summary::note_header).collect();
+    let listed: Vec<Value> = notes.iter().take(limit).map(|n| summary::note_header(n, &catalog)).collect();
     Ok(json!({ "count": listed.len(), "total": total, "truncated": total > limit, "notes": listed }))
 }
 
 /// `session_timeline`: a session's events in order, one summary line each.
-pub(crate) async fn timeline(store: &dyn MemoryStore, p: TimelineParams) -> ToolResult {
+pub(crate) async fn timeline(m: &Memory, p: TimelineParams) -> ToolResult {
+    let store = m.store();
     let key = p.session.trim();
     if key.is_empty() {
         return Err(ToolError("session is empty: pass a key such as `claude:<session id>`".to_owned()));
@@ -172,14 +210,17 @@ pub(crate) async fn timeline(store: &dyn MemoryStore, p: TimelineParams) -> Tool
         return Err(ToolError(format!("no events for session {key:?}; {hint}")));
     }
     let next = events.last().map(|e| e.seq).filter(|_| events.len() == limit);
-    let listed: Vec<Value> = events.iter().map(summary::event).collect();
+    let catalog = m.catalog().await?;
+    let listed: Vec<Value> = events.iter().map(|e| summary::event(e, &catalog)).collect();
     Ok(json!({ "session": key, "count": listed.len(), "next_after_seq": next, "events": listed }))
 }
 
 /// `explain_note`: where a note came from — its source events — and how many versions it had.
-pub(crate) async fn explain(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
-    let (scope, path) = (scope(&p.scope)?, path(&p.path)?);
-    let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&scope, &path))?;
+pub(crate) async fn explain(m: &Memory, p: NoteRef) -> ToolResult {
+    let store = m.store();
+    let catalog = m.catalog().await?;
+    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&catalog, &scope, &path))?;
     let ids: &[EventId] = &note.meta.sources;
     let mut found = store.events_by_id(ids).await?;
     found.sort_by_key(|e| e.position);
@@ -194,9 +235,9 @@ pub(crate) async fn explain(store: &dyn MemoryStore, p: NoteRef) -> ToolResult {
         .iter()
         .map(|v| json!({ "updated": v.meta.updated, "generator": v.meta.generator, "title": v.meta.title }))
         .collect();
-    let mut out = summary::note_header(&note);
+    let mut out = summary::note_header(&note, &catalog);
     out["human_edited"] = json!(note.is_human_edited());
-    out["sources"] = json!(found.iter().map(summary::event).collect::<Vec<_>>());
+    out["sources"] = json!(found.iter().map(|e| summary::event(e, &catalog)).collect::<Vec<_>>());
     out["missing_sources"] = json!(missing);
     out["previous_versions"] = json!(versions.len());
     out["history"] = json!(versions);

@@ -6,6 +6,14 @@ use serde_json::json;
 
 use super::*;
 
+/// The tools over a fresh in-memory store, with an empty project registry.
+fn memory() -> (Memory, Arc<InMemoryStore>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(InMemoryStore::new());
+    let memory = Memory::new(store.clone(), Registry::new(dir.path()), None);
+    (memory, store, dir)
+}
+
 fn write_params(scope: &str, path: &str, body: &str) -> WriteParams {
     WriteParams {
         scope: scope.to_owned(),
@@ -24,63 +32,61 @@ fn note_ref(scope: &str, path: &str) -> NoteRef {
 
 #[tokio::test]
 async fn write_then_read_search_list_and_delete() {
-    let store = InMemoryStore::new();
-    let written = write(&store, write_params("user", "tools/cargo/test-flags.md", "Use `--workspace`.\n"))
-        .await
-        .unwrap();
+    let (m, store, _dir) = memory();
+    let written =
+        write(&m, write_params("user", "tools/cargo/test-flags.md", "Use `--workspace`.\n")).await.unwrap();
     assert_eq!(written["created"], json!(true));
     assert_eq!(written["generator"], json!("mcp"));
 
-    let read_back = read(&store, note_ref("user", "tools/cargo/test-flags.md")).await.unwrap();
+    let read_back = read(&m, note_ref("user", "tools/cargo/test-flags.md")).await.unwrap();
     assert_eq!(read_back["body"], json!("Use `--workspace`.\n"));
     assert_eq!(read_back["kind"], json!("tool"));
     assert!(read_back["markdown"].as_str().unwrap().starts_with("---\n"));
 
     let again =
-        write(&store, write_params("user", "tools/cargo/test-flags.md", "Use `-p <pkg>`.\n")).await.unwrap();
+        write(&m, write_params("user", "tools/cargo/test-flags.md", "Use `-p <pkg>`.\n")).await.unwrap();
     assert_eq!(again["created"], json!(false));
     let path = NotePath::new("tools/cargo/test-flags.md").unwrap();
     assert_eq!(store.note_history(&Scope::User, &path).await.unwrap().len(), 1);
 
     let params =
         SearchParams { query: "pkg".to_owned(), scope: Some("user".to_owned()), scopes: vec![], limit: None };
-    let hits = search(&store, params).await.unwrap();
+    let hits = search(&m, params).await.unwrap();
     assert_eq!(hits["count"], json!(1));
     assert_eq!(hits["hits"][0]["path"], json!("tools/cargo/test-flags.md"));
 
-    let listed = list(&store, ListParams { scope: None, prefix: Some("tools/".to_owned()), limit: None })
-        .await
-        .unwrap();
+    let listed =
+        list(&m, ListParams { scope: None, prefix: Some("tools/".to_owned()), limit: None }).await.unwrap();
     assert_eq!(listed["count"], json!(1));
 
-    delete(&store, note_ref("user", "tools/cargo/test-flags.md")).await.unwrap();
+    delete(&m, note_ref("user", "tools/cargo/test-flags.md")).await.unwrap();
     assert!(store.get_note(&Scope::User, &path).await.unwrap().is_none());
     assert!(store.note_history(&Scope::User, &path).await.unwrap().is_empty());
-    let gone = delete(&store, note_ref("user", "tools/cargo/test-flags.md")).await.unwrap_err();
+    let gone = delete(&m, note_ref("user", "tools/cargo/test-flags.md")).await.unwrap_err();
     assert!(gone.0.contains("no note at user tools/cargo/test-flags.md"), "{gone}");
 }
 
 #[tokio::test]
 async fn bad_input_is_a_helpful_error() {
-    let store = InMemoryStore::new();
-    let bad_path = write(&store, write_params("user", "../etc/passwd", "x")).await.unwrap_err();
+    let (m, store, _dir) = memory();
+    let bad_path = write(&m, write_params("user", "../etc/passwd", "x")).await.unwrap_err();
     assert!(bad_path.0.contains("tools/cargo/test-flags.md"), "{bad_path}");
-    let bad_scope = write(&store, write_params("team", "a.md", "x")).await.unwrap_err();
+    let bad_scope = write(&m, write_params("team", "a.md", "x")).await.unwrap_err();
     assert!(bad_scope.0.contains("project:<id>"), "{bad_scope}");
     let mut p = write_params("user", "a.md", "x");
     p.kind = "gossip".to_owned();
-    assert!(write(&store, p).await.unwrap_err().0.contains("procedure"));
+    assert!(write(&m, p).await.unwrap_err().0.contains("procedure"));
     let mut p = write_params("user", "a.md", "x");
     p.tags = vec!["Not A Slug".to_owned()];
-    assert!(write(&store, p).await.unwrap_err().0.contains("slug"));
+    assert!(write(&m, p).await.unwrap_err().0.contains("slug"));
     let empty = SearchParams { query: "  ".to_owned(), scope: None, scopes: vec![], limit: None };
-    assert!(search(&store, empty).await.unwrap_err().0.contains("query is empty"));
+    assert!(search(&m, empty).await.unwrap_err().0.contains("query is empty"));
     assert!(store.list_notes(&NoteFilter::all()).await.unwrap().is_empty());
 }
 
 #[tokio::test]
 async fn explain_lists_source_events_and_versions() {
-    let store = InMemoryStore::new();
+    let (m, store, _dir) = memory();
     let at = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
     let session = SessionKey::new("claude", "s1");
     let mut prompt = HookEvent::new(
@@ -112,21 +118,48 @@ async fn explain_lists_source_events_and_versions() {
     note.body = "v2\n".to_owned();
     store.put_note(&note).await.unwrap();
 
-    let out = explain(&store, note_ref("user", "tools/cargo.md")).await.unwrap();
+    let out = explain(&m, note_ref("user", "tools/cargo.md")).await.unwrap();
     assert_eq!(out["sources"][0]["summary"], json!("prompt: always run cargo test with --workspace"));
     assert_eq!(out["sources"][0]["session"], json!("claude:s1"));
     assert_eq!(out["missing_sources"], json!(["b".repeat(32)]));
     assert_eq!(out["previous_versions"], json!(1));
 
     let timeline_out =
-        timeline(&store, TimelineParams { session: "claude:s1".to_owned(), limit: None, after_seq: None })
+        timeline(&m, TimelineParams { session: "claude:s1".to_owned(), limit: None, after_seq: None })
             .await
             .unwrap();
     assert_eq!(timeline_out["count"], json!(1));
     assert_eq!(timeline_out["events"][0]["kind"], json!("UserPromptSubmit"));
     let unknown =
-        timeline(&store, TimelineParams { session: "codex:zz".to_owned(), limit: None, after_seq: None })
+        timeline(&m, TimelineParams { session: "codex:zz".to_owned(), limit: None, after_seq: None })
             .await
             .unwrap_err();
     assert!(unknown.0.contains("recent sessions: claude:s1"), "{unknown}");
+}
+
+#[tokio::test]
+async fn projects_are_named_by_name_or_id_and_an_unknown_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("webshop");
+    std::fs::create_dir_all(&folder).unwrap();
+    let registry = Registry::new(&dir.path().join("data"));
+    let here = registry.identify(&folder);
+    let store = Arc::new(InMemoryStore::new());
+    let m = Memory::new(store.clone(), registry, Some(here.clone()));
+
+    let unknown = write(&m, write_params("project:nowhere", "deploy.md", "x")).await.unwrap_err();
+    assert!(unknown.0.contains("no project `nowhere`"), "{unknown}");
+    assert!(unknown.0.contains(&format!("webshop ({})", here.id)), "{unknown}");
+    assert!(store.list_notes(&NoteFilter::all()).await.unwrap().is_empty(), "no scope was made up");
+
+    let written =
+        write(&m, write_params("project:webshop", "deploy.md", "Ship on Fridays.\n")).await.unwrap();
+    assert_eq!(written["scope"], json!("project:webshop"));
+    assert_eq!(written["project_id"], json!(here.id));
+    let scope = Scope::Project(here.id.clone());
+    assert!(store.get_note(&scope, &NotePath::new("deploy.md").unwrap()).await.unwrap().is_some());
+    let by_id = read(&m, note_ref(&format!("project:{}", here.id), "deploy.md")).await.unwrap();
+    assert_eq!(by_id["body"], json!("Ship on Fridays.\n"));
+    let here_too = read(&m, note_ref("project", "deploy.md")).await.unwrap();
+    assert_eq!(here_too["body"], json!("Ship on Fridays.\n"));
 }

@@ -1,0 +1,160 @@
+//! `agent-memory projects`: list, rename and merge the known projects; and [`Scopes`], how every
+//! command turns a scope the user typed (`project:webshop`, `project`) into a store scope and a
+//! store scope into what the user reads.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use memory_core::{MemoryStore, Scope};
+use memory_hook::Project;
+use memory_hook::config::Config;
+use memory_hook::project::{self, Catalog, Known, Registry};
+
+use crate::output::{json as print_json, print};
+
+/// `agent-memory projects …`
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum ProjectsCommand {
+    /// List the known projects: name, id, folders, remotes, last seen (the default).
+    List,
+    /// Give a project another readable name; its id, notes and folders stay.
+    Rename {
+        /// The project: its name or id.
+        project: String,
+        /// The new name: lowercase letters, digits and dashes.
+        new_name: String,
+    },
+    /// Merge project FROM into INTO: FROM's notes (with their history) move to INTO, and FROM's
+    /// folders, remotes and id resolve to INTO from now on.
+    Merge {
+        /// The project merged away: its name or id.
+        from: String,
+        /// The project that remains: its name or id.
+        into: String,
+    },
+}
+
+/// The known projects and the current folder's, for turning scopes users type into store scopes
+/// and back.
+#[derive(Debug)]
+pub(crate) struct Scopes {
+    catalog: Catalog,
+    here: Option<Project>,
+}
+
+impl Scopes {
+    /// The projects the configured registry and `store` know, and the project of `cwd`.
+    pub(crate) async fn load(
+        config: &Config,
+        store: &dyn MemoryStore,
+        cwd: Option<&Path>,
+    ) -> anyhow::Result<Self> {
+        let registry = Registry::new(&config.data_dir());
+        let catalog = Catalog::load(&registry, store).await?;
+        let here = match cwd {
+            Some(cwd) => registry.lookup(cwd)?,
+            None => None,
+        };
+        Ok(Self { catalog, here })
+    }
+
+    /// The store scope `text` names; a project nobody knows is an error listing the known ones.
+    pub(crate) fn scope(&self, text: &str) -> memory_hook::Result<Scope> {
+        self.catalog.scope(text, self.here.as_ref())
+    }
+
+    /// A scope as users read it (`project:<name>`).
+    pub(crate) fn label(&self, scope: &Scope) -> String {
+        self.catalog.label(scope)
+    }
+
+    /// The readable name of a project id, or the id when nobody knows it.
+    pub(crate) fn project_name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.catalog.projects().iter().find(|k| k.id == id).map_or(id, |k| k.name.as_str())
+    }
+}
+
+pub(crate) async fn run(json: bool, command: Option<ProjectsCommand>) -> anyhow::Result<ExitCode> {
+    let config = Config::load()?;
+    let store = crate::store::open(&config).await?;
+    let registry = Registry::new(&config.data_dir());
+    match command.unwrap_or(ProjectsCommand::List) {
+        ProjectsCommand::List => {
+            let catalog = Catalog::load(&registry, store.as_ref()).await?;
+            if json {
+                print_json(&catalog.projects())?;
+            } else {
+                print(&list_text(catalog.projects()));
+            }
+        }
+        ProjectsCommand::Rename { project, new_name } => {
+            let before = Catalog::load(&registry, store.as_ref()).await?.project(&project)?.name.clone();
+            let entry = project::rename(&registry, store.as_ref(), &project, &new_name).await?;
+            if json {
+                print_json(&entry)?;
+            } else {
+                print(&format!(
+                    "renamed {before} to {} (id {}); `project:{}` names it from now on",
+                    entry.name, entry.id, entry.name
+                ));
+            }
+        }
+        ProjectsCommand::Merge { from, into } => {
+            let report = project::merge(&registry, store.as_ref(), &from, &into).await?;
+            if json {
+                print_json(&report)?;
+            } else {
+                let (from_id, from_name) = &report.from;
+                let (into_id, into_name) = &report.into;
+                let mut text = format!(
+                    "merged {from_name} ({from_id}) into {into_name} ({into_id}): {} notes moved",
+                    report.moved.len()
+                );
+                if !report.collided.is_empty() {
+                    let _ = write!(
+                        text,
+                        "; {} were in both, the newer version is current and the other is in its history ({})",
+                        report.collided.len(),
+                        report.collided.join(", ")
+                    );
+                }
+                let _ = write!(text, "\nits folders and its id now resolve to {into_name}");
+                print(&text);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list_text(projects: &[Known]) -> String {
+    if projects.is_empty() {
+        return "no projects known yet; a hook records one when a session starts in its folder".to_owned();
+    }
+    let width = projects.iter().map(|k| k.name.len()).max().unwrap_or(0).max(4);
+    let id_width = projects.iter().map(|k| k.id.len()).max().unwrap_or(0).max(2);
+    let mut out = format!("{:<width$}  {:<id_width$}  {:<16}  sessions  notes\n", "name", "id", "last seen");
+    for known in projects {
+        let seen = known.last_seen.map_or_else(|| "-".to_owned(), |t| t.format("%Y-%m-%d %H:%M").to_string());
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<id_width$}  {seen:<16}  {:>8}  {:>5}",
+            known.name, known.id, known.sessions, known.notes
+        );
+        let Some(entry) = &known.entry else {
+            let _ = writeln!(out, "{:width$}  only in the store (no folder seen on this machine)", "");
+            continue;
+        };
+        for root in &entry.roots {
+            let gone = if root.path.exists() { "" } else { " (not there now)" };
+            let _ = writeln!(out, "{:width$}  folder  {}{gone}", "", root.path.display());
+        }
+        for remote in &entry.remotes {
+            let _ = writeln!(out, "{:width$}  remote  {remote}", "");
+        }
+        if !entry.former_ids.is_empty() {
+            let _ = writeln!(out, "{:width$}  merged  {}", "", entry.former_ids.join(", "));
+        }
+    }
+    out
+}
