@@ -17,7 +17,7 @@ use ::dream::{
 };
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
-use memory_core::Scope;
+use memory_core::{EventKind, MemoryStore, Scope};
 use memory_hook::autodream::{DreamRun, Holder, RunOutcome, Tally};
 use memory_hook::config::Config;
 use memory_hook::journal::{DrainMode, Journal};
@@ -455,6 +455,31 @@ pub(crate) fn describe_holder(holder: Option<&Holder>) -> String {
         parts.push(format!("pid {pid}"));
     }
     if parts.is_empty() { "holder unknown".to_owned() } else { parts.join(", ") }
+}
+
+/// Events waiting for the dream: those past their group's watermark, Injection events aside.
+/// Counts up to `cap`; the flag says whether more wait.
+pub(crate) async fn waiting(store: &dyn MemoryStore, cap: u64) -> memory_core::Result<(u64, bool)> {
+    let marks: std::collections::BTreeMap<String, u64> =
+        store.watermarks().await?.into_iter().filter(|(name, _)| name.starts_with("dream:")).collect();
+    let scanned = marks.get(::dream::SCANNED_WATERMARK).copied().unwrap_or(0);
+    let mut position = marks.values().copied().chain([scanned]).min().unwrap_or(0);
+    let mut count = 0;
+    loop {
+        let page = store.events_after(position, 1_000).await?;
+        let Some(last) = page.last() else { return Ok((count, false)) };
+        position = last.position;
+        for stored in &page {
+            let group = ::dream::event_group(&stored.event);
+            let mark = marks.get(&::dream::watermark_name(&group)).copied().unwrap_or(0);
+            if stored.position > mark && stored.event.kind != EventKind::Injection {
+                count += 1;
+                if count >= cap {
+                    return Ok((count, true));
+                }
+            }
+        }
+    }
 }
 
 async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow::Result<DreamReport> {
