@@ -96,11 +96,13 @@ impl SilentServer {
     }
 }
 
-/// The running dream's holder record, once the dream process has written it.
-fn running_dream(m: &Machine) -> Holder {
-    eventually("the background dream holds the lock", || {
-        DreamLock::holder(&m.dream_dir()).filter(|h| h.pid.is_some_and(alive))
-    })
+/// The running dream's holder record, once the dream process calls the provider (it records
+/// itself as the holder before it starts).
+fn running_dream(m: &Machine, server: &SilentServer) -> Holder {
+    eventually("the background dream calls the provider", || (server.accepted() > 0).then_some(()));
+    let holder = DreamLock::holder(&m.dream_dir()).expect("the dream holds the lock");
+    assert!(holder.pid.is_some_and(alive), "{holder:?}");
+    holder
 }
 
 fn alive(pid: u32) -> bool {
@@ -180,8 +182,7 @@ fn sessions_ending_at_once_start_one_dream_and_a_killed_dream_does_not_block_the
             scope.spawn(move || end(m, project, id));
         }
     });
-    let holder = running_dream(&m);
-    eventually("the dream calls the provider", || (server.accepted() == 1).then_some(()));
+    let holder = running_dream(&m, &server);
     let hooks = m.log("hook.log");
     assert_eq!(
         (count(&hooks, "dream started (session-end"), count(&hooks, "dream already running")),
@@ -223,7 +224,7 @@ fn a_dream_typed_by_hand_waits_for_the_running_one() {
     let project = m.project("acme-api");
     session(&m, &project, "55555555-aaaa-4bbb-8ccc-000000000001");
     end(&m, &project, "55555555-aaaa-4bbb-8ccc-000000000001");
-    let holder = running_dream(&m);
+    let holder = running_dream(&m, &server);
 
     let mut by_hand = m
         .command(&["--json", "dream", "--provider", "deterministic"])
@@ -231,9 +232,14 @@ fn a_dream_typed_by_hand_waits_for_the_running_one() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = BufReader::new(by_hand.stderr.take().unwrap());
-    let mut line = String::new();
-    stderr.read_line(&mut line).unwrap();
+    let stderr = BufReader::new(by_hand.stderr.take().unwrap());
+    let (said, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = said.send(line);
+        }
+    });
+    let line = heard.recv_timeout(PATIENCE).expect("the dream typed by hand says why it waits");
     assert!(line.contains("another dream is running (started by a hook: session-end"), "{line}");
     std::thread::sleep(Duration::from_millis(300));
     assert!(by_hand.try_wait().unwrap().is_none(), "it waits while the other runs");
