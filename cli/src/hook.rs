@@ -1,6 +1,6 @@
 //! `agent-memory hook <harness>`: the binary's side of [`memory_hook::Hook`]: the command line,
 //! the real stdin and stdout, and the process-level parts (exiting from the watchdog, handing a
-//! late payload to a process of its own).
+//! late payload to a process of its own, starting the dream in the background).
 
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use memory_core::Rendered;
-use memory_hook::{Answered, EXIT_BAD_INPUT, HANDOFF_VAR, Hook, Process};
+use memory_hook::{Answered, DreamClaim, EXIT_BAD_INPUT, GUARD_VAR, HANDOFF_VAR, Hook, Process};
 
 use crate::cmd;
 use crate::store::HookStores;
@@ -96,5 +96,24 @@ impl Process for BinaryProcess {
         // Not waited for: it journals the event on its own after this process has ended.
         drop(child);
         written
+    }
+
+    fn start_dream(&self, claim: DreamClaim) -> bool {
+        let Ok(exe) = std::env::current_exe() else { return false };
+        let mut command = std::process::Command::new(exe);
+        command
+            .args(["dream", "--background", "--trigger", claim.trigger().as_str()])
+            // Harness processes it starts (the claude-cli and codex-cli providers) record nothing
+            // and start no dream of their own.
+            .env(GUARD_VAR, "1")
+            // The lock this hook took, handed over as stdin: the dream holds it from its start.
+            .stdin(claim.into_stdio())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // Its own process group: the harness's signals to this hook do not reach it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        // Not waited for: it runs on after this hook has answered and ended.
+        command.spawn().is_ok()
     }
 }

@@ -23,7 +23,8 @@ One memory for your AI coding agents, owned by you.
 
 agent-memory plugs into the lifecycle hooks of Claude Code, Codex and Cursor:
   1. capture  every hook event is redacted and appended to your store (a few ms, never blocking);
-  2. dream    `agent-memory dream` distills events into small Markdown notes
+  2. dream    when a session ends, the hook starts the dream in the background (or type
+              `agent-memory dream`): events become small Markdown notes
               (profile/…, tools/…, project/<name>/…), merged and rewritten, never appended;
   3. inject   at session start and on each prompt, the hook hands the agent the notes that matter.
 Switch harness mid-project and carry on: the memory follows you, not the tool.
@@ -90,7 +91,8 @@ enum Command {
         #[command(subcommand)]
         command: Option<cmd::projects::ProjectsCommand>,
     },
-    /// Distill recorded events into notes (deterministic by default, or an LLM of your choice).
+    /// Distill recorded events into notes now (deterministic by default, or an LLM of your
+    /// choice). Hooks also start it by themselves after a session ends.
     Dream(cmd::dream::DreamArgs),
     /// Deliver events waiting in the local journal (written when the store was unreachable).
     Sync,

@@ -41,6 +41,9 @@ pub struct DreamOptions {
     pub max_tokens: Option<u64>,
     /// Stop before a call that could take the run's cost over this many US dollars.
     pub max_cost_usd: Option<f64>,
+    /// Read at most this many events past the watermarks: the run distills what it read, commits
+    /// each group's watermark there, and the rest waits for the next run.
+    pub max_events: Option<u64>,
     /// Which event groups to process.
     pub scopes: ScopeFilter,
     /// The run's time: written as `updated` into every note; the only clock the run reads.
@@ -50,13 +53,15 @@ pub struct DreamOptions {
 }
 
 impl DreamOptions {
-    /// Default options for a run at `now`: not dry, 200 events per chunk, no caps, every scope.
+    /// Default options for a run at `now`: not dry, 200 events per chunk, no caps or limits, every
+    /// scope.
     pub fn new(now: DateTime<Utc>) -> Self {
         Self {
             dry_run: false,
             chunk_size: 200,
             max_tokens: None,
             max_cost_usd: None,
+            max_events: None,
             scopes: ScopeFilter::All,
             now,
             limits: Limits::default(),

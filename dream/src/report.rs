@@ -88,6 +88,11 @@ pub enum StopReason {
         /// Money spent so far.
         spent: f64,
     },
+    /// The run read `max_events` events; what it read is distilled, the rest waits for the next run.
+    EventLimit {
+        /// The limit.
+        limit: u64,
+    },
     /// The provider failed (unreachable, unauthorised, out of retries); later chunks were not tried.
     ProviderFailed {
         /// The provider's error.

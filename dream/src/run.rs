@@ -34,7 +34,8 @@ pub fn event_group(event: &HookEvent) -> Scope {
 /// run killed at any point leaves notes and watermarks consistent. `Injection` events are never
 /// evidence. No new events means no provider call and no change.
 ///
-/// Store errors end the run with `Err` (earlier chunks stay committed). Budget caps and provider
+/// Store errors end the run with `Err` (earlier chunks stay committed). Budget caps, the event
+/// limit ([`DreamOptions::max_events`]: the events read so far are still distilled) and provider
 /// failures stop it cleanly, see [`DreamReport::stopped`].
 pub async fn run(
     store: &dyn MemoryStore,
@@ -61,12 +62,17 @@ pub async fn run(
     let page = chunk_size.clamp(100, 1000);
     let mut buffers: BTreeMap<Scope, Chunk> = BTreeMap::new();
     let mut position = scan_start;
+    let mut limited = false;
     'scan: loop {
         let batch = store.events_after(position, page).await?;
         if batch.is_empty() {
             break;
         }
         for stored in batch {
+            if options.max_events.is_some_and(|limit| state.report.events_read >= limit) {
+                limited = true;
+                break 'scan;
+            }
             position = stored.position;
             let group = event_group(&stored.event);
             if !options.scopes.contains(&group)
@@ -98,6 +104,9 @@ pub async fn run(
         if !state.halted.contains(&group) {
             state.process(&group, chunk).await?;
         }
+    }
+    if limited && state.report.stopped.is_none() {
+        state.report.stopped = Some(StopReason::EventLimit { limit: options.max_events.unwrap_or(0) });
     }
     let complete = state.report.stopped.is_none() && state.report.failures.is_empty();
     if complete && !options.dry_run && options.scopes == ScopeFilter::All && position > scanned {

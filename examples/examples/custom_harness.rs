@@ -6,7 +6,8 @@
 //! [`HookEvent`], render an answer in Quill's shape), the store it writes to (the embedded SQLite
 //! file the `agent-memory` binary uses, so Quill shares the user's memory with Claude Code, Codex
 //! and Cursor), and the process-level parts. [`Hook::run`] does the rest: the deadline, redaction,
-//! project identity, the journal, and notes injected once per session.
+//! project identity, the journal, notes injected once per session, and deciding when the dream
+//! runs (the dream itself is the installed `agent-memory` binary's).
 //!
 //! Try it with
 //! `echo '{"session":"s1","event":"start","dir":"."}' | cargo run -p examples --example custom_harness`.
@@ -20,14 +21,14 @@ use memory_core::{
     Delivery, EventId, EventKind, Harness, HarnessAdapter, HookEvent, HookResponse, MemoryStore, Rendered,
     SessionKey, Support, truncate_markdown,
 };
-use memory_hook::{Answered, Config, HANDOFF_VAR, Hook, OpenStore, Process};
+use memory_hook::{Answered, Config, DreamClaim, GUARD_VAR, HANDOFF_VAR, Hook, OpenStore, Process};
 use memory_store_sqlite::{SqliteConfig, SqliteStore};
 
 /// What Quill writes on stdin.
 #[derive(Debug, serde::Deserialize)]
 struct QuillInput {
     session: String,
-    /// `start`, `prompt`, `tool`, or a newer event this adapter keeps by name.
+    /// `start`, `prompt`, `tool`, `end`, or a newer event this adapter keeps by name.
     event: String,
     dir: Option<String>,
     text: Option<String>,
@@ -56,6 +57,7 @@ impl HarnessAdapter for QuillAdapter {
             "start" => EventKind::SessionStart,
             "prompt" => EventKind::UserPromptSubmit,
             "tool" => EventKind::PostToolUse,
+            "end" => EventKind::SessionEnd,
             other => EventKind::Other(other.to_owned()),
         };
         let session = SessionKey::new("quill", &input.session);
@@ -97,7 +99,8 @@ impl OpenStore for SqliteStores {
 }
 
 /// The hook process: a late answer is written and ends it; a payload the deadline caught half
-/// read is finished by a copy of this program, which journals it.
+/// read is finished by a copy of this program, which journals it; a dream is started as
+/// `agent-memory dream --background`, detached, holding the lock the hook took.
 struct QuillProcess;
 
 impl Process for QuillProcess {
@@ -114,6 +117,19 @@ impl Process for QuillProcess {
         child.env(HANDOFF_VAR, nanos.to_string()).stdin(Stdio::piped()).stdout(Stdio::null());
         let Ok(mut child) = child.spawn() else { return false };
         child.stdin.take().is_some_and(|mut stdin| stdin.write_all(payload).is_ok())
+    }
+
+    fn start_dream(&self, claim: DreamClaim) -> bool {
+        let mut dream = std::process::Command::new("agent-memory");
+        dream
+            .args(["dream", "--background", "--trigger", claim.trigger().as_str()])
+            .env(GUARD_VAR, "1")
+            .stdin(claim.into_stdio())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut dream, 0);
+        dream.spawn().is_ok()
     }
 }
 

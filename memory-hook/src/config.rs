@@ -169,8 +169,8 @@ impl HookConfig {
     }
 }
 
-/// Defaults for `agent-memory dream`.
-#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+/// Defaults for `agent-memory dream`, and the dream hooks start by themselves.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DreamConfig {
     /// Provider name (`deterministic` unless set).
@@ -187,6 +187,54 @@ pub struct DreamConfig {
     pub max_operations: Option<usize>,
     /// Longest note body a provider may write, in bytes (default 8192, at most 16384).
     pub max_body_bytes: Option<usize>,
+    /// Dream by itself: a hook starts the dream in the background after a session ends, or once
+    /// `auto_after_events` new events wait. An LLM provider dreams by itself only within a
+    /// spending cap (`max_tokens` or `max_cost_usd`).
+    pub auto: bool,
+    /// New events that start the dream without waiting for a session to end.
+    pub auto_after_events: u64,
+    /// Longest run of a dream started by a hook, in seconds; what it distilled by then is kept.
+    pub auto_max_seconds: u64,
+    /// Most events a dream started by a hook reads; the rest waits for the next one.
+    pub auto_max_events: u64,
+}
+
+impl Default for DreamConfig {
+    fn default() -> Self {
+        Self {
+            provider: None,
+            model: None,
+            base_url: None,
+            max_tokens: None,
+            max_cost_usd: None,
+            max_operations: None,
+            max_body_bytes: None,
+            auto: true,
+            auto_after_events: 200,
+            auto_max_seconds: 120,
+            auto_max_events: 10_000,
+        }
+    }
+}
+
+impl DreamConfig {
+    /// The provider's name as configured, `deterministic` when none is.
+    pub fn provider_name(&self) -> &str {
+        self.provider.as_deref().unwrap_or("deterministic")
+    }
+
+    /// Whether a dream started by a hook may run with this provider: the deterministic one always,
+    /// an LLM only within a spending cap.
+    pub fn auto_allowed(&self) -> bool {
+        self.provider_name().eq_ignore_ascii_case("deterministic")
+            || self.max_tokens.is_some()
+            || self.max_cost_usd.is_some()
+    }
+
+    /// The time limit of a dream started by a hook.
+    pub fn auto_max_duration(&self) -> Duration {
+        Duration::from_secs(self.auto_max_seconds.max(1))
+    }
 }
 
 impl Config {
@@ -300,6 +348,12 @@ impl Config {
     pub fn sessions_dir(&self) -> PathBuf {
         self.data_dir().join("sessions")
     }
+
+    /// The folder the hooks and the dream share: the dream's lock, the count of events waiting
+    /// for it, and its last run ([`crate::autodream`]).
+    pub fn dream_dir(&self) -> PathBuf {
+        self.data_dir().join("dream")
+    }
 }
 
 #[cfg(test)]
@@ -327,6 +381,20 @@ mod tests {
         assert_eq!(config.sqlite_path(), PathBuf::from("/tmp/am/memory.db"));
         assert!(!format!("{config:?}").contains("hunter2"));
         assert_eq!(config.hook.inject_deadline(), Duration::from_millis(1_000));
+    }
+
+    #[test]
+    fn the_dream_runs_by_itself_by_default_and_llms_only_within_a_cap() {
+        let config = Config::parse("").unwrap();
+        assert!(config.dream.auto);
+        assert_eq!((config.dream.auto_after_events, config.dream.auto_max_seconds), (200, 120));
+        assert!(config.dream.auto_allowed(), "the deterministic provider needs no cap");
+        let llm = Config::parse("[dream]\nprovider = \"anthropic\"\nauto_after_events = 50\n").unwrap();
+        assert_eq!(llm.dream.auto_after_events, 50);
+        assert!(!llm.dream.auto_allowed(), "an LLM without a spending cap does not dream by itself");
+        let capped = Config::parse("[dream]\nprovider = \"openai\"\nmax_cost_usd = 0.25\n").unwrap();
+        assert!(capped.dream.auto_allowed());
+        assert!(!Config::parse("[dream]\nauto = false\n").unwrap().dream.auto);
     }
 
     #[test]

@@ -16,16 +16,19 @@
 //!    [`journal`]ed when the store is slow, down or paused by [`health`]);
 //! 5. at a session start or a prompt, the relevant notes are selected within budgets
 //!    ([`inject`]) and given at most once per session ([`ledger`]), and the adapter renders the
-//!    answer.
+//!    answer;
+//! 6. the event is counted for the dream, and after a session ends (or once enough events wait)
+//!    the dream is started in the background, one at a time ([`autodream`]).
 //!
 //! The caller supplies the store ([`OpenStore`]) and the process-level parts ([`Process`]: writing
-//! a late answer and exiting). [`paths`] and [`Config`] say where the binary keeps its files, so a
-//! custom integration shares the user's memory.
+//! a late answer and exiting, handing a payload off, starting the dream). [`paths`] and [`Config`]
+//! say where the binary keeps its files, so a custom integration shares the user's memory.
 //!
 //! Invariants: a hook never exits with a blocking code; no event is lost (an event that cannot be
 //! stored is journaled, in a fallback folder when the data folder cannot be written); nothing
 //! reaches the store, the journal, a log or stderr before redaction.
 
+pub mod autodream;
 pub mod config;
 pub mod context_file;
 mod env;
@@ -40,6 +43,7 @@ pub mod project;
 mod runtime;
 mod watchdog;
 
+pub use autodream::{DreamClaim, DreamLock, Trigger};
 pub use config::{Backend, Config};
 pub use env::Env;
 pub use error::{Error, Result};

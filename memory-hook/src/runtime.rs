@@ -3,13 +3,15 @@
 //! Order of work: start the watchdog → load the configuration (a broken file falls back to the
 //! defaults, with a warning) → read stdin (bounded) → parse with the harness adapter → skip runs
 //! the guard or another harness owns → file under the project → redact → (within the deadline)
-//! deliver journaled events, append, build the injection → render the harness's answer.
+//! deliver journaled events, append, build the injection → count the event for the dream, and
+//! start one when a trigger fires ([`crate::autodream`]) → render the harness's answer.
 //!
 //! The store work runs on the caller's thread; the watchdog ([`crate::watchdog`]) answers for it
 //! when the deadline passes. Bad input gets one line on stderr and a non-blocking exit code; a
-//! panic is caught and answered with the harness's no-op. Nothing here ends the process: what
-//! needs the process (writing a late answer and exiting, handing a payload off) is the
-//! [`Process`] the caller supplies, so the whole runtime also runs in-process, in tests.
+//! panic is caught and answered with the harness's no-op. Nothing here ends or starts a process:
+//! what needs the process (writing a late answer and exiting, handing a payload off, starting the
+//! dream) is the [`Process`] the caller supplies, so the whole runtime also runs in-process, in
+//! tests.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -24,6 +26,7 @@ use memory_core::{
 use memory_redact::Redactor;
 use sha2::Digest as _;
 
+use crate::autodream::{self, DreamClaim, Tally};
 use crate::config::Config;
 use crate::env::Env;
 use crate::health::StoreHealth;
@@ -73,6 +76,14 @@ pub trait Process: Send + Sync {
     /// without a deadline (the binary starts itself with [`HANDOFF_VAR`] set and the payload on
     /// stdin). Returns `false` when it could not, and the payload is lost.
     fn hand_off(&self, payload: &[u8], received_at: DateTime<Utc>) -> bool;
+
+    /// A session ended, or enough events wait, and no dream runs: start one, off the hook's path
+    /// (the hook does not wait for it), holding `claim`, the dream's lock, until it ends. The
+    /// binary starts `agent-memory dream --background` detached, in a process group of its own,
+    /// with [`GUARD_VAR`] set, the claim's lock file as its stdin
+    /// ([`DreamClaim::into_stdio`]) and no other stdio. Returns `false` when it could not; the
+    /// lock is released with the claim and a later trigger tries again.
+    fn start_dream(&self, claim: DreamClaim) -> bool;
 }
 
 /// Who answered the harness.
@@ -278,7 +289,8 @@ impl<'a> Hook<'a> {
                 &event,
                 &format!("store paused after missed deadlines until {}", until.to_rfc3339()),
             );
-            return Ok(self.answer_pass(config, &kind, outcome, &summary));
+            let (rendered, summary) = self.answer_pass(config, &kind, outcome, &summary);
+            return Ok((rendered, self.auto_dream(config, &kind, summary)));
         }
         let work = Work {
             config,
@@ -289,14 +301,14 @@ impl<'a> Hook<'a> {
             injects,
             context_file,
         };
-        match work.run(local) {
+        let (rendered, summary) = match work.run(local) {
             Ok((response, outcome)) => {
                 if !local {
                     *verdict = Some(true);
                 }
                 let response =
                     if self.adapter.support(&kind).context { response } else { HookResponse::pass() };
-                Ok((self.adapter.render(&kind, &response), format!("{summary} {outcome}")))
+                (self.adapter.render(&kind, &response), format!("{summary} {outcome}"))
             }
             Err(e) => {
                 // A store that fails fast (a refused connection) costs the hook nothing; only one
@@ -306,9 +318,34 @@ impl<'a> Hook<'a> {
                 }
                 let why = format!("store error: {}", Redactor::new().redact_message(&e.to_string()));
                 let outcome = self.journal(config, &event, &why);
-                Ok(self.answer_pass(config, &kind, outcome, &summary))
+                self.answer_pass(config, &kind, outcome, &summary)
             }
+        };
+        Ok((rendered, self.auto_dream(config, &kind, summary)))
+    }
+
+    /// Counts the event for the dream and starts one when a trigger fires and none runs. The count
+    /// is one appended byte; the lock is tried only when a trigger fires. Returns the log summary
+    /// with what happened, when anything did.
+    fn auto_dream(&self, config: &Config, kind: &EventKind, summary: String) -> String {
+        if !config.dream.auto {
+            return summary;
         }
+        let dir = config.dream_dir();
+        let Ok(waiting) = Tally::new(&dir).add() else { return summary };
+        let Some(trigger) = autodream::decide(&config.dream, kind, waiting) else { return summary };
+        let what = match DreamClaim::take(&dir, trigger) {
+            Ok(Some(claim)) => {
+                if self.process.start_dream(claim) {
+                    "started"
+                } else {
+                    "could not be started"
+                }
+            }
+            Ok(None) => "already running",
+            Err(e) => return format!("{summary}; dream not started: {e}"),
+        };
+        format!("{summary}; dream {what} ({trigger}, {waiting} events waiting)")
     }
 
     fn answer_pass(

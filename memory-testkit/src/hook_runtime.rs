@@ -16,9 +16,10 @@
 //! Every behaviour runs real hooks in process, each test in its own folder: its own data folder
 //! (`AGENT_MEMORY_HOME`), configuration file (`AGENT_MEMORY_CONFIG`), temporary folder (`TMPDIR`,
 //! so the fallback journal is the test's own) and home. The process side of each hook records the
-//! watchdog's late answer with its time, and finishes a hand-off by running a second hook with
+//! watchdog's late answer with its time, finishes a hand-off by running a second hook with
 //! [`memory_hook::HANDOFF_VAR`] set on a thread, as the `agent-memory` binary starts a process of
-//! its own. A store is made slow or unreachable with a real lock on its SQLite file, taken from a
+//! its own, and records each dream a hook starts, holding its lock as the dream would until the
+//! behaviour lets it go. A store is made slow or unreachable with a real lock on its SQLite file, taken from a
 //! connection of the suite's own, so the store opener must open the embedded SQLite store at
 //! [`memory_hook::Config::sqlite_path`], as the binary does.
 //!
@@ -33,6 +34,7 @@ use serde_json::Value;
 
 mod bench;
 mod deadline;
+mod dream;
 mod inject;
 mod input;
 mod journal;
@@ -40,6 +42,10 @@ mod journal;
 pub use deadline::{
     caught_payloads_are_handed_off_and_journaled, deadline_answers_pass_and_journals,
     maximal_payload_meets_the_deadline, slow_server_is_paused,
+};
+pub use dream::{
+    a_backlog_starts_the_dream_without_a_session_end, a_session_end_starts_one_dream_at_a_time,
+    hooks_ending_sessions_at_once_start_one_dream,
 };
 pub use inject::{compaction_makes_notes_due_again, notes_are_injected_once_per_session};
 pub use input::{
@@ -82,6 +88,9 @@ pub trait HookFixtures: Sync {
     /// A finished shell tool call that ran `command`.
     fn tool_call(&self, session: &str, cwd: &Path, command: &str) -> Value;
 
+    /// The end of `session` (the harness's `SessionEnd`).
+    fn session_end(&self, session: &str, cwd: &Path) -> Value;
+
     /// A payload the adapter rejects because one field has the wrong type, with `secret` in that
     /// field (a string where the harness sends a number, for example), so the parser's message may
     /// quote it.
@@ -112,6 +121,9 @@ macro_rules! __hook_runtime_behaviours {
             random_extra_fields_read_back,
             killed_writes_are_recovered_or_removed,
             slow_server_is_paused,
+            a_session_end_starts_one_dream_at_a_time,
+            a_backlog_starts_the_dream_without_a_session_end,
+            hooks_ending_sessions_at_once_start_one_dream,
         );
     };
 }

@@ -1,6 +1,7 @@
 //! Workspace end-to-end tests: the built `agent-memory` binary, spawned as each harness would
 //! spawn it, against real stores.
 
+mod auto_dream;
 mod cross_harness;
 mod dream_kill;
 mod failure;

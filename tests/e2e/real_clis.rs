@@ -87,6 +87,22 @@ fn run_cli(mut cmd: Command, limit: Duration) -> CliRun {
     }
 }
 
+/// The dream a session's end started, once it ran to its end (its record in the data folder).
+fn dreamed_by_itself(m: &Machine) -> Value {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let last = std::fs::read(m.dream_dir().join("last.json"))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok());
+        if let Some(last) = last.filter(|l| l["trigger"] == "session-end") {
+            assert_eq!(last["outcome"], "ok", "{last}");
+            return last;
+        }
+        assert!(Instant::now() < until, "no dream ran by itself: {:#?}", m.log("hook.log"));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// One fired hook, as the recorder saw it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Fired {
@@ -320,9 +336,11 @@ fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
     let failure = events.iter().find(|e| e["raw"]["hook_event_name"] == "PostToolUseFailure").unwrap();
     assert!(failure["tool"]["error"].as_str().is_some_and(|e| !e.is_empty()), "{failure}");
 
-    // The dream distills the session; Codex in project A is given the convention at session start.
-    let report = desk.m.run_json(&["dream"]);
-    assert!(report["notes_created"].as_u64().unwrap() > 0, "{report}");
+    // Claude Code's session end started the dream by itself, nobody typed `dream`; Codex in project
+    // A is given the convention at session start.
+    assert!(fired.iter().any(|f| f.session == claude_session && f.event == "SessionEnd"), "{fired:?}");
+    let dreamed = dreamed_by_itself(&desk.m);
+    assert!(dreamed["notes_created"].as_u64().unwrap() > 0, "{dreamed}");
 
     desk.server.script_codex(vec![
         ("exec_command", json!({ "cmd": "ls" })),

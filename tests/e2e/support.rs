@@ -69,6 +69,22 @@ impl Machine {
             .unwrap();
     }
 
+    /// Writes the config with these `[dream]` settings (and the usual hook deadline).
+    pub(crate) fn write_dream_config(&self, dream: &str) {
+        self.write_config(&format!("[dream]\n{dream}"));
+    }
+
+    /// The lines of a log under the data folder (`hook.log`, `dream.log`).
+    pub(crate) fn log(&self, name: &str) -> Vec<String> {
+        let text = std::fs::read_to_string(self.home().join("logs").join(name)).unwrap_or_default();
+        text.lines().map(str::to_owned).collect()
+    }
+
+    /// The dream folder hooks and the dream share.
+    pub(crate) fn dream_dir(&self) -> PathBuf {
+        self.home().join("dream")
+    }
+
     /// A project folder (not a git repository unless the test makes it one).
     pub(crate) fn project(&self, name: &str) -> PathBuf {
         let dir = self.dir.path().join("src").join(name);

@@ -66,6 +66,10 @@ impl HookFixtures for Claude {
         )
     }
 
+    fn session_end(&self, session: &str, cwd: &Path) -> Value {
+        payload(session, cwd, "SessionEnd", json!({ "reason": "prompt_input_exit" }))
+    }
+
     fn wrongly_typed(&self, session: &str, cwd: &Path, secret: &str) -> Value {
         let mut call = self.tool_call(session, cwd, "true");
         call["duration_ms"] = Value::from(secret);

@@ -67,6 +67,10 @@ impl HookFixtures for Codex {
         )
     }
 
+    fn session_end(&self, session: &str, cwd: &Path) -> Value {
+        payload(session, cwd, "SessionEnd", json!({ "reason": "other" }))
+    }
+
     fn wrongly_typed(&self, session: &str, cwd: &Path, secret: &str) -> Value {
         let mut call = self.tool_call(session, cwd, "true");
         call["stop_hook_active"] = Value::from(secret);

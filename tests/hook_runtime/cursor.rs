@@ -71,6 +71,21 @@ impl HookFixtures for Cursor {
         )
     }
 
+    fn session_end(&self, session: &str, cwd: &Path) -> Value {
+        payload(
+            session,
+            cwd,
+            "sessionEnd",
+            json!({
+                "session_id": session,
+                "reason": "user_close",
+                "duration_ms": 93512.0,
+                "final_status": "completed",
+                "is_background_agent": false,
+            }),
+        )
+    }
+
     fn wrongly_typed(&self, session: &str, cwd: &Path, secret: &str) -> Value {
         let mut call = self.tool_call(session, cwd, "true");
         call["duration"] = Value::from(secret);

@@ -1,7 +1,7 @@
 //! `agent-memory demo`: a realistic multi-harness story replayed through the real hook binary into
 //! a fresh embedded store. A Claude Code session teaches a preference and a project convention;
-//! the deterministic dream distills notes; then Codex and Cursor sessions on the same project are
-//! shown what they are given at session start and on a prompt.
+//! its end starts the deterministic dream by itself, which distills notes; then Codex and Cursor
+//! sessions on the same project are shown what they are given at session start and on a prompt.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::Ex
         demo.hook("claude", &payload)?;
     }
 
-    print("2. Dream (deterministic distiller): events become notes.");
+    print("2. The session ended, so its hook started the dream (deterministic distiller) in the background.");
     let report = super::dream_for_demo(&demo.home, &demo.config).await?;
     print(&format!("   {report}"));
 

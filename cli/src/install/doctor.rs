@@ -1,5 +1,6 @@
 //! `agent-memory doctor`: is the hook installed and in step for each harness and scope, can the
-//! binary run, can the store be reached, and when did each harness last send an event.
+//! binary run, can the store be reached, when did each harness last send an event, and is the
+//! dream keeping up (events waiting for it, its last run, whether it runs by itself).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,6 +88,26 @@ pub(crate) struct LastHook {
     pub(crate) summary: String,
 }
 
+/// Events past the watermarks at most this many are counted.
+const WAITING_CAP: u64 = 10_000;
+
+/// The dream: whether it runs by itself, what waits for it, how its last run went.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct DreamCheck {
+    /// Whether hooks start the dream (`dream.auto`, and a spending cap for an LLM provider).
+    pub(crate) auto: bool,
+    pub(crate) provider: String,
+    pub(crate) auto_after_events: u64,
+    /// Events past the dream's watermarks (`None` when the store could not be read).
+    pub(crate) waiting: Option<u64>,
+    /// Whether more than `waiting` events wait (counting stops there).
+    pub(crate) waiting_more: bool,
+    /// The last run, from `<data_dir>/dream/last.json`.
+    pub(crate) last: Option<memory_hook::autodream::DreamRun>,
+    /// Who runs a dream now, when one runs.
+    pub(crate) running: Option<memory_hook::autodream::Holder>,
+}
+
 /// Everything `doctor` found.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Report {
@@ -94,6 +115,7 @@ pub(crate) struct Report {
     pub(crate) binary_state: BinaryState,
     pub(crate) files: Vec<FileCheck>,
     pub(crate) store: StoreCheck,
+    pub(crate) dream: DreamCheck,
     pub(crate) last_events: Vec<LastEvent>,
     pub(crate) last_hooks: Vec<LastHook>,
     /// Things to look at that do not stop the hooks.
@@ -177,10 +199,11 @@ pub(crate) async fn check(
         .unwrap_or_else(|| memory_hook::Config::fallback(&memory_hook::Env::process()));
     journal_findings(&data, &mut warnings, &mut problems);
     let config_ok = config.is_ok();
-    let (store, last_events, log_dir) = check_store(config).await;
+    let (store, last_events, log_dir, waiting) = check_store(config).await;
     if let Some(error) = store.error.as_ref().filter(|_| config_ok) {
         problems.push(format!("the store is unreachable: {error}"));
     }
+    let dream = dream_findings(&data, waiting, &mut warnings, &mut problems);
     let last_hooks = log_dir.map(|dir| last_hooks(&dir.join("hook.log"))).unwrap_or_default();
     for hook in &last_hooks {
         let failed =
@@ -195,11 +218,64 @@ pub(crate) async fn check(
         binary_state,
         files,
         store,
+        dream,
         last_events,
         last_hooks,
         warnings,
         problems,
     }
+}
+
+/// Whether the dream keeps up: a backlog that no dream will take (automatic dreams off, or an LLM
+/// provider without a spending cap) is a problem; a last run that failed or timed out is a warning.
+pub(crate) fn dream_findings(
+    config: &memory_hook::Config,
+    waiting: Option<(u64, bool)>,
+    warnings: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) -> DreamCheck {
+    let dream = &config.dream;
+    let check = DreamCheck {
+        auto: dream.auto && dream.auto_allowed(),
+        provider: dream.provider_name().to_owned(),
+        auto_after_events: dream.auto_after_events,
+        waiting: waiting.map(|(n, _)| n),
+        waiting_more: waiting.is_some_and(|(_, more)| more),
+        last: memory_hook::autodream::DreamRun::last(config),
+        running: memory_hook::DreamLock::holder(&config.dream_dir()),
+    };
+    let backlog = check.waiting.unwrap_or(0);
+    let large = backlog >= dream.auto_after_events.max(1);
+    let count = format!("{backlog}{}", if check.waiting_more { "+" } else { "" });
+    if !dream.auto && large {
+        problems.push(format!(
+            "{count} events wait for the dream and it does not run by itself (`dream.auto = false`): \
+             run `agent-memory dream`, or set `dream.auto = true`"
+        ));
+    } else if dream.auto && !dream.auto_allowed() {
+        let message = format!(
+            "`dream.provider = \"{}\"` has no spending cap, so hooks never start the dream: set \
+             `dream.max_tokens` or `dream.max_cost_usd`, or run `agent-memory dream`",
+            check.provider
+        );
+        if large {
+            problems.push(format!("{count} events wait for the dream; {message}"));
+        } else {
+            warnings.push(message);
+        }
+    }
+    if let Some(last) = &check.last {
+        use memory_hook::autodream::RunOutcome;
+        if matches!(last.outcome, RunOutcome::Failed | RunOutcome::TimedOut) {
+            warnings.push(format!(
+                "the last dream ({}) {}: {}",
+                last.started_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                if last.outcome == RunOutcome::Failed { "failed" } else { "reached its time limit" },
+                last.detail.as_deref().unwrap_or("see dream.log")
+            ));
+        }
+    }
+    check
 }
 
 /// Events waiting in the journals, set aside, unreadable or written to the fallback folder, and a
@@ -385,24 +461,26 @@ fn codex_flag(
     }
 }
 
-/// Opens the store and reads the last event of each harness.
+/// Opens the store and reads the last event of each harness, and how many events wait for the
+/// dream.
 async fn check_store(
     config: anyhow::Result<memory_hook::config::Config>,
-) -> (StoreCheck, Vec<LastEvent>, Option<PathBuf>) {
+) -> (StoreCheck, Vec<LastEvent>, Option<PathBuf>, Option<(u64, bool)>) {
     let unreachable = |error: String| StoreCheck { reachable: false, error: Some(error), sessions: 0 };
     let config = match config {
         Ok(config) => config,
-        Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), None),
+        Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), None, None),
     };
     let log_dir = Some(config.log_dir());
     let store = match crate::store::open(&config).await {
         Ok(store) => store,
-        Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), log_dir),
+        Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), log_dir, None),
     };
     let sessions = match store.sessions().await {
         Ok(sessions) => sessions,
-        Err(e) => return (unreachable(e.to_string()), Vec::new(), log_dir),
+        Err(e) => return (unreachable(e.to_string()), Vec::new(), log_dir, None),
     };
+    let waiting = crate::cmd::dream::waiting(&*store, WAITING_CAP).await.ok();
     let mut last: BTreeMap<String, LastEvent> = BTreeMap::new();
     for session in &sessions {
         let newer = last.get(&session.harness).is_none_or(|seen| session.last_at > seen.at);
@@ -418,7 +496,7 @@ async fn check_store(
         }
     }
     let check = StoreCheck { reachable: true, error: None, sessions: sessions.len() };
-    (check, last.into_values().collect(), log_dir)
+    (check, last.into_values().collect(), log_dir, waiting)
 }
 
 /// The last line of the hook log for each harness (only the log's last 256 KiB are read).
@@ -447,6 +525,40 @@ pub(crate) fn last_hooks(log: &Path) -> Vec<LastHook> {
         );
     }
     last.into_values().collect()
+}
+
+/// The dream's lines of the report.
+fn render_dream(dream: &DreamCheck) -> String {
+    let mut out = if dream.auto {
+        format!(
+            "\ndream: runs by itself after a session ends or {} new events (provider {})\n",
+            dream.auto_after_events, dream.provider
+        )
+    } else {
+        format!("\ndream: runs only when typed, `agent-memory dream` (provider {})\n", dream.provider)
+    };
+    match dream.waiting {
+        Some(n) => out.push_str(&format!(
+            "events waiting for the dream: {n}{}\n",
+            if dream.waiting_more { " or more" } else { "" }
+        )),
+        None => out.push_str("events waiting for the dream: unknown (the store could not be read)\n"),
+    }
+    match &dream.last {
+        Some(run) => out.push_str(&format!(
+            "last dream: {} {}\n",
+            run.started_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            crate::cmd::dream::describe_run(run)
+        )),
+        None => out.push_str("last dream: none yet\n"),
+    }
+    if let Some(holder) = &dream.running {
+        out.push_str(&format!(
+            "a dream is running now ({})\n",
+            crate::cmd::dream::describe_holder(Some(holder))
+        ));
+    }
+    out
 }
 
 /// The report as text.
@@ -493,6 +605,7 @@ pub(crate) fn render(report: &Report) -> String {
             out.push_str(&format!("last {name} hook run: {} {}\n", h.at, h.summary));
         }
     }
+    out.push_str(&render_dream(&report.dream));
     if !report.warnings.is_empty() {
         out.push_str("\nwarnings:\n");
         for w in &report.warnings {

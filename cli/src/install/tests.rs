@@ -565,3 +565,36 @@ proptest! {
         prop_assert_eq!(sandbox.read(&path), original);
     }
 }
+
+#[test]
+fn doctor_calls_a_backlog_that_no_dream_will_take_a_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let findings = |toml: &str, waiting: (u64, bool)| {
+        let mut config = memory_hook::config::Config::parse(toml).unwrap();
+        config.data_dir = Some(dir.path().to_path_buf());
+        let (mut warnings, mut problems) = (Vec::new(), Vec::new());
+        let check = doctor::dream_findings(&config, Some(waiting), &mut warnings, &mut problems);
+        (check, warnings, problems)
+    };
+    let (check, warnings, problems) = findings("", (500, false));
+    assert!(check.auto && warnings.is_empty() && problems.is_empty(), "{warnings:?} {problems:?}");
+
+    let (check, _, problems) = findings("[dream]\nauto = false\n", (10_000, true));
+    assert!(!check.auto);
+    assert!(problems.iter().any(|p| p.starts_with("10000+ events wait for the dream")), "{problems:?}");
+    let (_, _, problems) = findings("[dream]\nauto = false\n", (199, false));
+    assert!(problems.is_empty(), "a small backlog is no problem: {problems:?}");
+
+    let uncapped = "[dream]\nprovider = \"anthropic\"\n";
+    let (check, _, problems) = findings(uncapped, (250, false));
+    assert!(!check.auto, "an LLM without a cap does not dream by itself");
+    assert!(problems.iter().any(|p| p.contains("has no spending cap")), "{problems:?}");
+    let (_, warnings, problems) = findings(uncapped, (3, false));
+    assert!(
+        problems.is_empty() && warnings.iter().any(|w| w.contains("has no spending cap")),
+        "{warnings:?}"
+    );
+    let (check, _, problems) =
+        findings("[dream]\nprovider = \"anthropic\"\nmax_cost_usd = 0.5\n", (250, false));
+    assert!(check.auto && problems.is_empty(), "{problems:?}");
+}

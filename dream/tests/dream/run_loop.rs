@@ -171,6 +171,31 @@ async fn token_and_cost_caps_stop_before_the_call() {
 }
 
 #[tokio::test]
+async fn the_event_limit_distills_what_was_read_and_leaves_the_rest_for_the_next_run() {
+    let mut events = plain_events(3, None);
+    events.extend(plain_events(2, Some("acme")).into_iter().map(|mut e| {
+        e.id.0 = format!("{}ee", &e.id.0[..30]);
+        e
+    }));
+    let store = store_with(&events).await;
+    let provider = ScriptedProvider::new(|_, _| reply(vec![]));
+    let mut limited = options();
+    limited.max_events = Some(5);
+    let report = run(&store, &provider, &limited, &NoProgress).await.unwrap();
+    assert_eq!(report.stopped, Some(StopReason::EventLimit { limit: 5 }), "{report:?}");
+    assert_eq!(report.events_read, 5);
+    assert_eq!(store.watermark(&user_mark()).await.unwrap(), Some(4), "the user group was read whole");
+    assert_eq!(store.watermark("dream:project:acme").await.unwrap(), Some(5), "one acme event was read");
+    assert_eq!(store.watermark(dream::SCANNED_WATERMARK).await.unwrap(), None, "the scan is not complete");
+
+    let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
+    assert_eq!((report.stopped, report.events_read), (None, 2), "the next run reads only the rest");
+    let seen: usize = provider.requests.lock().unwrap().iter().map(|r| r.events.len()).sum();
+    assert_eq!(seen, events.len(), "every event reached the provider exactly once");
+    assert_eq!(store.watermark(dream::SCANNED_WATERMARK).await.unwrap(), Some(7));
+}
+
+#[tokio::test]
 async fn injection_events_are_never_evidence() {
     let mut story = Story::new();
     story.session("claude", "s", Some("acme"), "/src/acme");

@@ -1,6 +1,7 @@
 //! The bench every behaviour runs on: a private folder per test (data, config, temporary folder,
-//! home, project), hooks run in process, a [`Process`] that records late answers and finishes
-//! hand-offs on a thread, real locks on the SQLite file, and readers of what the hooks left.
+//! home, project), hooks run in process, a [`Process`] that records late answers, finishes
+//! hand-offs on a thread and records the dreams hooks start (holding their locks), real locks on
+//! the SQLite file, and readers of what the hooks left.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -12,8 +13,10 @@ use memory_core::{
     Delivery, EventKind, HarnessAdapter, HookEvent, HookResponse, MemoryStore, Note, Rendered, SessionKey,
     StoredEvent,
 };
+use memory_hook::autodream::Tally;
 use memory_hook::{
-    Answered, Config, DrainMode, Drained, Env, HANDOFF_VAR, Hook, Journal, OpenStore, Outcome,
+    Answered, Config, DrainMode, Drained, DreamClaim, Env, HANDOFF_VAR, Hook, Journal, OpenStore, Outcome,
+    Trigger,
 };
 use serde_json::Value;
 
@@ -24,7 +27,7 @@ pub(crate) const PROJECT: &str = "hook-suite";
 
 /// Deadlines of the bench's default configuration: long, so behaviours that are not about the
 /// deadline see the run's own answer on a loaded machine.
-const RELAXED_CONFIG: &str = "[hook]\ndeadline_ms = 5000\ninject_deadline_ms = 5000\n";
+pub(crate) const RELAXED_CONFIG: &str = "[hook]\ndeadline_ms = 5000\ninject_deadline_ms = 5000\n";
 
 /// How long a behaviour waits for an answer before it calls the hook stuck.
 pub(crate) const STUCK: Duration = Duration::from_secs(20);
@@ -36,6 +39,7 @@ pub(crate) struct Bench<'f> {
     env: Env,
     project: PathBuf,
     runtime: tokio::runtime::Runtime,
+    dreams: Dreams,
 }
 
 impl<'f> Bench<'f> {
@@ -65,7 +69,7 @@ impl<'f> Bench<'f> {
             .enable_all()
             .build()
             .expect("tokio runtime");
-        let bench = Self { fixtures, root, env, project, runtime };
+        let bench = Self { fixtures, root, env, project, runtime, dreams: Dreams::default() };
         bench.configure(RELAXED_CONFIG);
         bench
     }
@@ -155,7 +159,8 @@ impl<'f> Bench<'f> {
     pub(crate) fn run_with(&self, stores: &dyn OpenStore, env: &Env, payload: &[u8], late: &Late) -> Ran {
         let adapter = self.adapter();
         std::thread::scope(|scope| {
-            let process = TestProcess { scope, adapter, stores, env: env.clone(), late };
+            let dreams = &self.dreams;
+            let process = TestProcess { scope, adapter, stores, env: env.clone(), late, dreams };
             let mut stdin = payload;
             let started = Instant::now();
             late.start(started);
@@ -179,6 +184,18 @@ impl<'f> Bench<'f> {
         let shared = Arc::clone(&late);
         let handle = scope.spawn(move || self.run_with(stores, &env, &payload, &shared));
         Running { late, handle }
+    }
+
+    /// Why each dream the bench's hooks started was started, in order.
+    pub(crate) fn dreams(&self) -> Vec<Trigger> {
+        self.dreams.lock().iter().map(|d| d.trigger).collect()
+    }
+
+    /// Ends the dreams started so far, releasing their locks as their processes would.
+    pub(crate) fn finish_dreams(&self) {
+        for dream in self.dreams.lock().iter_mut() {
+            dream.claim = None;
+        }
     }
 
     /// Runs `future` to its end.
@@ -424,15 +441,36 @@ impl Running<'_> {
     }
 }
 
-/// The process side of an in-process hook: late answers are recorded, and a hand-off is finished
-/// by a second hook, with [`HANDOFF_VAR`] set, on a thread of its own (as the binary starts a
-/// process of its own).
+/// A dream a hook started: why, and its lock while it "runs".
+#[derive(Debug)]
+struct StartedDream {
+    trigger: Trigger,
+    claim: Option<DreamClaim>,
+}
+
+/// The dreams hooks started, in order.
+#[derive(Debug, Default)]
+struct Dreams {
+    started: Mutex<Vec<StartedDream>>,
+}
+
+impl Dreams {
+    fn lock(&self) -> MutexGuard<'_, Vec<StartedDream>> {
+        self.started.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The process side of an in-process hook: late answers are recorded, a hand-off is finished by a
+/// second hook, with [`HANDOFF_VAR`] set, on a thread of its own (as the binary starts a process
+/// of its own), and a dream start is recorded with its lock held, as the dream the binary starts
+/// holds it, and starts a new count of waiting events, as that dream does.
 struct TestProcess<'s, 'e> {
     scope: &'s Scope<'s, 'e>,
     adapter: &'static dyn HarnessAdapter,
     stores: &'e dyn OpenStore,
     env: Env,
     late: &'e Late,
+    dreams: &'e Dreams,
 }
 
 impl memory_hook::Process for TestProcess<'_, '_> {
@@ -443,15 +481,22 @@ impl memory_hook::Process for TestProcess<'_, '_> {
     fn hand_off(&self, payload: &[u8], received_at: DateTime<Utc>) -> bool {
         let Some(nanos) = received_at.timestamp_nanos_opt() else { return false };
         let env = self.env.clone().with(HANDOFF_VAR, nanos.to_string());
-        let (scope, adapter, stores, late, payload) =
-            (self.scope, self.adapter, self.stores, self.late, payload.to_vec());
+        let (scope, adapter, stores, late, dreams, payload) =
+            (self.scope, self.adapter, self.stores, self.late, self.dreams, payload.to_vec());
         let spawned =
             std::thread::Builder::new().name("hand-off".to_owned()).spawn_scoped(scope, move || {
-                let process = TestProcess { scope, adapter, stores, env: env.clone(), late };
+                let process = TestProcess { scope, adapter, stores, env: env.clone(), late, dreams };
                 let outcome = Hook::new(adapter, stores, &process).env(env).run(&mut payload.as_slice());
                 late.handed_off(outcome.log);
             });
         spawned.is_ok()
+    }
+
+    fn start_dream(&self, claim: DreamClaim) -> bool {
+        let config = Config::load_from(&self.env).unwrap_or_else(|_| Config::fallback(&self.env));
+        Tally::new(&config.dream_dir()).take();
+        self.dreams.lock().push(StartedDream { trigger: claim.trigger(), claim: Some(claim) });
+        true
     }
 }
 
