@@ -34,6 +34,8 @@ mod provider;
 mod report;
 mod request;
 mod run;
+mod shell;
+mod statements;
 mod validate;
 
 pub use anthropic::{
