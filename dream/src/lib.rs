@@ -6,8 +6,10 @@
 //! its watermark in one atomic step.
 //!
 //! Providers:
-//! - [`DeterministicProvider`] (no LLM, the default): commands, flags, hot files, error→fix pairs and
-//!   stated preferences, byte-identical for identical input;
+//! - [`DeterministicProvider`] (no LLM, the default): what the user states (preferences, rules,
+//!   conventions, facts, in their scope, corrections replacing what they correct), and what the agent
+//!   ran (commands, each program's flags, hot files, error→fix pairs naming the fix),
+//!   byte-identical for identical input;
 //! - [`AnthropicProvider`]: the Anthropic Messages API with a forced, strict tool;
 //! - [`OpenAiProvider`]: any OpenAI-compatible chat-completions server with a strict `json_schema`
 //!   response format (OpenAI, Ollama, llama.cpp, vLLM, LM Studio);
