@@ -178,6 +178,8 @@ impl RunState<'_> {
                     self.account(reply.usage);
                     let known_sources = self.known_sources(&request, &reply.operations.operations).await?;
                     let context = Context {
+                        group,
+                        events: &request.events,
                         allowed_scopes: &request.allowed_scopes,
                         notes: &notes,
                         known_sources: &known_sources,

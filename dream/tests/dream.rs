@@ -37,3 +37,6 @@ mod said;
 
 #[path = "dream/work.rs"]
 mod work;
+
+#[path = "dream/llm_rules.rs"]
+mod llm_rules;
