@@ -15,6 +15,11 @@
 //!   response format (OpenAI, Ollama, llama.cpp, vLLM, LM Studio);
 //! - [`HarnessCliProvider`]: the user's own `claude` or `codex` command line, headless.
 //!
+//! Validation also holds every provider to the scope rules and correction semantics where they can
+//! be checked: a `profile/` note gets no line worded for the project and is not made only of
+//! statements worded for it, and a rewritten note keeps no line a correction in the chunk
+//! superseded.
+//!
 //! Notes a person edited (generator `human`) are merged, never replaced: providers see them marked as
 //! human-edited, deleting them is rejected, an update must keep every line of the person's body, and
 //! the merged version keeps the generator `human` (so later runs keep protecting it).
