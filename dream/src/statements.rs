@@ -107,8 +107,28 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
         \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general)\b
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
       | \b(?:i|we)\ (?:usually|generally|normally|typically|tend\ to|always|never)\b
+      | ^make\ sure\b.*\b(?:before|after|whenever|every|each)\b
     ")
 });
+/// Fillers that announce a fact ("heads up: the staging db is read-only").
+static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:heads up|fyi|note|just so you know|for the record|for your information|reminder)\b[,:!]?\s+")
+});
+/// Where things go ("tests go in __tests__ next to the component").
+static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:the |all |our )?[\w./-]+(?: [\w./-]+){0,2} (?:go|goes|belong|belongs|live|lives|sit|sits|are kept|is kept|are stored|is stored) (?:in|under|into|inside|next to|beside|alongside|with)\b",
+    )
+});
+/// A rule said of things ("error messages should be lowercase").
+static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:the |all |our |every |each )?(?P<subject>[\w./-]+(?: [\w./-]+){0,3}?) (?:should|must|need to|needs to|have to|has to|shall)(?: always| never| not| only)? (?:be|go|use|live|start|end|follow|have|stay|include|contain|match|come|get|run)\b",
+    )
+});
+/// What users say of where they work ("I'm on a Mac").
+static PERSONAL_SETUP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^i'?m (?:on|using|running) (?:a |an )?(?P<what>\w+)"));
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \bi(?:'d|\ would|'m|\ am)?\ (?:(?:really|strongly|generally|usually|much|always|mostly|definitely|do|also|personally|still|just|absolutely|kind\ of|kinda)\ )*
@@ -154,7 +174,7 @@ static REMEMBER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,3}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|is still|now runs|now lives) (?:on|at|in|to|under|behind|via|through|with|against|\S*\d)",
+        r"^(?:the |our |my )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,3}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|is still|now runs|now lives|is called|are called|is named|are named) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -163,7 +183,9 @@ static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\d|`|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql)\b")
+    re(
+        r"\d|`|https?://|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql)\b",
+    )
 });
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -241,6 +263,7 @@ fn classify(sentence: &str) -> Option<Reach> {
         return None;
     }
     let whole = normalize(sentence);
+    let announced = ANNOUNCED.is_match(&whole);
     let mut s = FILLER.replace(&whole, "").into_owned();
     let corrected = CORRECTION_LEAD.is_match(&s);
     s = CORRECTION_LEAD.replace(&s, "").into_owned();
@@ -267,7 +290,18 @@ fn classify(sentence: &str) -> Option<Reach> {
     let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
     let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
     let team = TEAM_START.is_match(rest) && !TEAM_TASK.is_match(rest) && !TROUBLE.is_match(rest);
-    let fact = is_fact(rest, corrected);
+    let fact = is_fact(rest, corrected, announced || project_worded(&whole));
+    let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
+    // "X should be …" of things in general (plural: "error messages"), not of one thing being
+    // built ("the modal should close on escape").
+    let should = SHOULD.captures(rest).is_some_and(|c| {
+        let subject = c.name("subject").map_or("", |m| m.as_str());
+        subject.ends_with('s') && !FACT_SUBJECT_EXCLUDED.is_match(subject)
+    }) && !TROUBLE.is_match(rest)
+        && !SPECIFIC.is_match(first_clause);
+    let setup = PERSONAL_SETUP.captures(rest).is_some_and(|c| {
+        !matches!(c.name("what").map_or("", |m| m.as_str()), "it" | "this" | "that" | "the" | "my" | "your")
+    }) && !TROUBLE.is_match(rest);
     let remembered = REMEMBER.is_match(rest) || (PERSONAL_FACT.is_match(rest) && !TROUBLE.is_match(rest));
     let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
     let convention = convention_imperative(rest, &whole);
@@ -283,12 +317,16 @@ fn classify(sentence: &str) -> Option<Reach> {
         || remembered
         || led_declarative
         || convention
+        || placed
+        || should
+        || setup
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
         return None;
     }
     let personal = rest.starts_with("my ") || rest.starts_with("i ") || rest.starts_with("i'");
-    let reach = if project_worded(&whole) || TEAM_WORDING.is_match(&whole) || (fact && !personal) {
+    let reach = if project_worded(&whole) || TEAM_WORDING.is_match(&whole) || ((fact || placed) && !personal)
+    {
         Reach::Project
     } else {
         Reach::General
@@ -296,16 +334,15 @@ fn classify(sentence: &str) -> Option<Reach> {
     Some(reach)
 }
 
-/// A declarative fact about a thing with a value, or one said as a correction ("the dev server is
-/// on 5173 now").
-fn is_fact(rest: &str, corrected: bool) -> bool {
+/// A declarative fact about a thing with a value, one said as a correction ("the dev server is
+/// on 5173 now"), or one `vouched` for (announced, or worded for the project).
+fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
     let Some(captures) = FACT.captures(rest) else { return false };
     let subject = captures.name("subject").map_or("", |m| m.as_str());
+    let tail = captures.name("tail").map_or("", |m| m.as_str());
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
         && !TROUBLE.is_match(rest)
-        && (VALUE.is_match(&rest[captures.get(0).map_or(0, |m| m.start())..])
-            || corrected
-            || CORRECTION.is_match(rest))
+        && (VALUE.is_match(tail) || corrected || vouched || CORRECTION.is_match(rest))
 }
 
 /// An imperative that sets a convention ("indent with tabs", "use pnpm, not npm", "keep functions
