@@ -356,7 +356,7 @@ fn preferences_spec() -> Spec {
         "How the user wants things done, in their own words; follow these in every project",
         NoteKind::Preference,
         &["preferences"],
-        "Preferences and rules the user stated, in their words (a later statement replaces what it corrects).",
+        "Preferences and rules the user stated, in their words.",
         false,
     )
 }
@@ -367,7 +367,7 @@ fn conventions_spec(project: &Project) -> Spec {
         "Rules and facts the user stated for this project; follow them when changing it",
         NoteKind::Convention,
         &["conventions"],
-        "Conventions and facts the user stated for this project, in their words (a later statement replaces what it corrects).",
+        "Conventions and facts the user stated for this project, in their words.",
         false,
     )
 }
@@ -389,7 +389,7 @@ fn hot_files_spec(project: &Project) -> Spec {
         "Files of this project that are edited and read most often",
         NoteKind::Fact,
         &["files"],
-        "Files edited and read most often in this project (deleted files leave the list).",
+        "Files edited and read most often in this project.",
         true,
     )
 }
@@ -400,7 +400,7 @@ fn errors_spec(project: &Project) -> Spec {
         "Commands that failed in this project and what made them pass",
         NoteKind::Procedure,
         &["errors"],
-        "Commands that failed in this project, and what made them pass: the change to the command, the commands run before the next success, or the files edited.",
+        "Commands that failed in this project, and what made them pass.",
         false,
     )
 }
