@@ -3,7 +3,10 @@
 //! Adapters describe every call in harness-neutral terms (`ToolCall::shell`, `failed`, `files`),
 //! so nothing here knows a harness's tool names or payload fields.
 
+use std::sync::LazyLock;
+
 use memory_core::{EventKind, HookEvent};
+use regex::Regex;
 
 /// Longest shell command kept, in characters.
 const MAX_COMMAND_CHARS: usize = 300;
@@ -32,15 +35,21 @@ pub(crate) fn shell_command(event: &HookEvent) -> Option<String> {
     Some(collapsed.chars().take(MAX_COMMAND_CHARS).collect())
 }
 
-/// The outcome of a finished tool call (`None` for events that are not a tool's result). A result
-/// whose harness does not say whether it failed counts as a success.
+/// The outcome of a finished tool call (`None` for events that are not a tool's result): failed
+/// when the adapter says so (`ToolCall::failed`) or the shell command's exit code is not 0. A
+/// result whose harness says neither counts as a success.
 pub(crate) fn outcome(event: &HookEvent) -> Option<Outcome> {
     match event.kind {
         EventKind::PostToolUseFailure => Some(Outcome::Failed),
-        EventKind::PostToolUse => match event.tool.as_ref()?.failed {
-            Some(true) => Some(Outcome::Failed),
-            _ => Some(Outcome::Succeeded),
-        },
+        EventKind::PostToolUse => {
+            let tool = event.tool.as_ref()?;
+            let exit_code = tool.shell.as_ref().and_then(|shell| shell.exit_code);
+            match (tool.failed, exit_code) {
+                (Some(true), _) => Some(Outcome::Failed),
+                (None, Some(code)) if code != 0 => Some(Outcome::Failed),
+                _ => Some(Outcome::Succeeded),
+            }
+        }
         _ => None,
     }
 }
@@ -50,20 +59,36 @@ pub(crate) fn error_text(event: &HookEvent) -> String {
     event.tool.as_ref().and_then(|tool| tool.error.clone()).unwrap_or_default()
 }
 
-/// The most telling line of an error: the first mentioning "error", else the first non-empty line
-/// that is not an `Exit code N` banner. Backticks become quotes; at most 160 characters.
+/// Lines that open an error message: `error: …`, `error[E0425]: …`, `ModuleNotFoundError: …`.
+static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:error|fatal|panic)\b|\berror\[|\b\w+(?:Error|Exception):|^E\s+\w+")
+        .expect("the error pattern compiles")
+});
+
+/// The most telling line of an error: the first that opens an error message, else the first
+/// mentioning "error", else the first non-empty line that is not part of a harness's banner
+/// (`Exit code N`, Codex's `Wall time:` and `Output:`). Backticks become quotes; at most 160
+/// characters.
 pub(crate) fn error_signature(text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.to_ascii_lowercase().starts_with("exit code"))
+        .map(str::trim_end)
+        .filter(|l| {
+            let lower = l.trim().to_ascii_lowercase();
+            !lower.is_empty()
+                && !lower.starts_with("exit code")
+                && !lower.starts_with("wall time:")
+                && lower != "output:"
+        })
         .collect();
     let line = lines
         .iter()
-        .find(|l| l.to_ascii_lowercase().contains("error"))
+        .find(|l| ERROR_LINE.is_match(l.trim_start()))
+        .or_else(|| lines.iter().find(|l| l.to_ascii_lowercase().contains("error")))
         .or_else(|| lines.first())
         .copied()
-        .unwrap_or("failed");
+        .unwrap_or("failed")
+        .trim();
     line.replace('`', "'").chars().take(160).collect()
 }
 

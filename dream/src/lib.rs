@@ -6,12 +6,19 @@
 //! its watermark in one atomic step.
 //!
 //! Providers:
-//! - [`DeterministicProvider`] (no LLM, the default): commands, flags, hot files, error→fix pairs and
-//!   stated preferences, byte-identical for identical input;
+//! - [`DeterministicProvider`] (no LLM, the default): what the user states (preferences, rules,
+//!   conventions, facts, in their scope, corrections replacing what they correct), and what the agent
+//!   ran (commands, each program's flags, hot files, error→fix pairs naming the fix),
+//!   byte-identical for identical input;
 //! - [`AnthropicProvider`]: the Anthropic Messages API with a forced, strict tool;
 //! - [`OpenAiProvider`]: any OpenAI-compatible chat-completions server with a strict `json_schema`
 //!   response format (OpenAI, Ollama, llama.cpp, vLLM, LM Studio);
 //! - [`HarnessCliProvider`]: the user's own `claude` or `codex` command line, headless.
+//!
+//! Validation also holds every provider to the scope rules and correction semantics where they can
+//! be checked: a `profile/` note gets no line worded for the project and is not made only of
+//! statements worded for it, and a rewritten note keeps no line a correction in the chunk
+//! superseded.
 //!
 //! Notes a person edited (generator `human`) are merged, never replaced: providers see them marked as
 //! human-edited, deleting them is rejected, an update must keep every line of the person's body, and
@@ -34,6 +41,8 @@ mod provider;
 mod report;
 mod request;
 mod run;
+mod shell;
+mod statements;
 mod validate;
 
 pub use anthropic::{

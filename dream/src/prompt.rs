@@ -22,10 +22,34 @@ existing note covers.
 2. Consolidate: merge, don't append. An update rewrites the whole note (title, tags, body): keep \
 what is still true, add what is new, drop what the events now contradict. Write dates as absolute \
 dates (YYYY-MM-DD), never \"yesterday\".
-3. Keep only durable knowledge: stated preferences and corrections, conventions, commands that work, \
-errors and how they were fixed. Leave out one-off details, guesses and anything secret.
-4. Be brief: short bullet points, one fact per line. A note should read in seconds.
-5. When nothing is worth recording, return an empty list of operations.
+3. Keep only durable knowledge: stated preferences, rules and conventions, facts about the project, \
+commands that work, errors and how they were fixed. Leave out guesses and anything secret. Task \
+requests are not rules (\"fix the bug in foo.rs\", \"add a test for bar\", \"can you refactor …\"), and \
+neither are one-offs (\"just for this run\", \"for now\", \"this time\"): record neither.
+4. Keep what the user says in their words, in every way people phrase it, positive and negative: \
+\"I like/prefer/want/hate …\", \"please always/never …\", \"don't/avoid …\", \"we use/we're on …\", \
+\"X, not Y\", \"use X instead of Y\", conventions in the imperative (\"indent with tabs\").
+5. File each statement where it applies. Worded for the project (\"here\", \"in this repo\", \"in this \
+crate/project/codebase\", \"for this app\"), said for the team (\"we\", \"our\"), or a fact about the \
+project (ports, versions, services): the project scope, under `<project folder>/conventions.md`. \
+General wording: `profile/preferences.md` in user scope, where it reaches every project. Never put \
+a project's rule in the profile: another project would be told to follow it.
+6. A correction supersedes what it corrects (\"we moved to Postgres 16, ignore the 14 stuff\", \"the dev \
+server is on 5173 now\", \"actually use X\", \"no longer Y\", \"switched from A to B\"): rewrite the note \
+and remove the superseded line entirely, keeping only the new value, with no \"was …\" or history of \
+the old one. Retire what depended on the old value too: commands that use the old port, program \
+or version, tool notes of a tool the user ruled out.
+7. Commands the agent ran are what the agent chose, not what the user prefers: keep them in the \
+project's commands note, never as flags \"the user passes\". Credit a flag to the program that takes \
+it (`uv run pytest -q`: `-q` is pytest's; `pnpm test -- --watch`: `pnpm test`'s). A tool note goes \
+where the tool is used: under the project folder (`<project folder>/tools/<tool>/…`), and in user \
+scope (`tools/<tool>/…`) only when other projects use the tool too (listed below).
+8. An error note names the fix: what changed between the failure and the success of the same \
+command (an added flag, a variable like `TZ=UTC`), the commands run in between (`uv add --dev \
+httpx`), else the files edited. Files deleted later are not hot; commands and files no longer used \
+retire.
+9. Be brief: short bullet points, one fact per line. A note should read in seconds.
+10. When nothing is worth recording, return an empty list of operations.
 
 Rules (answers breaking them are rejected):
 - scope is `user` for knowledge about the user everywhere (paths under profile/, tools/, errors/ or \
@@ -39,7 +63,10 @@ or fact), body and at least one source; delete needs none of them (use null).
 - sources: ids of events in the log (the bracketed hex ids) the change is based on.
 - Notes marked human_edited=\"true\" were written by the user: never delete them; on update keep \
 every line of their body exactly as it is and only add lines.
-- tags: lowercase words or slugs like `testing`.";
+- tags: lowercase words or slugs like `testing`.
+- a `profile/` note must not hold lines worded for the project, nor be made only of statements \
+worded for it: those go to the project scope.
+- a note you write must not keep a line that a correction in the events superseded.";
 
 /// The stable part of the prompt: instructions and rules.
 pub fn system_prompt() -> &'static str {
@@ -103,6 +130,10 @@ pub fn events_block(request: &DreamRequest) -> String {
     let _ = writeln!(out, "Allowed scopes: {}", scopes.join(", "));
     if let Some(folder) = request.project_folder() {
         let _ = writeln!(out, "Project folder for scope {}: {folder}", request.group);
+    }
+    if !request.tools_elsewhere.is_empty() {
+        let tools: Vec<&str> = request.tools_elsewhere.iter().map(String::as_str).collect();
+        let _ = writeln!(out, "Tools other projects use: {}", tools.join(", "));
     }
     let _ = writeln!(out, "Today: {}", request.now.format("%Y-%m-%d"));
     let _ = writeln!(out, "At most {} operations.", request.limits.max_operations);

@@ -1,5 +1,7 @@
 //! What a provider is asked ([`DreamRequest`]) and what it answers ([`ProviderReply`]).
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, Utc};
 use memory_core::{Note, Scope, StoredEvent};
 use serde::Serialize;
@@ -45,6 +47,10 @@ pub struct DreamRequest {
     pub events_text: String,
     /// The current notes of the allowed scopes, as last written in this run, ordered by scope and path.
     pub notes: Vec<Note>,
+    /// Tools (slugs of `<tool>` in `project/<folder>/tools/<tool>/…`) that notes of other projects
+    /// describe. A tool used across projects gets its notes in user scope (`tools/<tool>/…`);
+    /// one used in this project only keeps them in the project.
+    pub tools_elsewhere: BTreeSet<String>,
     /// The JSON schema the reply must follow ([`crate::operations_schema`]).
     pub schema: Value,
     /// Validation errors of the previous attempt for this chunk; empty on the first attempt.

@@ -57,6 +57,7 @@ pub async fn run(
         report: DreamReport { dry_run: options.dry_run, ..DreamReport::default() },
         overlay: BTreeMap::new(),
         halted: BTreeSet::new(),
+        project_tools: None,
     };
     let chunk_size = options.chunk_size.max(1);
     let page = chunk_size.clamp(100, 1000);
@@ -141,6 +142,9 @@ struct RunState<'a> {
     overlay: BTreeMap<(Scope, NotePath), Option<Note>>,
     /// Groups stopped by a failed chunk.
     halted: BTreeSet<Scope>,
+    /// The tools each project's notes describe (`project/<folder>/tools/<tool>/…`), read once per
+    /// run and kept up to date with what it writes.
+    project_tools: Option<BTreeMap<Scope, BTreeMap<String, usize>>>,
 }
 
 impl RunState<'_> {
@@ -157,12 +161,14 @@ impl RunState<'_> {
         let allowed_scopes =
             if *group == Scope::User { vec![Scope::User] } else { vec![group.clone(), Scope::User] };
         let notes = self.current_notes(&allowed_scopes).await?;
+        let tools_elsewhere = self.tools_elsewhere(group).await?;
         let mut request = DreamRequest {
             group: group.clone(),
             allowed_scopes,
             events_text: events_text::render_events(&chunk.events),
             events: chunk.events,
             notes: notes.values().cloned().collect(),
+            tools_elsewhere,
             schema: self.schema.clone(),
             previous_errors: Vec::new(),
             limits: self.options.limits.clone(),
@@ -181,6 +187,8 @@ impl RunState<'_> {
                     self.account(reply.usage);
                     let known_sources = self.known_sources(&request, &reply.operations.operations).await?;
                     let context = Context {
+                        group,
+                        events: &request.events,
                         allowed_scopes: &request.allowed_scopes,
                         notes: &notes,
                         known_sources: &known_sources,
@@ -239,6 +247,25 @@ impl RunState<'_> {
             }
         }
         Ok(notes)
+    }
+
+    /// Tools that the notes of projects other than `group` describe.
+    async fn tools_elsewhere(&mut self, group: &Scope) -> Result<BTreeSet<String>> {
+        if self.project_tools.is_none() {
+            let mut tools: BTreeMap<Scope, BTreeMap<String, usize>> = BTreeMap::new();
+            for note in self.store.list_notes(&NoteFilter::all()).await? {
+                if let Some(tool) = project_tool(&note.meta.scope, &note.path) {
+                    *tools.entry(note.meta.scope.clone()).or_default().entry(tool).or_default() += 1;
+                }
+            }
+            self.project_tools = Some(tools);
+        }
+        let tools = self.project_tools.as_ref().expect("just read");
+        Ok(tools
+            .iter()
+            .filter(|(scope, _)| *scope != group)
+            .flat_map(|(_, tools)| tools.iter().filter(|(_, n)| **n > 0).map(|(tool, _)| tool.clone()))
+            .collect())
     }
 
     /// Ids the operations may cite: the chunk's events and any other stored event.
@@ -339,6 +366,16 @@ impl RunState<'_> {
                 after,
                 diff,
             });
+            if let (Some(tools), Some(tool)) =
+                (self.project_tools.as_mut(), project_tool(&change.scope, &change.path))
+            {
+                let count = tools.entry(change.scope.clone()).or_default().entry(tool).or_default();
+                match change.action {
+                    Action::Create => *count += 1,
+                    Action::Delete => *count = count.saturating_sub(1),
+                    Action::Update => {}
+                }
+            }
             self.overlay.insert((change.scope, change.path), change.after);
         }
         self.report.notes_created += created as u64;
@@ -347,6 +384,14 @@ impl RunState<'_> {
         self.progress.chunk_finished(group, &ChunkOutcome::Applied { created, updated, deleted });
         Ok(())
     }
+}
+
+/// The tool a project note is about, for a note at `project/<folder>/tools/<tool>/…`.
+fn project_tool(scope: &Scope, path: &NotePath) -> Option<String> {
+    let Scope::Project(id) = scope else { return None };
+    let rest = path.as_str().strip_prefix(&format!("{}/tools/", validate::project_folder(id)))?;
+    let (tool, file) = rest.split_once('/')?;
+    (!tool.is_empty() && !file.is_empty()).then(|| tool.to_owned())
 }
 
 fn chunk_span(request: &DreamRequest) -> (u64, u64) {

@@ -3,9 +3,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
-use memory_core::{EventId, GENERATOR_HUMAN, Note, NoteMeta, NotePath, Scope, slug};
+use memory_core::{
+    EventId, EventKind, GENERATOR_HUMAN, Note, NoteKind, NoteMeta, NotePath, Scope, StoredEvent, slug,
+};
 
-use crate::{Action, Limits, NoteOperation};
+use crate::deterministic::text_of;
+use crate::statements::{self, Claim, Reach};
+use crate::{Action, Limits, NoteOperation, evidence};
 
 /// Top-level folders a user-scoped note may live in.
 pub const USER_FOLDERS: &[&str] = &["profile", "tools", "errors", "topics"];
@@ -32,6 +36,10 @@ pub(crate) struct ValidChange {
 /// What validation needs to know besides the operations.
 #[derive(Debug)]
 pub(crate) struct Context<'a> {
+    /// The event group of the chunk.
+    pub(crate) group: &'a Scope,
+    /// The chunk's events.
+    pub(crate) events: &'a [StoredEvent],
     pub(crate) allowed_scopes: &'a [Scope],
     pub(crate) notes: &'a BTreeMap<(Scope, NotePath), Note>,
     pub(crate) known_sources: &'a BTreeSet<String>,
@@ -57,10 +65,16 @@ pub(crate) fn validate(
         ));
     }
     let mut seen = BTreeSet::new();
+    let said = Said::read(context.events);
     for (index, operation) in operations.iter().enumerate() {
         let label = format!("operation {} ({} {})", index + 1, operation.action.as_str(), operation.path);
         match validate_one(operation, context) {
             Ok(change) => {
+                let problems = said.problems(&change, operation, context);
+                if !problems.is_empty() {
+                    errors.extend(problems.into_iter().map(|p| format!("{label}: {p}")));
+                    continue;
+                }
                 if !seen.insert((change.scope.clone(), change.path.clone())) {
                     errors.push(format!("{label}: another operation already changes this note; use one"));
                     continue;
@@ -249,4 +263,132 @@ fn merge_sources(existing: &[EventId], new: &[String]) -> Vec<EventId> {
     let excess = out.len().saturating_sub(MAX_SOURCES);
     out.drain(..excess);
     out
+}
+
+/// What the user stated in the chunk, to hold operations to the scope rules and the correction
+/// semantics.
+#[derive(Debug)]
+struct Said {
+    /// Per prompt event: its id and the reach of each statement in it.
+    prompts: BTreeMap<String, Vec<Reach>>,
+    /// Statements that name something as replaced, with their event's position and id.
+    corrections: Vec<Correction>,
+    /// Every prompt and shell command of the chunk, by position, to tell a value stated again
+    /// after its correction.
+    texts: Vec<(u64, String)>,
+}
+
+#[derive(Debug)]
+struct Correction {
+    position: u64,
+    id: String,
+    reach: Reach,
+    claim: Claim,
+}
+
+impl Said {
+    fn read(events: &[StoredEvent]) -> Self {
+        let mut said = Self { prompts: BTreeMap::new(), corrections: Vec::new(), texts: Vec::new() };
+        for stored in events {
+            let event = &stored.event;
+            if let Some(command) = evidence::shell_command(event) {
+                said.texts.push((stored.position, command));
+            }
+            let Some(prompt) = event.prompt.as_deref().filter(|_| event.kind == EventKind::UserPromptSubmit)
+            else {
+                continue;
+            };
+            let found = statements::statements(prompt);
+            for statement in &found {
+                said.texts.push((stored.position, statement.text.clone()));
+                let claim = statements::claim(&statement.text);
+                if !claim.replaced().is_empty() {
+                    said.corrections.push(Correction {
+                        position: stored.position,
+                        id: event.id.0.clone(),
+                        reach: statement.reach,
+                        claim,
+                    });
+                }
+            }
+            said.prompts.insert(event.id.0.clone(), found.into_iter().map(|s| s.reach).collect());
+        }
+        said
+    }
+
+    /// What a valid change breaks of the scope rules and correction semantics.
+    fn problems(
+        &self,
+        change: &ValidChange,
+        operation: &NoteOperation,
+        context: &Context<'_>,
+    ) -> Vec<String> {
+        let mut problems = Vec::new();
+        let Some(after) = &change.after else { return problems };
+        let before = change.before.as_ref();
+        let human = before.is_some_and(Note::is_human_edited);
+        let before_lines: BTreeSet<&str> =
+            before.map(|b| b.body.lines().map(str::trim_end).collect()).unwrap_or_default();
+        let added: Vec<&str> = after
+            .body
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.trim().is_empty() && !before_lines.contains(l))
+            .collect();
+        if let Scope::Project(id) = context.group
+            && change.scope == Scope::User
+            && change.path.as_str().starts_with("profile/")
+        {
+            let home = format!("in scope `project:{id}` under `{}/conventions.md`", project_folder(id));
+            if let Some(line) = added.iter().find(|l| statements::project_worded(text_of(l))) {
+                problems.push(format!(
+                    "the line {line:?} is worded for this project; put it {home}, not in the user's profile"
+                ));
+            }
+            // Cited prompts whose statements all reach the project, and no other cited prompt: a
+            // prompt with no statement found, or with a general one, may be what the note says.
+            let cited: Vec<&Vec<Reach>> =
+                operation.sources.iter().filter_map(|id| self.prompts.get(id)).collect();
+            let only_project = !cited.is_empty()
+                && cited
+                    .iter()
+                    .all(|reaches| !reaches.is_empty() && reaches.iter().all(|r| *r == Reach::Project));
+            if only_project {
+                problems.push(format!(
+                    "its sources state rules for this project only (\"here\", \"in this repo\", \"we …\"); put them {home}, not in the user's profile"
+                ));
+            }
+        }
+        // Statements live in preference, convention and profile notes; fact and tool notes hold
+        // what the agent saw (files, commands), which a statement does not retire.
+        let stated =
+            matches!(after.meta.kind, NoteKind::Preference | NoteKind::Convention | NoteKind::Profile);
+        if stated && !human {
+            let reach = if change.scope == Scope::User { Reach::General } else { Reach::Project };
+            for correction in self.corrections.iter().filter(|c| c.reach == reach) {
+                let kept = after.body.lines().map(str::trim_end).find(|line| {
+                    before_lines.contains(line)
+                        && correction.claim.rules_out_line(text_of(line))
+                        && !self.stated_again(correction)
+                });
+                if let Some(line) = kept {
+                    problems.push(format!(
+                        "the line {line:?} keeps what event {} superseded ({}); remove it and keep only the new value, without the old one as history",
+                        correction.id,
+                        correction.claim.replaced().join(", ")
+                    ));
+                }
+            }
+        }
+        problems
+    }
+
+    /// Whether what a correction replaced comes up again after it in the chunk (the user went back
+    /// to it, or the agent used it again).
+    fn stated_again(&self, correction: &Correction) -> bool {
+        self.texts
+            .iter()
+            .filter(|(position, _)| *position > correction.position)
+            .any(|(_, text)| correction.claim.rules_out_line(text))
+    }
 }

@@ -31,3 +31,12 @@ mod harness_cli;
 
 #[path = "dream/redaction.rs"]
 mod redaction;
+
+#[path = "dream/said.rs"]
+mod said;
+
+#[path = "dream/work.rs"]
+mod work;
+
+#[path = "dream/llm_rules.rs"]
+mod llm_rules;

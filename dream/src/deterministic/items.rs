@@ -73,6 +73,21 @@ pub(crate) fn merge(existing: &mut Items, new: Items) {
     }
 }
 
+/// The latest date any item was seen.
+pub(crate) fn newest(items: &Items) -> Option<NaiveDate> {
+    items.values().filter_map(|i| i.last).max()
+}
+
+/// The text of an item line without its count and date (`- text (2×, last …)` → `text`), or the
+/// line itself when it is not an item.
+pub(crate) fn text_of(line: &str) -> &str {
+    let line = line.trim_end();
+    match ITEM_LINE.captures(line) {
+        Some(captures) => captures.name("text").map_or(line, |m| m.as_str()),
+        None => line.strip_prefix("- ").unwrap_or(line).trim(),
+    }
+}
+
 /// Renders a line for an item.
 pub(crate) fn line(item: &Item) -> String {
     match item.last {

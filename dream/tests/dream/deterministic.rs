@@ -69,16 +69,17 @@ async fn story_snapshot_is_byte_identical_across_runs() {
         "project/acme-api/commands.md",
         "project/acme-api/hot-files.md",
         "project/acme-api/errors.md",
-        "tools/cargo/test-flags.md",
-        "tools/rg/flags.md",
+        "project/acme-api/tools/cargo/test-flags.md",
         "I prefer small commits with clear messages.",
-        "`cargo test --workspace -- --nocapture` (4×",
+        "`cargo test --workspace -- --nocapture` (3×",
         "error[E0425]",
     ] {
         assert!(notes.contains(expected), "missing {expected:?} in\n{notes}");
     }
     assert!(!notes.contains("Can you fix"), "questions are not preferences");
     assert!(!notes.contains("`ls -la`"), "trivial commands are left out");
+    assert!(!notes.contains("rg -n"), "a search teaches nothing about the user or the project");
+    assert!(!notes.contains("`git status`"), "looking at the work tree is not a project command");
     insta::assert_snapshot!("deterministic_story", notes);
 }
 
@@ -123,7 +124,7 @@ async fn later_events_accumulate_and_contradictions_replace() {
         .await
         .unwrap()
         .unwrap();
-    assert!(commands.body.contains("`cargo test --workspace -- --nocapture` (5×"), "{}", commands.body);
+    assert!(commands.body.contains("`cargo test --workspace -- --nocapture` (4×"), "{}", commands.body);
     assert_eq!(commands.meta.generator, "deterministic");
 }
 

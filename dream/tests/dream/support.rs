@@ -62,38 +62,161 @@ impl Story {
         self.push(EventKind::UserPromptSubmit, Some(text), None, json!({"prompt": text}))
     }
 
+    /// A shell command that exited 0, as the session's harness reports it.
     pub(crate) fn bash_ok(&mut self, command: &str) -> &mut Self {
-        let mut tool =
-            tool("Bash", json!({"command": command}), Some(json!({"stdout": "ok", "stderr": ""})), None);
-        tool.shell = Some(ShellCall::new(command));
-        tool.failed = Some(false);
-        self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Bash"}))
+        self.shell(command, 0, "ok")
     }
 
-    /// A failed command, as Claude Code reports it: its `error` opens with `Exit code N`.
+    /// A failed command. `error` is what it printed; it may open with Claude Code's
+    /// `Exit code N` line, which gives the exit code (1 otherwise).
     pub(crate) fn bash_fail(&mut self, command: &str, error: &str) -> &mut Self {
+        let code = error
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("Exit code "))
+            .and_then(|c| c.trim().parse().ok())
+            .unwrap_or(1);
+        if self.harness == "claude" {
+            return self.claude_failure(command, code, error);
+        }
+        let output = match error.split_once('\n') {
+            Some((first, rest)) if first.starts_with("Exit code ") => rest,
+            _ => error,
+        };
+        self.shell(command, code, output)
+    }
+
+    /// A shell command with its exit code and output, described as each harness's adapter
+    /// describes it: Claude Code fires `PostToolUseFailure` with an `Exit code N` error for a
+    /// failure; Codex fires `PostToolUse` with its `Exit code: N` banner opening the output;
+    /// Cursor's generic `postToolUse` carries the `exitCode`.
+    pub(crate) fn shell(&mut self, command: &str, exit_code: i64, output: &str) -> &mut Self {
+        let failed = exit_code != 0;
+        let mut tool = match self.harness.as_str() {
+            "codex" => {
+                let text = format!("Exit code: {exit_code}\nWall time: 0.8 seconds\nOutput:\n{output}");
+                let error = failed.then(|| text.clone());
+                tool("Bash", json!({"command": command}), Some(Value::String(text)), error)
+            }
+            "cursor" => {
+                let stream = if failed { "stderr" } else { "stdout" };
+                let error = failed.then(|| output.to_owned());
+                tool(
+                    "Shell",
+                    json!({"command": command}),
+                    Some(json!({"exitCode": exit_code, stream: output})),
+                    error,
+                )
+            }
+            _ if failed => {
+                return self.claude_failure(command, exit_code, &format!("Exit code {exit_code}\n{output}"));
+            }
+            _ => {
+                tool("Bash", json!({"command": command}), Some(json!({"stdout": output, "stderr": ""})), None)
+            }
+        };
+        let reported_code = (self.harness != "claude").then_some(exit_code);
+        tool.shell = Some(ShellCall { command: command.to_owned(), exit_code: reported_code });
+        tool.failed = Some(failed);
+        let name = tool.name.clone();
+        self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": name}))
+    }
+
+    fn claude_failure(&mut self, command: &str, exit_code: i64, error: &str) -> &mut Self {
         let mut tool = tool("Bash", json!({"command": command}), None, Some(error.to_owned()));
-        let exit_code =
-            error.lines().next().and_then(|l| l.strip_prefix("Exit code ")).and_then(|c| c.parse().ok());
-        tool.shell = Some(ShellCall { command: command.to_owned(), exit_code });
+        let reported = error.lines().next().is_some_and(|l| l.starts_with("Exit code "));
+        tool.shell =
+            Some(ShellCall { command: command.to_owned(), exit_code: reported.then_some(exit_code) });
         tool.failed = Some(true);
         self.push(EventKind::PostToolUseFailure, None, Some(tool), json!({"tool_name": "Bash"}))
     }
 
+    /// An edit of `path` (relative to the project root): Claude Code's `Edit`, Codex's
+    /// `apply_patch`, or Cursor's `Write` followed by its `afterFileEdit` twin.
     pub(crate) fn edit(&mut self, path: &str) -> &mut Self {
         let full = format!("{}/{path}", self.cwd);
-        let mut tool = tool("Edit", json!({"file_path": full}), Some(json!({"filePath": full})), None);
-        tool.files = vec![FileTouch::new(full, FileAction::Edited)];
-        tool.failed = Some(false);
-        self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Edit"}))
+        let stored = self.stored_path(path);
+        match self.harness.as_str() {
+            "codex" => {
+                let patch =
+                    format!("*** Begin Patch\n*** Update File: {path}\n@@\n-old\n+new\n*** End Patch\n");
+                let output = format!(
+                    "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM {path}\n"
+                );
+                let mut tool =
+                    tool("apply_patch", json!({"command": patch}), Some(Value::String(output)), None);
+                tool.patch = Some(patch);
+                tool.files = vec![FileTouch::new(stored, FileAction::Edited)];
+                tool.failed = Some(false);
+                self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "apply_patch"}))
+            }
+            "cursor" => {
+                let mut write =
+                    tool("Write", json!({"file_path": full}), Some(json!({"success": true})), None);
+                write.files = vec![FileTouch::new(stored.clone(), FileAction::Edited)];
+                write.failed = Some(false);
+                self.push(EventKind::PostToolUse, None, Some(write), json!({"tool_name": "Write"}));
+                let mut twin = tool("Write", json!({"file_path": full, "edits": []}), None, None);
+                twin.files = vec![FileTouch::new(stored, FileAction::Edited)];
+                self.push(
+                    EventKind::FileEdited,
+                    None,
+                    Some(twin),
+                    json!({"hook_event_name": "afterFileEdit"}),
+                )
+            }
+            _ => {
+                let mut tool =
+                    tool("Edit", json!({"file_path": full}), Some(json!({"filePath": full})), None);
+                tool.files = vec![FileTouch::new(stored, FileAction::Edited)];
+                tool.failed = Some(false);
+                self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Edit"}))
+            }
+        }
     }
 
+    /// A read of `path`: a `Read` tool, or for Codex (which reads through its shell) `sed -n`.
     pub(crate) fn read(&mut self, path: &str) -> &mut Self {
+        if self.harness == "codex" {
+            return self.bash_ok(&format!("sed -n '1,200p' {path}"));
+        }
         let full = format!("{}/{path}", self.cwd);
+        let stored = self.stored_path(path);
         let mut tool = tool("Read", json!({"file_path": full}), Some(json!({"type": "text"})), None);
-        tool.files = vec![FileTouch::new(full, FileAction::Read)];
+        tool.files = vec![FileTouch::new(stored, FileAction::Read)];
         tool.failed = Some(false);
         self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "Read"}))
+    }
+
+    /// A deletion of `path`: `git rm`, or for Codex an `apply_patch` that deletes the file (the
+    /// adapter lists only the files a patch adds or updates).
+    pub(crate) fn delete(&mut self, path: &str) -> &mut Self {
+        if self.harness != "codex" {
+            return self.bash_ok(&format!("git rm -q {path}"));
+        }
+        let patch = format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n");
+        let output = format!(
+            "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nD {path}\n"
+        );
+        let mut tool = tool("apply_patch", json!({"command": patch}), Some(Value::String(output)), None);
+        tool.patch = Some(patch);
+        tool.failed = Some(false);
+        self.push(EventKind::PostToolUse, None, Some(tool), json!({"tool_name": "apply_patch"}))
+    }
+
+    /// Moves the clock `days` days on (stories that span weeks).
+    pub(crate) fn days_later(&mut self, days: i64) -> &mut Self {
+        self.clock += Duration::days(days);
+        self
+    }
+
+    /// A path as the hook runtime stores it: relative to the project root in a project (the
+    /// stories' working directory is the root), absolute otherwise.
+    fn stored_path(&self, path: &str) -> String {
+        match self.project {
+            Some(_) => path.to_owned(),
+            None => format!("{}/{path}", self.cwd),
+        }
     }
 
     pub(crate) fn injection(&mut self) -> &mut Self {
@@ -263,4 +386,34 @@ pub(crate) fn operations_json(path: &str, source: &str) -> Value {
         "description": null, "kind": "preference", "tags": ["search"],
         "body": "- Use rg instead of grep.\n", "reason": "stated by the user", "sources": [source]
     }]})
+}
+
+/// The body of a note, if it exists.
+pub(crate) async fn body(store: &dyn MemoryStore, scope: &memory_core::Scope, path: &str) -> Option<String> {
+    let path = memory_core::NotePath::new(path).unwrap();
+    store.get_note(scope, &path).await.unwrap().map(|note| note.body)
+}
+
+/// Every note a session in `project` is given (user notes and the project's), as one text.
+pub(crate) async fn visible_in(store: &dyn MemoryStore, project: &str) -> String {
+    let mut out = String::new();
+    for note in all_notes(store).await {
+        let visible = match &note.meta.scope {
+            memory_core::Scope::User => true,
+            memory_core::Scope::Project(id) => id == project,
+            memory_core::Scope::Session(_) => false,
+        };
+        if visible {
+            out.push_str(&format!("===== {} {}\n{}", note.meta.scope, note.path, note.body));
+        }
+    }
+    out
+}
+
+/// Runs the deterministic dream once over what the store holds.
+pub(crate) async fn dream_once(store: &dyn MemoryStore) -> dream::DreamReport {
+    let report =
+        dream::run(store, &dream::DeterministicProvider, &options(), &dream::NoProgress).await.unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    report
 }

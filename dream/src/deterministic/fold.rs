@@ -1,0 +1,434 @@
+//! The events of a chunk, in order, folded into the notes they change.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use memory_core::{EventKind, NoteKind, Scope, StoredEvent, slug};
+
+use crate::DreamRequest;
+use crate::deterministic::book::{Book, Spec};
+use crate::deterministic::fixes::Fixes;
+use crate::evidence::{self, FileAction, Outcome};
+use crate::shell::{self, Invocation};
+use crate::statements::{self, Claim, Reach, Statement};
+
+/// Programs whose runs are file and version-control chores, not how a project is built or checked.
+const CHORES: &[&str] = &[
+    "git", "rm", "mv", "cp", "ln", "chmod", "chown", "kill", "pkill", "open", "code", "vim", "vi", "nano",
+    "emacs", "unlink", "rmdir", "tar", "unzip", "zip",
+];
+
+/// The project a chunk belongs to.
+#[derive(Debug, Clone)]
+struct Project {
+    id: String,
+    scope: Scope,
+    folder: String,
+}
+
+/// Folds every event of the request into the book of notes.
+pub(crate) fn fold(request: &DreamRequest) -> Book<'_> {
+    let project = match (&request.group, request.project_folder()) {
+        (Scope::Project(id), Some(folder)) => {
+            Some(Project { id: id.clone(), scope: request.group.clone(), folder })
+        }
+        _ => None,
+    };
+    let mut state = Fold {
+        book: Book::new(request),
+        project,
+        request,
+        fixes: Fixes::default(),
+        last_edit: BTreeMap::new(),
+        migrated: BTreeSet::new(),
+    };
+    for stored in &request.events {
+        state.event(stored);
+    }
+    state.book
+}
+
+struct Fold<'a> {
+    book: Book<'a>,
+    project: Option<Project>,
+    request: &'a DreamRequest,
+    fixes: Fixes,
+    /// Per session, the kind and files of its last file edit, to count Cursor's twin reports of one
+    /// edit (its `Write` tool and `afterFileEdit`) once.
+    last_edit: BTreeMap<String, (EventKind, Vec<String>)>,
+    /// Tools whose project notes already joined the user's in this chunk.
+    migrated: BTreeSet<String>,
+}
+
+impl Fold<'_> {
+    fn event(&mut self, stored: &StoredEvent) {
+        let event = &stored.event;
+        let session = event.session.0.clone();
+        if event.kind == EventKind::UserPromptSubmit
+            && let Some(prompt) = event.prompt.as_deref()
+        {
+            for statement in statements::statements(prompt) {
+                self.statement(&statement, stored);
+            }
+        }
+        if let (Some(command), Some(outcome)) = (evidence::shell_command(event), evidence::outcome(event)) {
+            self.command(stored, &command, outcome);
+        }
+        let files = evidence::touched_files(event);
+        let edited: Vec<String> =
+            files.iter().filter(|(a, _)| *a == FileAction::Edited).map(|(_, p)| p.clone()).collect();
+        let twin = !edited.is_empty()
+            && self
+                .last_edit
+                .get(&session)
+                .is_some_and(|(kind, paths)| *kind != event.kind && *paths == edited);
+        if twin {
+            self.last_edit.remove(&session);
+        } else if !edited.is_empty() {
+            self.last_edit.insert(session.clone(), (event.kind.clone(), edited.clone()));
+        } else if !matches!(event.kind, EventKind::PreToolUse) {
+            self.last_edit.remove(&session);
+        }
+        if !twin {
+            for (action, path) in &files {
+                if *action == FileAction::Edited {
+                    self.fixes.edited(&session, path);
+                }
+                if let Some(project) = self.project.clone() {
+                    let verb = match action {
+                        FileAction::Edited => "edited",
+                        FileAction::Read => "read",
+                    };
+                    self.book
+                        .page(&project.scope, &hot_files_path(&project), || hot_files_spec(&project))
+                        .observe(&format!("{verb} `{path}`"), stored);
+                }
+            }
+        }
+        if let Some(patch) = event.tool.as_ref().and_then(|t| t.patch.as_deref()) {
+            let deleted = shell::patch_deleted_paths(patch);
+            self.deleted(stored, &deleted);
+        }
+    }
+
+    /// A statement of the user: filed in its scope, superseding what it corrects there, and
+    /// retiring the project's commands and tool notes it rules out.
+    fn statement(&mut self, statement: &Statement, stored: &StoredEvent) {
+        let claim = statements::claim(&statement.text);
+        let project = self.project.clone();
+        let page = match (statement.reach, &project) {
+            (Reach::Project, Some(project)) => {
+                self.book.page(&project.scope, &format!("{}/conventions.md", project.folder), || {
+                    conventions_spec(project)
+                })
+            }
+            (Reach::Project, None) => return,
+            (Reach::General, _) => self.book.page(&Scope::User, "profile/preferences.md", preferences_spec),
+        };
+        page.retire(stored, |item| claim.supersedes(&item.text));
+        page.observe(&statement.text, stored);
+        if let Some(project) = &project {
+            self.retire_commands(project, stored, &claim);
+        }
+    }
+
+    fn retire_commands(&mut self, project: &Project, stored: &StoredEvent, claim: &Claim) {
+        if let Some(page) =
+            self.book.existing(&project.scope, &commands_path(project), || commands_spec(project))
+        {
+            page.retire(stored, |item| claim.retires_command(item.text.trim_matches('`')));
+        }
+        let folder = format!("{}/tools", project.folder);
+        let mut paths: BTreeSet<String> =
+            self.book.notes_under(&project.scope, &folder).iter().map(|n| n.path.to_string()).collect();
+        paths.extend(self.book.open_under(&project.scope, &folder));
+        for path in paths {
+            let tool = path[folder.len() + 1..].split('/').next().unwrap_or_default().to_owned();
+            if claim.rules_out_tool(&tool)
+                && let Some(page) =
+                    self.book.existing(&project.scope, &path, || tool_spec(Some(project), &tool))
+            {
+                page.remove();
+                page.cite(stored);
+            }
+        }
+    }
+
+    fn command(&mut self, stored: &StoredEvent, command: &str, outcome: Outcome) {
+        if let (Some(project), Some(fix)) =
+            (self.project.clone(), self.fixes.command(stored, command, outcome))
+        {
+            let page = self.book.page(&project.scope, &errors_path(&project), || errors_spec(&project));
+            page.observe(&fix.text, stored);
+            page.cite_position(fix.failure_position, &fix.failure_id);
+        }
+        if outcome != Outcome::Succeeded {
+            return;
+        }
+        let deleted = shell::deleted_paths(command);
+        self.deleted(stored, &deleted);
+        let Some(invocation) = shell::primary(command) else { return };
+        if invocation.is_inspection() || is_chore(&invocation) {
+            return;
+        }
+        if let Some(project) = self.project.clone() {
+            self.book
+                .page(&project.scope, &commands_path(&project), || commands_spec(&project))
+                .observe(&format!("`{}`", collapse_quoted(command)), stored);
+        }
+        self.flags(stored, &invocation);
+    }
+
+    /// The flags of a command, credited to the program that takes them, in a note where the tool
+    /// is used: the project's, or the user's once other projects use the tool too.
+    fn flags(&mut self, stored: &StoredEvent, invocation: &Invocation) {
+        if invocation.flags.is_empty() {
+            return;
+        }
+        let tool = slug(&invocation.program);
+        if tool == "untitled" {
+            return;
+        }
+        let file = match &invocation.sub {
+            Some(sub) => format!("{}-flags.md", slug(sub)),
+            None => "flags.md".to_owned(),
+        };
+        let label = invocation.family();
+        let project = self.project.clone();
+        let shared = match &project {
+            None => true,
+            Some(_) => self.shared(&tool),
+        };
+        if shared && let Some(project) = &project {
+            self.migrate(project, &tool, stored);
+        }
+        let (scope, path) = match (&project, shared) {
+            (Some(project), false) => {
+                (project.scope.clone(), format!("{}/tools/{tool}/{file}", project.folder))
+            }
+            _ => (Scope::User, format!("tools/{tool}/{file}")),
+        };
+        let in_project = if shared { None } else { project.as_ref() };
+        let page = self.book.page(&scope, &path, || flags_spec(in_project, &tool, &label));
+        for flag in &invocation.flags {
+            page.observe(&format!("`{flag}`"), stored);
+        }
+    }
+
+    /// Whether a tool is used beyond this project: another project's notes cover it, or the user's
+    /// do.
+    fn shared(&self, tool: &str) -> bool {
+        self.request.tools_elsewhere.contains(tool)
+            || !self
+                .book
+                .notes_under(&Scope::User, &format!("tools/{tool}"))
+                .iter()
+                .all(|n| is_legacy_flags(n))
+            || !self.book.open_under(&Scope::User, &format!("tools/{tool}")).is_empty()
+    }
+
+    /// Moves this project's notes about a tool used across projects into the user's.
+    fn migrate(&mut self, project: &Project, tool: &str, stored: &StoredEvent) {
+        if !self.migrated.insert(tool.to_owned()) {
+            return;
+        }
+        let folder = format!("{}/tools/{tool}", project.folder);
+        for note in self.book.notes_under(&project.scope, &folder) {
+            if note.is_human_edited() {
+                continue;
+            }
+            let file = &note.path.as_str()[folder.len() + 1..];
+            let label = note.meta.title.split(" flags").next().unwrap_or(tool).to_owned();
+            self.book
+                .page(&Scope::User, &format!("tools/{tool}/{file}"), || flags_spec(None, tool, &label))
+                .absorb(note, stored);
+            if let Some(page) = self
+                .book
+                .existing(&project.scope, note.path.as_str(), || flags_spec(Some(project), tool, &label))
+            {
+                page.remove();
+            }
+        }
+    }
+
+    /// Files deleted or moved away: no longer hot, and the commands that name them retire.
+    fn deleted(&mut self, stored: &StoredEvent, paths: &[String]) {
+        let Some(project) = self.project.clone() else { return };
+        if paths.is_empty() {
+            return;
+        }
+        let cwd = stored.event.cwd.as_deref().unwrap_or_default().trim_end_matches('/');
+        let paths: Vec<String> = paths
+            .iter()
+            .map(|p| {
+                let p = p.strip_prefix(cwd).map(|r| r.trim_start_matches('/')).unwrap_or(p);
+                p.trim_start_matches("./").to_owned()
+            })
+            .filter(|p| !p.is_empty())
+            .collect();
+        let matches = |item_path: &str| {
+            paths.iter().any(|p| {
+                item_path == p
+                    || item_path.ends_with(&format!("/{p}"))
+                    || p.ends_with(&format!("/{item_path}"))
+            })
+        };
+        if let Some(page) =
+            self.book.existing(&project.scope, &hot_files_path(&project), || hot_files_spec(&project))
+        {
+            page.retire(stored, |item| item.text.split('`').nth(1).is_some_and(matches));
+        }
+        if let Some(page) =
+            self.book.existing(&project.scope, &commands_path(&project), || commands_spec(&project))
+        {
+            page.retire(stored, |item| {
+                shell::simple_commands(item.text.trim_matches('`'))
+                    .concat()
+                    .iter()
+                    .any(|w| matches(&shell::unquote(w)))
+            });
+        }
+    }
+}
+
+fn is_chore(invocation: &Invocation) -> bool {
+    CHORES.contains(&invocation.program.as_str())
+}
+
+fn is_legacy_flags(note: &memory_core::Note) -> bool {
+    note.meta.generator == "deterministic" && note.body.starts_with("Flags the user passes to")
+}
+
+/// A command with long quoted arguments shortened (`git commit -m "…"`), so runs that differ only
+/// in a message count as one.
+fn collapse_quoted(command: &str) -> String {
+    const LONG: usize = 24;
+    let mut out = String::new();
+    let mut quote: Option<(char, String)> = None;
+    for c in command.chars() {
+        match &mut quote {
+            Some((q, text)) if c == *q => {
+                let q = *q;
+                if text.chars().count() > LONG {
+                    out.push(q);
+                    out.push('…');
+                    out.push(q);
+                } else {
+                    out.push(q);
+                    out.push_str(text);
+                    out.push(q);
+                }
+                quote = None;
+            }
+            Some((_, text)) => text.push(c),
+            None if c == '"' || c == '\'' => quote = Some((c, String::new())),
+            None => out.push(c),
+        }
+    }
+    if let Some((q, text)) = quote {
+        out.push(q);
+        out.push_str(&text);
+    }
+    out
+}
+
+fn commands_path(project: &Project) -> String {
+    format!("{}/commands.md", project.folder)
+}
+
+fn hot_files_path(project: &Project) -> String {
+    format!("{}/hot-files.md", project.folder)
+}
+
+fn errors_path(project: &Project) -> String {
+    format!("{}/errors.md", project.folder)
+}
+
+fn spec(title: String, description: &str, kind: NoteKind, tags: &[&str], intro: &str, ages: bool) -> Spec {
+    let mut tags: Vec<String> = tags.iter().map(|t| (*t).to_owned()).collect();
+    tags.sort();
+    tags.dedup();
+    Spec { title, description: description.to_owned(), kind, tags, intro: intro.to_owned(), ages }
+}
+
+fn preferences_spec() -> Spec {
+    spec(
+        "Preferences".to_owned(),
+        "How the user wants things done, in their own words; follow these in every project",
+        NoteKind::Preference,
+        &["preferences"],
+        "Preferences and rules the user stated, in their words.",
+        false,
+    )
+}
+
+fn conventions_spec(project: &Project) -> Spec {
+    spec(
+        format!("Conventions of {}", project.id),
+        "Rules and facts the user stated for this project; follow them when changing it",
+        NoteKind::Convention,
+        &["conventions"],
+        "Conventions and facts the user stated for this project, in their words.",
+        false,
+    )
+}
+
+fn commands_spec(project: &Project) -> Spec {
+    spec(
+        format!("Commands run in {}", project.id),
+        "Shell commands the agent ran successfully in this project, to build, test and check it",
+        NoteKind::Tool,
+        &["commands"],
+        "Shell commands the agent ran successfully in this project, most frequent first.",
+        true,
+    )
+}
+
+fn hot_files_spec(project: &Project) -> Spec {
+    spec(
+        format!("Hot files in {}", project.id),
+        "Files of this project that are edited and read most often",
+        NoteKind::Fact,
+        &["files"],
+        "Files edited and read most often in this project.",
+        true,
+    )
+}
+
+fn errors_spec(project: &Project) -> Spec {
+    spec(
+        format!("Errors and fixes in {}", project.id),
+        "Commands that failed in this project and what made them pass",
+        NoteKind::Procedure,
+        &["errors"],
+        "Commands that failed in this project, and what made them pass.",
+        false,
+    )
+}
+
+fn flags_spec(project: Option<&Project>, tool: &str, label: &str) -> Spec {
+    match project {
+        Some(project) => spec(
+            format!("{label} flags in {}", project.id),
+            &format!("Flags passed to `{label}` in the commands the agent ran in this project"),
+            NoteKind::Tool,
+            &[tool],
+            &format!("Flags passed to `{label}` in commands the agent ran in this project, most used first."),
+            true,
+        ),
+        None => spec(
+            format!("{label} flags"),
+            &format!(
+                "Flags passed to `{label}` in the commands the agent ran, in every project that uses it"
+            ),
+            NoteKind::Tool,
+            &[tool],
+            &format!("Flags passed to `{label}` in commands the agent ran across projects, most used first."),
+            true,
+        ),
+    }
+}
+
+/// The spec of a project tool note about to be deleted (its frontmatter is not written).
+fn tool_spec(project: Option<&Project>, tool: &str) -> Spec {
+    flags_spec(project, tool, tool)
+}

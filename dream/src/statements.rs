@@ -1,0 +1,896 @@
+//! What users state in their prompts: preferences, rules, conventions and facts, with their reach
+//! (this project or everywhere), and how a later statement supersedes an earlier one.
+//!
+//! A sentence is a statement when it says how things are to be done or how they are, in the ways
+//! people phrase that: "I like/prefer/want/hate …", "please always/never …", "don't/avoid …",
+//! "we use/we're on …", "X, not Y", "use X instead of Y", conventions in the imperative ("indent
+//! with tabs") or led by the project ("in this crate errors go through thiserror"), and facts with
+//! a value ("the dev server runs on localhost:3000"). Questions, requests for work ("fix the bug in
+//! foo.rs", "can you refactor …") and one-offs ("just for this run", "for now") are not.
+//!
+//! A statement reaches the project when it says so ("here", "in this repo"), speaks for the team
+//! ("we", "our") or states a fact about the project; otherwise it reaches the user everywhere.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::shell;
+
+/// Longest statement kept, in characters.
+const MAX_STATEMENT_CHARS: usize = 240;
+/// Sentences longer than this are pasted text, not something the user says.
+const MAX_SENTENCE_CHARS: usize = 400;
+
+/// Where a statement applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Reach {
+    /// The project the user was working in.
+    Project,
+    /// The user, in every project.
+    General,
+}
+
+/// One durable statement, in the user's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Statement {
+    pub(crate) text: String,
+    pub(crate) reach: Reach,
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("the statement patterns compile")
+}
+
+/// Discourse fillers in front of what is said ("also, ", "btw ").
+static FILLER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder)\b[,:!]?\s+)+",
+    )
+});
+/// Corrections in front of what is said ("no, ", "actually, ").
+static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:(?:no|nope|nah|wait|sorry|correction|scratch that|update|change of plan)[,:!]|actually,?)\s+)+",
+    )
+});
+static POLITE: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:(?:please|pls|plz|kindly)\b,?\s+)+"));
+/// The project named at the head of a sentence ("in this crate, …", "here, …").
+static PROJECT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:in|for|across|throughout|within|inside) (?:this|the|our) (?:repo|repository|project|codebase|code base|crate|workspace|monorepo|package|app|application|service|module|library|lib)|here)\b,?\s+",
+    )
+});
+static PROJECT_WORDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:in|for|across|throughout|within|inside|on|to|of)\ (?:the|this|our)\ (?:repo|repository|project|codebase|code\ base|crate|workspace|monorepo)\b
+      | \b(?:in|for|across|throughout|within|inside|on|to|of)\ (?:this|our)\ (?:app|application|service|package|module|library|lib|code)\b
+      | \bthis\ (?:repo|repository|project|codebase|crate|workspace|monorepo|app)(?:'s)?\b
+      | (?:^|[^\w'])here\b(?:$|[^\w'])
+    ")
+});
+/// "here" that points at something rather than at the project.
+static HERE_POINTING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:over|right|from|click|look|come|see|paste|pasted|attached|below|output)\s+here\b|^here(?:'s| is| are)\b|\bhere(?:'s| is| are)\b",
+    )
+});
+static TEAM_WORDING: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:we|we're|we've|we'll|we'd|our|ours)\b"));
+static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:just\ |only\ )?(?:for|in|during)\ (?:this|the\ current|the\ next)\ (?:run|session|task|one|pr|pull\ request|commit|change|ticket|branch|time|round|attempt|try|turn|conversation|chat|step)\b
+      | \b(?:for\ now|this\ time|just\ this\ once|this\ once|for\ the\ moment|for\ the\ time\ being|right\ now|temporarily|temporary|for\ today|today|tonight|one-off|one\ off|until\ further\ notice|until\ i\ say\ otherwise|at\ the\ moment|in\ this\ run)\b
+    ")
+});
+static WH_QUESTION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:how|what|why|which|who|whose|any idea)\b|^(?:where|when)\b.*\?$"));
+static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:is|are|was|were|does|did|can|could|would|will|should|shall|have|has|do you|do we|do i)\b")
+});
+static ADDS: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:also|too|as well|in addition|additionally)\b"));
+/// Words right after a verb that make it an action, not a convention ("push to main").
+const PREPOSITIONS: &[&str] =
+    &["to", "into", "onto", "on", "in", "at", "for", "with", "and", "from", "up", "down", "over"];
+static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:can|could|would|will|wanna) (?:you|u)\b|(?:i need|i want|i'd like|i would like|i'd love) (?:you|u) to\b|let'?s\b|let us\b|go ahead\b|help me\b|try\b|time to\b|next,? |now,? |first,? |then,? )",
+    )
+});
+static DISMISSIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:don't|do not|dont|never) (?:worry|bother|mind|know|think|get|see|understand|care)\b|^no (?:worries|problem|need|thanks|idea|luck|way|matter|rush|that|it|this|wait|i|you|we|not|more questions)\b|^never ?mind\b",
+    )
+});
+static HABIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general)\b
+      | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
+      | \b(?:i|we)\ (?:usually|generally|normally|typically|tend\ to|always|never)\b
+      | ^make\ sure\b.*\b(?:before|after|whenever|every|each)\b
+    ")
+});
+/// Fillers that announce a fact ("heads up: the staging db is read-only").
+static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?:heads up|fyi|note|just so you know|for the record|for your information|reminder)\b[,:!]?\s+")
+});
+/// Where things go ("tests go in __tests__ next to the component").
+static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:the |all |our )?[\w./-]+(?: [\w./-]+){0,2} (?:go|goes|belong|belongs|live|lives|sit|sits|are kept|is kept|are stored|is stored) (?:in|under|into|inside|next to|beside|alongside|with)\b",
+    )
+});
+/// A rule said of things ("error messages should be lowercase").
+static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:the |all |our |every |each )?(?P<subject>[\w./-]+(?: [\w./-]+){0,3}?) (?:should|must|need to|needs to|have to|has to|shall)(?: always| never| not| only)? (?:be|go|use|live|start|end|follow|have|stay|include|contain|match|come|get|run)\b",
+    )
+});
+/// What users say of where they work ("I'm on a Mac").
+static PERSONAL_SETUP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^i'?m (?:on|using|running) (?:a |an )?(?P<what>\w+)"));
+static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \bi(?:'d|\ would|'m|\ am)?\ (?:(?:really|strongly|generally|usually|much|always|mostly|definitely|do|also|personally|still|just|absolutely|kind\ of|kinda)\ )*
+          (?:like|love|prefer|want|hate|dislike|detest|loathe|enjoy|can't\ stand|cannot\ stand|don't\ like|do\ not\ like|don't\ want|do\ not\ want|rather|favou?r|use|used\ to|care\ about|expect)\b
+      | \bmy\ (?:preference|rule|convention|style|default|habit)\b
+      | \bi'?m\ (?:not\ )?(?:a\ )?(?:big\ |huge\ )?fan\ of\b
+      | \bi'?m\ not\ into\b
+    ")
+});
+/// A preference verb that asks for work instead ("I want you to …", "I'd like to see …").
+static PREFERENCE_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bi(?:'d| would)? (?:(?:really|just|also) )*(?:want|like|love|need|prefer) (?:you|u|to|it|them|this|that)\b",
+    )
+});
+static NEGATIVE_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:don't|do not|dont|never|avoid|no more|refrain from|stop \w+ing|quit \w+ing|no \w+)\b")
+});
+/// What the user says of themselves ("my editor is neovim").
+static PERSONAL_FACT: LazyLock<Regex> = LazyLock::new(|| re(r"^my (?:\w+ ){0,2}?(?:is|are|uses|runs)\b"));
+static CONTRAST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:instead of|rather than)\b|, (?:and )?(?:not|never) \S|\bnot \S+,? but\b"));
+static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:moved\ to|moving\ to|switched\ to|switch\ to|switched\ from|switching\ to|migrated\ to|migrating\ to|changed\ to|upgraded\ to|downgraded\ to|went\ to|replaced\ \S+\ with|no\ longer|any\ ?more|is\ now|are\ now|now\ (?:uses?|runs?|lives?|is|are|on|at|in|points)|ignore\ (?:the|all\ the|any)|forget\ (?:about\ )?the|(?:is|are)\ deprecated)\b
+      | \bnow[.!]*$
+    ")
+});
+static TEAM_START: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:we|we're|we are|we've|we have|we'd|our|ours)\b"));
+static TEAM_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:we|we're|we are|we've) (?:need|needs|should|must|have to|'ll|will|can|could|might|got|had|did|tried|saw|found|broke|lost|were|was|just|still need|are going to|'re going to|gotta)\b",
+    )
+});
+/// Signs that a sentence reports trouble rather than states how things are.
+static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?)\b",
+    )
+});
+static REMEMBER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
+static FACT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:the |our |my )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,3}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|is still|now runs|now lives|is called|are called|is named|are named) (?P<tail>\S.*)",
+    )
+});
+static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:it|this|that|there|here|he|she|they|i|you|which|what|who|one|everything|something|nothing|the \w+ test|tests?|bugs?|errors?|issues?|problems?|fix|change|diff|output|results?|function|method|class|line|value|variable|failure|crash|log|logs|code|file|page|button|query|request|response)$",
+    )
+});
+static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\d|`|https?://|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql)\b",
+    )
+});
+static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?P<verb>use|prefer|indent|prefix|suffix|name|keep|put|place|stick|follow|wrap|sort|order|pin|capitali[sz]e|squash|rebase|sign|format|write|log|type|annotate|import|default|limit|cap|target|document|comment|structure|organi[sz]e|group|separate|mark|tag|label|commit|run|test|lint|return|raise|throw|validate|pass|prefer|favou?r|stay|go with|reach for|lean on|rely on|mock|start|end|begin|spell|quote|escape|split|bump|version|release|branch|merge|push|deploy|handle|check)\b (?P<object>\S+)",
+    )
+});
+static STRONG_CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:use|prefer|indent|keep|stick|follow|favou?r|stay|go with|reach for|pin|squash|sign)\b")
+});
+static MANNER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:with|in|as|using|via|through|under|over|before|after|per|for|everywhere|throughout|across|when|whenever|unless|only|instead|rather|by|to|from|inside|outside|within|without|at|like)\b",
+    )
+});
+static DEFINITE_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:a|an|the|this|that|these|those|my|your|his|her|it|them|some|one|up|out|on|off|going|working|me|us|him|there|here)$",
+    )
+});
+static SPECIFIC: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:it|them)\b
+      | \b(?:this|that|these|those)\ (?:file|function|method|test|class|module|line|change|commit|bug|error|one|thing|part|component|endpoint|page|branch|pr|folder|directory|script|query|migration|table|column|field|view|screen)s?\b
+      | \b(?:this|that)\s*[.,!;]?$
+      | \b[\w-]+\.(?:rs|tsx?|jsx?|py|go|rb|java|kt|swift|md|json|toml|ya?ml|css|scss|html|sql|sh|c|cc|cpp|h|hpp|vue|svelte|lock)\b
+    ")
+});
+static TASK_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:fix|add|implement|create|refactor|update|remove|delete|rename|move|debug|investigate|look|check out|build|make|change|help|explain|show|find|review|try|open|install|upgrade|migrate|revert|clean|generate|optimi[sz]e|convert|set|port|rewrite|replace|modify|edit|tell|give|list|summari[sz]e|read|analy[sz]e|benchmark|draft|design|extract|inline|support|allow|enable|disable|wire|hook|connect|call|pull|fetch|restart|kill|go|continue|finish|do|resolve|address|figure|get|see|take|print|dump|bisect|patch|tweak|adjust|improve|rework|simplify|reduce|increase|speed|profile|trace|reproduce|repro|scaffold|bootstrap|init|initiali[sz]e|configure|setup|undo|redo|drop|include|introduce|expose|stub|skip|retry|rerun|re-run|stop|write|document|run|test|commit|push|merge|deploy|split|format|lint|handle|check|bump|release|start|rebase|squash|name|log|type|import|sort|mock|version|comment|put|place|keep|tag|label|mark|group|separate|structure|organi[sz]e|return|raise|throw|validate|pass|escape|quote|spell|end|begin|branch|target|limit|cap|default|wrap|annotate|prefix|suffix|use)\b",
+    )
+});
+static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^((please|always|never|don't|do not|dont|stop|avoid|prefer|i|really|from now on|actually|no|also),?\s+)+",
+    )
+});
+
+/// The sentences of a prompt that state something durable, in order.
+pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
+    sentences(prompt)
+        .into_iter()
+        .filter_map(|sentence| {
+            let reach = classify(&sentence)?;
+            let text = FILLER.replace(&sentence, "");
+            let text = text.trim();
+            let mut kept: String = text.chars().take(MAX_STATEMENT_CHARS).collect();
+            if kept.len() < text.len() {
+                kept.push('…');
+            }
+            Some(Statement { text: kept, reach })
+        })
+        .collect()
+}
+
+/// Whether a text names the project as where it applies ("here", "in this repo", "for this app").
+pub(crate) fn project_worded(text: &str) -> bool {
+    let lower = normalize(text);
+    PROJECT_WORDING.find_iter(&lower).any(|m| !m.as_str().contains("here") || !HERE_POINTING.is_match(&lower))
+}
+
+/// Whether a text is said for one run only ("just for this run", "for now", "this time").
+pub(crate) fn one_off(text: &str) -> bool {
+    ONE_OFF.is_match(&normalize(text))
+}
+
+/// Lowercase with typographic quotes made plain.
+fn normalize(text: &str) -> String {
+    text.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'").replace(['\u{201c}', '\u{201d}'], "\"")
+}
+
+/// What a sentence states, if it states something durable.
+fn classify(sentence: &str) -> Option<Reach> {
+    if sentence.chars().count() > MAX_SENTENCE_CHARS || sentence.split_whitespace().count() < 3 {
+        return None;
+    }
+    let whole = normalize(sentence);
+    let announced = ANNOUNCED.is_match(&whole);
+    let mut s = FILLER.replace(&whole, "").into_owned();
+    let corrected = CORRECTION_LEAD.is_match(&s);
+    s = CORRECTION_LEAD.replace(&s, "").into_owned();
+    s = FILLER.replace(&s, "").into_owned();
+    s = POLITE.replace(&s, "").into_owned();
+    let led_by_project = PROJECT_LEAD.is_match(&s) && !HERE_POINTING.is_match(&s);
+    let rest = if led_by_project { PROJECT_LEAD.replace(&s, "").into_owned() } else { s.clone() };
+    let rest = POLITE.replace(&rest, "").into_owned();
+    let rest = rest.trim();
+    let habit = HABIT.is_match(rest);
+    if ONE_OFF.is_match(&whole) || DISMISSIVE.is_match(rest) {
+        return None;
+    }
+    if WH_QUESTION.is_match(rest)
+        || ((rest.ends_with('?') || QUESTION_START.is_match(rest) || REQUEST.is_match(rest)) && !habit)
+    {
+        return None;
+    }
+    let preference = PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest);
+    let first_clause = rest.split([',', ';', '(']).next().unwrap_or(rest);
+    let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
+    let starts_with_task =
+        TASK_VERB.is_match(rest) && !NEGATIVE_START.is_match(rest) && !convention_imperative(rest, &whole);
+    let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
+    let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
+    let team = TEAM_START.is_match(rest) && !TEAM_TASK.is_match(rest) && !TROUBLE.is_match(rest);
+    let fact = is_fact(rest, corrected, announced || project_worded(&whole));
+    let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
+    // "X should be …" of things in general (plural: "error messages"), not of one thing being
+    // built ("the modal should close on escape").
+    let should = SHOULD.captures(rest).is_some_and(|c| {
+        let subject = c.name("subject").map_or("", |m| m.as_str());
+        subject.ends_with('s') && !FACT_SUBJECT_EXCLUDED.is_match(subject)
+    }) && !TROUBLE.is_match(rest)
+        && !SPECIFIC.is_match(first_clause);
+    let setup = PERSONAL_SETUP.captures(rest).is_some_and(|c| {
+        !matches!(c.name("what").map_or("", |m| m.as_str()), "it" | "this" | "that" | "the" | "my" | "your")
+    }) && !TROUBLE.is_match(rest);
+    let remembered = REMEMBER.is_match(rest) || (PERSONAL_FACT.is_match(rest) && !TROUBLE.is_match(rest));
+    let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
+    let convention = convention_imperative(rest, &whole);
+    if starts_with_task && !habit {
+        return None;
+    }
+    let durable = habit
+        || preference
+        || negative
+        || contrast
+        || team
+        || fact
+        || remembered
+        || led_declarative
+        || convention
+        || placed
+        || should
+        || setup
+        || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
+    if !durable {
+        return None;
+    }
+    let personal = rest.starts_with("my ") || rest.starts_with("i ") || rest.starts_with("i'");
+    let reach = if project_worded(&whole) || TEAM_WORDING.is_match(&whole) || ((fact || placed) && !personal)
+    {
+        Reach::Project
+    } else {
+        Reach::General
+    };
+    Some(reach)
+}
+
+/// A declarative fact about a thing with a value, one said as a correction ("the dev server is
+/// on 5173 now"), or one `vouched` for (announced, or worded for the project).
+fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
+    let Some(captures) = FACT.captures(rest) else { return false };
+    let subject = captures.name("subject").map_or("", |m| m.as_str());
+    let tail = captures.name("tail").map_or("", |m| m.as_str());
+    !FACT_SUBJECT_EXCLUDED.is_match(subject)
+        && !TROUBLE.is_match(rest)
+        && (VALUE.is_match(tail) || corrected || vouched || CORRECTION.is_match(rest))
+}
+
+/// An imperative that sets a convention ("indent with tabs", "use pnpm, not npm", "keep functions
+/// small") rather than asking for a piece of work ("use the helper in utils.rs").
+fn convention_imperative(rest: &str, whole: &str) -> bool {
+    let Some(captures) = CONVENTION_VERB.captures(rest) else { return false };
+    let object =
+        captures.name("object").map_or("", |m| m.as_str()).trim_matches(|c: char| !c.is_alphanumeric());
+    let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
+    let scoped = project_worded(whole) || CONTRAST.is_match(rest) || HABIT.is_match(rest);
+    let strong = STRONG_CONVENTION_VERB.is_match(rest);
+    if (DEFINITE_OBJECT.is_match(object) || (PREPOSITIONS.contains(&object) && !strong)) && !scoped {
+        return false;
+    }
+    if SPECIFIC.is_match(first_clause) && !scoped {
+        return false;
+    }
+    let after_verb = &rest[captures.name("object").map_or(0, |m| m.start())..];
+    let short = rest.split_whitespace().count() <= 6;
+    scoped || MANNER.is_match(after_verb) || (short && strong)
+}
+
+/// Splits text into trimmed sentences at line breaks and at `.`, `!`, `?` followed by a space.
+/// Fenced code and quoted lines (`> …`) are left out: they are pasted, not said.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || trimmed.starts_with('>') || line.starts_with("    ") || line.starts_with('\t') {
+            continue;
+        }
+        let mut current = String::new();
+        let mut chars = line.chars().peekable();
+        let mut in_code = false;
+        while let Some(c) = chars.next() {
+            current.push(c);
+            if c == '`' {
+                in_code = !in_code;
+            }
+            if !in_code && matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()) {
+                push_sentence(&mut out, &current);
+                current.clear();
+            }
+        }
+        push_sentence(&mut out, &current);
+    }
+    out
+}
+
+fn push_sentence(out: &mut Vec<String>, raw: &str) {
+    let sentence = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = sentence.trim_start_matches(['-', '*', '+', ' ']).trim();
+    if !sentence.is_empty() {
+        out.push(sentence.to_owned());
+    }
+}
+
+/// Words that carry no topic: function words, the vocabulary of rules and corrections.
+const STOP_WORDS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "but",
+    "for",
+    "with",
+    "this",
+    "that",
+    "these",
+    "those",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "to",
+    "of",
+    "in",
+    "on",
+    "at",
+    "by",
+    "from",
+    "as",
+    "it",
+    "its",
+    "we",
+    "our",
+    "us",
+    "i",
+    "my",
+    "me",
+    "you",
+    "your",
+    "now",
+    "moved",
+    "move",
+    "moving",
+    "switched",
+    "switch",
+    "switching",
+    "migrated",
+    "migrate",
+    "migrating",
+    "changed",
+    "change",
+    "upgraded",
+    "downgraded",
+    "ignore",
+    "forget",
+    "about",
+    "stuff",
+    "bits",
+    "part",
+    "parts",
+    "use",
+    "used",
+    "using",
+    "uses",
+    "always",
+    "never",
+    "please",
+    "here",
+    "repo",
+    "repository",
+    "project",
+    "codebase",
+    "crate",
+    "workspace",
+    "instead",
+    "rather",
+    "than",
+    "not",
+    "no",
+    "longer",
+    "anymore",
+    "any",
+    "more",
+    "actually",
+    "do",
+    "does",
+    "did",
+    "don",
+    "dont",
+    "doesn",
+    "isn",
+    "aren",
+    "won",
+    "didn",
+    "can",
+    "cannot",
+    "should",
+    "must",
+    "run",
+    "runs",
+    "running",
+    "lives",
+    "live",
+    "sits",
+    "listens",
+    "go",
+    "goes",
+    "via",
+    "through",
+    "over",
+    "under",
+    "so",
+    "just",
+    "also",
+    "then",
+    "when",
+    "all",
+    "every",
+    "each",
+    "one",
+    "some",
+    "only",
+    "really",
+    "prefer",
+    "like",
+    "want",
+    "love",
+    "hate",
+    "re",
+    "ve",
+    "s",
+    "t",
+    "ll",
+    "d",
+    "m",
+    "last",
+    "week",
+    "month",
+    "new",
+    "old",
+    "version",
+    "there",
+    "they",
+    "them",
+    "up",
+    "out",
+    "into",
+    "onto",
+    "per",
+    "too",
+    "very",
+    "still",
+    "yet",
+    "what",
+    "which",
+    "who",
+    "will",
+    "would",
+    "could",
+    "may",
+    "might",
+    "shall",
+    "have",
+    "has",
+    "had",
+    "get",
+    "got",
+    "make",
+    "made",
+    "ok",
+    "okay",
+    "yes",
+    "nope",
+    "localhost",
+    "port",
+    "ports",
+    "server",
+    "http",
+    "https",
+    "www",
+    "com",
+    "wait",
+    "sorry",
+    "fine",
+    "thing",
+    "things",
+    "way",
+    "time",
+    "start",
+];
+
+/// What a statement asserts, for comparing it with others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Claim {
+    key: String,
+    negative: bool,
+    subject: String,
+    /// Topic words (no numbers, no function words).
+    words: BTreeSet<String>,
+    /// Every token (words and numbers), in order.
+    tokens: Vec<String>,
+    numbers: BTreeSet<String>,
+    ports: BTreeSet<String>,
+    /// What the statement names as replaced or ruled out: `Y` of "instead of Y", "X, not Y",
+    /// "switched from Y", "ignore the Y stuff", "don't use Y any more".
+    replaced: Vec<String>,
+    /// Whether it is said as a correction ("now", "moved to", "actually", "no longer").
+    corrects: bool,
+    /// Whether it adds to what was said rather than replacing it ("also", "too").
+    adds: bool,
+    /// Ports it is about, when it speaks of the port generically ("the port is 5173 now").
+    port_words: bool,
+}
+
+static REPLACED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    const Y: &str = r"(?P<y>`[^`]+`|[\w.+#@/-]+(?: \d[\w.]*)?)";
+    [
+        format!(r"\b(?:instead of|rather than) {Y}"),
+        format!(r", (?:and )?(?:not|never|no) (?:use |using |run |running |with )?{Y}"),
+        format!(r"\b(?:use|prefer|want|pick|choose) \S+(?: \S+)? not {Y}"),
+        format!(r"\bprefer\b.*\bover {Y}"),
+        format!(
+            r"\b(?:switched|switching|moved|moving|migrated|migrating|changed|went|upgraded|downgraded|converted) (?:over |everything |all )?(?:from|off) {Y}"
+        ),
+        format!(
+            r"\bignore (?:the |all the |any |anything about )?{Y} (?:stuff|bits|parts?|setup|config|instructions|notes?|version|one|thing|things|info|references?)\b"
+        ),
+        format!(r"\bforget (?:about )?(?:the )?{Y} (?:stuff|bits|parts?|setup|config|version|one|thing)\b"),
+        format!(
+            r"\b(?:don't|do not|dont|never|no longer|stop|won't|doesn't|does not|aren't|isn't|not) (?:use|using|run|running|need|rely on|depend on|deploy to|deploy on|on|with) {Y}"
+        ),
+        format!(r"\bno longer (?:on |in |at |with )?{Y}"),
+        format!(r"\breplaced? {Y} with\b"),
+        format!(r"^(?:please )?avoid {Y}"),
+    ]
+    .iter()
+    .map(|p| re(p))
+    .collect()
+});
+/// Words that are not a replaced value.
+const NOT_VALUES: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "it",
+    "that",
+    "this",
+    "them",
+    "anything",
+    "any",
+    "everything",
+    "something",
+    "you",
+    "me",
+    "us",
+    "one",
+    "there",
+    "here",
+    "to",
+    "be",
+    "so",
+    "just",
+    "really",
+    "even",
+    "yet",
+    "always",
+    "now",
+];
+/// Tokens that, just before a mention, say the mention is ruled out rather than asserted.
+const NEGATING: &[&str] = &[
+    "not", "no", "never", "don", "dont", "avoid", "stop", "instead", "rather", "ignore", "without", "from",
+    "over", "longer", "isn", "aren", "doesn", "won", "didn", "t", "forget", "replaced", "replace", "off",
+    "drop", "dropped",
+];
+
+/// Reads a statement.
+pub(crate) fn claim(text: &str) -> Claim {
+    let lower = normalize(text);
+    let stripped = CORRECTION_LEAD.replace(FILLER.replace(&lower, "").trim(), "").into_owned();
+    let negative = NEGATIVE_START.is_match(POLITE.replace(&stripped, "").trim());
+    let subject: String = LEAD_WORDS
+        .replace(&stripped, "")
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { ' ' })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let tokens = split_tokens(&lower);
+    let numbers: BTreeSet<String> = tokens.iter().filter(|t| is_number(t)).cloned().collect();
+    let words: BTreeSet<String> = tokens
+        .iter()
+        .filter(|t| !is_number(t) && !t.chars().any(|c| c.is_ascii_digit()))
+        .filter(|t| t.len() >= 2 && !STOP_WORDS.contains(&t.as_str()))
+        .cloned()
+        .collect();
+    let mut replaced = Vec::new();
+    for pattern in REPLACED.iter() {
+        for captures in pattern.captures_iter(&stripped) {
+            let value =
+                captures["y"].trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ':' | '!' | ')' | '('));
+            let value = value.replace('`', "");
+            if !value.is_empty() && !NOT_VALUES.contains(&value.as_str()) && !replaced.contains(&value) {
+                replaced.push(value);
+            }
+        }
+    }
+    let ports: BTreeSet<String> = shell::ports(&lower).into_iter().collect();
+    let corrects =
+        CORRECTION_LEAD.is_match(FILLER.replace(&lower, "").trim()) || CORRECTION.is_match(&stripped);
+    let adds = ADDS.is_match(&lower);
+    let port_words = tokens.iter().any(|t| t == "port" || t == "ports");
+    Claim {
+        key: lower,
+        negative,
+        subject,
+        words,
+        tokens,
+        numbers,
+        ports,
+        replaced,
+        corrects,
+        adds,
+        port_words,
+    }
+}
+
+fn split_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in shell::tokens(text) {
+        // `postgres14`, `node20`, `v16`: a name and its version.
+        let digits = token.find(|c: char| c.is_ascii_digit());
+        match digits {
+            Some(at) if at > 0 && token[at..].chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                let name = &token[..at];
+                if name != "v" {
+                    out.push(name.to_owned());
+                }
+                out.push(token[at..].trim_end_matches('.').to_owned());
+            }
+            _ => out.push(token),
+        }
+    }
+    out
+}
+
+fn is_number(token: &str) -> bool {
+    token.starts_with(|c: char| c.is_ascii_digit()) && token.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+fn position_of(haystack: &[String], needle: &[String]) -> Vec<usize> {
+    if needle.is_empty() || needle.len() > haystack.len() {
+        return Vec::new();
+    }
+    (0..=haystack.len() - needle.len()).filter(|&i| haystack[i..i + needle.len()] == *needle).collect()
+}
+
+/// Whether `tokens` assert `value` somewhere: they mention it, and not right after a word that
+/// rules it out ("not npm", "instead of jest", "from yarn").
+fn asserts(tokens: &[String], value: &[String]) -> bool {
+    position_of(tokens, value)
+        .into_iter()
+        .any(|at| !tokens[at.saturating_sub(3)..at].iter().any(|t| NEGATING.contains(&t.as_str())))
+}
+
+impl Claim {
+    /// Whether this (later) statement supersedes an earlier one: it reverses it ("always X" after
+    /// "never X"), rules out what the earlier one asserts ("not npm", "ignore the 14 stuff"), or
+    /// gives the same thing a new value ("the dev server is on 5173 now" after "… runs on
+    /// localhost:3000").
+    pub(crate) fn supersedes(&self, earlier: &str) -> bool {
+        let old = claim(earlier);
+        if old.key == self.key {
+            return false;
+        }
+        if old.negative != self.negative && !self.subject.is_empty() && old.subject == self.subject {
+            return true;
+        }
+        if self.rules_out(&old) {
+            return true;
+        }
+        if self.adds {
+            return false;
+        }
+        let shared = self.words.intersection(&old.words).count();
+        if !self.numbers.is_empty() && !old.numbers.is_empty() && self.numbers.is_disjoint(&old.numbers) {
+            let frame = |tokens: &[String]| -> Vec<String> {
+                tokens.iter().map(|t| if is_number(t) { "#".to_owned() } else { t.clone() }).collect()
+            };
+            let same_frame = frame(&self.tokens) == frame(&old.tokens);
+            if same_frame || (!self.words.is_empty() && self.words == old.words) {
+                return true;
+            }
+            let enough = if self.words.len() == 1 { shared == 1 } else { shared >= 2 };
+            if self.corrects && enough {
+                return true;
+            }
+        }
+        if self.corrects
+            && !self.ports.is_empty()
+            && !old.ports.is_empty()
+            && self.ports.is_disjoint(&old.ports)
+        {
+            let generic = self.port_words && self.words.is_empty();
+            if generic || shared >= 1 {
+                return true;
+            }
+        }
+        if self.corrects && old.negative == self.negative && self.numbers.is_empty() {
+            let added = self.words.difference(&old.words).count();
+            let dropped = old.words.difference(&self.words).count();
+            if (1..=2).contains(&added) && (1..=2).contains(&dropped) && shared >= added.max(dropped) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether an earlier statement asserts what this one names as replaced.
+    fn rules_out(&self, old: &Claim) -> bool {
+        self.replaced.iter().any(|value| {
+            let value = split_tokens(value);
+            if value.is_empty() || !asserts(&old.tokens, &value) {
+                return false;
+            }
+            // A bare number ("the 14 stuff") needs the topic too ("Postgres 14").
+            !value.iter().all(|t| is_number(t)) || !self.words.is_disjoint(&old.words)
+        })
+    }
+
+    /// Whether an earlier line of a note asserts what this statement names as replaced: the one
+    /// supersession a reader can check without knowing how the line was meant.
+    pub(crate) fn rules_out_line(&self, line: &str) -> bool {
+        let old = claim(line);
+        old.key != self.key && self.rules_out(&old)
+    }
+
+    /// What this statement names as replaced, for messages.
+    pub(crate) fn replaced(&self) -> &[String] {
+        &self.replaced
+    }
+
+    /// Whether a command the agent ran depends on what this statement rules out or corrects: the
+    /// program or command it names as replaced (`npm`, `` `npm test` ``), a replaced value on the
+    /// statement's topic (`postgres:14`), or another port than the one it gives.
+    pub(crate) fn retires_command(&self, command: &str) -> bool {
+        let tokens = split_tokens(command);
+        let invocations: Vec<shell::Invocation> =
+            shell::simple_commands(command).iter().filter_map(|w| shell::invocation(w)).collect();
+        for value in &self.replaced {
+            let value_tokens = split_tokens(value);
+            let lower = value.to_lowercase();
+            if invocations
+                .iter()
+                .any(|i| i.program == lower || i.family() == lower || i.runners.contains(&lower))
+            {
+                return true;
+            }
+            if value_tokens.iter().all(|t| is_number(t)) {
+                let on_topic = tokens.iter().any(|t| self.words.contains(t));
+                if on_topic && !position_of(&tokens, &value_tokens).is_empty() {
+                    return true;
+                }
+            } else if value_tokens.len() > 1 && !position_of(&tokens, &value_tokens).is_empty() {
+                return true;
+            }
+        }
+        if self.corrects && !self.ports.is_empty() {
+            let used: BTreeSet<String> = shell::ports(command).into_iter().collect();
+            if !used.is_empty() && used.is_disjoint(&self.ports) {
+                return true;
+            }
+        }
+        if self.corrects && !self.numbers.is_empty() {
+            return tokens.windows(2).any(|pair| {
+                self.words.contains(&pair[0]) && is_number(&pair[1]) && !self.numbers.contains(&pair[1])
+            });
+        }
+        false
+    }
+
+    /// Whether the statement names `tool` (a program) as replaced ("use pnpm, not npm").
+    pub(crate) fn rules_out_tool(&self, tool: &str) -> bool {
+        self.replaced.iter().any(|value| value.eq_ignore_ascii_case(tool))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,201 @@
+//! The statement reader on sentences as people type them.
+
+use super::*;
+
+fn reach(sentence: &str) -> Option<Reach> {
+    let found = statements(sentence);
+    assert!(found.len() <= 1, "{sentence:?} is one sentence: {found:?}");
+    found.first().map(|s| s.reach)
+}
+
+#[test]
+fn durable_statements_are_found_with_their_reach() {
+    use Reach::{General, Project};
+    let table: &[(&str, Option<Reach>)] = &[
+        // Preferences, positive and negative.
+        ("I like small commits with conventional commit messages.", Some(General)),
+        ("I prefer small commits with clear messages.", Some(General)),
+        ("i really hate it when you add emojis to commit messages", Some(General)),
+        ("I'd rather have one PR per feature.", Some(General)),
+        ("I want small, focused diffs.", Some(General)),
+        ("I'm not a fan of deeply nested callbacks.", Some(General)),
+        ("don't add comments that restate the code", Some(General)),
+        ("Do not use unwrap in library code.", Some(General)),
+        ("Never use unwrap in library code.", Some(General)),
+        ("Avoid one-letter variable names.", Some(General)),
+        ("please always run cargo fmt before committing", Some(General)),
+        ("Always run cargo fmt before committing.", Some(General)),
+        ("From now on, use rg instead of grep when searching.", Some(General)),
+        ("Prefer early returns over nested ifs.", Some(General)),
+        ("Tabs, not spaces.", Some(General)),
+        ("use jest for unit tests", Some(General)),
+        ("Format dates as ISO 8601.", Some(General)),
+        ("Keep functions small.", Some(General)),
+        ("No emojis in commit messages.", Some(General)),
+        ("Stop adding TODO comments.", Some(General)),
+        ("Can you always run clippy before you commit?", Some(General)),
+        ("Actually, I prefer 4 spaces for indentation now.", Some(General)),
+        ("actually use vitest, not jest", Some(General)),
+        ("My editor is neovim with 2-space tabs.", Some(General)),
+        ("I usually want a short summary at the end of each task.", Some(General)),
+        ("make sure you run the linter before every commit", Some(General)),
+        ("Please keep PRs under 300 lines.", Some(General)),
+        ("always squash merge", Some(General)),
+        ("use kebab-case for branch names", Some(General)),
+        ("no console.log in committed code please", Some(General)),
+        ("remember to update the changelog when you change the public api", Some(General)),
+        ("never touch the migrations folder by hand", Some(General)),
+        ("Error messages should be lowercase without a trailing period.", Some(General)),
+        ("Commit messages in English, imperative mood.", Some(General)),
+        ("I'm on a Mac, so use gsed if you need GNU sed.", Some(General)),
+        // Project wording, the team, and facts about the project.
+        ("indent with tabs in this repo, not spaces", Some(Project)),
+        ("please always use pnpm here, not npm", Some(Project)),
+        ("in this crate errors go through thiserror, and no unwrap() outside tests", Some(Project)),
+        ("In this repo always run tests with `make check`, never `npm test`", Some(Project)),
+        ("In this project we use thiserror for library errors and anyhow only in binaries.", Some(Project)),
+        ("We're on Node 20 and deploy to Fly.", Some(Project)),
+        ("we moved to Postgres 16, ignore the 14 stuff", Some(Project)),
+        ("the dev server is on 5173 now", Some(Project)),
+        ("The dev server runs on localhost:3000.", Some(Project)),
+        ("We don't use Redis anymore, sessions live in Postgres.", Some(Project)),
+        ("We switched from yarn to pnpm last week.", Some(Project)),
+        ("Our API listens on port 8080.", Some(Project)),
+        ("Here, migrations are written by hand.", Some(Project)),
+        ("For this app, dates are always stored in UTC.", Some(Project)),
+        ("Use snake_case for file names in this codebase.", Some(Project)),
+        ("We use conventional commits, so prefix every commit with feat:, fix: or chore:.", Some(Project)),
+        ("Tests go in __tests__ next to the component.", Some(Project)),
+        ("our CI runs on GitHub Actions", Some(Project)),
+        ("heads up: the staging db is read-only", Some(Project)),
+        ("btw we deploy with fly deploy, not the github action", Some(Project)),
+        ("The API base url is https://api.internal.example.com now.", Some(Project)),
+        ("node version is 22 now", Some(Project)),
+        ("we're using tailwind for styling, no css modules", Some(Project)),
+        ("we dropped python 3.8 support", Some(Project)),
+        ("the main branch is called trunk in this repo", Some(Project)),
+        ("for this project, use pytest fixtures instead of setUp methods", Some(Project)),
+        // Requests for work, questions, one-offs, reports of trouble.
+        ("fix the bug in foo.rs", None),
+        ("Fix the failing test in checkout.test.ts", None),
+        ("Add a test for the discount code parser.", None),
+        ("can you refactor the parser into its own module", None),
+        ("ok now can you fix the bug in src/cart.ts where the total is off by one?", None),
+        ("Could you look at the flaky retry test?", None),
+        ("What does this function return?", None),
+        ("Why do you always add comments?", None),
+        ("Run the tests.", None),
+        ("Use the helper in utils.rs for this.", None),
+        ("Push to main.", None),
+        ("Just for this run, don't commit anything, I want to review the diff myself.", None),
+        ("For now, skip the e2e tests.", None),
+        ("This time, don't bother with the changelog.", None),
+        ("Don't worry about the lint warnings.", None),
+        ("No, that's not it.", None),
+        ("The test always fails on CI.", None),
+        ("the chart legend overlaps the axis labels, please take a look", None),
+        ("We need to fix the login flow before Friday.", None),
+        ("I want you to rename the module.", None),
+        ("Let's try a different approach.", None),
+        ("Here's the error I get.", None),
+        ("error: linking with `cc` failed: exit status: 1", None),
+        ("The bug is in the parser.", None),
+        ("Thanks, looks good.", None),
+        ("could you add logging to the retry loop", None),
+        ("it works now, thanks", None),
+        ("now run the tests again", None),
+        ("ok that's fixed now", None),
+        ("The build should be green now.", None),
+        ("The modal should close on escape.", None),
+        ("The function should return null when the list is empty.", None),
+        ("I'm on it.", None),
+        ("Make sure it compiles.", None),
+    ];
+    let mut wrong = Vec::new();
+    for (sentence, expected) in table {
+        let got = reach(sentence);
+        if got != *expected {
+            wrong.push(format!("{sentence:?}: expected {expected:?}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{} misread:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+#[test]
+fn a_prompt_is_read_sentence_by_sentence_and_pasted_text_is_left_out() {
+    let prompt = "I prefer small commits. Can you fix the flaky retry test?\n\n```\nnever do this\n```\n> always quoted\nAlso, never force-push to main.";
+    let found: Vec<String> = statements(prompt).into_iter().map(|s| s.text).collect();
+    assert_eq!(found, ["I prefer small commits.", "never force-push to main."]);
+}
+
+#[test]
+fn project_wording() {
+    for worded in
+        ["use pnpm here", "in this repo we use tabs", "for this app", "this crate's errors", "Here, tabs."]
+    {
+        assert!(project_worded(worded), "{worded:?}");
+    }
+    for general in ["here's the log", "where is it", "there you go", "I like it", "paste it here is fine"] {
+        assert!(!project_worded(general), "{general:?}");
+    }
+}
+
+fn supersedes(new: &str, old: &str) -> bool {
+    claim(new).supersedes(old)
+}
+
+#[test]
+fn later_statements_supersede_what_they_correct() {
+    let yes: &[(&str, &str)] = &[
+        ("we moved to Postgres 16, ignore the 14 stuff", "We're on Postgres 14 for the main database."),
+        ("the dev server is on 5173 now", "The dev server runs on localhost:3000."),
+        ("the port is 5173 now", "The dev server runs on localhost:3000."),
+        ("actually use vitest, not jest", "use jest for unit tests"),
+        ("We don't use Redis anymore, sessions live in Postgres.", "We use Redis for the session cache."),
+        ("We switched from yarn to pnpm last week.", "We use yarn workspaces."),
+        ("Actually, I prefer 4 spaces for indentation now.", "I prefer 2 spaces for indentation."),
+        ("indent with tabs in this repo, not spaces", "Indent with 4 spaces here."),
+        ("Always use unwrap in library code.", "Never use unwrap in library code."),
+        ("we're on Node 22 now", "We're on Node 20 and deploy to Fly."),
+        ("actually use vitest for unit tests", "use jest for unit tests"),
+        ("the port is 3001", "the port is 3000"),
+    ];
+    for (new, old) in yes {
+        assert!(supersedes(new, old), "{new:?} should supersede {old:?}");
+    }
+    let no: &[(&str, &str)] = &[
+        ("we moved to Postgres 16, ignore the 14 stuff", "Node 14 is fine for the scripts."),
+        ("the dev server is on 5173 now", "Our API listens on port 8080."),
+        ("please always use pnpm here, not npm", "please always use pnpm here, not npm"),
+        ("please always use pnpm here, not npm", "Use pnpm instead of npm."),
+        ("use pnpm, not npm", "I prefer small commits."),
+        ("Also run clippy before pushing.", "Run fmt before pushing."),
+        ("Use Node 18 for the scripts", "Use Node 20 for the frontend"),
+        ("I like small commits with conventional commit messages.", "I prefer 2 spaces for indentation."),
+    ];
+    for (new, old) in no {
+        assert!(!supersedes(new, old), "{new:?} should not supersede {old:?}");
+    }
+}
+
+#[test]
+fn corrections_retire_the_commands_they_rule_out() {
+    let retires = |statement: &str, command: &str| claim(statement).retires_command(command);
+    assert!(retires("please always use pnpm here, not npm", "npm test"));
+    assert!(retires("please always use pnpm here, not npm", "cd web && npm install"));
+    assert!(!retires("please always use pnpm here, not npm", "pnpm test"));
+    assert!(retires(
+        "In this repo always run tests with `make check`, never `npm test`",
+        "npm test -- --coverage"
+    ));
+    assert!(!retires("In this repo always run tests with `make check`, never `npm test`", "npm install"));
+    assert!(retires("the port is 5173 now", "curl localhost:8080/health"));
+    assert!(retires("the dev server is on 5173 now", "pnpm dev --port 3000"));
+    assert!(!retires("the dev server is on 5173 now", "curl localhost:5173/health"));
+    assert!(!retires("the dev server is on 5173 now", "pnpm test"));
+    assert!(retires("we moved to Postgres 16, ignore the 14 stuff", "docker run -d postgres:14"));
+    assert!(retires("we moved to Postgres 16", "docker run -d postgres:14"));
+    assert!(!retires("we moved to Postgres 16, ignore the 14 stuff", "node --max-old-space-size=14 x.js"));
+    assert!(retires("We switched from yarn to pnpm last week.", "yarn dev --port 3000"));
+    assert!(claim("use pnpm here, not npm").rules_out_tool("npm"));
+}

@@ -1,0 +1,222 @@
+//! What users say: durable statements kept in their words and in their scope, task requests and
+//! one-offs left out, corrections replacing what they correct.
+
+use memory_core::{MemoryStore, Scope};
+
+use crate::support::{Story, all_notes, body, dream_once, dump, store_with, visible_in};
+
+fn project(id: &str) -> Scope {
+    Scope::Project(id.to_owned())
+}
+
+/// Three projects over three harnesses, with rules said the many ways people say them, mixed
+/// with requests for work and instructions for one run only.
+fn three_projects() -> Story {
+    let mut story = Story::new();
+    story
+        .session("claude", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .prompt("I like small commits with conventional commit messages.")
+        .prompt("ok now can you fix the bug in src/cart.ts where the total is off by one?")
+        .edit("src/cart.ts")
+        .prompt("don't add comments that restate the code")
+        .prompt("indent with tabs in this repo, not spaces")
+        .prompt("please always use pnpm here, not npm")
+        .bash_ok("pnpm install")
+        .prompt("Fix the failing test in checkout.test.ts")
+        .prompt("Just for this run, don't commit anything, I want to review the diff myself.")
+        .prompt("I hate it when tests hit the real network.")
+        .prompt("Add a test for the discount code parser.")
+        .prompt("For now, skip the e2e tests.")
+        .prompt("Prefer early returns over nested ifs.")
+        .prompt("We're on Node 20 and deploy to Fly.")
+        .stop();
+    story
+        .session("codex", "ledger-1", Some("ledger"), "/home/alice/src/ledger")
+        .prompt("in this crate errors go through thiserror, and no unwrap() outside tests")
+        .prompt("In this repo always run tests with `make check`, never `npm test`")
+        .prompt("can you refactor the parser into its own module")
+        .bash_ok("make check")
+        .prompt("Avoid one-letter variable names.")
+        .stop();
+    story
+        .session("cursor", "dash-1", Some("dashboard"), "/home/alice/src/dashboard")
+        .prompt("the chart legend overlaps the axis labels, please take a look")
+        .bash_ok("yarn test --watch=false")
+        .stop();
+    story
+}
+
+#[tokio::test]
+async fn durable_statements_are_kept_in_the_users_words_and_in_their_scope() {
+    let store = store_with(&three_projects().events()).await;
+    dream_once(&store).await;
+    let notes = dump(&store).await;
+
+    let profile = body(&store, &Scope::User, "profile/preferences.md").await.expect("a profile note");
+    for said in [
+        "I like small commits with conventional commit messages.",
+        "don't add comments that restate the code",
+        "I hate it when tests hit the real network.",
+        "Prefer early returns over nested ifs.",
+        "Avoid one-letter variable names.",
+    ] {
+        assert!(profile.contains(said), "missing {said:?} in the profile:\n{profile}");
+    }
+    for project_only in ["pnpm", "tabs", "thiserror", "make check", "Node 20"] {
+        assert!(!profile.contains(project_only), "{project_only:?} is project wording:\n{profile}");
+    }
+
+    let webshop = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+    for said in [
+        "indent with tabs in this repo, not spaces",
+        "please always use pnpm here, not npm",
+        "We're on Node 20 and deploy to Fly.",
+    ] {
+        assert!(webshop.contains(said), "missing {said:?} in webshop's conventions:\n{webshop}");
+    }
+    let ledger = body(&store, &project("ledger"), "project/ledger/conventions.md").await.unwrap();
+    for said in [
+        "in this crate errors go through thiserror, and no unwrap() outside tests",
+        "In this repo always run tests with `make check`, never `npm test`",
+    ] {
+        assert!(ledger.contains(said), "missing {said:?} in ledger's conventions:\n{ledger}");
+    }
+    assert!(!ledger.contains("pnpm") && !webshop.contains("thiserror"), "each project keeps its own");
+
+    for not_a_rule in [
+        "off by one",
+        "checkout.test.ts",
+        "don't commit anything",
+        "discount code",
+        "skip the e2e tests",
+        "refactor the parser",
+        "take a look",
+    ] {
+        assert!(
+            !notes.contains(not_a_rule),
+            "{not_a_rule:?} is a request or a one-off, not a rule:\n{notes}"
+        );
+    }
+    let dashboard = visible_in(&store, "dashboard").await;
+    assert!(!dashboard.contains("pnpm"), "webshop's pnpm rule stays in webshop:\n{dashboard}");
+    assert!(!dashboard.contains("make check"), "{dashboard}");
+}
+
+#[tokio::test]
+async fn a_project_rule_retires_the_commands_it_rules_out() {
+    let mut story = Story::new();
+    story
+        .session("claude", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .bash_ok("npm install")
+        .bash_ok("npm test")
+        .bash_ok("npm test")
+        .prompt("please always use pnpm here, not npm")
+        .bash_ok("pnpm install")
+        .bash_ok("pnpm test");
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let commands = body(&store, &project("webshop"), "project/webshop/commands.md").await.unwrap();
+    assert!(commands.contains("`pnpm test`") && commands.contains("`pnpm install`"), "{commands}");
+    assert!(!commands.contains("`npm"), "npm was ruled out for this project:\n{commands}");
+}
+
+/// What the user said before the corrections, then the corrections.
+fn before_and_after(story: &mut Story) -> (Vec<memory_core::HookEvent>, Vec<memory_core::HookEvent>) {
+    story
+        .session("claude", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .prompt("We're on Postgres 14 for the main database.")
+        .prompt("The dev server runs on localhost:3000.")
+        .prompt("use jest for unit tests")
+        .prompt("We use Redis for the session cache.")
+        .prompt("We use yarn workspaces.")
+        .bash_ok("curl -s localhost:3000/health")
+        .bash_ok("curl -s localhost:3000/health")
+        .bash_ok("yarn dev --port 3000")
+        .stop();
+    let before = story.events();
+    story
+        .days_later(3)
+        .session("codex", "web-2", Some("webshop"), "/home/alice/src/webshop")
+        .prompt("we moved to Postgres 16, ignore the 14 stuff")
+        .prompt("the dev server is on 5173 now")
+        .prompt("actually use vitest, not jest")
+        .prompt("We don't use Redis anymore, sessions live in Postgres.")
+        .prompt("We switched from yarn to pnpm last week.")
+        .bash_ok("curl -s localhost:5173/health")
+        .stop();
+    let all = story.events();
+    (before.clone(), all[before.len()..].to_vec())
+}
+
+#[tokio::test]
+async fn corrections_replace_what_they_correct_in_one_run_or_across_runs() {
+    for across_runs in [false, true] {
+        let (before, after) = before_and_after(&mut Story::new());
+        let store = store_with(&before).await;
+        if across_runs {
+            dream_once(&store).await;
+            let first = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+            assert!(first.contains("Postgres 14") && first.contains("localhost:3000"), "{first}");
+        }
+        store.append(&after).await.unwrap();
+        dream_once(&store).await;
+        let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+        for said in [
+            "we moved to Postgres 16, ignore the 14 stuff",
+            "the dev server is on 5173 now",
+            "We don't use Redis anymore, sessions live in Postgres.",
+            "We switched from yarn to pnpm last week.",
+        ] {
+            assert!(conventions.contains(said), "missing {said:?}:\n{conventions}");
+        }
+        for stale in ["Postgres 14", "localhost:3000", "Redis for the session cache", "yarn workspaces"] {
+            assert!(
+                !conventions.contains(stale),
+                "{stale:?} was corrected (runs: {across_runs}):\n{conventions}"
+            );
+        }
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap();
+        assert!(profile.contains("actually use vitest, not jest"), "{profile}");
+        assert!(!profile.contains("use jest for unit tests"), "{profile}");
+        let commands = body(&store, &project("webshop"), "project/webshop/commands.md").await.unwrap();
+        assert!(commands.contains("localhost:5173"), "{commands}");
+        assert!(!commands.contains("3000"), "the old port's commands retire:\n{commands}");
+        assert!(!commands.contains("yarn"), "yarn was replaced by pnpm:\n{commands}");
+        let visible = visible_in(&store, "webshop").await;
+        assert!(!visible.contains("localhost:3000") && !visible.contains("Postgres 14"), "{visible}");
+    }
+}
+
+#[tokio::test]
+async fn a_general_correction_replaces_a_general_preference_only() {
+    let mut story = Story::new();
+    story
+        .session("claude", "a", Some("webshop"), "/home/alice/src/webshop")
+        .prompt("Indent with 4 spaces in this repo.")
+        .prompt("I prefer 2 spaces for indentation.")
+        .days_later(1)
+        .prompt("Actually, I prefer 4 spaces for indentation now.");
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap();
+    assert!(profile.contains("Actually, I prefer 4 spaces for indentation now."), "{profile}");
+    assert!(!profile.contains("I prefer 2 spaces"), "{profile}");
+    let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+    assert!(conventions.contains("Indent with 4 spaces in this repo."), "{conventions}");
+}
+
+#[tokio::test]
+async fn statements_outside_any_project_are_profile_only_and_project_wording_needs_a_project() {
+    let mut story = Story::new();
+    story
+        .session("codex", "home", None, "/home/alice")
+        .prompt("From now on, use rg instead of grep when searching.")
+        .prompt("Always use pnpm in this repo.");
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let notes = all_notes(&store).await;
+    assert!(notes.iter().all(|n| n.meta.scope == Scope::User), "{notes:?}");
+    let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap();
+    assert!(profile.contains("From now on, use rg instead of grep when searching."), "{profile}");
+    assert!(!profile.contains("pnpm"), "a rule for some repo is nobody's profile:\n{profile}");
+}

@@ -1,0 +1,262 @@
+//! What the agent did: commands kept apart from preferences, flags credited to their program, tool
+//! notes where the tool is used, error→fix pairs that name the fix, and files, commands and tool
+//! notes that retire.
+
+use memory_core::{MemoryStore, Scope};
+
+use crate::support::{Story, all_notes, body, dream_once, store_with, visible_in};
+
+fn project(id: &str) -> Scope {
+    Scope::Project(id.to_owned())
+}
+
+async fn errors_of(store: &dyn MemoryStore, id: &str) -> String {
+    body(store, &project(id), &format!("project/{id}/errors.md")).await.unwrap_or_default()
+}
+
+#[tokio::test]
+async fn error_fix_pairs_name_the_fix_in_every_harness() {
+    let mut story = Story::new();
+    story
+        .session("claude", "rs-1", Some("ledger"), "/home/alice/src/ledger")
+        .bash_fail(
+            "cargo test",
+            "Exit code 101\n   Compiling openssl-sys v0.9.103\nerror: linking with `cc` failed: exit status: 1\n  = note: /usr/bin/ld: cannot find -lssl",
+        )
+        .read("Cargo.toml")
+        .bash_ok("cargo test --features vendored")
+        .stop();
+    story
+        .session("codex", "py-1", Some("api"), "/home/alice/src/api")
+        .bash_fail(
+            "uv run pytest -q",
+            "ImportError while loading conftest\nE   ModuleNotFoundError: No module named 'httpx'",
+        )
+        .bash_ok("uv add --dev httpx")
+        .bash_ok("git status --short")
+        .bash_ok("uv run pytest -q")
+        .stop();
+    story
+        .session("cursor", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .bash_fail("pnpm test src/date.test.ts", "AssertionError: expected '2026-02-28' to be '2026-03-01'")
+        .edit("src/cart.ts")
+        .bash_ok("TZ=UTC pnpm test src/date.test.ts")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+
+    let ledger = errors_of(&store, "ledger").await;
+    assert!(
+        ledger.contains(
+            "`cargo test` failed with \"error: linking with 'cc' failed: exit status: 1\"; it passed with `--features vendored` added"
+        ),
+        "{ledger}"
+    );
+    let api = errors_of(&store, "api").await;
+    assert!(
+        api.contains(
+            "`uv run pytest -q` failed with \"E   ModuleNotFoundError: No module named 'httpx'\"; it passed after running `uv add --dev httpx`"
+        ),
+        "a Codex failure is a failure, and the fix is the command run in between:\n{api}"
+    );
+    assert!(!api.contains("git status"), "looking around is not a fix:\n{api}");
+    let webshop = errors_of(&store, "webshop").await;
+    assert!(webshop.contains("it passed with `TZ=UTC` set"), "{webshop}");
+    assert!(!webshop.contains("src/cart.ts"), "the fix was the variable, not the edit:\n{webshop}");
+}
+
+#[tokio::test]
+async fn an_edit_is_the_fix_when_the_command_did_not_change() {
+    let mut story = Story::new();
+    story
+        .session("claude", "rs-1", Some("ledger"), "/home/alice/src/ledger")
+        .bash_fail("cargo test", "Exit code 101\nerror[E0425]: cannot find value `backoff` in this scope")
+        .edit("src/retry.rs")
+        .bash_ok("cargo test")
+        .bash_fail("cargo test", "Exit code 101\ntest retry::flaky ... FAILED")
+        .bash_ok("cargo test");
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let errors = errors_of(&store, "ledger").await;
+    assert!(errors.contains("; it passed after editing `src/retry.rs`"), "{errors}");
+    assert!(errors.contains("\"test retry::flaky ... FAILED\"; it passed when rerun unchanged"), "{errors}");
+}
+
+#[tokio::test]
+async fn agent_commands_are_not_user_preferences_and_flags_go_to_their_program() {
+    let mut story = Story::new();
+    story
+        .session("codex", "py-1", Some("api"), "/home/alice/src/api")
+        .bash_ok("git status --short")
+        .bash_ok("uv run pytest -q")
+        .bash_ok("uv run pytest -q tests/test_auth.py")
+        .bash_ok("poetry run black --check .")
+        .stop();
+    story
+        .session("claude", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .bash_ok("git status")
+        .bash_ok("pnpm test -- --watch")
+        .bash_ok("cd web && pnpm run lint --fix")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let notes = all_notes(&store).await;
+    let paths: Vec<String> = notes.iter().map(|n| format!("{} {}", n.meta.scope, n.path)).collect();
+    assert!(
+        notes.iter().all(|n| n.meta.scope != Scope::User),
+        "each tool was used in one project: {paths:?}"
+    );
+    assert!(!paths.iter().any(|p| p.contains("git")), "looking at git status teaches nothing: {paths:?}");
+    assert!(!paths.iter().any(|p| p.contains("/uv/")), "`uv run` passes no flags: {paths:?}");
+    let pytest = body(&store, &project("api"), "project/api/tools/pytest/flags.md").await.unwrap();
+    assert!(pytest.contains("`-q` (2×"), "{pytest}");
+    let black = body(&store, &project("api"), "project/api/tools/black/flags.md").await.unwrap();
+    assert!(black.contains("`--check`"), "{black}");
+    let pnpm_test =
+        body(&store, &project("webshop"), "project/webshop/tools/pnpm/test-flags.md").await.unwrap();
+    assert!(pnpm_test.contains("`--watch`"), "{pnpm_test}");
+    let lint = body(&store, &project("webshop"), "project/webshop/tools/pnpm/lint-flags.md").await.unwrap();
+    assert!(lint.contains("`--fix`"), "{lint}");
+    for note in &notes {
+        assert!(!note.body.contains("the user passes"), "agent commands are not user habits:\n{}", note.body);
+    }
+}
+
+#[tokio::test]
+async fn tool_notes_go_where_the_tool_is_used() {
+    let mut story = Story::new();
+    story
+        .session("claude", "py-1", Some("api"), "/home/alice/src/api")
+        .bash_ok("poetry install --sync")
+        .bash_ok("cargo test --workspace")
+        .stop();
+    story
+        .session("codex", "rs-1", Some("ledger"), "/home/alice/src/ledger")
+        .bash_ok("cargo test --workspace --all-features")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let ledger = visible_in(&store, "ledger").await;
+    assert!(!ledger.contains("poetry"), "a Python project's tools stay in it:\n{ledger}");
+    let shared =
+        body(&store, &Scope::User, "tools/cargo/test-flags.md").await.expect("cargo is used in two projects");
+    assert!(shared.contains("`--all-features`"), "{shared}");
+    assert!(body(&store, &project("ledger"), "project/ledger/tools/cargo/test-flags.md").await.is_none());
+
+    // The next time api uses cargo, its own note joins the shared one.
+    let mut more = Story::new();
+    more.session("claude", "py-2", Some("api"), "/home/alice/src/api").bash_ok("cargo test --workspace");
+    store.append(&more.events()).await.unwrap();
+    dream_once(&store).await;
+    assert!(body(&store, &project("api"), "project/api/tools/cargo/test-flags.md").await.is_none());
+    let shared = body(&store, &Scope::User, "tools/cargo/test-flags.md").await.unwrap();
+    assert!(shared.contains("`--workspace` (3×"), "{shared}");
+    assert!(body(&store, &project("api"), "project/api/tools/poetry/install-flags.md").await.is_some());
+}
+
+#[tokio::test]
+async fn deleted_files_are_not_hot_and_cursor_edits_count_once() {
+    for harness in ["claude", "codex", "cursor"] {
+        let mut story = Story::new();
+        story
+            .session(harness, "s", Some("webshop"), "/home/alice/src/webshop")
+            .edit("src/legacy.ts")
+            .edit("src/legacy.ts")
+            .read("src/legacy.ts")
+            .edit("src/app.tsx")
+            .edit("src/app.tsx")
+            .delete("src/legacy.ts");
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let hot = body(&store, &project("webshop"), "project/webshop/hot-files.md").await.unwrap();
+        assert!(!hot.contains("legacy.ts"), "{harness}: a deleted file is not hot:\n{hot}");
+        assert!(hot.contains("edited `src/app.tsx` (2×"), "{harness}: one record per edit:\n{hot}");
+    }
+}
+
+#[tokio::test]
+async fn commands_no_longer_used_retire() {
+    let mut story = Story::new();
+    story
+        .session("claude", "old", Some("webshop"), "/home/alice/src/webshop")
+        .bash_ok("npm run build")
+        .bash_ok("npm run build")
+        .edit("src/old.ts")
+        .days_later(90)
+        .session("claude", "new", Some("webshop"), "/home/alice/src/webshop")
+        .bash_ok("vite build")
+        .edit("src/app.tsx");
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let commands = body(&store, &project("webshop"), "project/webshop/commands.md").await.unwrap();
+    assert!(commands.contains("`vite build`") && !commands.contains("npm run build"), "{commands}");
+    let hot = body(&store, &project("webshop"), "project/webshop/hot-files.md").await.unwrap();
+    assert!(hot.contains("src/app.tsx") && !hot.contains("src/old.ts"), "{hot}");
+}
+
+/// Statements, corrections, failures and fixes, tools shared across projects, deletions, over
+/// three projects, sessions outside any project and three harnesses.
+fn mixed_workload() -> Vec<memory_core::HookEvent> {
+    let mut story = Story::new();
+    for round in 0..3 {
+        for (harness, id) in [("claude", "api"), ("codex", "ledger"), ("cursor", "webshop")] {
+            story
+                .session(harness, &format!("{id}-{round}"), Some(id), &format!("/home/alice/src/{id}"))
+                .prompt("I prefer small commits. We're on Postgres 14 for the main database.")
+                .prompt("please always use pnpm here, not npm")
+                .bash_ok("npm test -- --watch")
+                .bash_ok("cargo test --workspace")
+                .bash_ok("docker run -d postgres:14")
+                .edit("src/lib.rs")
+                .read("src/old.rs")
+                .bash_fail("cargo build --release", "error: linking with `cc` failed")
+                .bash_ok("cargo add openssl --features vendored")
+                .bash_ok("cargo build --release")
+                .prompt("we moved to Postgres 16, ignore the 14 stuff")
+                .bash_ok("curl -s localhost:3000/health")
+                .prompt("the dev server is on 5173 now")
+                .delete("src/old.rs")
+                .bash_ok("uv run pytest -q")
+                .stop();
+        }
+        story
+            .session("codex", &format!("home-{round}"), None, "/home/alice")
+            .prompt("Never force-push.")
+            .bash_ok("rg -n --hidden TODO");
+        story.days_later(20);
+    }
+    story.events()
+}
+
+#[tokio::test]
+async fn the_distiller_output_is_valid_at_every_chunk_size_and_identical_across_runs() {
+    let events = mixed_workload();
+    for chunk_size in [1, 2, 3, 5, 8, 13, 200] {
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            let store = store_with(&events).await;
+            let mut options = crate::support::options();
+            options.chunk_size = chunk_size;
+            let report = dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress)
+                .await
+                .unwrap();
+            assert!(report.failures.is_empty(), "chunk size {chunk_size}: {:?}", report.failures);
+            runs.push(crate::support::dump(&store).await);
+        }
+        assert_eq!(runs[0], runs[1], "chunk size {chunk_size}: two runs differ");
+        let webshop = visible_in(&store_after(&events, chunk_size).await, "webshop").await;
+        assert!(
+            !webshop.contains("Postgres 14") && !webshop.contains("localhost:3000"),
+            "{chunk_size}:\n{webshop}"
+        );
+        assert!(!webshop.contains("src/old.rs"), "{chunk_size}:\n{webshop}");
+    }
+}
+
+async fn store_after(events: &[memory_core::HookEvent], chunk_size: usize) -> memory_core::InMemoryStore {
+    let store = store_with(events).await;
+    let mut options = crate::support::options();
+    options.chunk_size = chunk_size;
+    dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
+    store
+}
