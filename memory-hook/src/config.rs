@@ -263,11 +263,9 @@ impl Config {
     /// the configuration file cannot be used.
     pub fn fallback(env: &Env) -> Self {
         let mut config = Self::default();
-        // An environment value that does not parse keeps its default here.
+        // An environment value that does not parse keeps its default here (the data folder is
+        // resolved before any value is checked).
         let _ = config.apply_env(env);
-        if config.data_dir.is_none() {
-            config.data_dir = Some(crate::paths::default_data_dir(env));
-        }
         config
     }
 

@@ -7,7 +7,8 @@
 //! - `large/`: events over [`LARGE_EVENT_BYTES`]. Hooks leave them to `sync`, so one huge event
 //!   never holds up the small ones behind it.
 //! - `.<name>.<pid>.<n>.tmp`: a write in progress. One left by a killed process is recovered (when
-//!   whole) or removed by the next drain.
+//!   whole) or removed by the next drain (under `large/`, by the next drain that runs at all; `sync`
+//!   always does).
 //! - `*.corrupt`: a file that did not parse, moved aside for inspection.
 //! - `.lock`: held while delivering, so two processes never deliver at once.
 
@@ -125,9 +126,10 @@ impl Journal {
 
     /// Delivers waiting events in order (see [`DrainMode`]).
     pub async fn drain(&self, store: &dyn MemoryStore, mode: DrainMode) -> Result<Drained> {
-        let stale = self.has_stale_tmp();
-        let large = mode == DrainMode::All && !self.set_aside()?.is_empty();
-        if self.is_empty() && !stale && !large {
+        // One look at the folder on a hook's path; `sync` looks under `large/` too.
+        let waiting = self.needs_drain(&self.dir)?
+            || (mode == DrainMode::All && self.needs_drain(&self.dir.join(LARGE_DIR))?);
+        if !waiting {
             return Ok(Drained { empty: true, ..Drained::default() });
         }
         ensure_private_dir(&self.dir).map_err(Error::journal(&self.dir))?;
@@ -206,8 +208,21 @@ impl Journal {
             .filter(|p| p.extension().is_some_and(|x| x == "tmp"))
     }
 
-    fn has_stale_tmp(&self) -> bool {
-        self.tmp_files().any(|p| is_stale(&p))
+    /// Whether `dir` holds an event or a stale temporary file, from one listing of it.
+    fn needs_drain(&self, dir: &Path) -> Result<bool> {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(Error::journal(dir)(e)),
+        };
+        Ok(entries.filter_map(|e| e.ok().map(|e| e.path())).any(|p| {
+            let visible = p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.'));
+            match p.extension() {
+                Some(x) if x == "json" => visible,
+                Some(x) if x == "tmp" => is_stale(&p),
+                _ => false,
+            }
+        }))
     }
 
     /// Renames whole events left in stale temporary files into place and removes the rest;

@@ -113,6 +113,8 @@ pub struct Hook<'a> {
     process: &'a dyn Process,
     env: Env,
     started: Instant,
+    /// One per hook: its patterns compile on first use and are kept for every message and event.
+    redactor: Redactor,
 }
 
 impl std::fmt::Debug for Hook<'_> {
@@ -133,7 +135,14 @@ struct Loaded {
 impl<'a> Hook<'a> {
     /// A hook for `adapter`, in the process environment, timed from now.
     pub fn new(adapter: &'a dyn HarnessAdapter, stores: &'a dyn OpenStore, process: &'a dyn Process) -> Self {
-        Self { adapter, stores, process, env: Env::process(), started: Instant::now() }
+        Self {
+            adapter,
+            stores,
+            process,
+            env: Env::process(),
+            started: Instant::now(),
+            redactor: Redactor::new(),
+        }
     }
 
     /// Runs in `env` instead of the process environment.
@@ -184,7 +193,7 @@ impl<'a> Hook<'a> {
                         .map(|s| (*s).to_owned())
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "unknown panic".to_owned());
-                    let what = Redactor::new().redact_message(&what);
+                    let what = self.redactor.redact_message(&what);
                     let mut rendered = self.adapter.render_noop();
                     rendered.stderr =
                         format!("agent-memory: internal error ({what}); the session continues\n");
@@ -215,7 +224,7 @@ impl<'a> Hook<'a> {
                 config: Config::fallback(&self.env),
                 warning: Some(format!(
                     "{}; this hook ran with the default settings",
-                    Redactor::new().redact_message(&e.to_string())
+                    self.redactor.redact_message(&e.to_string())
                 )),
             },
         }
@@ -266,9 +275,12 @@ impl<'a> Hook<'a> {
         // One delivery time for the run and a hand-off alike: the event's id derives from it.
         let received_at = Utc::now();
         shared.set_stage(Stage::Read(Arc::clone(&input), received_at));
-        let Some(Prepared { event, project, redacted }) = self.prepare(config, &input, received_at)? else {
-            return Ok((self.adapter.render_noop(), self.skipped_summary(&input)));
+        let Prepared { event, project, redacted } = match self.prepare(config, &input, received_at)? {
+            Ok(prepared) => prepared,
+            Err(Skipped(why)) => return Ok((self.adapter.render_noop(), why)),
         };
+        // Shared with the watchdog, which journals it if the deadline passes first.
+        let event = Arc::new(event);
         let kind = event.kind.clone();
         let context_file = kind == EventKind::SessionStart
             && config.hook.cursor_rules_file
@@ -278,7 +290,7 @@ impl<'a> Hook<'a> {
         if injects {
             shared.set_deadline(self.started + config.hook.inject_deadline());
         }
-        shared.set_stage(Stage::Ready(Box::new(event.clone())));
+        shared.set_stage(Stage::Ready(Arc::clone(&event)));
         let summary = format!("{} redacted:{redacted}", summary_of(&event));
 
         let local = self.stores.local(config);
@@ -316,7 +328,7 @@ impl<'a> Hook<'a> {
                 if !local && e.is_transient() && self.started.elapsed() >= config.hook.deadline() / 2 {
                     *verdict = Some(false);
                 }
-                let why = format!("store error: {}", Redactor::new().redact_message(&e.to_string()));
+                let why = format!("store error: {}", self.redactor.redact_message(&e.to_string()));
                 let outcome = self.journal(config, &event, &why);
                 self.answer_pass(config, &kind, outcome, &summary)
             }
@@ -367,15 +379,18 @@ impl<'a> Hook<'a> {
         config: &Config,
         input: &[u8],
         received_at: DateTime<Utc>,
-    ) -> Result<Option<Prepared>, Failed> {
+    ) -> Result<Result<Prepared, Skipped>, Failed> {
         let delivery = Delivery { payload: input, received_at, env: self.env.pairs() };
-        if self.adapter.invoked_by_other(&delivery).is_some() || self.guarded() {
-            return Ok(None);
+        if let Some(other) = self.adapter.invoked_by_other(&delivery) {
+            return Ok(Err(Skipped(format!("skipped: run by {other}, recorded by its own hook"))));
+        }
+        if self.guarded() {
+            return Ok(Err(Skipped(format!("skipped: {GUARD_VAR} is set"))));
         }
         let mut event = self
             .adapter
             .parse(&delivery)
-            .map_err(|e| Failed(Redactor::new().redact_message(&e.to_string())))?;
+            .map_err(|e| Failed(self.redactor.redact_message(&e.to_string())))?;
         let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
         let project =
             project::Registry::new(&config.data_dir()).identify(cwd.as_deref().unwrap_or(Path::new(".")));
@@ -385,20 +400,12 @@ impl<'a> Hook<'a> {
                 file.path = project.relative(&file.path, cwd.as_deref());
             }
         }
-        let redacted = Redactor::new().redact_event_with(&mut event, &config.hook.limits());
-        Ok(Some(Prepared { event, project, redacted: redacted.to_string().replace(' ', ",") }))
+        let redacted = self.redactor.redact_event_with(&mut event, &config.hook.limits());
+        Ok(Ok(Prepared { event, project, redacted: redacted.to_string().replace(' ', ",") }))
     }
 
     fn guarded(&self) -> bool {
         self.env.get(GUARD_VAR).is_some_and(|v| v != "0")
-    }
-
-    fn skipped_summary(&self, input: &[u8]) -> String {
-        let delivery = Delivery { payload: input, received_at: Utc::now(), env: self.env.pairs() };
-        match self.adapter.invoked_by_other(&delivery) {
-            Some(other) => format!("skipped: run by {other}, recorded by its own hook"),
-            None => format!("skipped: {GUARD_VAR} is set"),
-        }
     }
 
     /// A payload the deadline caught in another process: parse, redact, journal, answer nothing.
@@ -412,12 +419,12 @@ impl<'a> Hook<'a> {
         let summary = match read_bounded(stdin, config.hook.max_input_bytes)
             .and_then(|input| self.prepare(config, &input, received_at))
         {
-            Ok(Some(Prepared { event, .. })) => format!(
+            Ok(Ok(Prepared { event, .. })) => format!(
                 "{} {}",
                 summary_of(&event),
                 self.journal(config, &event, "handed off at the deadline").log
             ),
-            Ok(None) => "skipped".to_owned(),
+            Ok(Err(Skipped(why))) => why,
             Err(Failed(message)) => format!("error: {message}"),
         };
         let log = self.log(config, &summary);
@@ -493,6 +500,9 @@ impl<'a> Hook<'a> {
         line
     }
 }
+
+/// Why a run records nothing: the log's words.
+struct Skipped(String);
 
 /// An event ready to store.
 struct Prepared {

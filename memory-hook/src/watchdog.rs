@@ -28,7 +28,7 @@ pub(crate) enum Stage {
     /// The payload is read (at the given time); parsing and redaction are under way.
     Read(Arc<Vec<u8>>, DateTime<Utc>),
     /// The event is redacted and filed: it can be journaled as it is.
-    Ready(Box<HookEvent>),
+    Ready(Arc<HookEvent>),
 }
 
 #[derive(Debug)]
