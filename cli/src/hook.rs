@@ -80,17 +80,10 @@ impl Process for BinaryProcess {
     }
 
     fn hand_off(&self, payload: &[u8], received_at: DateTime<Utc>) -> bool {
-        let Ok(exe) = std::env::current_exe() else { return false };
-        let mut command = std::process::Command::new(exe);
+        let Some(mut command) = detached(&["hook", self.harness]) else { return false };
         command
-            .args(["hook", self.harness])
             .env(HANDOFF_VAR, received_at.timestamp_nanos_opt().unwrap_or_default().to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // Its own process group: the harness's signals to this hook do not reach it.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            .stdin(Stdio::piped());
         let Ok(mut child) = command.spawn() else { return false };
         let written = child.stdin.take().is_some_and(|mut stdin| stdin.write_all(payload).is_ok());
         // Not waited for: it journals the event on its own after this process has ended.
@@ -99,21 +92,29 @@ impl Process for BinaryProcess {
     }
 
     fn start_dream(&self, claim: DreamClaim) -> bool {
-        let Ok(exe) = std::env::current_exe() else { return false };
-        let mut command = std::process::Command::new(exe);
+        let Some(mut command) = detached(&["dream", "--background", "--trigger", claim.trigger().as_str()])
+        else {
+            return false;
+        };
         command
-            .args(["dream", "--background", "--trigger", claim.trigger().as_str()])
             // Harness processes it starts (the claude-cli and codex-cli providers) record nothing
             // and start no dream of their own.
             .env(GUARD_VAR, "1")
             // The lock this hook took, handed over as stdin: the dream holds it from its start.
-            .stdin(claim.into_stdio())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // Its own process group: the harness's signals to this hook do not reach it.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            .stdin(claim.into_stdio());
         // Not waited for: it runs on after this hook has answered and ended.
         command.spawn().is_ok()
     }
+}
+
+/// This binary with `args`, to run on after the hook has ended: no stdout or stderr (the
+/// harness's pipes must not stay open), in its own process group (the harness's signals to this
+/// hook do not reach it).
+fn detached(args: &[&str]) -> Option<std::process::Command> {
+    let exe = std::env::current_exe().ok()?;
+    let mut command = std::process::Command::new(exe);
+    command.args(args).stdout(Stdio::null()).stderr(Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    Some(command)
 }
