@@ -92,6 +92,32 @@ pub(crate) fn error_signature(text: &str) -> String {
     line.replace('`', "'").chars().take(160).collect()
 }
 
+/// Test runners' lines naming a failed test: pytest `FAILED path::test_x - …`, cargo
+/// `test tests::x ... FAILED`, go `--- FAIL: TestX`, jest `● Suite › case`.
+static FAILED_TEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)^FAILED \S*?::(?P<pytest>[\w\[\]./-]+)|^test (?P<cargo>[\w:]+) \.\.\. FAILED\b|^\s*--- FAIL: (?P<go>\S+)|^\s*● (?P<jest>[^\n›]+›[^\n]+)",
+    )
+    .expect("the failed-test pattern compiles")
+});
+/// Most failed tests named for one failure.
+const MAX_FAILED_TESTS: usize = 3;
+
+/// The tests a runner's output reports as failed, in order, without repeats.
+pub(crate) fn failed_tests(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for captures in FAILED_TEST.captures_iter(text) {
+        let Some(name) = ["pytest", "cargo", "go", "jest"].iter().find_map(|g| captures.name(g)) else {
+            continue;
+        };
+        let name = name.as_str().trim().replace('`', "'");
+        if !out.contains(&name) && out.len() < MAX_FAILED_TESTS {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// Files a tool result or a reported edit touched, relative to the session's working directory
 /// when inside it.
 pub(crate) fn touched_files(event: &HookEvent) -> Vec<(FileAction, String)> {
@@ -116,4 +142,22 @@ pub(crate) fn touched_files(event: &HookEvent) -> Vec<(FileAction, String)> {
             Some((action, relative(file.path.trim())))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failed_tests;
+
+    #[test]
+    fn failed_tests_are_named_from_each_runners_output() {
+        let pytest = "F....\n______ test_due_date ______\nFAILED tests/test_invoices.py::test_due_date - AssertionError: x\n1 failed";
+        assert_eq!(failed_tests(pytest), ["test_due_date"]);
+        let cargo = "running 2 tests\ntest parse::tests::cents ... FAILED\ntest parse::tests::zero ... ok\n";
+        assert_eq!(failed_tests(cargo), ["parse::tests::cents"]);
+        let go = "=== RUN   TestTotal\n--- FAIL: TestTotal (0.00s)\nFAIL";
+        assert_eq!(failed_tests(go), ["TestTotal"]);
+        let jest = "  ● Cart › shows the total\n\n    expect(received).toBe(expected)";
+        assert_eq!(failed_tests(jest), ["Cart › shows the total"]);
+        assert!(failed_tests("error: linking with `cc` failed: exit status: 1").is_empty());
+    }
 }

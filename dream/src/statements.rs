@@ -66,7 +66,7 @@ static PROJECT_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:in|for|across|throughout|within|inside|on|to|of)\ (?:the|this|our)\ (?:repo|repository|project|codebase|code\ base|crate|workspace|monorepo)\b
       | \b(?:in|for|across|throughout|within|inside|on|to|of)\ (?:this|our)\ (?:app|application|service|package|module|library|lib|code)\b
-      | \bthis\ (?:repo|repository|project|codebase|crate|workspace|monorepo|app)(?:'s)?\b
+      | \bthis\ (?:repo|repository|project|codebase|crate|workspace|monorepo|app|application|service|package|library)(?:'s)?\b
       | (?:^|[^\w'])here\b(?:$|[^\w'])
     ")
 });
@@ -83,6 +83,23 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
       | \b(?:for\ now|this\ time|just\ this\ once|this\ once|for\ the\ moment|for\ the\ time\ being|right\ now|temporarily|temporary|for\ today|today|tonight|one-off|one\ off|until\ further\ notice|until\ i\ say\ otherwise|at\ the\ moment|in\ this\ run)\b
     ")
 });
+/// A general condition at the head of a rule ("when fixing a bug, …", "for searching, …",
+/// "before you open a PR, …"): what follows is a standing instruction, not a request for work.
+static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:
+            (?:when|whenever|before|after|while|once)\ \w+ing\b(?:\ (?:a|an|any|every|each|new|\w+s|[\w-]+)){0,4}
+          | for\ \w+ing\b(?:\ (?:a|an|any|every|each|new|\w+s|[\w-]+)){0,3}
+          | (?:when|whenever|before|after|if|once)\ (?:you|we|i)\ (?:\w+\ ){0,2}(?:a|an|any|every|each|new)\ [\w\ -]{1,40}
+        ),\s*
+    ")
+});
+/// Words that tie a condition to one piece of work rather than to every time it happens.
+static CONDITION_SPECIFIC: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:the|this|that|these|those|it|its|my|our|your)\b"));
+/// A request tacked onto a statement ("…, can you check the users endpoint?").
+static TRAILING_REQUEST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i),\s*(?:and\s+|so\s+)?(?:can|could|would|will)\s+(?:you|u)\b[^,]*\?\s*$"));
 static WH_QUESTION: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:how|what|why|which|who|whose|any idea)\b|^(?:where|when)\b.*\?$"));
 static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -104,7 +121,8 @@ static DISMISSIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static HABIT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general)\b
+        \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|(?:the\ )?next\ time|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general)\b
+      | ^(?:ask|check\ with|ping|tell)\ me\ (?:before|first|when|whenever|if)\b
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
       | \b(?:i|we)\ (?:usually|generally|normally|typically|tend\ to|always|never)\b
       | ^make\ sure\b.*\b(?:before|after|whenever|every|each)\b
@@ -154,7 +172,10 @@ static CONTRAST: LazyLock<Regex> =
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:moved\ to|moving\ to|switched\ to|switch\ to|switched\ from|switching\ to|migrated\ to|migrating\ to|changed\ to|upgraded\ to|downgraded\ to|went\ to|replaced\ \S+\ with|no\ longer|any\ ?more|is\ now|are\ now|now\ (?:uses?|runs?|lives?|is|are|on|at|in|points)|ignore\ (?:the|all\ the|any)|forget\ (?:about\ )?the|(?:is|are)\ deprecated)\b
-      | \bnow[.!]*$
+      | \bbumped\ (?:\S+\ ){0,2}to\b
+      | \bignore\ what\ (?:i|we)\ said\b
+      | \b(?:has|have|had)?\ ?changed\ (?:when|after|because|since|to|from)\b
+      | \bnow(?:[.!]*$|\s*[,;:])
     ")
 });
 static TEAM_START: LazyLock<Regex> =
@@ -174,7 +195,7 @@ static REMEMBER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,3}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|is still|now runs|now lives|is called|are called|is named|are named) (?P<tail>\S.*)",
+        r"^(?:the |our |my )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,3}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -184,7 +205,7 @@ static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\d|`|https?://|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql)\b",
+        r"\d|`|https?://|\b[a-z0-9]+_[a-z0-9_]+\b|(?:^|\s)--[a-z]|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql)\b",
     )
 });
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -229,6 +250,12 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     sentences(prompt)
         .into_iter()
         .filter_map(|sentence| {
+            let sentence = match TRAILING_REQUEST.find(&sentence) {
+                Some(m) if sentence[..m.start()].split_whitespace().count() >= 3 => {
+                    sentence[..m.start()].to_owned()
+                }
+                _ => sentence,
+            };
             let reach = classify(&sentence)?;
             let text = FILLER.replace(&sentence, "");
             let text = text.trim();
@@ -273,7 +300,15 @@ fn classify(sentence: &str) -> Option<Reach> {
     let rest = if led_by_project { PROJECT_LEAD.replace(&s, "").into_owned() } else { s.clone() };
     let rest = POLITE.replace(&rest, "").into_owned();
     let rest = rest.trim();
-    let habit = HABIT.is_match(rest);
+    let condition = CONDITION_LEAD.find(rest).filter(|m| !CONDITION_SPECIFIC.is_match(m.as_str()));
+    let rest = match condition {
+        Some(m) => POLITE.replace(&rest[m.end()..], "").into_owned(),
+        None => rest.to_owned(),
+    };
+    let rest = rest.trim();
+    let conditioned_rule = condition.is_some()
+        && (TASK_VERB.is_match(rest) || NEGATIVE_START.is_match(rest) || CONVENTION_VERB.is_match(rest));
+    let habit = HABIT.is_match(rest) || conditioned_rule;
     if ONE_OFF.is_match(&whole) || DISMISSIVE.is_match(rest) {
         return None;
     }
@@ -325,7 +360,11 @@ fn classify(sentence: &str) -> Option<Reach> {
         return None;
     }
     let personal = rest.starts_with("my ") || rest.starts_with("i ") || rest.starts_with("i'");
-    let reach = if project_worded(&whole) || TEAM_WORDING.is_match(&whole) || ((fact || placed) && !personal)
+    // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
+    let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
+    let reach = if project_worded(&whole)
+        || TEAM_WORDING.is_match(&whole)
+        || ((fact || placed || fact_clause) && !personal)
     {
         Reach::Project
     } else {
@@ -755,6 +794,21 @@ fn is_number(token: &str) -> bool {
     token.starts_with(|c: char| c.is_ascii_digit()) && token.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
+/// Topic words with a number at most three tokens after them ("msrv here is 1.75").
+fn numbered_words(tokens: &[String]) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    for (at, token) in tokens.iter().enumerate() {
+        if is_number(token) {
+            for word in &tokens[at.saturating_sub(3)..at] {
+                if word.len() >= 2 && !is_number(word) && !STOP_WORDS.contains(&word.as_str()) {
+                    out.insert(word.as_str());
+                }
+            }
+        }
+    }
+    out
+}
+
 fn position_of(haystack: &[String], needle: &[String]) -> Vec<usize> {
     if needle.is_empty() || needle.len() > haystack.len() {
         return Vec::new();
@@ -800,6 +854,11 @@ impl Claim {
             }
             let enough = if self.words.len() == 1 { shared == 1 } else { shared >= 2 };
             if self.corrects && enough {
+                return true;
+            }
+            // A correction giving a new number to the word an earlier statement gave one to
+            // ("MSRV here is 1.75", then "we bumped the MSRV to 1.82").
+            if self.corrects && !numbered_words(&self.tokens).is_disjoint(&numbered_words(&old.tokens)) {
                 return true;
             }
         }

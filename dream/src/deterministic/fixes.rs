@@ -21,6 +21,8 @@ struct Failure {
     command: String,
     words: Vec<String>,
     signature: String,
+    /// The tests it reported as failed.
+    tests: Vec<String>,
     /// Commands that succeeded in between, other than the failing family.
     ran: Vec<String>,
     /// Files edited in between.
@@ -70,13 +72,16 @@ impl Fixes {
         let key = (session, family);
         match outcome {
             Outcome::Failed => {
-                let signature = evidence::error_signature(&evidence::error_text(&stored.event));
+                let error = evidence::error_text(&stored.event);
+                let signature = evidence::error_signature(&error);
+                let tests = evidence::failed_tests(&error);
                 let failure = Failure {
                     position: stored.position,
                     id: stored.event.id.0.clone(),
                     command: command.to_owned(),
                     words: invocation.words,
                     signature,
+                    tests,
                     ran: Vec::new(),
                     edited: BTreeSet::new(),
                 };
@@ -86,9 +91,16 @@ impl Fixes {
             Outcome::Succeeded => {
                 let failure = self.open.remove(&key)?;
                 let fix = describe(&failure, command, &invocation.words);
+                let tests = match failure.tests.as_slice() {
+                    [] => String::new(),
+                    names => {
+                        let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                        format!(" in {}", names.join(", "))
+                    }
+                };
                 Some(Fix {
                     text: format!(
-                        "`{}` failed with \"{}\"; it passed {fix}",
+                        "`{}` failed{tests} with \"{}\"; it passed {fix}",
                         failure.command, failure.signature
                     ),
                     failure_position: failure.position,

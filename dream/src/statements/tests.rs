@@ -48,6 +48,11 @@ fn durable_statements_are_found_with_their_reach() {
         ("Error messages should be lowercase without a trailing period.", Some(General)),
         ("Commit messages in English, imperative mood.", Some(General)),
         ("I'm on a Mac, so use gsed if you need GNU sed.", Some(General)),
+        ("when fixing a bug, write a failing test first, then the fix", Some(General)),
+        ("for searching, use ripgrep, grep -r is way too slow on these repos", Some(General)),
+        ("and next time ask me before adding any new dependency, even dev ones", Some(General)),
+        ("ask me before deleting files", Some(General)),
+        ("before you open a PR, run the linter", Some(General)),
         // Project wording, the team, and facts about the project.
         ("indent with tabs in this repo, not spaces", Some(Project)),
         ("please always use pnpm here, not npm", Some(Project)),
@@ -75,6 +80,11 @@ fn durable_statements_are_found_with_their_reach() {
         ("we dropped python 3.8 support", Some(Project)),
         ("the main branch is called trunk in this repo", Some(Project)),
         ("for this project, use pytest fixtures instead of setUp methods", Some(Project)),
+        ("this service uses uv for everything, please don't pip install anything", Some(Project)),
+        ("the API base URL comes from REACT_APP_API_URL, never hardcode hosts in the code", Some(Project)),
+        ("type hints on every public function please, mypy runs in CI with --strict", Some(Project)),
+        ("the API moved to 8081 after the proxy change, update the README", Some(Project)),
+        ("the API runs on localhost:8080 locally, can you check the users endpoint responds?", Some(Project)),
         // Requests for work, questions, one-offs, reports of trouble.
         ("fix the bug in foo.rs", None),
         ("Fix the failing test in checkout.test.ts", None),
@@ -110,6 +120,8 @@ fn durable_statements_are_found_with_their_reach() {
         ("The function should return null when the list is empty.", None),
         ("I'm on it.", None),
         ("Make sure it compiles.", None),
+        ("when fixing the parser, use the helper in utils.rs", None),
+        ("the due date test keeps failing on my laptop, can you figure out why?", None),
     ];
     let mut wrong = Vec::new();
     for (sentence, expected) in table {
@@ -159,6 +171,15 @@ fn later_statements_supersede_what_they_correct() {
         ("we're on Node 22 now", "We're on Node 20 and deploy to Fly."),
         ("actually use vitest for unit tests", "use jest for unit tests"),
         ("the port is 3001", "the port is 3000"),
+        (
+            "the dev server is on 5173 now, the port changed when we dropped the custom server.",
+            "the dev server runs on localhost:3000, check the cart page there",
+        ),
+        (
+            "we bumped the MSRV to 1.82 last week, so ignore what I said before about the old one.",
+            "MSRV here is 1.75, so no let-chains or other newer syntax in this crate",
+        ),
+        ("the API moved to 8081 after the proxy change", "the API for this dashboard runs on localhost:8080"),
     ];
     for (new, old) in yes {
         assert!(supersedes(new, old), "{new:?} should supersede {old:?}");
@@ -171,6 +192,8 @@ fn later_statements_supersede_what_they_correct() {
         ("use pnpm, not npm", "I prefer small commits."),
         ("Also run clippy before pushing.", "Run fmt before pushing."),
         ("Use Node 18 for the scripts", "Use Node 20 for the frontend"),
+        ("we bumped the MSRV to 1.82", "keep functions under 40 lines"),
+        ("the API moved to 8081", "the docs site builds in 2 minutes"),
         ("I like small commits with conventional commit messages.", "I prefer 2 spaces for indentation."),
     ];
     for (new, old) in no {
@@ -197,5 +220,7 @@ fn corrections_retire_the_commands_they_rule_out() {
     assert!(retires("we moved to Postgres 16", "docker run -d postgres:14"));
     assert!(!retires("we moved to Postgres 16, ignore the 14 stuff", "node --max-old-space-size=14 x.js"));
     assert!(retires("We switched from yarn to pnpm last week.", "yarn dev --port 3000"));
+    assert!(retires("the API moved to 8081 after the proxy change", "curl -s localhost:8080/api/users"));
+    assert!(!retires("we moved to the new office in 2025", "curl -s localhost:8080/api/users"));
     assert!(claim("use pnpm here, not npm").rules_out_tool("npm"));
 }
