@@ -39,7 +39,10 @@ fn scope_label(note: &Note, project: &Project) -> String {
 }
 
 fn section(note: &Note, project: &Project, cap: usize) -> String {
-    let body = truncate_markdown(note.body.trim(), cap);
+    section_with(note, project, &truncate_markdown(note.body.trim(), cap))
+}
+
+fn section_with(note: &Note, project: &Project, body: &str) -> String {
     format!(
         "### {} (`{}`, {})\n{}\n\n",
         note.meta.title,
@@ -165,7 +168,7 @@ pub async fn for_prompt(
         if hit.matched_terms < min_terms || hit.score < top * 0.5 || already.contains(&key) {
             continue;
         }
-        let part = section(&hit.note, project, PROMPT_NOTE_CAP);
+        let part = section_with(&hit.note, project, &focused(&hit.note.body, &terms, PROMPT_NOTE_CAP));
         if text.chars().count() + part.chars().count() + CLOSE.len() > budget {
             continue;
         }
@@ -177,4 +180,76 @@ pub async fn for_prompt(
     }
     text.push_str(CLOSE);
     Ok(Some(Injection { text, notes }))
+}
+
+/// A note's body cut to `cap` characters for a prompt: when it is too long and lists items
+/// (`- …` lines), the items that share the most terms with the prompt are kept first, in the
+/// note's order, after the text before the list; the rest follow while they fit.
+fn focused(body: &str, terms: &[String], cap: usize) -> String {
+    let body = body.trim();
+    if body.chars().count() <= cap {
+        return body.to_owned();
+    }
+    let lines: Vec<&str> = body.lines().collect();
+    let is_item = |line: &str| line.trim_start().starts_with("- ") || line.trim_start().starts_with("* ");
+    let Some(first_item) = lines.iter().position(|l| is_item(l)) else {
+        return truncate_markdown(body, cap).into_owned();
+    };
+    let shared = |line: &str| {
+        let words: BTreeSet<String> = memory_core::search::terms(line).into_iter().collect();
+        terms.iter().filter(|t| words.contains(*t)).count()
+    };
+    let items: Vec<(usize, &str)> =
+        lines[first_item..].iter().copied().filter(|l| is_item(l)).map(|l| (shared(l), l)).collect();
+    if items.iter().all(|(n, _)| *n == 0) {
+        return truncate_markdown(body, cap).into_owned();
+    }
+    let intro = lines[..first_item].join("\n");
+    let marker = "\n- …";
+    let mut room = cap.saturating_sub(intro.chars().count() + marker.len() + 1);
+    let mut chosen = vec![false; items.len()];
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(items[i].0));
+    for i in order {
+        let len = items[i].1.chars().count() + 1;
+        if len <= room {
+            room -= len;
+            chosen[i] = true;
+        }
+    }
+    let mut out = intro.trim_end().to_owned();
+    for (i, (_, line)) in items.iter().enumerate() {
+        if chosen[i] {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+    }
+    if chosen.iter().any(|c| !c) {
+        out.push_str(marker);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::focused;
+
+    #[test]
+    fn a_long_list_keeps_the_items_the_prompt_is_about() {
+        let mut body = String::from("Preferences the user stated.\n\n");
+        for i in 0..30 {
+            body.push_str(&format!("- keep functions under {i}0 lines in module number {i}\n"));
+        }
+        body.push_str("- give me a short summary of what changed\n");
+        let terms = memory_core::search::terms("when done give me a short summary");
+        let out = focused(&body, &terms, 300);
+        assert!(out.starts_with("Preferences the user stated."), "{out}");
+        assert!(out.contains("- give me a short summary of what changed"), "{out}");
+        assert!(out.chars().count() <= 300, "{} chars", out.chars().count());
+        assert!(out.ends_with("- …"), "{out}");
+        let short = "- one\n- two";
+        assert_eq!(focused(short, &terms, 300), short);
+    }
 }
