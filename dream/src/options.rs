@@ -1,5 +1,7 @@
 //! How a dream run is configured.
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 use memory_core::Scope;
 
@@ -50,6 +52,9 @@ pub struct DreamOptions {
     pub now: DateTime<Utc>,
     /// Bounds on each provider call and its operations.
     pub limits: Limits,
+    /// Readable project names by project id, for note titles; a project without one is titled by
+    /// its id.
+    pub project_names: BTreeMap<String, String>,
 }
 
 impl DreamOptions {
@@ -65,6 +70,7 @@ impl DreamOptions {
             scopes: ScopeFilter::All,
             now,
             limits: Limits::default(),
+            project_names: BTreeMap::new(),
         }
     }
 }

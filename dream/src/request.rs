@@ -59,6 +59,9 @@ pub struct DreamRequest {
     pub limits: Limits,
     /// The run's time; the only clock a provider may read.
     pub now: DateTime<Utc>,
+    /// The readable name of the group's project (`webshop` for `project:webshop-09503e0d`), for
+    /// titles; `None` for the user group or a project without one.
+    pub project_name: Option<String>,
 }
 
 impl DreamRequest {

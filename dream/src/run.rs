@@ -173,6 +173,10 @@ impl RunState<'_> {
             previous_errors: Vec::new(),
             limits: self.options.limits.clone(),
             now: self.options.now,
+            project_name: match group {
+                Scope::Project(id) => self.options.project_names.get(id).cloned(),
+                _ => None,
+            },
         };
         let mut errors: Vec<String> = Vec::new();
         for _attempt in 0..2 {

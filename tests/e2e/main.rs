@@ -8,6 +8,7 @@ mod failure;
 mod identity;
 mod local_llm;
 mod mcp;
+mod memory;
 mod migrate;
 mod model_server;
 mod neo4j_restart;

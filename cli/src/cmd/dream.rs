@@ -48,9 +48,10 @@ pub(crate) enum ProviderArg {
 /// `agent-memory dream` options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DreamArgs {
-    /// Only these event groups: `user` or `project:<id>`; repeatable. Default: all.
+    /// Only these event groups: `user`, `project:<name>` or `project` (this folder's); repeatable.
+    /// Default: all.
     #[arg(long)]
-    scope: Vec<Scope>,
+    scope: Vec<String>,
     /// Which distiller to use (default: the config's `dream.provider`, else deterministic).
     #[arg(long, value_enum)]
     provider: Option<ProviderArg>,
@@ -485,7 +486,10 @@ pub(crate) async fn waiting(store: &dyn MemoryStore, cap: u64) -> memory_core::R
 async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow::Result<DreamReport> {
     let store = crate::store::open(config).await?;
     let provider = provider(args, config)?;
+    let cwd = std::env::current_dir().ok();
+    let scopes = crate::cmd::projects::Scopes::load(config, &*store, cwd.as_deref()).await?;
     let mut options = DreamOptions::new(chrono::Utc::now());
+    options.project_names = scopes.names();
     options.dry_run = args.dry_run;
     options.chunk_size = args.chunk_size;
     options.max_tokens = args.max_tokens.or(config.dream.max_tokens);
@@ -498,7 +502,8 @@ async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow
         options.limits.max_body_bytes = n.clamp(64, memory_core::MAX_BODY_LEN);
     }
     if !args.scope.is_empty() {
-        options.scopes = ScopeFilter::Only(args.scope.clone());
+        let only = args.scope.iter().map(|s| scopes.scope(s)).collect::<Result<Vec<Scope>, _>>()?;
+        options.scopes = ScopeFilter::Only(only);
     }
     let report = ::dream::run(&*store, &*provider, &options, progress).await.context("dream run failed")?;
     progress.bar.finish_and_clear();

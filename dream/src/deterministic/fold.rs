@@ -20,7 +20,8 @@ const CHORES: &[&str] = &[
 /// The project a chunk belongs to.
 #[derive(Debug, Clone)]
 struct Project {
-    id: String,
+    /// How titles name it: its readable name, else its id.
+    name: String,
     scope: Scope,
     folder: String,
 }
@@ -29,7 +30,8 @@ struct Project {
 pub(crate) fn fold(request: &DreamRequest) -> Book<'_> {
     let project = match (&request.group, request.project_folder()) {
         (Scope::Project(id), Some(folder)) => {
-            Some(Project { id: id.clone(), scope: request.group.clone(), folder })
+            let name = request.project_name.clone().unwrap_or_else(|| id.clone());
+            Some(Project { name, scope: request.group.clone(), folder })
         }
         _ => None,
     };
@@ -363,7 +365,7 @@ fn preferences_spec() -> Spec {
 
 fn conventions_spec(project: &Project) -> Spec {
     spec(
-        format!("Conventions of {}", project.id),
+        format!("Conventions of {}", project.name),
         "Rules and facts the user stated for this project; follow them when changing it",
         NoteKind::Convention,
         &["conventions"],
@@ -374,7 +376,7 @@ fn conventions_spec(project: &Project) -> Spec {
 
 fn commands_spec(project: &Project) -> Spec {
     spec(
-        format!("Commands run in {}", project.id),
+        format!("Commands run in {}", project.name),
         "Shell commands the agent ran successfully in this project, to build, test and check it",
         NoteKind::Tool,
         &["commands"],
@@ -385,7 +387,7 @@ fn commands_spec(project: &Project) -> Spec {
 
 fn hot_files_spec(project: &Project) -> Spec {
     spec(
-        format!("Hot files in {}", project.id),
+        format!("Hot files in {}", project.name),
         "Files of this project that are edited and read most often",
         NoteKind::Fact,
         &["files"],
@@ -396,7 +398,7 @@ fn hot_files_spec(project: &Project) -> Spec {
 
 fn errors_spec(project: &Project) -> Spec {
     spec(
-        format!("Errors and fixes in {}", project.id),
+        format!("Errors and fixes in {}", project.name),
         "Commands that failed in this project and what made them pass",
         NoteKind::Procedure,
         &["errors"],
@@ -408,7 +410,7 @@ fn errors_spec(project: &Project) -> Spec {
 fn flags_spec(project: Option<&Project>, tool: &str, label: &str) -> Spec {
     match project {
         Some(project) => spec(
-            format!("{label} flags in {}", project.id),
+            format!("{label} flags in {}", project.name),
             &format!("Flags passed to `{label}` in the commands the agent ran in this project"),
             NoteKind::Tool,
             &[tool],

@@ -156,6 +156,7 @@ async fn the_official_api_gets_the_plain_schema_and_a_local_server_the_bounded_o
         previous_errors: Vec::new(),
         limits: Limits { max_body_bytes: 300, ..Limits::default() },
         now: crate::support::now(),
+        project_name: None,
     };
     let mut official = OpenAiConfig::new(OpenAiConfig::DEFAULT_BASE_URL, "gpt-4.1-mini");
     official.api_key = Some("sk-test".to_owned());
