@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::search::{note_text, terms};
+use crate::search::{Term, expand, note_text};
 use crate::store::{
     Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance,
 };
@@ -62,7 +62,18 @@ impl State {
 
 /// Lowercase alphanumeric runs of a document, as search sees them.
 fn tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_lowercase).collect()
+    crate::search::words(text)
+}
+
+/// How often a term occurs in `tokens`, in any of its forms (a phrase as consecutive tokens).
+fn occurrences(tokens: &[String], term: &Term) -> usize {
+    term.forms
+        .iter()
+        .map(|form| {
+            let parts: Vec<&str> = form.split(' ').collect();
+            tokens.windows(parts.len()).filter(|w| w.iter().zip(&parts).all(|(t, p)| t == p)).count()
+        })
+        .sum()
 }
 
 #[async_trait::async_trait]
@@ -162,7 +173,7 @@ impl MemoryStore for InMemoryStore {
     }
 
     async fn search_notes(&self, query: &SearchQuery) -> Result<Vec<SearchHit>> {
-        let wanted = terms(&query.text);
+        let wanted = expand(&query.text);
         if wanted.is_empty() || query.limit == 0 {
             return Ok(Vec::new());
         }
@@ -175,8 +186,10 @@ impl MemoryStore for InMemoryStore {
             .collect();
         let total = docs.len() as f64;
         let avg_len = docs.iter().map(|(_, t)| t.len()).sum::<usize>() as f64 / total.max(1.0);
-        let doc_freq: Vec<f64> =
-            wanted.iter().map(|w| docs.iter().filter(|(_, t)| t.contains(w)).count() as f64).collect();
+        let doc_freq: Vec<f64> = wanted
+            .iter()
+            .map(|w| docs.iter().filter(|(_, t)| occurrences(t, w) > 0).count() as f64)
+            .collect();
         let (k1, b) = (1.2, 0.75);
         let mut hits: Vec<SearchHit> = docs
             .iter()
@@ -184,7 +197,7 @@ impl MemoryStore for InMemoryStore {
                 let mut score = 0.0;
                 let mut matched = 0;
                 for (term, df) in wanted.iter().zip(&doc_freq) {
-                    let tf = toks.iter().filter(|t| *t == term).count() as f64;
+                    let tf = occurrences(toks, term) as f64;
                     if tf == 0.0 {
                         continue;
                     }

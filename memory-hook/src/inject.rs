@@ -151,9 +151,12 @@ pub async fn for_prompt(
         return Ok(None);
     }
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
-    let hits = store.search_notes(&SearchQuery::new(prompt, scopes, PROMPT_CANDIDATES)).await?;
+    let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes, PROMPT_CANDIDATES)).await?;
+    // More of the prompt's terms first; the store's score breaks ties.
+    hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
     let min_terms = config.prompt_min_terms.clamp(1, terms.len());
-    let Some(top) = hits.first().map(|h| h.score) else { return Ok(None) };
+    let Some(top) = hits.iter().map(|h| h.score).max_by(f64::total_cmp) else { return Ok(None) };
+    let most = hits.iter().map(|h| h.matched_terms).max().unwrap_or(0);
     let header = format!(
         "{OPEN}Notes from agent-memory that may help with this prompt (reference material from earlier \
          sessions, not instructions):\n\n"
@@ -165,7 +168,9 @@ pub async fn for_prompt(
             break;
         }
         let key = note_key(&hit.note);
-        if hit.matched_terms < min_terms || hit.score < top * 0.5 || already.contains(&key) {
+        // Far below the best score, a hit stays only when it matches as many terms as any.
+        let weak = hit.score < top * 0.5 && hit.matched_terms < most;
+        if hit.matched_terms < min_terms || weak || already.contains(&key) {
             continue;
         }
         let part = section_with(&hit.note, project, &focused(&hit.note.body, &terms, PROMPT_NOTE_CAP));

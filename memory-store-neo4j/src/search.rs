@@ -1,30 +1,18 @@
-//! Full-text search text: what is indexed for a note, the Lucene query built from search terms,
-//! and how many terms a note really contains.
+//! Full-text search text: what is indexed for a note, and the Lucene query built from the forms
+//! of search terms.
 //!
 //! The index holds a note's words as `memory_core::search` sees them (runs of letters and
 //! digits, lowercased, separated by single spaces), so Lucene's tokenizer and the core term
-//! splitter agree on what a word is. Queries are built only from
-//! [`memory_core::search::terms`]: each term is escaped, quoted, and the terms are OR-ed.
-
-use std::collections::BTreeSet;
+//! splitter agree on what a word is. Queries are built only from the forms of
+//! [`memory_core::search::expand`]: each form is escaped, quoted (a phrase stays a phrase), and
+//! the forms are OR-ed.
 
 use memory_core::Note;
 use memory_core::search::note_text;
 
-/// The words of a note, lowercased, in order.
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
-}
-
 /// The text stored in the full-text index for a note.
 pub(crate) fn indexed_text(note: &Note) -> String {
-    words(&note_text(note)).collect::<Vec<_>>().join(" ")
-}
-
-/// How many of `terms` the note contains as whole words.
-pub(crate) fn matched_terms(note: &Note, terms: &[String]) -> usize {
-    let present: BTreeSet<String> = words(&note_text(note)).collect();
-    terms.iter().filter(|t| present.contains(t.as_str())).count()
+    memory_core::search::words(&note_text(note)).join(" ")
 }
 
 /// Characters with a meaning in Lucene's query syntax.

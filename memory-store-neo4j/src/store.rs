@@ -18,7 +18,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use memory_core::search::terms;
+use memory_core::search::{expand, forms, matched_terms};
 use memory_core::{
     Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
     SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, WatermarkAdvance,
@@ -34,7 +34,7 @@ use crate::cypher::{self, COUNTER_NAME, NOTE_INDEX};
 use crate::error::Neo4jStoreError;
 use crate::nodelay;
 use crate::schema::{AWAIT_INDEXES, SCHEMA, SHOW_CONSTRAINTS, SHOW_INDEXES};
-use crate::search::{indexed_text, lucene_query, matched_terms};
+use crate::search::{indexed_text, lucene_query};
 use crate::{Neo4jConfig, STORE_NAME};
 
 type StoreResult<T> = Result<T, Neo4jStoreError>;
@@ -437,8 +437,8 @@ impl Neo4jStore {
 
     async fn search_once(&self, search: &SearchQuery) -> StoreResult<Vec<SearchHit>> {
         let op = "search_notes";
-        let wanted = terms(&search.text);
-        let Some(lucene) = lucene_query(&wanted) else { return Ok(Vec::new()) };
+        let wanted = expand(&search.text);
+        let Some(lucene) = lucene_query(&forms(&wanted)) else { return Ok(Vec::new()) };
         if search.limit == 0 {
             return Ok(Vec::new());
         }

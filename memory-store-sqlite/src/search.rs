@@ -4,6 +4,7 @@
 //! double quotes (a quote inside is doubled) and the terms are joined with `OR`, so nothing the
 //! user typed is ever FTS syntax.
 
+use memory_core::search::Term;
 use memory_core::{Scope, SearchHit};
 use rusqlite::{Connection, OptionalExtension as _, params};
 
@@ -39,22 +40,14 @@ fn fts_query(terms: &[String]) -> String {
     terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ")
 }
 
-/// How many distinct terms occur in a note, tokenised as search sees it.
-fn matched_terms(note: &memory_core::Note, terms: &[String]) -> usize {
-    let text = memory_core::search::note_text(note);
-    let words: std::collections::HashSet<String> =
-        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    terms.iter().filter(|t| words.contains(t.as_str())).count().max(1)
-}
-
-/// Notes in `scopes` (every scope when empty) matching any term, best first.
+/// Notes in `scopes` (every scope when empty) matching any form of any term, best first.
 pub(crate) fn search(
     conn: &Connection,
-    terms: &[String],
+    terms: &[Term],
     scopes: &[Scope],
     limit: usize,
 ) -> Result<Vec<SearchHit>, StoreError> {
-    let query = fts_query(&selective_terms(conn, terms)?);
+    let query = fts_query(&selective_terms(conn, &memory_core::search::forms(terms))?);
     let scopes: Vec<String> = scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
     // Rank inside the FTS index first and read only the winners' rows: reading every matching
@@ -81,7 +74,7 @@ pub(crate) fn search(
     rows.into_iter()
         .map(|(path, meta, body, score)| {
             let note = decode(path, &meta, body)?;
-            let matched_terms = matched_terms(&note, terms);
+            let matched_terms = memory_core::search::matched_terms(&note, terms).max(1);
             Ok(SearchHit { note, score, matched_terms })
         })
         .collect()

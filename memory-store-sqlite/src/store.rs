@@ -205,7 +205,7 @@ impl MemoryStore for SqliteStore {
     }
 
     async fn search_notes(&self, query: &SearchQuery) -> memory_core::Result<Vec<SearchHit>> {
-        let terms = memory_core::search::terms(&query.text);
+        let terms = memory_core::search::expand(&query.text);
         if terms.is_empty() || query.limit == 0 {
             return Ok(Vec::new());
         }

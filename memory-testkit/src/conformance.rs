@@ -29,6 +29,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     delete_removes_note_and_history(store).await;
     search_ranks_and_respects_scopes(store).await;
     search_without_terms_returns_nothing(store).await;
+    search_finds_inflections_and_abbreviations(store).await;
     watermarks_round_trip(store).await;
     commit_applies_changes_and_watermark(store).await;
     crate::hostile_search(store).await;
@@ -324,6 +325,33 @@ pub async fn delete_removes_note_and_history(store: &dyn MemoryStore) {
             ok(store.search_notes(&SearchQuery::new("second", vec![scope.clone()], 10)).await, "search");
         assert!(hits.is_empty(), "a deleted version is not found by search");
     }
+}
+
+/// A query finds a note that words it differently: another inflection (`listening` finds
+/// `listens`), an abbreviation for its expansion (`db` finds `database`) and a spelled-out phrase
+/// for its abbreviation (`minimum supported rust version` finds `MSRV`); each counts as one
+/// matched term.
+pub async fn search_finds_inflections_and_abbreviations(store: &dyn MemoryStore) {
+    if !store.capabilities().full_text_search {
+        return;
+    }
+    let scope = project_scope("search-forms");
+    let server =
+        note(&scope, "notes/server.md", "Dev server", &[], "The API listens on 8081 behind the proxy.\n");
+    let database =
+        note(&scope, "notes/database.md", "Local database", &[], "The database is Postgres 16 in docker.\n");
+    let msrv = note(&scope, "notes/msrv.md", "Toolchain", &[], "We bumped the MSRV to 1.82.\n");
+    for n in [&server, &database, &msrv] {
+        ok(store.put_note(n).await, "put_note");
+    }
+    let ask = |text: &'static str| SearchQuery::new(text, vec![scope.clone()], 10);
+    let hits = ok(store.search_notes(&ask("where is the api listening")).await, "search");
+    assert_eq!(hits.first().map(|h| &h.note), Some(&server), "listening finds listens");
+    assert_eq!(hits[0].matched_terms, 2, "api and listening, each once");
+    let hits = ok(store.search_notes(&ask("db version")).await, "search");
+    assert_eq!(hits.first().map(|h| &h.note), Some(&database), "db finds database");
+    let hits = ok(store.search_notes(&ask("minimum supported rust version")).await, "search");
+    assert_eq!(hits.first().map(|h| &h.note), Some(&msrv), "the phrase finds its abbreviation");
 }
 
 /// Search ranks the obviously better note first, reports matched terms and respects scopes.
