@@ -1,0 +1,213 @@
+//! The BERT encoder of all-MiniLM-L6-v2 (6 layers, 384 wide, 12 heads), mean-pooled and
+//! normalised as sentence-transformers does: a forward pass in `f32` on the CPU, weights read a
+//! tensor at a time.
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, Slice};
+
+use crate::error::Result;
+use crate::weights::{Tensor, Weights};
+
+/// Width of every hidden state, and of the embeddings.
+pub(crate) const HIDDEN: usize = 384;
+const HEADS: usize = 12;
+const HEAD: usize = HIDDEN / HEADS;
+const FFN: usize = 1536;
+const LAYERS: usize = 6;
+const POSITIONS: usize = 512;
+const EPS: f32 = 1e-12;
+
+/// A dense layer: the weight matrix (`out × in`, read when used) and its bias.
+#[derive(Debug)]
+struct Dense {
+    weight: Tensor,
+    bias: Array1<f32>,
+}
+
+#[derive(Debug)]
+struct Norm {
+    gamma: Array1<f32>,
+    beta: Array1<f32>,
+}
+
+#[derive(Debug)]
+struct Layer {
+    query: Dense,
+    key: Dense,
+    value: Dense,
+    attention_out: Dense,
+    attention_norm: Norm,
+    intermediate: Dense,
+    output: Dense,
+    output_norm: Norm,
+}
+
+/// The encoder over an open weights file.
+#[derive(Debug)]
+pub(crate) struct Bert {
+    weights: Weights,
+    words: Tensor,
+    positions: Tensor,
+    token_type: Array1<f32>,
+    embedding_norm: Norm,
+    layers: Vec<Layer>,
+    vocab: usize,
+}
+
+fn small(weights: &Weights, name: &str, len: usize) -> Result<Array1<f32>> {
+    let mut values = Vec::new();
+    weights.read(&weights.tensor(name, &[len])?, &mut values)?;
+    Ok(Array1::from_vec(values))
+}
+
+fn dense(weights: &Weights, prefix: &str, out: usize, inp: usize) -> Result<Dense> {
+    Ok(Dense {
+        weight: weights.tensor(&format!("{prefix}.weight"), &[out, inp])?,
+        bias: small(weights, &format!("{prefix}.bias"), out)?,
+    })
+}
+
+fn norm(weights: &Weights, prefix: &str) -> Result<Norm> {
+    Ok(Norm {
+        gamma: small(weights, &format!("{prefix}.weight"), HIDDEN)?,
+        beta: small(weights, &format!("{prefix}.bias"), HIDDEN)?,
+    })
+}
+
+impl Bert {
+    /// Checks every tensor's shape and reads the small ones (biases, norms).
+    pub(crate) fn new(weights: Weights, vocab: usize) -> Result<Self> {
+        let words = weights.tensor("embeddings.word_embeddings.weight", &[vocab, HIDDEN])?;
+        let positions = weights.tensor("embeddings.position_embeddings.weight", &[POSITIONS, HIDDEN])?;
+        let types = weights.tensor("embeddings.token_type_embeddings.weight", &[2, HIDDEN])?;
+        let mut token_type = Array1::zeros(HIDDEN);
+        weights.read_row(&types, 0, token_type.as_slice_mut().unwrap_or_default())?;
+        let embedding_norm = norm(&weights, "embeddings.LayerNorm")?;
+        let mut layers = Vec::with_capacity(LAYERS);
+        for i in 0..LAYERS {
+            let p = format!("encoder.layer.{i}");
+            layers.push(Layer {
+                query: dense(&weights, &format!("{p}.attention.self.query"), HIDDEN, HIDDEN)?,
+                key: dense(&weights, &format!("{p}.attention.self.key"), HIDDEN, HIDDEN)?,
+                value: dense(&weights, &format!("{p}.attention.self.value"), HIDDEN, HIDDEN)?,
+                attention_out: dense(&weights, &format!("{p}.attention.output.dense"), HIDDEN, HIDDEN)?,
+                attention_norm: norm(&weights, &format!("{p}.attention.output.LayerNorm"))?,
+                intermediate: dense(&weights, &format!("{p}.intermediate.dense"), FFN, HIDDEN)?,
+                output: dense(&weights, &format!("{p}.output.dense"), HIDDEN, FFN)?,
+                output_norm: norm(&weights, &format!("{p}.output.LayerNorm"))?,
+            });
+        }
+        Ok(Self { weights, words, positions, token_type, embedding_norm, layers, vocab })
+    }
+
+    /// The mean-pooled, unit-length embedding of a token sequence (at most 512 ids).
+    pub(crate) fn embed(&self, ids: &[u32]) -> Result<Vec<f32>> {
+        let n = ids.len().min(POSITIONS);
+        let mut x = Array2::<f32>::zeros((n, HIDDEN));
+        let mut row = vec![0.0f32; HIDDEN];
+        for (i, &id) in ids.iter().take(n).enumerate() {
+            let id = usize::try_from(id).unwrap_or(0).min(self.vocab - 1);
+            let mut target = x.row_mut(i);
+            self.weights.read_row(&self.words, id, &mut row)?;
+            target += &ArrayView1::from(&row[..]);
+            self.weights.read_row(&self.positions, i, &mut row)?;
+            target += &ArrayView1::from(&row[..]);
+            target += &self.token_type;
+        }
+        layer_norm(&mut x, &self.embedding_norm);
+        let mut buffer = Vec::new();
+        for layer in &self.layers {
+            x = self.layer(layer, &x, &mut buffer)?;
+        }
+        let mut pooled = x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(HIDDEN));
+        let length = pooled.dot(&pooled).sqrt().max(1e-12);
+        pooled /= length;
+        Ok(pooled.to_vec())
+    }
+
+    fn layer(&self, layer: &Layer, x: &Array2<f32>, buffer: &mut Vec<f32>) -> Result<Array2<f32>> {
+        let n = x.nrows();
+        let q = self.dense(&layer.query, x, buffer)?;
+        let k = self.dense(&layer.key, x, buffer)?;
+        let v = self.dense(&layer.value, x, buffer)?;
+        let scale = 1.0 / (HEAD as f32).sqrt();
+        let mut context = Array2::<f32>::zeros((n, HIDDEN));
+        for h in 0..HEADS {
+            let cols = Slice::from(h * HEAD..(h + 1) * HEAD);
+            let mut scores = q.slice_axis(Axis(1), cols).dot(&k.slice_axis(Axis(1), cols).t());
+            scores *= scale;
+            for mut row in scores.rows_mut() {
+                let max = row.fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+                row.mapv_inplace(|v| (v - max).exp());
+                let sum = row.sum();
+                row /= sum;
+            }
+            context.slice_axis_mut(Axis(1), cols).assign(&scores.dot(&v.slice_axis(Axis(1), cols)));
+        }
+        let mut attended = self.dense(&layer.attention_out, &context, buffer)?;
+        attended += x;
+        layer_norm(&mut attended, &layer.attention_norm);
+        let mut inner = self.dense(&layer.intermediate, &attended, buffer)?;
+        inner.mapv_inplace(gelu);
+        let mut out = self.dense(&layer.output, &inner, buffer)?;
+        out += &attended;
+        layer_norm(&mut out, &layer.output_norm);
+        Ok(out)
+    }
+
+    fn dense(&self, dense: &Dense, x: &Array2<f32>, buffer: &mut Vec<f32>) -> Result<Array2<f32>> {
+        self.weights.read(&dense.weight, buffer)?;
+        let (out, inp) = (dense.weight.shape[0], dense.weight.shape[1]);
+        let weight = ArrayView2::from_shape((out, inp), &buffer[..])
+            .map_err(|e| crate::Error::Model(format!("a weight matrix: {e}")))?;
+        let mut y = x.dot(&weight.t());
+        y += &dense.bias;
+        Ok(y)
+    }
+}
+
+fn layer_norm(x: &mut Array2<f32>, norm: &Norm) {
+    for mut row in x.rows_mut() {
+        let mean = row.mean().unwrap_or(0.0);
+        row -= mean;
+        let variance = row.dot(&row) / HIDDEN as f32;
+        row /= (variance + EPS).sqrt();
+        row *= &norm.gamma;
+        row += &norm.beta;
+    }
+}
+
+/// GELU as BERT computes it, with the exact error function.
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + erf(x / std::f32::consts::SQRT_2))
+}
+
+/// The error function, to within about 1e-7 (a Chebyshev fit of `erfc`).
+fn erf(x: f32) -> f32 {
+    let z = f64::from(x.abs());
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * poly.exp();
+    let value = (1.0 - erfc) as f32;
+    if x >= 0.0 { value } else { -value }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::erf;
+
+    #[test]
+    fn erf_matches_known_values() {
+        for (x, want) in
+            [(0.0, 0.0), (0.5, 0.520_499_9), (1.0, 0.842_700_8), (-2.0, -0.995_322_3), (3.0, 0.999_977_9)]
+        {
+            assert!((erf(x) - want).abs() < 1e-6, "erf({x}) = {}", erf(x));
+        }
+    }
+}

