@@ -18,10 +18,12 @@
 //! assert!(!text.contains("AKIAIOSFODNN7EXAMPLE"));
 //! ```
 
+mod base64;
 mod cap;
 mod counts;
 mod entropy;
 mod event;
+mod formats;
 mod keywords;
 mod limits;
 mod message;
