@@ -61,10 +61,12 @@ impl Memory {
 
     /// The scope an agent wrote; a project nobody knows is an error listing the known ones.
     fn scope(&self, catalog: &Catalog, text: &str) -> Result<Scope, ToolError> {
-        if text.trim().parse::<Scope>().is_err() && text.trim() != "project" {
+        if let Err(e) = text.trim().parse::<Scope>()
+            && text.trim() != "project"
+        {
             return Err(ToolError(format!(
-                "scope {text:?} is not valid: use `user`, `project` (the current project), \
-                 `project:<name>` or `project:<id>`, or `session:<key>` (list_notes shows the scopes in use)"
+                "{e}; use `user`, `project` (the current project), `project:<name>` or \
+                 `project:<id>`, or `session:<key>` (list_notes shows the scopes in use)"
             )));
         }
         catalog.scope(text, self.here.as_ref()).map_err(|e| ToolError(e.to_string()))
