@@ -29,7 +29,7 @@ mod manifest;
 
 pub use error::{Error, Result};
 pub use export::{ExportReport, export_tree, export_tree_named};
-pub use import::{ImportReport, Invalid, import_tree, import_tree_named};
+pub use import::{ImportReport, Invalid, import_tree, import_tree_named, import_tree_redacted};
 pub use layout::{INDEX, MANIFEST, Naming};
 
 #[cfg(test)]
