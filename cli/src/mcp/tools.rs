@@ -43,11 +43,19 @@ pub(crate) struct Memory {
     pub(crate) store: Arc<dyn MemoryStore>,
     registry: Registry,
     here: Option<Project>,
+    redactor: memory_redact::Redactor,
 }
 
 impl Memory {
     pub(crate) fn new(store: Arc<dyn MemoryStore>, registry: Registry, here: Option<Project>) -> Self {
-        Self { store, registry, here }
+        Self { store, registry, here, redactor: memory_redact::Redactor::new() }
+    }
+
+    /// Redacts the notes it writes with `redactor` (the configured one) instead of the built-in
+    /// rules alone.
+    pub(crate) fn redactor(mut self, redactor: memory_redact::Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 
     fn store(&self) -> &dyn MemoryStore {
@@ -157,7 +165,7 @@ pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
         },
         body: p.body,
     };
-    memory_redact::Redactor::new().redact_note(&mut note);
+    m.redactor.redact_note(&mut note);
     note.validate()?;
     let existed = m.store().get_note(&note.meta.scope, &note.path).await?.is_some();
     m.store().put_note(&note).await?;
