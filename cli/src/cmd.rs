@@ -5,6 +5,7 @@ pub(crate) mod dream;
 pub(crate) mod migrate;
 pub(crate) mod projects;
 pub(crate) mod query;
+pub(crate) mod redact;
 pub(crate) mod sync;
 
 use memory_core::{HarnessAdapter, NotePath};

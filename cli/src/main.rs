@@ -96,6 +96,13 @@ enum Command {
     Dream(cmd::dream::DreamArgs),
     /// Deliver events waiting in the local journal (written when the store was unreachable).
     Sync,
+    /// Show what a text would become once redacted, and what was redacted by rule (the built-in
+    /// rules and those of the config's `[redact]` section).
+    Redact {
+        /// The file to read, or `-` for stdin.
+        #[arg(long, value_name = "FILE|-")]
+        check: String,
+    },
     /// Replay a multi-harness story through the real hook into a fresh store and show what each
     /// harness is given.
     Demo {
@@ -167,6 +174,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Search { query, scope, limit } => cmd::query::search(json, &query, scope, limit).await,
             Command::Projects { command } => cmd::projects::run(json, command).await,
             Command::Sync => cmd::sync::run(json).await,
+            Command::Redact { check } => cmd::redact::check(json, &check),
             Command::Dream(args) => cmd::dream::run(args, json).await,
             Command::Demo { dir } => cmd::demo::run(dir).await,
             Command::Config => cmd::query::show_config(json),

@@ -25,7 +25,7 @@ pub(crate) async fn serve(store: Arc<dyn MemoryStore>, config: &memory_hook::Con
         Ok(cwd) => registry.lookup(&cwd).unwrap_or(None),
         Err(_) => None,
     };
-    let memory = tools::Memory::new(store, registry, here);
+    let memory = tools::Memory::new(store, registry, here).redactor(config.redactor());
     let service = server::MemoryServer::new(memory)
         .serve(rmcp::transport::stdio())
         .await

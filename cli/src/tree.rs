@@ -42,8 +42,9 @@ pub(crate) async fn import(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let naming = naming(config, store).await?;
-    let report =
-        memory_tree::import_tree_named(store, dir, delete_missing, &naming).await.map_err(command_error)?;
+    let report = memory_tree::import_tree_redacted(store, dir, delete_missing, &naming, &config.redactor())
+        .await
+        .map_err(command_error)?;
     if json {
         let mut value = serde_json::to_value(&report)?;
         value["counts"] = json!({

@@ -27,7 +27,7 @@ pub use note::{
 };
 pub use payload::{missing_field, parse_payload};
 pub use response::{Decision, HookResponse};
-pub use scope::Scope;
+pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
     Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance,
 };

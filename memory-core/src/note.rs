@@ -262,7 +262,7 @@ impl Note {
         if self.meta.generator.trim().is_empty() {
             return bad("generator is empty".to_owned());
         }
-        Ok(())
+        self.meta.scope.validate()
     }
 
     /// Renders the note as Markdown with YAML frontmatter. [`Note::from_markdown`] reads it back

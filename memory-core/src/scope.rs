@@ -42,25 +42,75 @@ impl fmt::Display for Scope {
     }
 }
 
+/// Longest project id or session key a scope accepts, in bytes.
+pub const MAX_SCOPE_ID_LEN: usize = 256;
+
+/// Why a project id or session key cannot name a scope, or `None` when it can: it must be
+/// non-empty, at most [`MAX_SCOPE_ID_LEN`] bytes, free of control, bidirectional and invisible
+/// characters (which make one id look like another), and free of path syntax (`/`, `\`, a `.` or
+/// `..` id), since ids become folder names in exported trees.
+pub fn scope_id_problem(id: &str) -> Option<&'static str> {
+    if id.is_empty() {
+        return Some("is empty");
+    }
+    if id.len() > MAX_SCOPE_ID_LEN {
+        return Some("is too long");
+    }
+    if id.chars().any(|c| c.is_control() || is_invisible(c)) {
+        return Some("contains control, bidirectional or invisible characters");
+    }
+    if id.contains(['/', '\\']) || id == "." || id == ".." {
+        return Some("contains path syntax (`/`, `\\`, `.` or `..`)");
+    }
+    None
+}
+
+/// Characters that change how text around them is displayed without showing themselves:
+/// bidirectional embeddings, overrides, isolates and marks, zero-width characters, the BOM.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
+    )
+}
+
+impl Scope {
+    /// Checks the project id or session key (see [`scope_id_problem`]).
+    pub fn validate(&self) -> Result<(), Error> {
+        let (Self::Project(id) | Self::Session(id)) = self else { return Ok(()) };
+        match scope_id_problem(id) {
+            None => Ok(()),
+            Some(why) => {
+                Err(Error::InvalidInput(format!("scope {}: the {} id {why}", self.kind(), self.kind())))
+            }
+        }
+    }
+}
+
 impl FromStr for Scope {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || {
-            Error::InvalidInput(format!("scope `{s}` is not one of `user`, `project:<id>`, `session:<key>`"))
+            Error::InvalidInput(format!(
+                "scope `{}` is not one of `user`, `project:<id>`, `session:<key>`",
+                s.escape_debug()
+            ))
         };
         if s == "user" {
             return Ok(Self::User);
         }
         let (kind, rest) = s.split_once(':').ok_or_else(bad)?;
-        if rest.is_empty() || rest.chars().any(char::is_control) {
+        let scope = match kind {
+            "project" => Self::Project(rest.to_owned()),
+            "session" => Self::Session(rest.to_owned()),
+            _ => return Err(bad()),
+        };
+        if rest.is_empty() {
             return Err(bad());
         }
-        match kind {
-            "project" => Ok(Self::Project(rest.to_owned())),
-            "session" => Ok(Self::Session(rest.to_owned())),
-            _ => Err(bad()),
-        }
+        scope.validate()?;
+        Ok(scope)
     }
 }
 
@@ -88,5 +138,52 @@ impl JsonSchema for Scope {
             "description": "`user`, `project:<id>` or `session:<key>`",
             "pattern": "^(user|project:.+|session:.+)$"
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scope;
+
+    #[test]
+    fn ordinary_scopes_parse() {
+        for s in [
+            "user",
+            "project:acme-1a2b3c4d",
+            "project:My App-1a2b",
+            "session:claude:S-1",
+            "session:codex:019f",
+        ] {
+            let scope: Scope = s.parse().unwrap();
+            assert_eq!(scope.to_string(), s);
+        }
+    }
+
+    #[test]
+    fn path_syntax_and_hidden_characters_are_rejected_with_a_clear_error() {
+        for s in [
+            "project:../../etc",
+            "project:..",
+            "project:.",
+            "project:a/b",
+            "project:a\\b",
+            "session:claude:../x",
+            "project:acme\u{202e}gpj.exe",
+            "project:acme\u{2066}x",
+            "project:ac\u{200b}me",
+            "project:a\u{7}b",
+            "project:",
+        ] {
+            let err = s.parse::<Scope>().unwrap_err().to_string();
+            assert!(err.contains("scope"), "{s:?}: {err}");
+            assert!(
+                !err.contains('\u{202e}') && !err.contains('\u{2066}'),
+                "the error shows no bidi control: {err}"
+            );
+        }
+        let long = format!("project:{}", "a".repeat(300));
+        assert!(long.parse::<Scope>().unwrap_err().to_string().contains("too long"));
+        assert!(Scope::Project("../../etc".into()).validate().is_err());
+        assert!(Scope::User.validate().is_ok());
     }
 }

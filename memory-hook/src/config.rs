@@ -34,6 +34,54 @@ pub struct Config {
     pub hook: HookConfig,
     /// Dream defaults.
     pub dream: DreamConfig,
+    /// Redaction rules of your own, on top of the built-in ones.
+    pub redact: RedactConfig,
+}
+
+/// Redaction rules of your own: each one's name is shown in its marker (`[REDACTED:<name>]`).
+/// They apply wherever agent-memory redacts: hook events, the journal, MCP writes, `import`.
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RedactConfig {
+    /// Regular expressions; a match (its first capture group, when it has one) is replaced.
+    pub patterns: Vec<NamedPattern>,
+    /// Literal values (an in-house password, a customer's name) replaced wherever they occur.
+    pub values: Vec<NamedValue>,
+}
+
+/// A named regular expression.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedPattern {
+    /// The marker's name: a lowercase slug such as `acme-token`.
+    pub name: String,
+    /// The regular expression (Rust `regex` syntax).
+    pub pattern: String,
+}
+
+/// A named literal value.
+#[derive(Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedValue {
+    /// The marker's name: a lowercase slug such as `wifi-password`.
+    pub name: String,
+    /// The value, at least 4 characters.
+    pub value: String,
+}
+
+impl std::fmt::Debug for NamedValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NamedValue").field("name", &self.name).field("value", &"<hidden>").finish()
+    }
+}
+
+impl RedactConfig {
+    /// The rules, compiled; the first one that cannot be used is an error naming it.
+    pub fn rules(&self) -> std::result::Result<Vec<memory_redact::CustomRule>, memory_redact::Error> {
+        let patterns = self.patterns.iter().map(|p| memory_redact::CustomRule::pattern(&p.name, &p.pattern));
+        let values = self.values.iter().map(|v| memory_redact::CustomRule::literal(&v.name, &v.value));
+        patterns.chain(values).collect()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -256,7 +304,15 @@ impl Config {
             Err(e) => return Err(Error::ConfigUnreadable { path, cause: e }),
         };
         config.apply_env(env)?;
+        // A rule that cannot be used makes the file unusable, as any other wrong value does.
+        config.redact.rules().map_err(|e| Error::Config { path: path.clone(), message: e.to_string() })?;
         Ok(config)
+    }
+
+    /// A redactor with the built-in rules and the configured ones (see [`RedactConfig`]); the one
+    /// place every writer gets its redactor from.
+    pub fn redactor(&self) -> memory_redact::Redactor {
+        memory_redact::Redactor::with_rules(self.redact.rules().unwrap_or_default())
     }
 
     /// The built-in defaults with the environment's overrides applied: what a hook runs with when
@@ -379,6 +435,27 @@ mod tests {
         assert_eq!(config.sqlite_path(), PathBuf::from("/tmp/am/memory.db"));
         assert!(!format!("{config:?}").contains("hunter2"));
         assert_eq!(config.hook.inject_deadline(), Duration::from_millis(1_000));
+    }
+
+    #[test]
+    fn custom_redaction_rules_reach_the_redactor_and_stay_out_of_debug() {
+        let config = Config::parse(
+            r#"
+            [[redact.patterns]]
+            name = "acme-token"
+            pattern = "acme_[a-z]+_[0-9a-f]{8,}"
+            [[redact.values]]
+            name = "wifi"
+            value = "Tr0ub4dor-and-3"
+            "#,
+        )
+        .unwrap();
+        assert!(!format!("{config:?}").contains("Tr0ub4dor"));
+        let out = config.redactor().redact_text("acme_int_0a1b2c3d4e and Tr0ub4dor-and-3").into_owned();
+        assert_eq!(out, "[REDACTED:acme-token] and [REDACTED:wifi]");
+        let broken = Config::parse("[[redact.patterns]]\nname = \"x\"\npattern = \"(\"\n").unwrap();
+        let err = broken.redact.rules().unwrap_err().to_string();
+        assert!(err.contains("`x`"), "{err}");
     }
 
     #[test]

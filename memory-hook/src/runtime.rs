@@ -219,7 +219,12 @@ impl<'a> Hook<'a> {
 
     fn load_config(&self) -> Loaded {
         match Config::load_from(&self.env) {
-            Ok(config) => Loaded { config, warning: None },
+            Ok(config) => {
+                // The redactor was built before the configuration was read; it gets its rules now,
+                // before any event is redacted.
+                self.redactor.set_rules(config.redact.rules().unwrap_or_default());
+                Loaded { config, warning: None }
+            }
             Err(e) => Loaded {
                 config: Config::fallback(&self.env),
                 warning: Some(format!(

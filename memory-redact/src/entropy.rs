@@ -8,7 +8,12 @@ pub(super) const MIN_LEN: usize = 20;
 pub(super) const MIN_BITS_PER_CHAR: f64 = 3.5;
 
 /// Variable names whose values are identifiers, not secrets (commit ids, checksums).
-const PUBLIC_NAME_PARTS: &[&str] = &["SHA", "COMMIT", "REV", "HASH", "CHECKSUM", "DIGEST", "VERSION", "UUID"];
+const PUBLIC_NAME_PARTS: &[&str] =
+    &["SHA", "COMMIT", "REV", "HASH", "CHECKSUM", "DIGEST", "VERSION", "UUID", "INTEGRITY"];
+
+/// Prefixes of content hashes (`sha512-…` in lockfiles and subresource integrity), which are
+/// public.
+const HASH_PREFIXES: &[&str] = &["sha1-", "sha256-", "sha384-", "sha512-", "md5-"];
 
 /// Shannon entropy of `s` in bits per character (0 for the empty string).
 pub(super) fn bits_per_char(s: &str) -> f64 {
@@ -46,7 +51,10 @@ pub(super) fn looks_like_secret(name: &str, value: &str) -> bool {
     if !value.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-.~".contains(&b)) {
         return false;
     }
-    if value.starts_with(['/', '.', '~']) || is_uuid(value) {
+    if value.starts_with(['/', '.', '~'])
+        || is_uuid(value)
+        || HASH_PREFIXES.iter().any(|p| value.starts_with(p))
+    {
         return false;
     }
     let has_digit = value.bytes().any(|b| b.is_ascii_digit());

@@ -4,7 +4,7 @@ use memory_core::HookEvent;
 use serde_json::{Map, Value};
 
 use super::counts::RedactionCounts;
-use super::{Limits, MARKER_PREFIX, Redactor, cap, is_marker, keywords, limits};
+use super::{Limits, MARKER_PREFIX, Redactor, cap, entropy, formats, is_marker, keywords, limits};
 
 /// Kind recorded for a capped tool output.
 pub(super) const TRUNCATED_KIND: &str = "truncated";
@@ -30,15 +30,64 @@ pub(super) fn redact_value(redactor: &Redactor, value: &mut Value, counts: &mut 
 }
 
 fn redact_string(redactor: &Redactor, s: &mut String, counts: &mut RedactionCounts) {
+    if let Some(redacted) = redact_embedded_json(redactor, s, counts) {
+        *s = redacted;
+    }
     if let std::borrow::Cow::Owned(redacted) = redactor.redact_text_counted(s, counts) {
         *s = redacted;
     }
 }
 
+/// A string that holds a JSON document (a harness passing a tool's JSON output on as text) has
+/// its strings redacted as values, so line rules see real lines and secret-named keys count.
+/// `None` when it is not JSON or nothing in it changed; otherwise the document re-encoded.
+fn redact_embedded_json(redactor: &Redactor, s: &str, counts: &mut RedactionCounts) -> Option<String> {
+    let trimmed = s.trim();
+    let framed = (trimmed.starts_with('{') && trimmed.ends_with('}'))
+        || (trimmed.starts_with('[') && trimmed.ends_with(']'));
+    if !framed {
+        return None;
+    }
+    let mut value: Value = serde_json::from_str(trimmed).ok()?;
+    let mut inner = RedactionCounts::default();
+    redact_value(redactor, &mut value, &mut inner);
+    if inner.is_empty() {
+        return None;
+    }
+    counts.merge(&inner);
+    serde_json::to_string(&value).ok()
+}
+
+/// The kind of secret a string value is by its key and shape, where the key alone says nothing:
+/// a Docker `auth` value (base64 of `user:password`), a high-entropy value under an
+/// environment-style name (`"APP_SIGNING_SALT": "…"`).
+fn keyed_value_kind(key: &str, value: &str) -> Option<&'static str> {
+    if key.eq_ignore_ascii_case("auth") && formats::is_user_password_base64(value) {
+        return Some("docker-auth");
+    }
+    let env_like = key.len() >= 2
+        && key.starts_with(|c: char| c.is_ascii_uppercase())
+        && key.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    (env_like && entropy::looks_like_secret(key, value)).then_some("high-entropy")
+}
+
+/// Whether an object is a Kubernetes Secret (`"kind": "Secret"`), whose `data` and `stringData`
+/// hold secrets under any name.
+fn is_kubernetes_secret(map: &Map<String, Value>) -> bool {
+    map.get("kind").and_then(Value::as_str) == Some("Secret")
+        && map.get("apiVersion").is_some_and(Value::is_string)
+}
+
 fn redact_object(redactor: &Redactor, map: &mut Map<String, Value>, counts: &mut RedactionCounts) {
     let mut renamed = Vec::new();
+    let kubernetes_secret = is_kubernetes_secret(map);
     for (key, value) in map.iter_mut() {
         match value {
+            Value::Object(_) | Value::Array(_)
+                if kubernetes_secret && matches!(key.as_str(), "data" | "stringData" | "binaryData") =>
+            {
+                replace_all_strings(value, "kubernetes-secret", counts);
+            }
             Value::String(s) => {
                 if let Some(kind) = keywords::secret_name_kind(key)
                     && !s.is_empty()
@@ -46,6 +95,9 @@ fn redact_object(redactor: &Redactor, map: &mut Map<String, Value>, counts: &mut
                     && !keywords::is_reference(s)
                     && !(key.to_ascii_lowercase().ends_with("pwd") && s.starts_with(['/', '~']))
                 {
+                    *s = format!("{MARKER_PREFIX}{kind}]");
+                    counts.add(kind, 1);
+                } else if let Some(kind) = keyed_value_kind(key, s) {
                     *s = format!("{MARKER_PREFIX}{kind}]");
                     counts.add(kind, 1);
                 } else {

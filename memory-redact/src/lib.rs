@@ -18,10 +18,14 @@
 //! assert!(!text.contains("AKIAIOSFODNN7EXAMPLE"));
 //! ```
 
+mod base64;
 mod cap;
 mod counts;
+mod custom;
 mod entropy;
+mod error;
 mod event;
+mod formats;
 mod keywords;
 mod limits;
 mod message;
@@ -38,6 +42,8 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use regex::Regex;
 
 pub use counts::RedactionCounts;
+pub use custom::{CustomRule, MIN_LITERAL_LEN};
+pub use error::Error;
 pub use limits::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_TEXT, DEFAULT_MAX_TOOL_OUTPUT, Limits};
 
 use rules::{Hit, RULES};
@@ -58,6 +64,7 @@ const MAX_PASSES: usize = 4;
 ///
 /// Build one per process and reuse it; patterns compile lazily and are kept.
 pub struct Redactor {
+    custom: OnceLock<Vec<CustomRule>>,
     compiled: Vec<OnceLock<Regex>>,
     triggers: rules::TriggerIndex,
     totals: Mutex<RedactionCounts>,
@@ -68,6 +75,7 @@ impl fmt::Debug for Redactor {
         let compiled = self.compiled.iter().filter(|cell| cell.get().is_some()).count();
         f.debug_struct("Redactor")
             .field("rules", &self.compiled.len())
+            .field("custom", &self.custom.get().map_or(0, Vec::len))
             .field("compiled", &compiled)
             .field("totals", &self.totals())
             .finish()
@@ -84,10 +92,24 @@ impl Redactor {
     /// A redactor with the built-in rules; no pattern is compiled yet.
     pub fn new() -> Self {
         Self {
+            custom: OnceLock::new(),
             compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
             triggers: rules::TriggerIndex::new(RULES),
             totals: Mutex::new(RedactionCounts::default()),
         }
+    }
+
+    /// A redactor with the built-in rules and `rules` of the user's own, which run first.
+    pub fn with_rules(rules: Vec<CustomRule>) -> Self {
+        let redactor = Self::new();
+        redactor.set_rules(rules);
+        redactor
+    }
+
+    /// Gives a redactor built before its configuration was read the user's own rules; only the
+    /// first call counts. Returns whether these rules are the ones in use.
+    pub fn set_rules(&self, rules: Vec<CustomRule>) -> bool {
+        self.custom.set(rules).is_ok()
     }
 
     /// Returns `text` with private regions and secrets replaced by markers; borrows when nothing
@@ -189,6 +211,11 @@ impl Redactor {
     /// One scan: private regions first, then every rule whose trigger literals occur.
     fn pass<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
         let mut current = private::strip(text, counts);
+        for rule in self.custom.get().into_iter().flatten() {
+            if let Some(next) = rule.apply(&current, counts) {
+                current = Cow::Owned(next);
+            }
+        }
         let triggered = self.triggers.scan(&current);
         for (index, rule) in RULES.iter().enumerate() {
             if triggered & (1 << index) == 0 {

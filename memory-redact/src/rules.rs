@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use regex::Captures;
 
-use super::{entropy, is_marker, keywords};
+use super::{entropy, formats, is_marker, keywords};
 
 /// A replacement: the bytes to replace and the kind of secret they hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,6 +224,12 @@ pub(super) static RULES: &[Rule] = &[
         concat!(lb!(), r"(?:[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})"),
         Accept::Whole,
     ),
+    rule(
+        "twilio-auth-token",
+        &["AC"],
+        r"(?-u:\b)AC[0-9a-f]{32}(?-u:\b)[^\r\n]{0,120}?(?-u:\b)([0-9a-f]{32})(?-u:\b)",
+        Accept::Group(1),
+    ),
     rule("twilio-key", &["AC", "SK"], concat!(lb!(), r"(?:AC|SK)[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
     rule(
         "sendgrid-api-key",
@@ -269,6 +275,39 @@ pub(super) static RULES: &[Rule] = &[
         Accept::Whole,
     ),
     rule(
+        "discord-bot-token",
+        &["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
+        r"(?-u:\b)(?:MT|Mj|Mz|ND|NT|Nj|Nz|OD|OT)[A-Za-z0-9_\-]{21,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
+        Accept::Check(formats::discord),
+    ),
+    rule("telegram-bot-token", &[":AA"], r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{30,36}", Accept::Whole),
+    rule(
+        "prefixed-token",
+        &[
+            "_live_",
+            "_test_",
+            "_prod_",
+            "_production_",
+            "_staging_",
+            "_stage_",
+            "_dev_",
+            "_sk_",
+            "_pk_",
+            "_rk_",
+            "_secret_",
+            "_key_",
+            "_api_",
+            "_token_",
+            "_tok_",
+            "_pat_",
+        ],
+        concat!(
+            r"(?-u:\b)[A-Za-z][A-Za-z0-9_]{0,30}_(?:live|test|prod|production|staging|stage|dev|sk|pk|rk",
+            r"|secret|key|api|token|tok|pat)_(?P<tail>[A-Za-z0-9]{16,})(?-u:\b)"
+        ),
+        Accept::Check(formats::prefixed_token),
+    ),
+    rule(
         "url-credentials",
         &["://"],
         r#"(?:\\[nrt]|(?-u:\b))(?P<scheme>(?i-u:[a-z][a-z0-9+.\-]*))://(?P<user>[^\s:/?#@"'<>\[\]]*):(?P<pass>[^\s/?#@"'<>]+)@"#,
@@ -297,6 +336,54 @@ pub(super) static RULES: &[Rule] = &[
         &["bearer"],
         concat!(lb!(), r"[Bb]earer[ \t]+([A-Za-z0-9_\-.~+/]{16,}=*)"),
         Accept::Check(bearer),
+    ),
+    rule(
+        "netrc-password",
+        &["password"],
+        r"(?:^|[ \t]|\\[nt])password[ \t]+(?P<val>[^ \t\r\n\\]+)",
+        Accept::Check(formats::netrc),
+    ),
+    rule(
+        "pgpass-password",
+        &[":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", ":*:"],
+        r"(?m)(?:^|\\n)[ \t]*\+?(?P<host>[A-Za-z0-9_.\-]+|\*):(?:[0-9]{1,5}|\*):[^:\s\\]+:[^:\s\\]+:(?P<pass>[^\s\\]+)",
+        Accept::Check(formats::pgpass),
+    ),
+    rule(
+        "password",
+        &["mysql", "mariadb"],
+        concat!(
+            r"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mariadb",
+            r#"|mariadb-dump)(?:[ \t]+[^ \t\r\n|;&]+)*?[ \t]+-p(?P<val>'[^'\r\n]*'|"[^"\r\n]*"|[^ \t\r\n'"|;&\\]+)"#
+        ),
+        Accept::Check(formats::inline_password),
+    ),
+    rule(
+        "password",
+        &["sshpass"],
+        concat!(
+            r"(?-u:\b)sshpass(?:[ \t]+-[A-Za-oq-z][^ \t\r\n]*)*[ \t]+-p[ \t]*",
+            r#"(?P<val>'[^'\r\n]*'|"[^"\r\n]*"|[^ \t\r\n'"|;&\\]+)"#
+        ),
+        Accept::Check(formats::inline_password),
+    ),
+    rule(
+        "docker-auth",
+        &["auth"],
+        r#"\\?"auth\\?"[ \t]*:[ \t]*\\?"(?P<val>[A-Za-z0-9+/]{6,}={0,2})\\?""#,
+        Accept::Check(formats::docker_auth),
+    ),
+    rule(
+        "kubernetes-secret",
+        &["kind: Secret"],
+        r#"(?m)^\+?(?P<indent>[ \t]+)[A-Za-z0-9_.\-]+[ \t]*:[ \t]*(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n#][^\r\n]*?)[ \t]*\r?$"#,
+        Accept::Check(formats::kubernetes_secret),
+    ),
+    rule(
+        "kubernetes-secret",
+        &["\"Secret"],
+        r#"\\?"(?:data|stringData|binaryData)\\?"[ \t]*:[ \t]*\{(?P<body>[^{}]*)\}"#,
+        Accept::Check(formats::kubernetes_secret_json),
     ),
     rule(
         "password",
@@ -339,9 +426,36 @@ pub(super) static RULES: &[Rule] = &[
         Accept::Check(cli_flag),
     ),
     rule(
+        "password",
+        &[" / "],
+        r#"(?-u:\b)(?P<user>[A-Za-z0-9_.@+\-]{2,64})[ \t]+/[ \t]+(?P<pass>[^ \t\r\n/'"`<>()\[\]{}]{8,64})"#,
+        Accept::Check(formats::prose_login),
+    ),
+    rule(
+        "password",
+        &["password", "passwd", "passphrase", "pw "],
+        concat!(
+            r"(?i-u:\b(?:password|passwd|passphrase|pw)[ \t]+(?:is|was|would be|should be|will be))[ \t]*:?[ \t]+",
+            r#"(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|`[^`\r\n]*`|[^ \t\r\n"'`]+)"#
+        ),
+        Accept::Check(formats::stated_password),
+    ),
+    rule(
         "high-entropy",
         &["="],
-        r#"(?m)(?:^|\\n|\\r)[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<val>\\"[^"\\\r\n]*\\"|"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\]+)"#,
+        concat!(
+            r"(?:^|\\[nrt]|[^A-Za-z0-9_$])(?:export[ \t]+)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*",
+            r#"(?P<val>\\"[^"\\\r\n]*\\"|"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\&;,)}\]>]+)"#
+        ),
+        Accept::Check(env_line),
+    ),
+    rule(
+        "high-entropy",
+        &["_"],
+        concat!(
+            r#"(?:^|\\[nrt]|[^A-Za-z0-9_$])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]+)\\?["']?[ \t]*:[ \t]*"#,
+            r#"(?P<val>\\"[^"\\\r\n]*\\"|"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\&;,)}\]>]+)"#
+        ),
         Accept::Check(env_line),
     ),
 ];
@@ -443,9 +557,9 @@ fn bearer(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
 }
 
 /// Strips one layer of quotes (plain or JSON-escaped) from a matched value.
-fn unquote(value: regex::Match<'_>) -> (Range<usize>, bool) {
+pub(super) fn unquote(value: regex::Match<'_>) -> (Range<usize>, bool) {
     let s = value.as_str();
-    for quote in ["\\\"", "\"", "'"] {
+    for quote in ["\\\"", "\"", "'", "`"] {
         if s.len() >= 2 * quote.len() && s.starts_with(quote) && s.ends_with(quote) {
             return (value.start() + quote.len()..value.end() - quote.len(), true);
         }

@@ -63,6 +63,32 @@ pub enum Error {
         /// The format this version reads.
         supported: u32,
     },
+    /// The manifest lists a file that is not a note path inside the tree (`../victim.txt`, an
+    /// absolute path): it was edited or planted, and is not trusted.
+    #[error(
+        "{} lists {entry:?}, which {reason}; the manifest is not trusted: delete it to treat every \
+         file in the tree as a hand edit",
+        path.display()
+    )]
+    ManifestEntry {
+        /// The manifest file.
+        path: PathBuf,
+        /// The entry, as written.
+        entry: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A file or folder of the tree is a symbolic link; exports and imports never go through
+    /// one, so nothing outside the tree's folder is read, written or removed.
+    #[error(
+        "{} is a symbolic link; agent-memory does not read or write through links in a tree: \
+         remove it (or replace it with a real folder or file)",
+        path.display()
+    )]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
     /// A file or folder could not be read.
     #[error("cannot read {}", path.display())]
     Read {
@@ -113,11 +139,6 @@ impl Error {
     pub(crate) fn read(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| Self::Read { path, source }
-    }
-
-    pub(crate) fn write(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
-        let path = path.into();
-        move |source| Self::Write { path, source }
     }
 
     pub(crate) fn create_dir(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {

@@ -6,6 +6,7 @@ use std::path::Path;
 use memory_core::{MemoryStore, Note, NoteFilter, Scope};
 use serde::Serialize;
 
+use crate::confine;
 use crate::error::{Error, Result};
 use crate::index;
 use crate::layout::{self, INDEX, MANIFEST, Naming};
@@ -54,11 +55,7 @@ pub async fn export_tree_named(store: &dyn MemoryStore, dir: &Path, naming: &Nam
             .unwrap_or_else(|| note.path.to_string());
         let rel = format!("{folder}/{inner}");
         let text = note.to_markdown();
-        let abs = dir.join(&rel);
-        if let Some(parent) = abs.parent() {
-            std::fs::create_dir_all(parent).map_err(Error::create_dir(parent))?;
-        }
-        std::fs::write(&abs, &text).map_err(Error::write(&abs))?;
+        confine::write(dir, &rel, text.as_bytes())?;
         manifest.files.insert(
             rel.clone(),
             Entry {
@@ -72,19 +69,14 @@ pub async fn export_tree_named(store: &dyn MemoryStore, dir: &Path, naming: &Nam
 
     let mut removed = Vec::new();
     for rel in previous.iter().flat_map(|m| m.files.keys()) {
-        if !manifest.files.contains_key(rel) {
-            match std::fs::remove_file(dir.join(rel)) {
-                Ok(()) => removed.push(rel.clone()),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(source) => return Err(Error::RemoveStale { file: rel.clone(), source }),
-            }
+        if !manifest.files.contains_key(rel) && confine::remove(dir, rel)? {
+            removed.push(rel.clone());
         }
     }
     layout::prune_empty_dirs(dir);
 
-    let index_path = dir.join(INDEX);
-    std::fs::write(&index_path, index::render(&placed, manifest.exported_at, naming))
-        .map_err(Error::write(&index_path))?;
+    let index_path =
+        confine::write(dir, INDEX, index::render(&placed, manifest.exported_at, naming).as_bytes())?;
     manifest::save(dir, &manifest)?;
     Ok(ExportReport {
         dir: dir.display().to_string(),

@@ -66,6 +66,17 @@ pub async fn import_tree_named(
     delete_missing: bool,
     naming: &Naming,
 ) -> Result<ImportReport> {
+    import_tree_redacted(store, dir, delete_missing, naming, &memory_redact::Redactor::new()).await
+}
+
+/// [`import_tree_named`] redacting every note with `redactor` (one carrying the user's own rules).
+pub async fn import_tree_redacted(
+    store: &dyn MemoryStore,
+    dir: &Path,
+    delete_missing: bool,
+    naming: &Naming,
+    redactor: &memory_redact::Redactor,
+) -> Result<ImportReport> {
     if !dir.is_dir() {
         return Err(Error::NotAFolder { dir: dir.to_owned() });
     }
@@ -82,7 +93,6 @@ pub async fn import_tree_named(
     }
     next.imported_at = Some(Utc::now());
     let mut seen: BTreeMap<(Scope, NotePath), String> = BTreeMap::new();
-    let redactor = memory_redact::Redactor::new();
 
     for file in &files {
         let bytes = std::fs::read(&file.abs).map_err(Error::read(&file.abs))?;

@@ -171,7 +171,11 @@ pub(crate) fn prune_empty_dirs(dir: &Path) {
         empty && std::fs::remove_dir(dir).is_ok()
     }
     for kind in KINDS {
-        prune(&dir.join(kind));
+        // A scope folder that is a link is not the tree's to prune (its target is elsewhere).
+        let path = dir.join(kind);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            prune(&path);
+        }
     }
 }
 

@@ -11,7 +11,15 @@
 //! [`import_tree_named`]) reads it back into a
 //! [`memory_core::MemoryStore`]; each returns a serializable report of what it did, and neither
 //! prints. Imported notes are redacted ([`memory_redact`]) before they reach the store.
+//!
+//! A tree stays in its folder: manifest entries must be note paths inside it (an entry such as
+//! `../victim.txt` or an absolute path makes the manifest untrusted, [`Error::ManifestEntry`]);
+//! nothing is written, removed or read through a symbolic link below the folder
+//! ([`Error::Symlink`]); and files are replaced by renaming a new file over them, so a planted
+//! link is replaced, never written through. Scope ids are checked like every other entry point
+//! ([`memory_core::Scope::validate`]).
 
+mod confine;
 mod error;
 mod export;
 mod import;
@@ -21,7 +29,7 @@ mod manifest;
 
 pub use error::{Error, Result};
 pub use export::{ExportReport, export_tree, export_tree_named};
-pub use import::{ImportReport, Invalid, import_tree, import_tree_named};
+pub use import::{ImportReport, Invalid, import_tree, import_tree_named, import_tree_redacted};
 pub use layout::{INDEX, MANIFEST, Naming};
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::confine;
 use crate::error::{Error, Result};
 use crate::layout::MANIFEST;
 
@@ -49,8 +50,10 @@ impl Manifest {
     }
 }
 
-/// Reads a tree's manifest; `None` when the tree has none.
+/// Reads a tree's manifest; `None` when the tree has none. A manifest that is a symbolic link,
+/// or that lists a path outside the tree, is refused.
 pub(crate) fn load(dir: &Path) -> Result<Option<Manifest>> {
+    confine::no_links(dir, MANIFEST)?;
     let path = dir.join(MANIFEST);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
@@ -64,6 +67,11 @@ pub(crate) fn load(dir: &Path) -> Result<Option<Manifest>> {
     if manifest.format != FORMAT {
         return Err(Error::ManifestFormat { path, found: manifest.format, supported: FORMAT });
     }
+    if let Some((entry, reason)) =
+        manifest.files.keys().find_map(|rel| confine::entry_problem(rel).map(|why| (rel.clone(), why)))
+    {
+        return Err(Error::ManifestEntry { path, entry, reason });
+    }
     Ok(Some(manifest))
 }
 
@@ -73,5 +81,5 @@ pub(crate) fn save(dir: &Path, manifest: &Manifest) -> Result<()> {
     let mut text = serde_json::to_string_pretty(manifest)
         .map_err(|e| Error::Write { path: path.clone(), source: e.into() })?;
     text.push('\n');
-    std::fs::write(&path, text).map_err(Error::write(path))
+    confine::write(dir, MANIFEST, text.as_bytes()).map(drop)
 }

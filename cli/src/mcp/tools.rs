@@ -43,11 +43,19 @@ pub(crate) struct Memory {
     pub(crate) store: Arc<dyn MemoryStore>,
     registry: Registry,
     here: Option<Project>,
+    redactor: memory_redact::Redactor,
 }
 
 impl Memory {
     pub(crate) fn new(store: Arc<dyn MemoryStore>, registry: Registry, here: Option<Project>) -> Self {
-        Self { store, registry, here }
+        Self { store, registry, here, redactor: memory_redact::Redactor::new() }
+    }
+
+    /// Redacts the notes it writes with `redactor` (the configured one) instead of the built-in
+    /// rules alone.
+    pub(crate) fn redactor(mut self, redactor: memory_redact::Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 
     fn store(&self) -> &dyn MemoryStore {
@@ -61,10 +69,12 @@ impl Memory {
 
     /// The scope an agent wrote; a project nobody knows is an error listing the known ones.
     fn scope(&self, catalog: &Catalog, text: &str) -> Result<Scope, ToolError> {
-        if text.trim().parse::<Scope>().is_err() && text.trim() != "project" {
+        if let Err(e) = text.trim().parse::<Scope>()
+            && text.trim() != "project"
+        {
             return Err(ToolError(format!(
-                "scope {text:?} is not valid: use `user`, `project` (the current project), \
-                 `project:<name>` or `project:<id>`, or `session:<key>` (list_notes shows the scopes in use)"
+                "{e}; use `user`, `project` (the current project), `project:<name>` or \
+                 `project:<id>`, or `session:<key>` (list_notes shows the scopes in use)"
             )));
         }
         catalog.scope(text, self.here.as_ref()).map_err(|e| ToolError(e.to_string()))
@@ -155,7 +165,7 @@ pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
         },
         body: p.body,
     };
-    memory_redact::Redactor::new().redact_note(&mut note);
+    m.redactor.redact_note(&mut note);
     note.validate()?;
     let existed = m.store().get_note(&note.meta.scope, &note.path).await?.is_some();
     m.store().put_note(&note).await?;

@@ -103,3 +103,27 @@ fn capitalised_triggers_match_exactly_and_lowercase_ones_in_any_case() {
     assert_ne!(index.scan("sid AC0123") & bit("twilio-key"), 0);
     assert_ne!(index.scan("GHP_ABC") & bit("github-token"), 0, "lowercase triggers ignore case");
 }
+
+#[test]
+fn custom_rules_run_first_and_name_their_marker() {
+    use super::super::{CustomRule, Error};
+    let rules = vec![
+        CustomRule::pattern("acme-token", r"acme_[a-z]+_[0-9a-f]{8,}").unwrap(),
+        CustomRule::pattern("deploy-key", r"deploy-key: (\S+)").unwrap(),
+        CustomRule::literal("wifi", "Tr0ub4dor-and-3").unwrap(),
+    ];
+    let r = Redactor::with_rules(rules);
+    let out = r.redact_text("use acme_int_0a1b2c3d4e, deploy-key: k3y-v4lue and the wifi Tr0ub4dor-and-3");
+    assert_eq!(
+        out,
+        "use [REDACTED:acme-token], deploy-key: [REDACTED:deploy-key] and the wifi [REDACTED:wifi]"
+    );
+    assert_eq!(r.totals().get("acme-token"), 1);
+    assert_eq!(r.totals().get("wifi"), 1);
+    assert!(!format!("{r:?}").contains("Tr0ub4dor"));
+    assert!(!r.set_rules(Vec::new()), "the first rules stay");
+    assert!(matches!(CustomRule::literal("wifi", "abc"), Err(Error::ShortValue { .. })));
+    assert!(matches!(CustomRule::pattern("Bad Name", "x"), Err(Error::Name { .. })));
+    assert!(matches!(CustomRule::pattern("empty", "a*"), Err(Error::Pattern { .. })));
+    assert!(matches!(CustomRule::pattern("broken", "(unclosed"), Err(Error::Pattern { .. })));
+}
