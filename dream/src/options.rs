@@ -32,7 +32,7 @@ impl ScopeFilter {
 }
 
 /// Options of one dream run. Build with [`DreamOptions::new`] and change fields as needed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct DreamOptions {
     /// Plan only: call the provider and validate, but write nothing (no notes, no watermark). The
     /// report's `changes` hold the planned diffs.
@@ -55,6 +55,8 @@ pub struct DreamOptions {
     /// Readable project names by project id, for note titles; a project without one is titled by
     /// its id.
     pub project_names: BTreeMap<String, String>,
+    /// The user's own redaction rules, applied with the built-in ones to every note written.
+    pub redaction_rules: Vec<memory_redact::CustomRule>,
 }
 
 impl DreamOptions {
@@ -71,6 +73,7 @@ impl DreamOptions {
             now,
             limits: Limits::default(),
             project_names: BTreeMap::new(),
+            redaction_rules: Vec::new(),
         }
     }
 }

@@ -333,7 +333,7 @@ impl RunState<'_> {
         watermark: &WatermarkAdvance,
     ) -> Result<()> {
         // Whatever a provider wrote, no secret reaches a note.
-        let redactor = memory_redact::Redactor::new();
+        let redactor = memory_redact::Redactor::with_rules(self.options.redaction_rules.clone());
         let mut changes = changes;
         for note in changes.iter_mut().filter_map(|c| c.after.as_mut()) {
             redactor.redact_note(note);

@@ -490,6 +490,7 @@ async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow
     let scopes = crate::cmd::projects::Scopes::load(config, &*store, cwd.as_deref()).await?;
     let mut options = DreamOptions::new(chrono::Utc::now());
     options.project_names = scopes.names();
+    options.redaction_rules = config.redact.rules().unwrap_or_default();
     options.dry_run = args.dry_run;
     options.chunk_size = args.chunk_size;
     options.max_tokens = args.max_tokens.or(config.dream.max_tokens);

@@ -25,3 +25,24 @@ async fn secrets_a_provider_writes_are_redacted_before_the_commit() {
     assert!(text.contains("[REDACTED:"), "{text}");
     assert!(note.body.contains("deploy with"), "the rest of the note is kept: {}", note.body);
 }
+
+#[tokio::test]
+async fn the_users_own_rules_apply_to_what_the_dream_writes() {
+    let body =
+        "- the staging password is hunter-blue-42\n- tokens look like acme_live_4f9a0c1d2e\n".to_owned();
+    let store = store_with(&plain_events(2, None)).await;
+    let provider = ScriptedProvider::new(move |request, _| {
+        reply(vec![write_op(Action::Create, "profile/staging.md", &body, ids(request))])
+    });
+    let mut options = options();
+    options.redaction_rules = vec![
+        memory_redact::CustomRule::literal("staging-password", "hunter-blue-42").unwrap(),
+        memory_redact::CustomRule::pattern("acme-token", r"acme_live_[0-9a-f]+").unwrap(),
+    ];
+    run(&store, &provider, &options, &NoProgress).await.unwrap();
+    let note =
+        store.get_note(&Scope::User, &NotePath::new("profile/staging.md").unwrap()).await.unwrap().unwrap();
+    assert!(!note.body.contains("hunter-blue-42") && !note.body.contains("acme_live_4f9a"), "{}", note.body);
+    assert!(note.body.contains("[REDACTED:staging-password]"), "{}", note.body);
+    assert!(note.body.contains("[REDACTED:acme-token]"), "{}", note.body);
+}
