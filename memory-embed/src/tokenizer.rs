@@ -3,8 +3,6 @@
 //! their own), then each word cut into the longest vocabulary pieces from the left (`##` marks a
 //! piece that continues a word); a word with no cut is `[UNK]`.
 
-use std::collections::HashMap;
-
 use unicode_normalization::UnicodeNormalization as _;
 
 use crate::error::{Error, Result};
@@ -12,32 +10,81 @@ use crate::error::{Error, Result};
 /// Words longer than this are `[UNK]` whole, as BERT's tokenizer has it.
 const MAX_WORD_CHARS: usize = 100;
 
-/// The vocabulary and the ids of the special tokens.
+/// The vocabulary, as one text of `token\tid` lines sorted by token (see [`sorted_vocab`]), and
+/// where each line starts: a token is found by binary search, with no table to build when a
+/// process starts.
 #[derive(Debug, Clone)]
 pub(crate) struct Tokenizer {
-    ids: HashMap<String, u32>,
+    text: String,
+    lines: Vec<u32>,
     pub(crate) cls: u32,
     pub(crate) sep: u32,
     unk: u32,
 }
 
+/// `vocab.txt` (one token a line, the line number its id) as `token\tid` lines sorted by token.
+pub(crate) fn sorted_vocab(vocab: &str) -> String {
+    let mut entries: Vec<(&str, usize)> = vocab.lines().enumerate().map(|(id, token)| (token, id)).collect();
+    entries.sort_unstable();
+    entries.dedup_by(|a, b| a.0 == b.0);
+    let mut out = String::with_capacity(vocab.len() + entries.len() * 7);
+    for (token, id) in entries {
+        out.push_str(token);
+        out.push('\t');
+        out.push_str(&id.to_string());
+        out.push('\n');
+    }
+    out
+}
+
 impl Tokenizer {
-    /// Reads `vocab.txt`: one token a line, the line number its id.
-    pub(crate) fn from_vocab(text: &str) -> Result<Self> {
-        let ids: HashMap<String, u32> = text
-            .lines()
-            .enumerate()
-            .map(|(i, t)| (t.to_owned(), u32::try_from(i).unwrap_or(u32::MAX)))
-            .collect();
-        let special = |name: &str| {
-            ids.get(name).copied().ok_or_else(|| Error::Model(format!("the vocabulary has no {name} token")))
+    /// Reads a sorted vocabulary ([`sorted_vocab`]).
+    pub(crate) fn from_sorted(text: String) -> Result<Self> {
+        let mut lines = Vec::with_capacity(32_000);
+        let mut start = 0usize;
+        for (i, byte) in text.bytes().enumerate() {
+            if byte == b'\n' {
+                lines.push(
+                    u32::try_from(start)
+                        .map_err(|_| Error::Model("the vocabulary is too large".to_owned()))?,
+                );
+                start = i + 1;
+            }
+        }
+        let mut tokenizer = Self { text, lines, cls: 0, sep: 0, unk: 0 };
+        let special = |t: &Self, name: &str| {
+            t.id(name).ok_or_else(|| Error::Model(format!("the vocabulary has no {name} token")))
         };
-        Ok(Self { cls: special("[CLS]")?, sep: special("[SEP]")?, unk: special("[UNK]")?, ids })
+        tokenizer.cls = special(&tokenizer, "[CLS]")?;
+        tokenizer.sep = special(&tokenizer, "[SEP]")?;
+        tokenizer.unk = special(&tokenizer, "[UNK]")?;
+        Ok(tokenizer)
+    }
+
+    fn line(&self, index: usize) -> (&str, &str) {
+        let start = self.lines[index] as usize;
+        let end = self.lines.get(index + 1).map_or(self.text.len(), |&e| e as usize);
+        let line = self.text[start..end].trim_end_matches('\n');
+        line.split_once('\t').unwrap_or((line, ""))
+    }
+
+    fn id(&self, token: &str) -> Option<u32> {
+        let (mut lo, mut hi) = (0usize, self.lines.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let (key, id) = self.line(mid);
+            match key.cmp(token) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return id.parse().ok(),
+            }
+        }
+        None
     }
 
     /// How many tokens the vocabulary has.
     pub(crate) fn len(&self) -> usize {
-        self.ids.len()
+        self.lines.len()
     }
 
     /// The ids of `text`'s pieces, `[CLS]` first and `[SEP]` last, at most `max` in all.
@@ -68,7 +115,7 @@ impl Tokenizer {
             while start < end {
                 let piece: String = chars[start..end].iter().collect();
                 let key = if start > 0 { format!("##{piece}") } else { piece };
-                if let Some(&id) = self.ids.get(&key) {
+                if let Some(id) = self.id(&key) {
                     found = Some(id);
                     break;
                 }
@@ -146,7 +193,16 @@ fn is_cjk(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::basic_tokens;
+    use super::{Tokenizer, basic_tokens, sorted_vocab};
+
+    #[test]
+    fn pieces_are_the_longest_vocabulary_entries() {
+        let vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\nplay\n##ing\n##s\nit\n'\n";
+        let tokenizer = Tokenizer::from_sorted(sorted_vocab(vocab)).unwrap();
+        assert_eq!(tokenizer.len(), 9);
+        assert_eq!(tokenizer.encode("Playing plays it's xyz", 32), [2, 4, 5, 4, 6, 7, 8, 1, 1, 3]);
+        assert_eq!(tokenizer.encode("playing plays", 3), [2, 4, 3], "cut to the maximum, [SEP] kept");
+    }
 
     #[test]
     fn words_and_punctuation_are_split_lowercased_and_plain() {

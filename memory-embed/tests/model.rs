@@ -36,7 +36,9 @@ fn model_dir() -> &'static PathBuf {
 fn similarities_match_the_published_ones() {
     let embedder = Embedder::open(model_dir()).unwrap();
     let texts = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."];
-    let vectors: Vec<Vec<f32>> = texts.iter().map(|t| embedder.embed(t, NOTE_TOKENS).unwrap()).collect();
+    let vectors = embedder.embed_all(&texts, NOTE_TOKENS).unwrap();
+    let alone = embedder.embed(texts[1], NOTE_TOKENS).unwrap();
+    assert!(similarity(&alone, &vectors[1]) > 0.9999, "a batch embeds each text as alone");
     assert_eq!(vectors[0].len(), 384);
     let norm: f32 = vectors[0].iter().map(|v| v * v).sum::<f32>().sqrt();
     assert!((norm - 1.0).abs() < 1e-4, "unit length, got {norm}");
