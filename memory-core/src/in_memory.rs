@@ -6,7 +6,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::search::{Term, expand, note_text};
 use crate::store::{
-    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance,
+    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, VectorHit,
+    VectorQuery, WatermarkAdvance, cosine,
 };
 use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
 
@@ -17,6 +18,8 @@ struct State {
     sessions: BTreeMap<SessionKey, Vec<usize>>,
     notes: BTreeMap<(Scope, NotePath), Note>,
     history: BTreeMap<(Scope, NotePath), Vec<Note>>,
+    /// Each note's embeddings: the model and its vectors.
+    embeddings: BTreeMap<(Scope, NotePath), (String, Vec<Vec<f32>>)>,
     watermarks: BTreeMap<String, u64>,
 }
 
@@ -43,6 +46,9 @@ impl State {
         match self.notes.get(&key) {
             Some(current) if current == note => {}
             Some(current) => {
+                if !same_content(current, note) {
+                    self.embeddings.remove(&key);
+                }
                 let previous = current.clone();
                 self.history.entry(key.clone()).or_default().push(previous);
                 self.notes.insert(key, note.clone());
@@ -56,8 +62,17 @@ impl State {
     fn delete(&mut self, scope: &Scope, path: &NotePath) -> bool {
         let key = (scope.clone(), path.clone());
         self.history.remove(&key);
+        self.embeddings.remove(&key);
         self.notes.remove(&key).is_some()
     }
+}
+
+/// Whether two versions of a note say the same: what embeddings are made from.
+fn same_content(a: &Note, b: &Note) -> bool {
+    a.meta.title == b.meta.title
+        && a.meta.description == b.meta.description
+        && a.meta.tags == b.meta.tags
+        && a.body == b.body
 }
 
 /// Lowercase alphanumeric runs of a document, as search sees them.
@@ -83,7 +98,7 @@ impl MemoryStore for InMemoryStore {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities::new(true, true, false, false)
+        Capabilities::new(true, true, false, false).with_vector_search()
     }
 
     async fn append(&self, events: &[HookEvent]) -> Result<Vec<Appended>> {
@@ -241,5 +256,46 @@ impl MemoryStore for InMemoryStore {
             state.watermarks.insert(mark.name.clone(), mark.position);
         }
         Ok(())
+    }
+
+    async fn put_embeddings(&self, note: &Note, model: &str, vectors: &[Vec<f32>]) -> Result<bool> {
+        let mut state = self.lock()?;
+        let key = (note.meta.scope.clone(), note.path.clone());
+        match state.notes.get(&key) {
+            Some(current) if same_content(current, note) => {
+                state.embeddings.insert(key, (model.to_owned(), vectors.to_vec()));
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    async fn notes_without_embeddings(&self, model: &str, limit: usize) -> Result<Vec<Note>> {
+        let state = self.lock()?;
+        Ok(state
+            .notes
+            .iter()
+            .filter(|(key, _)| state.embeddings.get(*key).is_none_or(|(m, _)| m != model))
+            .map(|(_, note)| note.clone())
+            .take(limit)
+            .collect())
+    }
+
+    async fn search_embeddings(&self, query: &VectorQuery) -> Result<Vec<VectorHit>> {
+        let state = self.lock()?;
+        let mut hits: Vec<VectorHit> = state
+            .embeddings
+            .iter()
+            .filter(|((scope, _), (model, _))| {
+                *model == query.model && (query.scopes.is_empty() || query.scopes.contains(scope))
+            })
+            .filter_map(|(key, (_, vectors))| {
+                let best = vectors.iter().map(|v| cosine(v, &query.vector)).max_by(f32::total_cmp)?;
+                Some(VectorHit { note: state.notes.get(key)?.clone(), similarity: best })
+            })
+            .collect();
+        hits.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
+        hits.truncate(query.limit);
+        Ok(hits)
     }
 }

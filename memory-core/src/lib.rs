@@ -29,7 +29,8 @@ pub use payload::{missing_field, parse_payload};
 pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
-    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, WatermarkAdvance,
+    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, VectorHit,
+    VectorQuery, WatermarkAdvance, cosine,
 };
 
 /// Re-exported so implementers of [`MemoryStore`] use the same macro version.

@@ -18,16 +18,28 @@ pub struct Capabilities {
     pub graph_links: bool,
     /// Several OS processes may use the same store at once.
     pub multi_process: bool,
+    /// Notes' embeddings are kept (`put_embeddings`) and searched (`search_embeddings`).
+    pub vector_search: bool,
 }
 
 impl Capabilities {
     /// Every capability on.
-    pub const ALL: Self =
-        Self { full_text_search: true, note_history: true, graph_links: true, multi_process: true };
+    pub const ALL: Self = Self {
+        full_text_search: true,
+        note_history: true,
+        graph_links: true,
+        multi_process: true,
+        vector_search: true,
+    };
 
-    /// Builds a set from its flags.
+    /// Builds a set from its flags, without vector search.
     pub fn new(full_text_search: bool, note_history: bool, graph_links: bool, multi_process: bool) -> Self {
-        Self { full_text_search, note_history, graph_links, multi_process }
+        Self { full_text_search, note_history, graph_links, multi_process, vector_search: false }
+    }
+
+    /// The same set with vector search on.
+    pub fn with_vector_search(self) -> Self {
+        Self { vector_search: true, ..self }
     }
 }
 
@@ -117,6 +129,43 @@ pub struct SearchHit {
     pub matched_terms: usize,
 }
 
+/// A search by meaning: notes whose embeddings are closest to a query's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorQuery {
+    /// The model the vectors were made with; only its vectors are compared.
+    pub model: String,
+    /// The query's embedding.
+    pub vector: Vec<f32>,
+    /// The scopes to search; empty searches every scope.
+    pub scopes: Vec<Scope>,
+    /// Most hits to return.
+    pub limit: usize,
+}
+
+/// One note found by meaning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorHit {
+    /// The note.
+    pub note: Note,
+    /// The cosine similarity of its closest vector to the query's, in `[-1, 1]`.
+    pub similarity: f32,
+}
+
+/// The cosine similarity of two vectors; 0 when their lengths differ or one is zero.
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    let (mut dot, mut aa, mut bb) = (0.0f32, 0.0f32, 0.0f32);
+    for (x, y) in a.iter().zip(b) {
+        dot += x * y;
+        aa += x * x;
+        bb += y * y;
+    }
+    let norms = (aa * bb).sqrt();
+    if norms == 0.0 { 0.0 } else { dot / norms }
+}
+
 /// A named watermark moved forward together with a batch of note changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WatermarkAdvance {
@@ -194,4 +243,26 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
     /// Applies note changes and advances a watermark in one atomic step: after a crash either all
     /// of it is visible or none of it.
     async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> Result<()>;
+
+    /// Keeps `vectors` (made by `model`) as the embeddings of `note`, replacing any it had, when
+    /// `note` is still the current version (same title, description, tags and body). Returns
+    /// whether they were kept. Any later change to the note, or its deletion, drops them. A store
+    /// without vector search keeps nothing.
+    async fn put_embeddings(&self, note: &Note, model: &str, vectors: &[Vec<f32>]) -> Result<bool> {
+        let _ = (note, model, vectors);
+        Ok(false)
+    }
+
+    /// Current notes with no embeddings by `model`, ordered by scope then path, at most `limit`.
+    async fn notes_without_embeddings(&self, model: &str, limit: usize) -> Result<Vec<Note>> {
+        let _ = (model, limit);
+        Ok(Vec::new())
+    }
+
+    /// Notes ranked by the [`cosine`] similarity of their closest embedding to the query's, best
+    /// first; ties in scope and path order.
+    async fn search_embeddings(&self, query: &VectorQuery) -> Result<Vec<VectorHit>> {
+        let _ = query;
+        Ok(Vec::new())
+    }
 }

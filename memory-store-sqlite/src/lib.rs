@@ -16,6 +16,7 @@
 //!   creates it.
 
 mod config;
+mod embeddings;
 mod error;
 mod events;
 mod notes;

@@ -7,13 +7,13 @@ use std::sync::{Arc, Mutex};
 
 use memory_core::{
     Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
-    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, WatermarkAdvance,
+    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
 };
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::config::SqliteConfig;
 use crate::error::StoreError;
-use crate::{events, notes, schema, search};
+use crate::{embeddings, events, notes, schema, search};
 
 /// A [`MemoryStore`] on one SQLite database file, safe to use from many processes at once.
 ///
@@ -135,7 +135,7 @@ impl MemoryStore for SqliteStore {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities::new(true, true, false, true)
+        Capabilities::new(true, true, false, true).with_vector_search()
     }
 
     async fn append(&self, events: &[HookEvent]) -> memory_core::Result<Vec<Appended>> {
@@ -245,5 +245,31 @@ impl MemoryStore for SqliteStore {
             Ok(())
         })
         .await
+    }
+
+    async fn put_embeddings(
+        &self,
+        note: &Note,
+        model: &str,
+        vectors: &[Vec<f32>],
+    ) -> memory_core::Result<bool> {
+        let (note, model, vectors) = (note.clone(), model.to_owned(), vectors.to_vec());
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let kept = embeddings::put(&tx, &note, &model, &vectors)?;
+            tx.commit()?;
+            Ok(kept)
+        })
+        .await
+    }
+
+    async fn notes_without_embeddings(&self, model: &str, limit: usize) -> memory_core::Result<Vec<Note>> {
+        let model = model.to_owned();
+        self.with(move |conn| embeddings::missing(conn, &model, limit)).await
+    }
+
+    async fn search_embeddings(&self, query: &VectorQuery) -> memory_core::Result<Vec<VectorHit>> {
+        let query = query.clone();
+        self.with(move |conn| embeddings::search(conn, &query)).await
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use memory_core::{
     Appended, Error, EventId, MemoryStore, NoteChange, NoteFilter, Scope, SearchQuery, SessionKey,
-    StoredEvent, WatermarkAdvance,
+    StoredEvent, VectorQuery, WatermarkAdvance,
 };
 
 use crate::fixtures::{event, event_id, note, path, project_scope, session, unique};
@@ -30,6 +30,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     search_ranks_and_respects_scopes(store).await;
     search_without_terms_returns_nothing(store).await;
     search_finds_inflections_and_abbreviations(store).await;
+    embeddings_follow_their_note(store).await;
     watermarks_round_trip(store).await;
     commit_applies_changes_and_watermark(store).await;
     crate::hostile_search(store).await;
@@ -325,6 +326,63 @@ pub async fn delete_removes_note_and_history(store: &dyn MemoryStore) {
             ok(store.search_notes(&SearchQuery::new("second", vec![scope.clone()], 10)).await, "search");
         assert!(hits.is_empty(), "a deleted version is not found by search");
     }
+}
+
+/// Embeddings are kept for a note's current version only, found by similarity (a note by its
+/// closest vector, in the asked scopes, by the asked model), and dropped when the note changes
+/// or is deleted.
+pub async fn embeddings_follow_their_note(store: &dyn MemoryStore) {
+    if !store.capabilities().vector_search {
+        return;
+    }
+    let scope = project_scope("vectors");
+    let other = project_scope("vectors-other");
+    let model = format!("test-model-{}", unique("m"));
+    let a = note(&scope, "notes/a.md", "A", &[], "about deploys\n");
+    let b = note(&scope, "notes/b.md", "B", &[], "about tests\n");
+    let elsewhere = note(&other, "notes/a.md", "A", &[], "about deploys\n");
+    for n in [&a, &b, &elsewhere] {
+        ok(store.put_note(n).await, "put_note");
+    }
+    let missing = ok(store.notes_without_embeddings(&model, 1000).await, "notes_without_embeddings");
+    assert!(missing.iter().any(|n| n == &a) && missing.iter().any(|n| n == &b), "new notes wait for vectors");
+    assert!(ok(store.put_embeddings(&a, &model, &[vec![1.0, 0.0, 0.0], vec![0.0, 0.0, 1.0]]).await, "put"));
+    assert!(ok(store.put_embeddings(&b, &model, &[vec![0.6, 0.8, 0.0]]).await, "put"));
+    assert!(ok(store.put_embeddings(&elsewhere, &model, &[vec![1.0, 0.0, 0.0]]).await, "put"));
+    let missing = ok(store.notes_without_embeddings(&model, 1000).await, "notes_without_embeddings");
+    assert!(!missing.iter().any(|n| n == &a || n == &b), "embedded notes are not missing");
+    let ask = |vector: Vec<f32>, limit| VectorQuery {
+        model: model.clone(),
+        vector,
+        scopes: vec![scope.clone()],
+        limit,
+    };
+    let hits = ok(store.search_embeddings(&ask(vec![0.0, 0.1, 1.0], 10)).await, "search_embeddings");
+    let paths: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["notes/a.md", "notes/b.md"],
+        "a note counts by its closest vector, only the asked scope"
+    );
+    assert!((hits[0].similarity - 0.995).abs() < 0.01, "cosine similarity: {}", hits[0].similarity);
+    assert_eq!(hits[0].note, a, "hits carry the current note");
+    assert_eq!(ok(store.search_embeddings(&ask(vec![1.0, 0.0, 0.0], 1)).await, "search").len(), 1, "limit");
+    let other_model = VectorQuery { model: "another-model".to_owned(), ..ask(vec![1.0, 0.0, 0.0], 10) };
+    assert!(ok(store.search_embeddings(&other_model).await, "search").is_empty(), "only the asked model");
+
+    let changed = note(&scope, "notes/a.md", "A", &[], "about deploys, changed\n");
+    ok(store.put_note(&changed).await, "put_note");
+    let hits = ok(store.search_embeddings(&ask(vec![1.0, 0.0, 0.0], 10)).await, "search");
+    assert!(hits.iter().all(|h| h.note.path.as_str() != "notes/a.md"), "a changed note's vectors are gone");
+    assert!(
+        !ok(store.put_embeddings(&a, &model, &[vec![1.0, 0.0, 0.0]]).await, "put"),
+        "an old version is refused"
+    );
+    let missing = ok(store.notes_without_embeddings(&model, 1000).await, "notes_without_embeddings");
+    assert!(missing.iter().any(|n| n == &changed), "the changed note waits for vectors again");
+    ok(store.delete_note(&scope, &b.path).await, "delete_note");
+    let hits = ok(store.search_embeddings(&ask(vec![0.6, 0.8, 0.0], 10)).await, "search");
+    assert!(hits.is_empty(), "a deleted note's vectors are gone: {hits:?}");
 }
 
 /// A query finds a note that words it differently: another inflection (`listening` finds
