@@ -170,14 +170,17 @@ pub fn arb_note_path() -> impl Strategy<Value = NotePath> {
     })
 }
 
-/// Any scope: `user`, or a project or session with an id of any Unicode without control characters.
+/// Any valid scope: `user`, or a project or session with an id of any Unicode a scope id may hold
+/// (no control or invisible characters, no path syntax: `memory_core::scope_id_problem`).
 pub fn arb_scope() -> impl Strategy<Value = Scope> {
+    let any_id =
+        || "\\PC{1,16}".prop_filter("a valid scope id", |id| memory_core::scope_id_problem(id).is_none());
     prop_oneof![
         Just(Scope::User),
         "[a-z0-9-]{1,16}".prop_map(Scope::Project),
-        "\\PC{1,16}".prop_map(Scope::Project),
+        any_id().prop_map(Scope::Project),
         "[a-z0-9:-]{1,24}".prop_map(Scope::Session),
-        "\\PC{1,16}".prop_map(Scope::Session),
+        any_id().prop_map(Scope::Session),
     ]
 }
 
