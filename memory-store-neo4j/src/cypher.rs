@@ -16,6 +16,10 @@ pub(crate) const COUNTER_NAME: &str = "events";
 
 /// Name of the full-text index over notes.
 pub(crate) const NOTE_INDEX: &str = "agent_memory_note_text";
+/// The vector index over notes' embeddings.
+pub(crate) const VECTOR_INDEX: &str = "agent_memory_note_vector";
+/// The length of the vectors the vector index holds (the embedding model's).
+pub(crate) const VECTOR_DIMENSIONS: usize = 384;
 
 /// Creates the position counter if it is missing.
 pub(crate) const ENSURE_COUNTER: &str = "
@@ -176,6 +180,55 @@ CALL (n) {
 pub(crate) const DELETE_NOTE_VERSIONS: &str = "
 MATCH (v:NoteVersion {key: $key})
 DETACH DELETE v";
+
+/// Deletes a note's embeddings.
+pub(crate) const DELETE_NOTE_VECTORS: &str = "
+MATCH (v:NoteVector {key: $key})
+DETACH DELETE v";
+
+/// Replaces a locked note's embeddings with `$vectors` (lists of floats) by `$model`.
+pub(crate) const WRITE_NOTE_VECTORS: &str = "
+MATCH (n:Note {key: $key})
+CALL (n) {
+  MATCH (old:NoteVector {key: $key})
+  DETACH DELETE old
+}
+WITH n
+UNWIND range(0, size($vectors) - 1) AS chunk
+CREATE (n)-[:EMBEDDED_AS]->(:NoteVector {key: n.key, scope: n.scope, model: $model, chunk: chunk, vector: $vectors[chunk]})";
+
+/// Current notes with no embedding by `$model`.
+pub(crate) const NOTES_WITHOUT_VECTORS: &str = "
+MATCH (n:Note)
+WHERE n.json IS NOT NULL AND NOT EXISTS { MATCH (n)-[:EMBEDDED_AS]->(:NoteVector {model: $model}) }
+RETURN n.json AS json
+ORDER BY n.scope, n.path
+LIMIT $limit";
+
+/// The best `$fetch` vectors by the vector index, kept when of `$model` and in `$scopes`, each
+/// note by its closest one. The index scores cosine as `(1 + cos) / 2`. Each row also reports how
+/// many vectors were fetched; one row with a null `json` stands for no hit.
+pub(crate) const SEARCH_VECTORS_TOP: &str = "
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
+WITH collect(CASE WHEN node.model = $model AND (size($scopes) = 0 OR node.scope IN $scopes)
+                  THEN {key: node.key, score: score} END) AS kept,
+     count(*) AS fetched
+UNWIND (CASE WHEN size(kept) = 0 THEN [null] ELSE kept END) AS hit
+WITH hit.key AS key, max(hit.score) AS score, fetched
+ORDER BY score DESC, key
+LIMIT $limit
+OPTIONAL MATCH (n:Note {key: key})
+RETURN n.json AS json, score, fetched";
+
+/// Every vector of `$model` in `$scopes` compared with `$vector`, each note by its closest one.
+pub(crate) const SEARCH_VECTORS: &str = "
+MATCH (v:NoteVector {model: $model})
+WHERE (size($scopes) = 0 OR v.scope IN $scopes) AND size(v.vector) = size($vector)
+WITH v.key AS key, max(vector.similarity.cosine(v.vector, $vector)) AS score
+ORDER BY score DESC, key
+LIMIT $limit
+MATCH (n:Note {key: key})
+RETURN n.json AS json, score";
 
 /// Deletes a note; returns how many were deleted (0 or 1).
 pub(crate) const DELETE_NOTE: &str = "

@@ -2,9 +2,10 @@
 //!
 //! Every statement uses `IF NOT EXISTS`, and the existing names are checked first so an
 //! up-to-date database costs two cheap `SHOW` queries. Only Community-edition features are used:
-//! uniqueness constraints (composite ones included), range indexes and a full-text index.
+//! uniqueness constraints (composite ones included), range indexes, a full-text index and a vector
+//! index.
 
-use crate::cypher::NOTE_INDEX;
+use crate::cypher::{NOTE_INDEX, VECTOR_INDEX};
 
 /// One schema object: its name and the statement creating it.
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +75,19 @@ pub(crate) const SCHEMA: &[SchemaItem] = &[
         "CREATE FULLTEXT INDEX agent_memory_note_text IF NOT EXISTS FOR (n:Note) ON EACH [n.search_text] \
          OPTIONS { indexConfig: { `fulltext.analyzer`: 'standard-no-stop-words', \
          `fulltext.eventually_consistent`: false } }",
+    ),
+    item(
+        "agent_memory_note_vector_model",
+        "CREATE INDEX agent_memory_note_vector_model IF NOT EXISTS FOR (v:NoteVector) ON (v.model, v.scope)",
+    ),
+    item(
+        "agent_memory_note_vector_key",
+        "CREATE INDEX agent_memory_note_vector_key IF NOT EXISTS FOR (v:NoteVector) ON (v.key)",
+    ),
+    item(
+        VECTOR_INDEX,
+        "CREATE VECTOR INDEX agent_memory_note_vector IF NOT EXISTS FOR (v:NoteVector) ON (v.vector) \
+         OPTIONS { indexConfig: { `vector.dimensions`: 384, `vector.similarity_function`: 'cosine' } }",
     ),
 ];
 

@@ -21,7 +21,8 @@ use chrono::{DateTime, Utc};
 use memory_core::search::{expand, forms, matched_terms};
 use memory_core::{
     Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
-    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, WatermarkAdvance,
+    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
+    same_content,
 };
 use neo4rs::{BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
 use serde::Deserialize;
@@ -369,8 +370,13 @@ impl Neo4jStore {
         if current.as_deref() == Some(json.as_str()) {
             return Ok(());
         }
-        if current.is_some() {
+        if let Some(current) = current.as_deref() {
             self.txn_run(operation, txn, query(cypher::ARCHIVE_NOTE).param("key", key.as_str())).await?;
+            let same = decode_note(current).is_ok_and(|old| same_content(&old, note));
+            if !same {
+                self.txn_run(operation, txn, query(cypher::DELETE_NOTE_VECTORS).param("key", key.as_str()))
+                    .await?;
+            }
         }
         let sources: Vec<BoltType> = note.meta.sources.iter().map(|s| s.0.as_str().into()).collect();
         let write = query(cypher::WRITE_NOTE)
@@ -396,6 +402,7 @@ impl Neo4jStore {
     ) -> StoreResult<bool> {
         let key = note_key(scope, path);
         self.txn_run(operation, txn, query(cypher::DELETE_NOTE_VERSIONS).param("key", key.as_str())).await?;
+        self.txn_run(operation, txn, query(cypher::DELETE_NOTE_VECTORS).param("key", key.as_str())).await?;
         let rows =
             self.txn_fetch(operation, txn, query(cypher::DELETE_NOTE).param("key", key.as_str())).await?;
         let deleted: i64 =
@@ -433,6 +440,88 @@ impl Neo4jStore {
         let existed = self.delete_in(op, &mut txn, scope, path).await?;
         txn.commit().await.map_err(self.err(op))?;
         Ok(existed)
+    }
+
+    async fn put_vectors_once(&self, note: &Note, model: &str, vectors: &[Vec<f32>]) -> StoreResult<bool> {
+        let op = "put_embeddings";
+        let key = note_key(&note.meta.scope, &note.path);
+        let mut txn = self.begin(op).await?;
+        let rows = self.txn_fetch(op, &mut txn, query(cypher::GET_NOTE).param("key", key.as_str())).await?;
+        let current = match rows.first() {
+            Some(row) => Some(note_from_row(op, row)?),
+            None => None,
+        };
+        if !current.is_some_and(|current| same_content(&current, note)) || vectors.is_empty() {
+            return Ok(false);
+        }
+        let lists: Vec<BoltType> = vectors
+            .iter()
+            .map(|v| BoltType::from(v.iter().map(|x| f64::from(*x)).collect::<Vec<f64>>()))
+            .collect();
+        let write = query(cypher::WRITE_NOTE_VECTORS)
+            .param("key", key.as_str())
+            .param("model", model)
+            .param("vectors", lists);
+        self.txn_run(op, &mut txn, write).await?;
+        txn.commit().await.map_err(self.err(op))?;
+        Ok(true)
+    }
+
+    async fn vectors_missing_once(&self, model: &str, limit: usize) -> StoreResult<Vec<Note>> {
+        let op = "notes_without_embeddings";
+        let q = query(cypher::NOTES_WITHOUT_VECTORS).param("model", model).param("limit", clamp(limit));
+        self.fetch(op, q).await?.iter().map(|row| note_from_row(op, row)).collect()
+    }
+
+    async fn search_vectors_once(&self, search: &VectorQuery) -> StoreResult<Vec<VectorHit>> {
+        let op = "search_embeddings";
+        if search.limit == 0 || search.vector.is_empty() {
+            return Ok(Vec::new());
+        }
+        let scopes: Vec<BoltType> = search.scopes.iter().map(|s| s.to_string().into()).collect();
+        let vector: Vec<f64> = search.vector.iter().map(|x| f64::from(*x)).collect();
+        let hits = |rows: Vec<Row>| -> StoreResult<Vec<VectorHit>> {
+            let mut out = Vec::new();
+            for row in rows {
+                if get::<Option<String>>(op, &row, "json")?.is_none() {
+                    continue;
+                }
+                let score: f64 = get(op, &row, "score")?;
+                // Neo4j scores cosine as (1 + cos) / 2.
+                out.push(VectorHit {
+                    note: note_from_row(op, &row)?,
+                    similarity: (2.0 * score - 1.0) as f32,
+                });
+            }
+            Ok(out)
+        };
+        if search.vector.len() == cypher::VECTOR_DIMENSIONS {
+            let fetch = search.limit.saturating_mul(SEARCH_FETCH_FACTOR).max(SEARCH_FETCH_MIN);
+            let top = query(cypher::SEARCH_VECTORS_TOP)
+                .param("index", cypher::VECTOR_INDEX)
+                .param("fetch", clamp(fetch))
+                .param("vector", vector.clone())
+                .param("model", search.model.as_str())
+                .param("scopes", scopes.clone())
+                .param("limit", clamp(search.limit));
+            let rows = self.fetch(op, top).await?;
+            let complete = match rows.first() {
+                Some(row) => get::<i64>(op, row, "fetched")? < clamp(fetch),
+                None => true,
+            };
+            let found = hits(rows)?;
+            // The index's best vectors decide when they hold `limit` notes of the asked scopes
+            // and model, or when they were every vector there is.
+            if complete || found.len() == search.limit {
+                return Ok(found);
+            }
+        }
+        let all = query(cypher::SEARCH_VECTORS)
+            .param("vector", vector)
+            .param("model", search.model.as_str())
+            .param("scopes", scopes)
+            .param("limit", clamp(search.limit));
+        hits(self.fetch(op, all).await?)
     }
 
     async fn search_once(&self, search: &SearchQuery) -> StoreResult<Vec<SearchHit>> {
@@ -710,6 +799,23 @@ impl MemoryStore for Neo4jStore {
 
     async fn search_notes(&self, search: &SearchQuery) -> memory_core::Result<Vec<SearchHit>> {
         self.timed("search_notes", self.search_once(search)).await
+    }
+
+    async fn put_embeddings(
+        &self,
+        note: &Note,
+        model: &str,
+        vectors: &[Vec<f32>],
+    ) -> memory_core::Result<bool> {
+        self.timed("put_embeddings", self.retrying(|| self.put_vectors_once(note, model, vectors))).await
+    }
+
+    async fn notes_without_embeddings(&self, model: &str, limit: usize) -> memory_core::Result<Vec<Note>> {
+        self.timed("notes_without_embeddings", self.vectors_missing_once(model, limit)).await
+    }
+
+    async fn search_embeddings(&self, search: &VectorQuery) -> memory_core::Result<Vec<VectorHit>> {
+        self.timed("search_embeddings", self.search_vectors_once(search)).await
     }
 
     async fn watermark(&self, name: &str) -> memory_core::Result<Option<u64>> {
