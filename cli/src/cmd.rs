@@ -3,6 +3,7 @@
 pub(crate) mod demo;
 pub(crate) mod dream;
 pub(crate) mod migrate;
+pub(crate) mod model;
 pub(crate) mod projects;
 pub(crate) mod query;
 pub(crate) mod redact;

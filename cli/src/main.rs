@@ -96,6 +96,10 @@ enum Command {
     Dream(cmd::dream::DreamArgs),
     /// Deliver events waiting in the local journal (written when the store was unreachable).
     Sync,
+    /// Install, check or remove the local embedding model that lets prompts find notes by
+    /// meaning, not only by their words.
+    #[command(subcommand)]
+    Model(cmd::model::ModelCommand),
     /// Show what a text would become once redacted, and what was redacted by rule (the built-in
     /// rules and those of the config's `[redact]` section).
     Redact {
@@ -174,6 +178,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Search { query, scope, limit } => cmd::query::search(json, &query, scope, limit).await,
             Command::Projects { command } => cmd::projects::run(json, command).await,
             Command::Sync => cmd::sync::run(json).await,
+            Command::Model(command) => cmd::model::run(json, command).await,
             Command::Redact { check } => cmd::redact::check(json, &check),
             Command::Dream(args) => cmd::dream::run(args, json).await,
             Command::Demo { dir } => cmd::demo::run(dir).await,

@@ -25,7 +25,8 @@ pub(crate) async fn serve(store: Arc<dyn MemoryStore>, config: &memory_hook::Con
         Ok(cwd) => registry.lookup(&cwd).unwrap_or(None),
         Err(_) => None,
     };
-    let memory = tools::Memory::new(store, registry, here).redactor(config.redactor());
+    let memory =
+        tools::Memory::new(store, registry, here).redactor(config.redactor()).embedder(config.embedder());
     let service = server::MemoryServer::new(memory)
         .serve(rmcp::transport::stdio())
         .await

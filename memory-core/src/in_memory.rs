@@ -293,8 +293,12 @@ impl MemoryStore for InMemoryStore {
                 *model == query.model && (query.scopes.is_empty() || query.scopes.contains(scope))
             })
             .filter_map(|(key, (_, vectors))| {
-                let best = vectors.iter().map(|v| cosine(v, &query.vector)).max_by(f32::total_cmp)?;
-                Some(VectorHit { note: state.notes.get(key)?.clone(), similarity: best })
+                let (passage, similarity) = vectors
+                    .iter()
+                    .map(|v| cosine(v, &query.vector))
+                    .enumerate()
+                    .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))?;
+                Some(VectorHit { note: state.notes.get(key)?.clone(), similarity, passage })
             })
             .collect();
         hits.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));

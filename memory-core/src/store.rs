@@ -149,6 +149,8 @@ pub struct VectorHit {
     pub note: Note,
     /// The cosine similarity of its closest vector to the query's, in `[-1, 1]`.
     pub similarity: f32,
+    /// Which of its vectors that is (their order as given to `put_embeddings`).
+    pub passage: usize,
 }
 
 /// Whether two versions of a note say the same (title, description, tags and body): what its

@@ -36,7 +36,43 @@ pub struct Config {
     pub dream: DreamConfig,
     /// Redaction rules of your own, on top of the built-in ones.
     pub redact: RedactConfig,
+    /// How notes are found for a prompt.
+    pub retrieval: RetrievalConfig,
 }
+
+/// Whether notes are also found by meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Semantic {
+    /// By meaning and by words when the embedding model is installed, by words alone otherwise.
+    #[default]
+    Auto,
+    /// By words alone.
+    Off,
+}
+
+/// How notes are found for a prompt: by their words (always), and by meaning with the local
+/// embedding model (`agent-memory model install`).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RetrievalConfig {
+    /// `auto` (default): by meaning too when the model is installed; `off`: by words only.
+    pub semantic: Semantic,
+    /// Folder of the installed model; default `<data_dir>/models/all-MiniLM-L6-v2`.
+    pub model_dir: Option<PathBuf>,
+    /// Least cosine similarity between a prompt and a note's closest passage for the note to be
+    /// given by meaning alone (0 to 1).
+    pub min_similarity: f32,
+}
+
+impl Default for RetrievalConfig {
+    fn default() -> Self {
+        Self { semantic: Semantic::Auto, model_dir: None, min_similarity: DEFAULT_MIN_SIMILARITY }
+    }
+}
+
+/// The default [`RetrievalConfig::min_similarity`].
+pub const DEFAULT_MIN_SIMILARITY: f32 = 0.40;
 
 /// Redaction rules of your own: each one's name is shown in its marker (`[REDACTED:<name>]`).
 /// They apply wherever agent-memory redacts: hook events, the journal, MCP writes, `import`.
@@ -381,6 +417,19 @@ impl Config {
     /// Folder for the database, the journal and logs.
     pub fn data_dir(&self) -> PathBuf {
         self.data_dir.clone().unwrap_or_else(|| crate::paths::default_data_dir(&Env::process()))
+    }
+
+    /// The folder of the embedding model.
+    pub fn model_dir(&self) -> PathBuf {
+        self.retrieval.model_dir.clone().unwrap_or_else(|| memory_embed::model_dir(&self.data_dir()))
+    }
+
+    /// The embedding model, when semantic retrieval is on and the model is installed.
+    pub fn embedder(&self) -> Option<memory_embed::Embedder> {
+        if self.retrieval.semantic == Semantic::Off {
+            return None;
+        }
+        memory_embed::Embedder::open(&self.model_dir()).ok()
     }
 
     /// The SQLite database file.

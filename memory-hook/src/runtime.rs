@@ -620,6 +620,12 @@ impl Work<'_> {
             }
             EventKind::UserPromptSubmit => match self.event.prompt.as_deref() {
                 Some(prompt) => {
+                    // Only a prompt opens the embedding model; it reads weights as it needs them.
+                    let embedder = self.config.embedder();
+                    let meaning = embedder.as_ref().map(|embedder| inject::Meaning {
+                        embedder,
+                        min_similarity: self.config.retrieval.min_similarity,
+                    });
                     inject::for_prompt(
                         &*store,
                         self.project,
@@ -627,6 +633,7 @@ impl Work<'_> {
                         &ledger.given(),
                         hook,
                         hook.prompt_budget.min(cap),
+                        meaning,
                     )
                     .await?
                 }

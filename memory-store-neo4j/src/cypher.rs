@@ -211,24 +211,28 @@ LIMIT $limit";
 pub(crate) const SEARCH_VECTORS_TOP: &str = "
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH collect(CASE WHEN node.model = $model AND (size($scopes) = 0 OR node.scope IN $scopes)
-                  THEN {key: node.key, score: score} END) AS kept,
+                  THEN {key: node.key, chunk: node.chunk, score: score} END) AS kept,
      count(*) AS fetched
 UNWIND (CASE WHEN size(kept) = 0 THEN [null] ELSE kept END) AS hit
-WITH hit.key AS key, max(hit.score) AS score, fetched
-ORDER BY score DESC, key
+WITH hit, fetched
+ORDER BY hit.score DESC, hit.chunk
+WITH hit.key AS key, collect(hit)[0] AS best, fetched
+ORDER BY best.score DESC, key
 LIMIT $limit
 OPTIONAL MATCH (n:Note {key: key})
-RETURN n.json AS json, score, fetched";
+RETURN n.json AS json, best.score AS score, best.chunk AS chunk, fetched";
 
 /// Every vector of `$model` in `$scopes` compared with `$vector`, each note by its closest one.
 pub(crate) const SEARCH_VECTORS: &str = "
 MATCH (v:NoteVector {model: $model})
 WHERE (size($scopes) = 0 OR v.scope IN $scopes) AND size(v.vector) = size($vector)
-WITH v.key AS key, max(vector.similarity.cosine(v.vector, $vector)) AS score
-ORDER BY score DESC, key
+WITH v.key AS key, v.chunk AS chunk, vector.similarity.cosine(v.vector, $vector) AS score
+ORDER BY score DESC, chunk
+WITH key, collect({chunk: chunk, score: score})[0] AS best
+ORDER BY best.score DESC, key
 LIMIT $limit
 MATCH (n:Note {key: key})
-RETURN n.json AS json, score";
+RETURN n.json AS json, best.score AS score, best.chunk AS chunk";
 
 /// Deletes a note; returns how many were deleted (0 or 1).
 pub(crate) const DELETE_NOTE: &str = "

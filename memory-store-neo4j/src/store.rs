@@ -487,11 +487,10 @@ impl Neo4jStore {
                     continue;
                 }
                 let score: f64 = get(op, &row, "score")?;
+                let passage = usize::try_from(get::<i64>(op, &row, "chunk")?).unwrap_or(0);
                 // Neo4j scores cosine as (1 + cos) / 2.
-                out.push(VectorHit {
-                    note: note_from_row(op, &row)?,
-                    similarity: (2.0 * score - 1.0) as f32,
-                });
+                let similarity = (2.0 * score - 1.0) as f32;
+                out.push(VectorHit { note: note_from_row(op, &row)?, similarity, passage });
             }
             Ok(out)
         };

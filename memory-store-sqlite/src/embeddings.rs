@@ -76,35 +76,36 @@ pub(crate) fn search(conn: &Connection, query: &VectorQuery) -> Result<Vec<Vecto
     let scopes: Vec<String> = query.scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
     let mut stmt = conn.prepare_cached(
-        "SELECT e.note_id, e.vector FROM note_embeddings e JOIN notes n ON n.id = e.note_id
+        "SELECT e.note_id, e.chunk, e.vector FROM note_embeddings e JOIN notes n ON n.id = e.note_id
          WHERE e.model = ?1 AND (?2 = '[]' OR n.scope IN (SELECT value FROM json_each(?2)))",
     )?;
-    let mut best: std::collections::HashMap<i64, f32> = std::collections::HashMap::new();
+    let mut best: std::collections::HashMap<i64, (f32, usize)> = std::collections::HashMap::new();
     let mut rows = stmt.query(params![query.model, scope_json])?;
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let similarity = match row.get_ref(1)? {
+        let chunk = usize::try_from(row.get::<_, i64>(1)?).unwrap_or(0);
+        let similarity = match row.get_ref(2)? {
             rusqlite::types::ValueRef::Blob(bytes) => cosine(&from_blob(bytes), &query.vector),
             _ => continue,
         };
-        let entry = best.entry(id).or_insert(f32::NEG_INFINITY);
-        if similarity > *entry {
-            *entry = similarity;
+        let entry = best.entry(id).or_insert((f32::NEG_INFINITY, chunk));
+        if similarity > entry.0 || (similarity == entry.0 && chunk < entry.1) {
+            *entry = (similarity, chunk);
         }
     }
-    let mut ranked: Vec<(i64, f32)> = best.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut ranked: Vec<(i64, (f32, usize))> = best.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.0.cmp(&b.0)));
     ranked.truncate(query.limit);
     let mut read = conn.prepare_cached("SELECT path, meta, body FROM notes WHERE id = ?1")?;
     let mut hits = Vec::with_capacity(ranked.len());
-    for (id, similarity) in ranked {
+    for (id, (similarity, passage)) in ranked {
         let row = read
             .query_row([id], |row| {
                 Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?))
             })
             .optional()?;
         if let Some((path, meta, body)) = row {
-            hits.push(VectorHit { note: decode(path, &meta, body)?, similarity });
+            hits.push(VectorHit { note: decode(path, &meta, body)?, similarity, passage });
         }
     }
     Ok(hits)

@@ -366,6 +366,7 @@ pub async fn embeddings_follow_their_note(store: &dyn MemoryStore) {
     );
     assert!((hits[0].similarity - 0.995).abs() < 0.01, "cosine similarity: {}", hits[0].similarity);
     assert_eq!(hits[0].note, a, "hits carry the current note");
+    assert_eq!((hits[0].passage, hits[1].passage), (1, 0), "and which of its vectors is closest");
     assert_eq!(ok(store.search_embeddings(&ask(vec![1.0, 0.0, 0.0], 1)).await, "search").len(), 1, "limit");
     let other_model = VectorQuery { model: "another-model".to_owned(), ..ask(vec![1.0, 0.0, 0.0], 10) };
     assert!(ok(store.search_embeddings(&other_model).await, "search").is_empty(), "only the asked model");

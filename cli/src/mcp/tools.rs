@@ -44,11 +44,22 @@ pub(crate) struct Memory {
     registry: Registry,
     here: Option<Project>,
     redactor: memory_redact::Redactor,
+    /// The embedding model, when installed: notes written are embedded at once.
+    embedder: Option<memory_embed::Embedder>,
 }
+
+/// Most notes embedded after one write (the written one, and any others still waiting).
+const EMBED_AFTER_WRITE: usize = 16;
 
 impl Memory {
     pub(crate) fn new(store: Arc<dyn MemoryStore>, registry: Registry, here: Option<Project>) -> Self {
-        Self { store, registry, here, redactor: memory_redact::Redactor::new() }
+        Self { store, registry, here, redactor: memory_redact::Redactor::new(), embedder: None }
+    }
+
+    /// Embeds the notes it writes with `embedder`, so prompts find them by meaning.
+    pub(crate) fn embedder(mut self, embedder: Option<memory_embed::Embedder>) -> Self {
+        self.embedder = embedder;
+        self
     }
 
     /// Redacts the notes it writes with `redactor` (the configured one) instead of the built-in
@@ -169,6 +180,10 @@ pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
     note.validate()?;
     let existed = m.store().get_note(&note.meta.scope, &note.path).await?.is_some();
     m.store().put_note(&note).await?;
+    if let Some(embedder) = &m.embedder {
+        // The note is written either way; without its embedding it is found by its words.
+        let _ = memory_embed::refresh(m.store(), embedder, EMBED_AFTER_WRITE).await;
+    }
     let mut out = summary::note_header(&note, &catalog);
     out["created"] = json!(!existed);
     Ok(out)

