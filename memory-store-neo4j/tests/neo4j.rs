@@ -13,7 +13,7 @@ use std::io::Write;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use memory_core::{EventId, HookEvent, MemoryStore, NoteChange, Scope, SessionKey};
+use memory_core::{EventId, HookEvent, MemoryStore, NoteChange, Scope, SessionKey, VectorQuery};
 use memory_store_neo4j::{Neo4jConfig, Neo4jStore};
 use memory_testkit::fixtures::{event, note, project_scope, session, unique};
 use memory_testkit::multi_process::{AppendChild, AppendProcesses, run_append_processes};
@@ -379,4 +379,50 @@ async fn searches_only_the_scopes_asked_for_on_a_shared_server() {
     let everywhere =
         store.search_notes(&memory_core::SearchQuery::new(word.clone(), vec![], 10)).await.expect("search");
     assert_eq!(everywhere.len(), 2, "no scopes searches every scope");
+}
+
+/// A unit vector of the model's length pointing mostly along `axis`.
+fn along(axis: usize, tilt: f32) -> Vec<f32> {
+    let mut v = vec![0.0f32; 384];
+    v[axis] = 1.0;
+    v[(axis + 1) % 384] = tilt;
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    v.into_iter().map(|x| x / norm).collect()
+}
+
+/// Vectors of the model's length go through the vector index; when other scopes crowd its best
+/// matches, the exact comparison still finds the asked scope's notes, in order.
+#[tokio::test]
+async fn vector_search_through_the_index() {
+    let Some(config) = server() else { return };
+    let store = connect(&config).await;
+    let model = unique("model");
+    let scope = project_scope(&unique("vectors"));
+    let crowd = project_scope(&unique("crowd"));
+    let mine = [note(&scope, "notes/a.md", "A", &[], "a\n"), note(&scope, "notes/b.md", "B", &[], "b\n")];
+    store.put_note(&mine[0]).await.unwrap();
+    store.put_note(&mine[1]).await.unwrap();
+    assert!(store.put_embeddings(&mine[0], &model, &[along(7, 0.0), along(9, 0.0)]).await.unwrap());
+    assert!(store.put_embeddings(&mine[1], &model, &[along(7, 0.5)]).await.unwrap());
+    // 240 vectors closer to the crowded query than `b`'s: more than the index is asked for.
+    for i in 0..30 {
+        let other = note(&crowd, &format!("notes/{i}.md"), "C", &[], "c\n");
+        store.put_note(&other).await.unwrap();
+        let vectors: Vec<Vec<f32>> = (0..8).map(|k| along(7, 0.001 * (i * 8 + k) as f32)).collect();
+        store.put_embeddings(&other, &model, &vectors).await.unwrap();
+    }
+    let query =
+        VectorQuery { model: model.clone(), vector: along(9, 0.1), scopes: vec![scope.clone()], limit: 2 };
+    let hits = store.search_embeddings(&query).await.unwrap();
+    let found: Vec<(&str, usize)> = hits.iter().map(|h| (h.note.path.as_str(), h.passage)).collect();
+    assert_eq!(found, [("notes/a.md", 1), ("notes/b.md", 0)], "{hits:?}");
+    assert!(
+        (hits[0].similarity - 0.995).abs() < 0.01,
+        "cosine, not Neo4j's (1 + cos) / 2: {}",
+        hits[0].similarity
+    );
+    let crowded = VectorQuery { vector: along(7, 0.0), ..query };
+    let hits = store.search_embeddings(&crowded).await.unwrap();
+    assert_eq!(hits.len(), 2, "the asked scope's notes, though 240 vectors are closer: {hits:?}");
+    assert!(hits.iter().all(|h| h.note.meta.scope == scope));
 }
