@@ -68,7 +68,13 @@ pub struct Term {
 /// finds notes naming another.
 const SYNONYMS: &[&[&str]] = &[
     &["db", "database", "databases"],
-    &["msrv", "minimum supported rust version", "rust-version"],
+    &[
+        "msrv",
+        "minimum supported rust version",
+        "minimal supported rust version",
+        "minimum rust version",
+        "rust-version",
+    ],
     &["env", "environment"],
     &["envvar", "env var", "environment variable"],
     &["deps", "dep", "dependency", "dependencies"],
