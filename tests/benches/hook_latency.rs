@@ -63,6 +63,9 @@ const WORDS: &[&str] = &[
     "flag",
 ];
 
+/// Makes the `i`-th payload of a row in a project folder: the harness and the JSON.
+type Payload = fn(&Path, usize) -> (String, Value);
+
 /// Hooks run before each row is measured.
 const WARM_UP_RUNS: usize = 10;
 
@@ -106,7 +109,7 @@ fn main() -> anyhow::Result<()> {
         std::fs::write(dir.path().join("config.toml"), "[dream]\nauto_after_events = 1000000000\n")?;
         seed(&home.join("memory.db"), &project, notes)?;
         let env = Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project };
-        let mut rows: Vec<(&str, fn(&Path, usize) -> (String, Value))> =
+        let mut rows: Vec<(&str, Payload)> =
             vec![("logging", logging_payload), ("injection", prompt_payload)];
         if notes >= 10_000 {
             // With the embedding model installed, a prompt is embedded and compared with every

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
-use memory_core::{MemoryStore as _, Note, NoteKind, NoteMeta, NotePath, Scope};
+use memory_core::{MemoryStore as _, Scope};
 use memory_store_sqlite::{SqliteConfig, SqliteStore};
+use memory_testkit::fixtures::note;
 use serde_json::json;
 
 use crate::support::{Machine, codex};
@@ -25,21 +25,7 @@ fn plant(m: &Machine, path: &str, title: &str, body: &str) {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let store = SqliteStore::open(&SqliteConfig::new(m.db())).unwrap();
-        let note = Note {
-            path: NotePath::new(path).unwrap(),
-            meta: NoteMeta {
-                title: title.to_owned(),
-                description: None,
-                tags: Vec::new(),
-                scope: Scope::User,
-                kind: NoteKind::Procedure,
-                sources: Vec::new(),
-                updated: Utc::now(),
-                generator: "human".to_owned(),
-            },
-            body: format!("- {body}\n"),
-        };
-        store.put_note(&note).await.unwrap();
+        store.put_note(&note(&Scope::User, path, title, &[], &format!("- {body}\n"))).await.unwrap();
     });
 }
 
