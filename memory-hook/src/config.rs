@@ -38,6 +38,21 @@ pub struct Config {
     pub redact: RedactConfig,
     /// How notes are found for a prompt.
     pub retrieval: RetrievalConfig,
+    /// What is not recorded.
+    pub capture: CaptureConfig,
+}
+
+/// What is not recorded (see [`crate::capture`]); `agent-memory pause` does the same for a while.
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct CaptureConfig {
+    /// Folders and projects whose sessions are never recorded: path globs (`~/clients/*`,
+    /// `/srv/**/secret-*`; an entry with a `/` in it, matched against the session's folder, its
+    /// project's root and every folder above them) and project names or ids (`acme`).
+    pub exclude: Vec<String>,
+    /// Whether sessions that are not recorded (paused, excluded, `capture = false`) are still
+    /// given notes (default `false`: agent-memory leaves them alone).
+    pub inject_when_paused: bool,
 }
 
 /// Whether notes are also found by meaning.

@@ -87,6 +87,20 @@ pub enum Error {
         /// Their id.
         id: String,
     },
+    /// The pause state (`capture.json`) does not parse.
+    #[error("pause state {} is invalid: {message}; run `agent-memory resume` to reset it", path.display())]
+    CaptureState {
+        /// The file.
+        path: PathBuf,
+        /// What the parser said.
+        message: String,
+    },
+    /// A length of time that cannot be read.
+    #[error("`{text}` is not a length of time: write it as `30m`, `2h`, `1d` or `1h30m`")]
+    Length {
+        /// What was given.
+        text: String,
+    },
     /// A file the runtime keeps (a ledger, a context file) could not be written.
     #[error("{}: {cause}", path.display())]
     Io {

@@ -29,6 +29,7 @@
 //! reaches the store, the journal, a log or stderr before redaction.
 
 pub mod autodream;
+pub mod capture;
 pub mod config;
 pub mod context_file;
 mod env;

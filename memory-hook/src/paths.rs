@@ -41,7 +41,8 @@ fn base(env: &Env, xdg: &str, under_home: &str) -> PathBuf {
     home(env).map_or_else(|| PathBuf::from(under_home), |h| h.join(under_home))
 }
 
-fn home(env: &Env) -> Option<PathBuf> {
+/// The user's home folder.
+pub fn home(env: &Env) -> Option<PathBuf> {
     env.get("HOME").map(PathBuf::from).or_else(dirs::home_dir)
 }
 

@@ -77,6 +77,25 @@ impl Project {
 #[derive(Debug, Deserialize)]
 struct ProjectFile {
     project: Option<String>,
+    /// `false`: sessions in this folder (and below) are not recorded.
+    capture: Option<bool>,
+}
+
+/// The project file that switches capture off for `cwd`: the nearest `.agent-memory.toml` with a
+/// `capture` key, from `cwd` up to the project's `root`, when it says `capture = false`.
+pub fn capture_switched_off(cwd: &Path, root: &Path) -> Option<PathBuf> {
+    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    let dirs: Vec<&Path> =
+        if cwd.starts_with(root) { cwd.ancestors().take_while(|d| d.starts_with(root)).collect() } else { vec![root] };
+    for dir in dirs {
+        let path = dir.join(PROJECT_FILE);
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        // A file that does not parse switches nothing off; identity ignores it too.
+        if let Some(capture) = toml::from_str::<ProjectFile>(&text).ok().and_then(|f| f.capture) {
+            return (!capture).then_some(path);
+        }
+    }
+    None
 }
 
 /// The identity a working directory gets when no registry knows it. Never fails: a directory
@@ -305,5 +324,19 @@ mod tests {
         let named = identify(&plain.join("x"));
         assert_eq!(named.name, "big-plan");
         assert_eq!(named.root, std::fs::canonicalize(&plain).unwrap());
+    }
+
+    #[test]
+    fn capture_false_in_a_project_file_switches_capture_off_below_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        assert_eq!(capture_switched_off(&root.join("a/b"), &root), None);
+        std::fs::write(root.join(PROJECT_FILE), "capture = false\n").unwrap();
+        assert_eq!(capture_switched_off(&root.join("a/b"), &root), Some(root.join(PROJECT_FILE)));
+        // A nearer file decides.
+        std::fs::write(root.join("a").join(PROJECT_FILE), "capture = true\n").unwrap();
+        assert_eq!(capture_switched_off(&root.join("a/b"), &root), None);
+        assert_eq!(capture_switched_off(&root, &root), Some(root.join(PROJECT_FILE)));
     }
 }

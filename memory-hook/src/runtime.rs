@@ -27,6 +27,7 @@ use memory_redact::Redactor;
 use sha2::Digest as _;
 
 use crate::autodream::{self, DreamClaim, Tally};
+use crate::capture::{self, Off, PauseFile};
 use crate::config::Config;
 use crate::env::Env;
 use crate::health::StoreHealth;
@@ -251,6 +252,10 @@ impl<'a> Hook<'a> {
                 };
                 (self.adapter.render_noop(), outcome.to_owned())
             }
+            Stage::Unrecorded(kind) => (
+                self.adapter.render(&kind, &HookResponse::pass()),
+                format!("{kind} not recorded (capture is off here); the deadline passed"),
+            ),
             Stage::Ready(event) => {
                 let outcome = self.journal(&loaded.config, &event, "deadline passed");
                 if !self.stores.local(&loaded.config) {
@@ -280,7 +285,7 @@ impl<'a> Hook<'a> {
         // One delivery time for the run and a hand-off alike: the event's id derives from it.
         let received_at = Utc::now();
         shared.set_stage(Stage::Read(Arc::clone(&input), received_at));
-        let Prepared { event, project, redacted } = match self.prepare(config, &input, received_at)? {
+        let Prepared { event, project, redacted, off } = match self.prepare(config, &input, received_at)? {
             Ok(prepared) => prepared,
             Err(Skipped(why)) => return Ok((self.adapter.render_noop(), why)),
         };
@@ -295,12 +300,24 @@ impl<'a> Hook<'a> {
         if injects {
             shared.set_deadline(self.started + config.hook.inject_deadline());
         }
-        shared.set_stage(Stage::Ready(Arc::clone(&event)));
-        let summary = format!("{} redacted:{redacted}", summary_of(&event));
+        let record = off.is_none();
+        shared.set_stage(if record {
+            Stage::Ready(Arc::clone(&event))
+        } else {
+            Stage::Unrecorded(kind.clone())
+        });
+        let summary = match &off {
+            None => format!("{} redacted:{redacted}", summary_of(&event)),
+            // Nothing identifies the session in the log of a session that is not recorded.
+            Some(off) => format!("{kind} not recorded: {off}"),
+        };
 
         let local = self.stores.local(config);
         let health = StoreHealth::new(&config.data_dir());
-        if !local && let Some(until) = health.paused(Utc::now()) {
+        if !local
+            && record
+            && let Some(until) = health.paused(Utc::now())
+        {
             let outcome = self.journal(
                 config,
                 &event,
@@ -317,6 +334,7 @@ impl<'a> Hook<'a> {
             project: &project,
             injects,
             context_file,
+            record,
         };
         let (rendered, summary) = match work.run(local) {
             Ok((response, outcome)) => {
@@ -325,7 +343,7 @@ impl<'a> Hook<'a> {
                 }
                 let response =
                     if self.adapter.support(&kind).context { response } else { HookResponse::pass() };
-                (self.adapter.render(&kind, &response), format!("{summary} {outcome}"))
+                (self.adapter.render(&kind, &response), format!("{summary} {outcome}").trim_end().to_owned())
             }
             Err(e) => {
                 // A store that fails fast (a refused connection) costs the hook nothing; only one
@@ -334,10 +352,16 @@ impl<'a> Hook<'a> {
                     *verdict = Some(false);
                 }
                 let why = format!("store error: {}", self.redactor.redact_message(&e.to_string()));
+                if !record {
+                    return Ok((self.adapter.render(&kind, &HookResponse::pass()), format!("{summary}; {why}")));
+                }
                 let outcome = self.journal(config, &event, &why);
                 self.answer_pass(config, &kind, outcome, &summary)
             }
         };
+        if !record {
+            return Ok((rendered, summary));
+        }
         Ok((rendered, self.auto_dream(config, &kind, summary)))
     }
 
@@ -399,6 +423,13 @@ impl<'a> Hook<'a> {
         let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
         let project =
             project::Registry::new(&config.data_dir()).identify(cwd.as_deref().unwrap_or(Path::new(".")));
+        let off = self.capture_off(config, cwd.as_deref(), &project);
+        if let Some(off) = &off {
+            let may_inject = matches!(event.kind, EventKind::SessionStart | EventKind::UserPromptSubmit);
+            if !(config.capture.inject_when_paused && may_inject) || self.env.get(HANDOFF_VAR).is_some() {
+                return Ok(Err(Skipped(format!("{} not recorded: {off}", event.kind))));
+            }
+        }
         event.project = Some(project.id.clone());
         if let Some(tool) = event.tool.as_mut() {
             for file in &mut tool.files {
@@ -406,7 +437,23 @@ impl<'a> Hook<'a> {
             }
         }
         let redacted = self.redactor.redact_event_with(&mut event, &config.hook.limits());
-        Ok(Ok(Prepared { event, project, redacted: redacted.to_string().replace(' ', ",") }))
+        Ok(Ok(Prepared { event, project, redacted: redacted.to_string().replace(' ', ","), off }))
+    }
+
+    /// Why a session in `cwd` of `project` is not recorded, if it is not: one read of the pause
+    /// file, the `[capture] exclude` entries, the project files up to the root.
+    fn capture_off(&self, config: &Config, cwd: Option<&Path>, project: &Project) -> Option<Off> {
+        // A pause file that cannot be read pauses nothing; `doctor` reports it.
+        let state = PauseFile::new(&config.data_dir()).load().unwrap_or_default();
+        let home = paths::home(&self.env);
+        capture::check(
+            &config.capture,
+            &state,
+            cwd.unwrap_or(&project.root),
+            project,
+            home.as_deref(),
+            Utc::now(),
+        )
     }
 
     fn guarded(&self) -> bool {
@@ -515,6 +562,8 @@ struct Prepared {
     project: Project,
     /// What redaction replaced, by kind, for the log.
     redacted: String,
+    /// Why the session is not recorded (it is only given notes), if it is not.
+    off: Option<Off>,
 }
 
 /// A journal write's outcome: the log's words, and what to tell the user.
@@ -554,6 +603,8 @@ struct Work<'w> {
     project: &'w Project,
     injects: bool,
     context_file: bool,
+    /// Whether the event is stored: `false` for a session that is only given notes.
+    record: bool,
 }
 
 impl Work<'_> {
@@ -571,21 +622,25 @@ impl Work<'_> {
             .block_on(work)
     }
 
+    /// Delivers what the journal holds, then appends the event (or journals it behind them).
+    async fn store_event(&self, store: &dyn MemoryStore) -> memory_core::Result<String> {
+        let journal = Journal::new(self.config.journal_dir());
+        let drained = journal.drain(store, DrainMode::Hook).await.map_err(into_store_error)?;
+        if !drained.empty {
+            journal.write(self.event).map_err(into_store_error)?;
+            return Ok("journaled (journal busy)".to_owned());
+        }
+        store.append(std::slice::from_ref(self.event)).await?;
+        Ok(if drained.delivered > 0 {
+            format!("stored (after delivering {} journaled)", drained.delivered)
+        } else {
+            "stored".to_owned()
+        })
+    }
+
     async fn run_async(&self) -> memory_core::Result<(HookResponse, String)> {
         let store = self.stores.open(self.config).await?;
-        let journal = Journal::new(self.config.journal_dir());
-        let drained = journal.drain(&*store, DrainMode::Hook).await.map_err(into_store_error)?;
-        let outcome = if drained.empty {
-            store.append(std::slice::from_ref(self.event)).await?;
-            if drained.delivered > 0 {
-                format!("stored (after delivering {} journaled)", drained.delivered)
-            } else {
-                "stored".to_owned()
-            }
-        } else {
-            journal.write(self.event).map_err(into_store_error)?;
-            "journaled (journal busy)".to_owned()
-        };
+        let outcome = if self.record { self.store_event(&*store).await? } else { String::new() };
         if !self.injects {
             return Ok((HookResponse::pass(), outcome));
         }
@@ -647,9 +702,11 @@ impl Work<'_> {
             return Ok((HookResponse::pass(), outcome));
         }
         let _ = ledger.record(&injection.notes);
-        store.append(&[injection_event(self.adapter, self.event, &injection)]).await?;
-        let outcome =
-            format!("{outcome}; injected {} notes, {} chars", injection.notes.len(), injection.text.len());
+        if self.record {
+            store.append(&[injection_event(self.adapter, self.event, &injection)]).await?;
+        }
+        let injected = format!("injected {} notes, {} chars", injection.notes.len(), injection.text.len());
+        let outcome = if outcome.is_empty() { injected } else { format!("{outcome}; {injected}") };
         Ok((HookResponse::with_context(injection.text), outcome))
     }
 }

@@ -7,7 +7,8 @@
 //!   finished delivering;
 //! - payload read, event not yet redacted: it hands the payload to a process of its own
 //!   ([`crate::Process::hand_off`]), which journals it, and answers the no-op answer;
-//! - event ready: it journals the event and answers that event's pass answer.
+//! - event ready: it journals the event and answers that event's pass answer;
+//! - event of a session that is not recorded ([`crate::capture`]): it answers the pass answer.
 //!
 //! Whichever answers first, the work or the watchdog, is the only one that answers.
 
@@ -29,6 +30,9 @@ pub(crate) enum Stage {
     Read(Arc<Vec<u8>>, DateTime<Utc>),
     /// The event is redacted and filed: it can be journaled as it is.
     Ready(Arc<HookEvent>),
+    /// The event belongs to a session that is not recorded (it is only given notes): the
+    /// watchdog answers its pass answer and keeps nothing.
+    Unrecorded(memory_core::EventKind),
 }
 
 #[derive(Debug)]
