@@ -1,10 +1,12 @@
 //! Subcommands other than `hook`.
 
+pub(crate) mod capture;
 pub(crate) mod demo;
 pub(crate) mod dream;
 pub(crate) mod migrate;
 pub(crate) mod model;
 pub(crate) mod projects;
+pub(crate) mod prune;
 pub(crate) mod query;
 pub(crate) mod redact;
 pub(crate) mod sync;

@@ -5,6 +5,7 @@
 //! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
 //! for what is written where and the exact merge, removal and formatting rules).
 
+mod capture;
 mod claude;
 mod codex;
 mod cursor;
@@ -108,10 +109,24 @@ fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCod
     if action == Action::Install && !args.dry_run {
         check_binary(&ctx.binary)?;
     }
-    let mut plan = plan::plan(&ctx, &chosen(&args.harness), args.scope, action)?;
+    let harnesses = chosen(&args.harness);
+    let mut plan = plan::plan(&ctx, &harnesses, args.scope, action)?;
     plan.dry_run = args.dry_run;
     if !args.dry_run {
         plan::apply(&mut plan)?;
+    }
+    if action == Action::Uninstall && harnesses.contains(&Harness::Cursor) {
+        // The rules files the hooks wrote: every project's for the user scope, this project's
+        // for the project scope.
+        let config = memory_hook::Config::load()
+            .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
+        let only_under = if args.scope == Scope::Project { ctx.project.as_deref() } else { None };
+        plan.context_files = memory_hook::context_file::remove_all(
+            &crate::cmd::CURSOR,
+            &config.data_dir(),
+            only_under,
+            args.dry_run,
+        )?;
     }
     if json {
         crate::output::json(&plan)?;

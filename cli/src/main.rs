@@ -94,6 +94,14 @@ enum Command {
     /// Distill recorded events into notes now (deterministic by default, or an LLM of your
     /// choice). Hooks also start it by themselves after a session ends.
     Dream(cmd::dream::DreamArgs),
+    /// Stop recording sessions: all of them, or one project's (`--project NAME`, `--here`), for a
+    /// while (`--for 2h`) or until `resume`. Paused sessions leave nothing in the store.
+    Pause(cmd::capture::PauseArgs),
+    /// Record sessions again (all, or one project's).
+    Resume(cmd::capture::Target),
+    /// Delete events older than `[retention] events_days` (or `--older-than`) that the dream has
+    /// already distilled; notes and their sources' ids are kept. Dream runs do it too.
+    Prune(cmd::prune::PruneArgs),
     /// Deliver events waiting in the local journal (written when the store was unreachable).
     Sync,
     /// Install, check or remove the local embedding model that lets prompts find notes by
@@ -178,6 +186,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Search { query, scope, limit } => cmd::query::search(json, &query, scope, limit).await,
             Command::Projects { command } => cmd::projects::run(json, command).await,
             Command::Sync => cmd::sync::run(json).await,
+            Command::Prune(args) => cmd::prune::run(&args, json).await,
+            Command::Pause(args) => cmd::capture::pause(&args, json),
+            Command::Resume(target) => cmd::capture::resume(&target, json),
             Command::Model(command) => cmd::model::run(json, command).await,
             Command::Redact { check } => cmd::redact::check(json, &check),
             Command::Dream(args) => cmd::dream::run(args, json).await,

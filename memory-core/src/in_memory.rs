@@ -1,7 +1,7 @@
 //! A store that lives in memory: the reference model the conformance suite checks other stores
 //! against, and a store for tests and examples.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::search::{Term, expand, note_text};
@@ -24,6 +24,8 @@ struct State {
     /// Each note's embeddings.
     embeddings: BTreeMap<(Scope, NotePath), Embeddings>,
     watermarks: BTreeMap<String, u64>,
+    /// Events removed by a prune (their slots stay, so positions and seqs are never reused).
+    pruned: BTreeSet<usize>,
 }
 
 /// An in-memory [`MemoryStore`]. Everything is lost when it is dropped.
@@ -134,6 +136,7 @@ impl MemoryStore for InMemoryStore {
         let Some(indexes) = state.sessions.get(session) else { return Ok(Vec::new()) };
         Ok(indexes
             .iter()
+            .filter(|i| !state.pruned.contains(i))
             .map(|&i| &state.events[i])
             .filter(|e| e.seq > after_seq)
             .take(limit)
@@ -165,7 +168,13 @@ impl MemoryStore for InMemoryStore {
     async fn events_after(&self, after: u64, limit: usize) -> Result<Vec<StoredEvent>> {
         let state = self.lock()?;
         let start = usize::try_from(after).unwrap_or(usize::MAX).min(state.events.len());
-        Ok(state.events[start..].iter().take(limit).cloned().collect())
+        Ok(state.events[start..]
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !state.pruned.contains(&(start + i)))
+            .map(|(_, e)| e.clone())
+            .take(limit)
+            .collect())
     }
 
     async fn events_by_id(&self, ids: &[EventId]) -> Result<Vec<StoredEvent>> {
@@ -304,5 +313,30 @@ impl MemoryStore for InMemoryStore {
         hits.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
         hits.truncate(query.limit);
         Ok(hits)
+    }
+
+    async fn prune_events(&self, before: chrono::DateTime<chrono::Utc>, up_to: u64) -> Result<u64> {
+        let mut state = self.lock()?;
+        let state = &mut *state;
+        let limit = usize::try_from(up_to).unwrap_or(usize::MAX);
+        let mut kept: Vec<(&str, u64, chrono::DateTime<chrono::Utc>, usize)> = state
+            .sessions
+            .iter()
+            .flat_map(|(key, indexes)| indexes.iter().map(move |&i| (key, i)))
+            .filter(|(_, i)| *i < limit && !state.pruned.contains(i))
+            .map(|(key, i)| (key.as_str(), state.events[i].seq, state.events[i].event.occurred_at, i))
+            .collect();
+        kept.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        let cuts = crate::retention::prefix_cuts(kept.iter().map(|&(s, seq, at, _)| (s, seq, at)), before);
+        let gone: Vec<usize> = kept
+            .iter()
+            .filter(|(s, seq, _, _)| cuts.iter().any(|(cut, last)| cut == s && seq <= last))
+            .map(|&(_, _, _, i)| i)
+            .collect();
+        for &i in &gone {
+            state.by_id.remove(&state.events[i].event.id);
+            state.pruned.insert(i);
+        }
+        Ok(gone.len() as u64)
     }
 }

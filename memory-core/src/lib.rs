@@ -8,6 +8,7 @@ mod in_memory;
 mod note;
 mod payload;
 mod response;
+pub mod retention;
 mod scope;
 pub mod search;
 mod store;

@@ -90,9 +90,9 @@ impl PauseState {
     }
 
     /// Pauses one project (replacing an earlier pause of it).
-    pub fn pause_project(&mut self, project: &Project, pause: Pause) {
-        self.projects.retain(|p| p.id != project.id);
-        self.projects.push(ProjectPause { id: project.id.clone(), name: project.name.clone(), pause });
+    pub fn pause_project(&mut self, id: &str, name: &str, pause: Pause) {
+        self.projects.retain(|p| p.id != id);
+        self.projects.push(ProjectPause { id: id.to_owned(), name: name.to_owned(), pause });
     }
 
     /// Resumes one project; whether it was paused.
@@ -357,7 +357,7 @@ mod tests {
         let now = Utc::now();
         let acme = project(tmp.path());
         let mut state = PauseState::default();
-        state.pause_project(&acme, Pause::from(now, Some(TimeDelta::hours(2))));
+        state.pause_project(&acme.id, &acme.name, Pause::from(now, Some(TimeDelta::hours(2))));
         file.save(&state, now).unwrap();
         let loaded = file.load().unwrap();
         assert!(loaded.applying(&acme.id, now + TimeDelta::minutes(119)).is_some());

@@ -40,6 +40,18 @@ pub struct Config {
     pub retrieval: RetrievalConfig,
     /// What is not recorded.
     pub capture: CaptureConfig,
+    /// How long events are kept.
+    pub retention: RetentionConfig,
+}
+
+/// How long events are kept once the dream has distilled them.
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RetentionConfig {
+    /// Events older than this many days are deleted once the dream has read them (by
+    /// `agent-memory prune` and after each dream run); notes are kept. Unset (the default): every
+    /// event is kept.
+    pub events_days: Option<u32>,
 }
 
 /// What is not recorded (see [`crate::capture`]); `agent-memory pause` does the same for a while.

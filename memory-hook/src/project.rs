@@ -81,6 +81,11 @@ struct ProjectFile {
     capture: Option<bool>,
 }
 
+/// The repository's own git directory for a `.git` folder or a linked worktree's `.git` file.
+pub(crate) fn git_dir(dot_git: &Path) -> Option<PathBuf> {
+    git::resolve_git_dir(dot_git)
+}
+
 /// The project file that switches capture off for `cwd`: the nearest `.agent-memory.toml` with a
 /// `capture` key, from `cwd` up to the project's `root`, when it says `capture = false`.
 pub fn capture_switched_off(cwd: &Path, root: &Path) -> Option<PathBuf> {

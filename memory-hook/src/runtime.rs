@@ -665,11 +665,18 @@ impl Work<'_> {
                 )
                 .await?;
                 if self.context_file && already.is_empty() {
-                    let _ = context_file::update(
-                        self.adapter,
-                        &self.project.root,
-                        injection.as_ref().map(|i| i.text.as_str()),
-                    );
+                    // The file in the project's folder holds only the profile and this project's
+                    // notes; a failure costs the session nothing.
+                    if let Ok(block) =
+                        context_file::block(&*store, self.project, hook.session_start_budget.min(cap)).await
+                    {
+                        let _ = context_file::update(
+                            self.adapter,
+                            &self.project.root,
+                            block.as_deref(),
+                            &self.config.data_dir(),
+                        );
+                    }
                 }
                 injection
             }

@@ -272,4 +272,14 @@ impl MemoryStore for SqliteStore {
         let query = query.clone();
         self.with(move |conn| embeddings::search(conn, &query)).await
     }
+
+    async fn prune_events(&self, before: chrono::DateTime<chrono::Utc>, up_to: u64) -> memory_core::Result<u64> {
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let deleted = events::prune(&tx, before, up_to)?;
+            tx.commit()?;
+            Ok(deleted)
+        })
+        .await
+    }
 }

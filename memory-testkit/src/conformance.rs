@@ -33,6 +33,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     embeddings_follow_their_note(store).await;
     watermarks_round_trip(store).await;
     commit_applies_changes_and_watermark(store).await;
+    prune_removes_an_old_distilled_prefix_of_each_session(store).await;
     crate::hostile_search(store).await;
 }
 
@@ -535,4 +536,67 @@ pub async fn commit_applies_changes_and_watermark(store: &dyn MemoryStore) {
     ok(store.commit(&[NoteChange::Put(fresh.clone())], None).await, "commit without a watermark");
     assert_eq!(ok(store.get_note(&scope, &fresh.path).await, "get"), Some(fresh));
     assert_eq!(ok(store.watermark(&mark).await, "watermark"), Some(18), "no watermark, no move");
+}
+
+/// `prune_events` removes, in each session, the run of events from its first stored one that
+/// occurred before the cut-off and sit at or below the position limit; chains stay whole, later
+/// appends continue the numbering, and notes keep the ids of the events they came from.
+pub async fn prune_removes_an_old_distilled_prefix_of_each_session(store: &dyn MemoryStore) {
+    let years = |n: i64| crate::fixtures::base_time() - chrono::Duration::days(365 * n);
+    let aged = |key: &SessionKey, seed: &str, at: chrono::DateTime<chrono::Utc>| {
+        let mut e = event(key, seed, 0);
+        e.occurred_at = at;
+        e
+    };
+    let (a, b, c) = (session("prune-a"), session("prune-b"), session("prune-c"));
+    let old = years(25);
+    let cut_off = years(24);
+    let first = [
+        aged(&a, "a1", old),
+        aged(&a, "a2", old),
+        aged(&b, "b1", old),
+        aged(&a, "a3", crate::fixtures::base_time()),
+        aged(&a, "a4", old),
+        aged(&b, "b2", old),
+    ];
+    ok(store.append(&first).await, "append");
+    let ids: Vec<EventId> = first.iter().map(|e| e.id.clone()).collect();
+    let up_to = own_positions(store, &ids).await.iter().map(|e| e.position).max().expect("stored");
+    let above = aged(&c, "c1", old);
+    ok(store.append(std::slice::from_ref(&above)).await, "append");
+    let scope = project_scope("prune");
+    let mut derived = note(&scope, "facts/derived.md", "Derived", &[], "from old events\n");
+    derived.meta.sources = vec![ids[0].clone()];
+    ok(store.put_note(&derived).await, "put_note");
+
+    let pruned = ok(store.prune_events(cut_off, up_to).await, "prune_events");
+    assert!(pruned >= 4, "a1, a2, b1 and b2 are pruned (pruned {pruned})");
+    let seqs = |events: Vec<StoredEvent>| events.iter().map(|e| e.seq).collect::<Vec<_>>();
+    assert_eq!(
+        seqs(ok(store.timeline(&a, 0, 10).await, "timeline")),
+        [3, 4],
+        "a session loses only the old prefix: a young event keeps itself and everything after it"
+    );
+    assert!(ok(store.timeline(&b, 0, 10).await, "timeline").is_empty(), "a wholly old session is emptied");
+    assert_eq!(
+        seqs(ok(store.timeline(&c, 0, 10).await, "timeline")),
+        [1],
+        "events above the position limit (not distilled yet) stay, however old"
+    );
+    let gone = ok(store.events_by_id(&ids[..3]).await, "events_by_id");
+    assert!(gone.is_empty(), "pruned events are gone by id: {gone:?}");
+    let after: Vec<EventId> =
+        ok(store.events_after(0, usize::MAX >> 1).await, "events_after").into_iter().map(|e| e.event.id).collect();
+    assert!(!after.contains(&ids[0]) && after.contains(&ids[3]) && after.contains(&above.id), "events_after skips them");
+
+    let b3 = aged(&b, "b3", crate::fixtures::base_time());
+    let appended = ok(store.append(std::slice::from_ref(&b3)).await, "append");
+    assert_eq!(appended[0].seq, 3, "a pruned session continues its numbering");
+    assert_eq!(seqs(ok(store.timeline(&b, 0, 10).await, "timeline")), [3], "and its chain starts again");
+    let a5 = aged(&a, "a5", crate::fixtures::base_time());
+    assert_eq!(ok(store.append(std::slice::from_ref(&a5)).await, "append")[0].seq, 5);
+    assert_eq!(seqs(ok(store.timeline(&a, 2, 10).await, "timeline")), [3, 4, 5]);
+    let kept = ok(store.get_note(&scope, &derived.path).await, "get_note").expect("the note stays");
+    assert_eq!(kept.meta.sources, derived.meta.sources, "a note keeps the ids of its pruned sources");
+    assert_eq!(ok(store.prune_events(cut_off, 0).await, "prune_events"), 0, "nothing at or below position 0");
 }

@@ -76,7 +76,7 @@ fn assert_nothing_leaked(m: &Machine, secrets: &[(&str, String)], also: &str) {
 }
 
 /// Calls MCP tools over stdio with plain JSON-RPC, as any client does.
-fn mcp_calls(m: &Machine, calls: &[(&str, Value)]) -> Vec<Value> {
+pub(crate) fn mcp_calls(m: &Machine, calls: &[(&str, Value)]) -> Vec<Value> {
     let mut child = m
         .command(&["mcp"])
         .stdin(Stdio::piped())

@@ -509,6 +509,8 @@ async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow
     let report = ::dream::run(&*store, &*provider, &options, progress).await.context("dream run failed")?;
     if !options.dry_run {
         crate::cmd::model::refresh(config, &*store).await?;
+        // What this run distilled may now be old enough to go; a failure costs the run nothing.
+        let _ = crate::cmd::prune::configured(config, &*store).await;
     }
     progress.bar.finish_and_clear();
     Ok(report)

@@ -1,6 +1,7 @@
 //! `agent-memory doctor`: is the hook installed and in step for each harness and scope, can the
 //! binary run, can the store be reached, when did each harness last send an event, and is the
-//! dream keeping up (events waiting for it, its last run, whether it runs by itself).
+//! dream keeping up (events waiting for it, its last run, whether it runs by itself), and what is
+//! not recorded (paused or excluded projects).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -122,6 +123,7 @@ pub(crate) struct Report {
     pub(crate) files: Vec<FileCheck>,
     pub(crate) store: StoreCheck,
     pub(crate) dream: DreamCheck,
+    pub(crate) capture: super::capture::CaptureCheck,
     pub(crate) last_events: Vec<LastEvent>,
     pub(crate) last_hooks: Vec<LastHook>,
     /// Things to look at that do not stop the hooks.
@@ -213,6 +215,7 @@ pub(crate) async fn check(
         warnings.push(format!("{n} notes are not embedded yet, so prompts find them by their words alone: run `agent-memory model index`"));
     }
     let dream = dream_findings(&data, waiting, &mut warnings, &mut problems);
+    let capture = super::capture::check(&data, &mut problems);
     let last_hooks = log_dir.map(|dir| last_hooks(&dir.join("hook.log"))).unwrap_or_default();
     for hook in &last_hooks {
         let failed =
@@ -228,6 +231,7 @@ pub(crate) async fn check(
         files,
         store,
         dream,
+        capture,
         last_events,
         last_hooks,
         warnings,
@@ -432,6 +436,7 @@ fn reinstall(ctx: &Context, harness: Harness, scope: Scope) -> anyhow::Result<()
         dry_run: false,
         files: vec![file_plan],
         notes: Vec::new(),
+        context_files: Vec::new(),
     };
     plan::apply(&mut whole)
 }
@@ -634,6 +639,7 @@ pub(crate) fn render(report: &Report) -> String {
         }
     }
     out.push_str(&render_dream(&report.dream));
+    out.push_str(&super::capture::render(&report.capture));
     if !report.warnings.is_empty() {
         out.push_str("\nwarnings:\n");
         for w in &report.warnings {

@@ -181,6 +181,9 @@ pub(crate) struct Plan {
     pub(crate) dry_run: bool,
     pub(crate) files: Vec<FilePlan>,
     pub(crate) notes: Vec<Note>,
+    /// Context files the hooks wrote into projects (Cursor's rules file), removed on uninstall.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) context_files: Vec<PathBuf>,
 }
 
 /// Plans an install or uninstall for the given harnesses in one scope. Fails, naming the file,
@@ -226,7 +229,15 @@ pub(crate) fn plan(
             notes.push(Note { harness: None, problem: false, text: cursor::ALSO_RUNS_CLAUDE.to_owned() });
         }
     }
-    Ok(Plan { action, scope, binary: ctx.binary.clone(), dry_run: false, files, notes })
+    Ok(Plan {
+        action,
+        scope,
+        binary: ctx.binary.clone(),
+        dry_run: false,
+        files,
+        notes,
+        context_files: Vec::new(),
+    })
 }
 
 /// Plans one harness's hooks file.
@@ -398,6 +409,10 @@ pub(crate) fn render(plan: &Plan) -> String {
                 out.push_str(&format!("  {line}\n"));
             }
         }
+    }
+    for path in &plan.context_files {
+        let verb = if plan.dry_run { "would remove" } else { "removed" };
+        out.push_str(&format!("\ncursor rules file {}: {verb}\n", path.display()));
     }
     if !plan.notes.is_empty() {
         out.push_str("\nNext steps and notes:\n");
