@@ -51,9 +51,17 @@ pub(crate) async fn timeline(
     limit: usize,
 ) -> anyhow::Result<std::process::ExitCode> {
     let key = SessionKey(session.to_owned());
-    let events = store().await?.timeline(&key, 0, limit).await?;
+    let store = store().await?;
+    let events = store.timeline(&key, 0, limit).await?;
     if events.is_empty() {
-        anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
+        // A session whose events retention pruned is still known: it has nothing left to show.
+        if !store.sessions().await?.iter().any(|s| s.key == key) {
+            anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
+        }
+        if !json {
+            print(&format!("session `{session}` has no events left: retention pruned them (`[retention]`)"));
+            return Ok(std::process::ExitCode::SUCCESS);
+        }
     }
     if json {
         print_json(&events)?;
