@@ -90,8 +90,11 @@ pub(crate) fn git_dir(dot_git: &Path) -> Option<PathBuf> {
 /// `capture` key, from `cwd` up to the project's `root`, when it says `capture = false`.
 pub fn capture_switched_off(cwd: &Path, root: &Path) -> Option<PathBuf> {
     let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
-    let dirs: Vec<&Path> =
-        if cwd.starts_with(root) { cwd.ancestors().take_while(|d| d.starts_with(root)).collect() } else { vec![root] };
+    let dirs: Vec<&Path> = if cwd.starts_with(root) {
+        cwd.ancestors().take_while(|d| d.starts_with(root)).collect()
+    } else {
+        vec![root]
+    };
     for dir in dirs {
         let path = dir.join(PROJECT_FILE);
         let Ok(text) = std::fs::read_to_string(&path) else { continue };

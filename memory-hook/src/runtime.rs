@@ -353,7 +353,10 @@ impl<'a> Hook<'a> {
                 }
                 let why = format!("store error: {}", self.redactor.redact_message(&e.to_string()));
                 if !record {
-                    return Ok((self.adapter.render(&kind, &HookResponse::pass()), format!("{summary}; {why}")));
+                    return Ok((
+                        self.adapter.render(&kind, &HookResponse::pass()),
+                        format!("{summary}; {why}"),
+                    ));
                 }
                 let outcome = self.journal(config, &event, &why);
                 self.answer_pass(config, &kind, outcome, &summary)

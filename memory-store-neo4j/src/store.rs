@@ -440,7 +440,8 @@ impl Neo4jStore {
         // The counter first, as appends take it: a prune and an append never wait on each other
         // in a cycle.
         self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
-        let candidates = query(cypher::PRUNE_CANDIDATES).param("up_to", i64::try_from(up_to).unwrap_or(i64::MAX));
+        let candidates =
+            query(cypher::PRUNE_CANDIDATES).param("up_to", i64::try_from(up_to).unwrap_or(i64::MAX));
         let mut aged = Vec::new();
         for row in self.txn_fetch(op, &mut txn, candidates).await? {
             let session: String = get(op, &row, "session")?;
@@ -457,8 +458,10 @@ impl Neo4jStore {
             return Ok(0);
         }
         let sessions: Vec<BoltType> = cuts.iter().map(|(s, _)| s.as_str().into()).collect();
-        let lasts: Vec<BoltType> = cuts.iter().map(|(_, last)| i64::try_from(*last).unwrap_or(i64::MAX).into()).collect();
-        let delete = query(cypher::PRUNE_EVENTS).param("sessions", sessions.clone()).param("lasts", lasts.clone());
+        let lasts: Vec<BoltType> =
+            cuts.iter().map(|(_, last)| i64::try_from(*last).unwrap_or(i64::MAX).into()).collect();
+        let delete =
+            query(cypher::PRUNE_EVENTS).param("sessions", sessions.clone()).param("lasts", lasts.clone());
         let deleted = match self.txn_fetch(op, &mut txn, delete).await?.first() {
             Some(row) => to_u64(op, get(op, row, "deleted")?)?,
             None => 0,

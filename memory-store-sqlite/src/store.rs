@@ -273,7 +273,11 @@ impl MemoryStore for SqliteStore {
         self.with(move |conn| embeddings::search(conn, &query)).await
     }
 
-    async fn prune_events(&self, before: chrono::DateTime<chrono::Utc>, up_to: u64) -> memory_core::Result<u64> {
+    async fn prune_events(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        up_to: u64,
+    ) -> memory_core::Result<u64> {
         self.with(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let deleted = events::prune(&tx, before, up_to)?;

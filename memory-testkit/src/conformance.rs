@@ -585,9 +585,14 @@ pub async fn prune_removes_an_old_distilled_prefix_of_each_session(store: &dyn M
     );
     let gone = ok(store.events_by_id(&ids[..3]).await, "events_by_id");
     assert!(gone.is_empty(), "pruned events are gone by id: {gone:?}");
-    let after: Vec<EventId> =
-        ok(store.events_after(0, usize::MAX >> 1).await, "events_after").into_iter().map(|e| e.event.id).collect();
-    assert!(!after.contains(&ids[0]) && after.contains(&ids[3]) && after.contains(&above.id), "events_after skips them");
+    let after: Vec<EventId> = ok(store.events_after(0, usize::MAX >> 1).await, "events_after")
+        .into_iter()
+        .map(|e| e.event.id)
+        .collect();
+    assert!(
+        !after.contains(&ids[0]) && after.contains(&ids[3]) && after.contains(&above.id),
+        "events_after skips them"
+    );
 
     let b3 = aged(&b, "b3", crate::fixtures::base_time());
     let appended = ok(store.append(std::slice::from_ref(&b3)).await, "append");

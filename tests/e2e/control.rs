@@ -133,11 +133,9 @@ fn excluded_folders_projects_and_project_files_record_nothing() {
     assert_eq!(journaled(&m), 0);
     let report = doctor(&m);
     // The session ran in a folder below the excluded one, which made a project of its own.
-    for (name, why) in [
-        ("deep", "`~/src/secret-*`"),
-        ("clientx", "entry `clientx`"),
-        ("opted-out", "`capture = false`"),
-    ] {
+    for (name, why) in
+        [("deep", "`~/src/secret-*`"), ("clientx", "entry `clientx`"), ("opted-out", "`capture = false`")]
+    {
         assert!(report.contains(&format!("not recorded: {name}")), "{name}: {report}");
         assert!(report.contains(why), "{why}: {report}");
     }
@@ -152,7 +150,8 @@ fn sessions_that_are_not_recorded_get_notes_only_when_configured() {
     let report = m.run_json(&["dream"]);
     assert!(report["notes_created"].as_u64().unwrap() > 0, "{report}");
     m.run(&["pause"]);
-    let start = |id: &str| m.hook("codex", &app, &codex(id, &app, "SessionStart", json!({ "source": "startup" })));
+    let start =
+        |id: &str| m.hook("codex", &app, &codex(id, &app, "SessionStart", json!({ "source": "startup" })));
     assert_eq!(start("codex-1").context("codex"), None, "by default a paused session is left alone");
 
     m.write_config("[capture]\ninject_when_paused = true\n");
@@ -216,7 +215,8 @@ fn the_cursor_rules_file_stays_out_of_git_holds_only_its_project_and_goes_with_u
         notes.as_array().unwrap().iter().filter_map(|n| n["meta"]["scope"].as_str()).collect();
     assert!(scopes.iter().any(|s| s.starts_with("project:other-app")), "{notes}");
 
-    let start = m.hook("cursor", &repo, &cursor("cur-1", &repo, "sessionStart", json!({ "session_id": "cur-1" })));
+    let start =
+        m.hook("cursor", &repo, &cursor("cur-1", &repo, "sessionStart", json!({ "session_id": "cur-1" })));
     assert_eq!(start.code, 0);
     let rules_path = repo.join(".cursor/rules/agent-memory.mdc");
     let rules = std::fs::read_to_string(&rules_path).expect("the rules file is written");

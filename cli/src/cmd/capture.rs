@@ -61,7 +61,8 @@ pub(crate) fn resume(target: &Target, json: bool) -> anyhow::Result<ExitCode> {
     let config = memory_hook::Config::load()?;
     let file = PauseFile::new(&config.data_dir());
     // A state file that does not parse is replaced by resuming everything.
-    let mut state = if target.project.is_none() && !target.here { PauseState::default() } else { load(&file)? };
+    let mut state =
+        if target.project.is_none() && !target.here { PauseState::default() } else { load(&file)? };
     let now = Utc::now();
     let message = match project(&config, target)? {
         Some((id, name)) => {
