@@ -33,12 +33,14 @@ use memory_hook::OpenStore;
 use serde_json::Value;
 
 mod bench;
+mod capture;
 mod deadline;
 mod dream;
 mod inject;
 mod input;
 mod journal;
 
+pub use capture::paused_and_excluded_sessions_record_nothing;
 pub use deadline::{
     caught_payloads_are_handed_off_and_journaled, deadline_answers_pass_and_journals,
     maximal_payload_meets_the_deadline, slow_server_is_paused,
@@ -124,6 +126,7 @@ macro_rules! __hook_runtime_behaviours {
             a_session_end_starts_one_dream_at_a_time,
             a_backlog_starts_the_dream_without_a_session_end,
             hooks_ending_sessions_at_once_start_one_dream,
+            paused_and_excluded_sessions_record_nothing,
         );
     };
 }
