@@ -77,7 +77,8 @@ fn a_paused_machine_records_nothing_and_resume_records_again() {
     m.run(&["resume"]);
     session(&m, &app, "after-1");
     assert_eq!(sessions(&m), ["claude:after-1"]);
-    assert!(doctor(&m).contains("capture: on"));
+    let report = doctor(&m);
+    assert!(report.contains("capture: on") && report.contains("retention: every event is kept"), "{report}");
 
     // A timed pause ends by itself.
     m.run(&["pause", "--for", "2s"]);
@@ -286,6 +287,7 @@ fn a_dream_prunes_what_it_distilled_when_retention_is_configured() {
     let report = m.run_json(&["dream"]);
     assert!(report["notes_created"].as_u64().unwrap() > 0, "{report}");
     assert_eq!(timeline_len(&m, "claude:s1"), 0, "the dream run pruned what it distilled");
+    assert!(doctor(&m).contains("events older than 0 days are pruned"), "{}", doctor(&m));
     assert!(!m.run_json(&["notes", "list"]).as_array().unwrap().is_empty());
 }
 

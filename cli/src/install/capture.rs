@@ -1,6 +1,6 @@
 //! `doctor`'s capture lines: whether everything is paused, which projects are paused or excluded
 //! (by `[capture] exclude` or `capture = false` in their project file), and whether such sessions
-//! are still given notes.
+//! are still given notes; and how long events are kept.
 
 use std::path::PathBuf;
 
@@ -33,6 +33,9 @@ pub(crate) struct CaptureCheck {
     pub(crate) inject_when_paused: bool,
     /// Known projects that are not recorded, and why.
     pub(crate) not_recorded: Vec<NotRecorded>,
+    /// `[retention] events_days`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) retention_days: Option<u32>,
 }
 
 /// Reads the pause file and the registry; a pause file that does not parse is a problem.
@@ -67,6 +70,7 @@ pub(crate) fn check(config: &memory_hook::Config, problems: &mut Vec<String>) ->
         exclude: config.capture.exclude.clone(),
         inject_when_paused: config.capture.inject_when_paused,
         not_recorded,
+        retention_days: config.retention.events_days,
     }
 }
 
@@ -95,6 +99,12 @@ pub(crate) fn render(check: &CaptureCheck) -> String {
             "sessions that are not recorded are given no notes either (`capture.inject_when_paused = false`)\n"
         });
     }
+    out.push_str(&match check.retention_days {
+        Some(days) => {
+            format!("retention: events older than {days} days are pruned once the dream has read them\n")
+        }
+        None => "retention: every event is kept (`[retention] events_days` is not set)\n".to_owned(),
+    });
     out
 }
 
