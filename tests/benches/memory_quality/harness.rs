@@ -304,25 +304,12 @@ impl<'m> Live<'m> {
             Harness::Cursor => {
                 let call = format!("tool_{}", &call.replace('-', "")[..8]);
                 let input = json!({ "command": command, "working_directory": self.cwd() });
-                let mut pre = self.base("", "preToolUse");
-                merge(
-                    &mut pre,
-                    json!({ "tool_name": "Shell", "tool_input": input, "tool_use_id": call, "cwd": self.cwd() }),
-                );
-                self.send(pre)?;
+                self.cursor_tool("Shell", &input, &call, None)?;
                 let mut before = self.base("", "beforeShellExecution");
                 merge(&mut before, json!({ "command": command, "cwd": self.cwd(), "sandbox": false }));
                 self.send(before)?;
                 let result = json!({ "exitCode": code, "stdout": output, "stderr": "" }).to_string();
-                let mut post = self.base("", "postToolUse");
-                merge(
-                    &mut post,
-                    json!({
-                        "tool_name": "Shell", "tool_input": input, "tool_output": result,
-                        "tool_use_id": call, "cwd": self.cwd(), "duration": 2412,
-                    }),
-                );
-                self.send(post)?;
+                self.cursor_tool("Shell", &input, &call, Some((&result, 2412)))?;
                 let mut after = self.base("", "afterShellExecution");
                 merge(
                     &mut after,
@@ -354,21 +341,8 @@ impl<'m> Live<'m> {
             Harness::Cursor => {
                 let call = format!("tool_{}", &call.replace('-', "")[..8]);
                 let input = json!({ "path": self.abs(file) });
-                let mut pre = self.base("", "preToolUse");
-                merge(
-                    &mut pre,
-                    json!({ "tool_name": "Read", "tool_input": input, "tool_use_id": call, "cwd": self.cwd() }),
-                );
-                self.send(pre)?;
-                let mut post = self.base("", "postToolUse");
-                merge(
-                    &mut post,
-                    json!({
-                        "tool_name": "Read", "tool_input": input, "tool_output": content,
-                        "tool_use_id": call, "cwd": self.cwd(), "duration": 4,
-                    }),
-                );
-                self.send(post)?;
+                self.cursor_tool("Read", &input, &call, None)?;
+                self.cursor_tool("Read", &input, &call, Some((&content, 4)))?;
             }
         }
         Ok(())
@@ -490,6 +464,27 @@ impl<'m> Live<'m> {
                     "is_background_agent": false, "final_status": "completed",
                 }),
             ),
+        }
+        self.send(v)?;
+        Ok(())
+    }
+
+    /// Cursor's `preToolUse`, or with `(output, duration in ms)` its `postToolUse`.
+    fn cursor_tool(
+        &self,
+        tool: &str,
+        input: &Value,
+        call: &str,
+        output: Option<(&str, u64)>,
+    ) -> anyhow::Result<()> {
+        let event = if output.is_some() { "postToolUse" } else { "preToolUse" };
+        let mut v = self.base("", event);
+        merge(
+            &mut v,
+            json!({ "tool_name": tool, "tool_input": input, "tool_use_id": call, "cwd": self.cwd() }),
+        );
+        if let Some((output, duration)) = output {
+            merge(&mut v, json!({ "tool_output": output, "duration": duration }));
         }
         self.send(v)?;
         Ok(())
