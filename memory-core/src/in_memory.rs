@@ -7,7 +7,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::search::{Term, expand, note_text};
 use crate::store::{
     Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, VectorHit,
-    VectorQuery, WatermarkAdvance, cosine,
+    VectorQuery, WatermarkAdvance, cosine, same_content,
 };
 use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
 
@@ -70,14 +70,6 @@ impl State {
         self.embeddings.remove(&key);
         self.notes.remove(&key).is_some()
     }
-}
-
-/// Whether two versions of a note say the same: what embeddings are made from.
-pub(crate) fn same_content(a: &Note, b: &Note) -> bool {
-    a.meta.title == b.meta.title
-        && a.meta.description == b.meta.description
-        && a.meta.tags == b.meta.tags
-        && a.body == b.body
 }
 
 /// Lowercase alphanumeric runs of a document, as search sees them.

@@ -156,7 +156,10 @@ pub struct VectorHit {
 /// Whether two versions of a note say the same (title, description, tags and body): what its
 /// embeddings are made from, so a change of anything else keeps them.
 pub fn same_content(a: &Note, b: &Note) -> bool {
-    crate::in_memory::same_content(a, b)
+    a.meta.title == b.meta.title
+        && a.meta.description == b.meta.description
+        && a.meta.tags == b.meta.tags
+        && a.body == b.body
 }
 
 /// The cosine similarity of two vectors; 0 when their lengths differ or one is zero.

