@@ -113,14 +113,18 @@ pub(crate) async fn refresh(
     Ok(Some(done))
 }
 
-/// How retrieval stands: the mode, the model, notes waiting to be embedded.
+/// Most notes waiting to be embedded that `status` reads to count them (each is read whole).
+const WAITING_CAP: usize = 1_000;
+
+/// How retrieval stands: the mode, the model, notes waiting to be embedded (counted up to
+/// [`WAITING_CAP`]).
 pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::Result<serde_json::Value> {
     let dir = config.model_dir();
     let installed = memory_embed::installed(&dir).filter(|_| memory_embed::is_installed(&dir));
     let off = config.retrieval.semantic == memory_hook::config::Semantic::Off;
     let vectors = store.capabilities().vector_search;
     let waiting = if installed.is_some() && vectors {
-        Some(store.notes_without_embeddings(memory_embed::MODEL_NAME, 100_000).await?.len())
+        Some(store.notes_without_embeddings(memory_embed::MODEL_NAME, WAITING_CAP).await?.len())
     } else {
         None
     };
@@ -135,7 +139,8 @@ pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::
     };
     let mut summary = format!("retrieval: {mode}\nmodel folder: {}", dir.display());
     if let Some(waiting) = waiting {
-        summary.push_str(&format!("\nnotes waiting to be embedded: {waiting}"));
+        let more = if waiting == WAITING_CAP { " or more" } else { "" };
+        summary.push_str(&format!("\nnotes waiting to be embedded: {waiting}{more}"));
     }
     Ok(json!({
         "mode": mode,
