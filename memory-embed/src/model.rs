@@ -66,4 +66,28 @@ impl Embedder {
             texts.iter().map(|t| self.tokenizer.encode(t, max_tokens.clamp(2, 512))).collect();
         self.bert.embed(&sequences)
     }
+
+    /// Starts embedding `text` on a thread of its own and returns at once: a caller with other
+    /// work (opening a store, searching it by words) does it meanwhile and collects the vector
+    /// with [`Pending::wait`].
+    pub fn embed_in_background(self, text: String, max_tokens: usize) -> Pending {
+        let thread = std::thread::Builder::new()
+            .name("agent-memory-embed".to_owned())
+            .spawn(move || self.embed(&text, max_tokens));
+        match thread {
+            Ok(handle) => Pending(Ok(handle)),
+            Err(e) => Pending(Err(Error::Model(format!("cannot start the embedding thread: {e}")))),
+        }
+    }
+}
+
+/// An embedding being computed ([`Embedder::embed_in_background`]).
+#[derive(Debug)]
+pub struct Pending(Result<std::thread::JoinHandle<Result<Vec<f32>>>>);
+
+impl Pending {
+    /// Waits for the vector.
+    pub fn wait(self) -> Result<Vec<f32>> {
+        self.0?.join().map_err(|_| Error::Model("the embedding thread panicked".to_owned()))?
+    }
 }

@@ -22,11 +22,12 @@ const PROJECT_BOOST: f64 = 1.25;
 /// Reciprocal rank fusion's damping: a note's share from one ranking is `1 / (RRF_K + rank)`.
 const RRF_K: f64 = 60.0;
 
-/// Finding notes by meaning: the embedding model and the least similarity a note found by
+/// Finding notes by meaning: the prompt's embedding (computed meanwhile, see
+/// [`memory_embed::Embedder::embed_in_background`]) and the least similarity a note found by
 /// meaning alone needs.
-#[derive(Debug, Clone, Copy)]
-pub struct Meaning<'a> {
-    pub embedder: &'a memory_embed::Embedder,
+#[derive(Debug)]
+pub struct Meaning {
+    pub vector: memory_embed::Pending,
     pub min_similarity: f32,
 }
 
@@ -170,7 +171,7 @@ pub async fn for_prompt(
     already: &BTreeSet<String>,
     config: &HookConfig,
     budget: usize,
-    meaning: Option<Meaning<'_>>,
+    meaning: Option<Meaning>,
 ) -> memory_core::Result<Option<Injection>> {
     let terms = memory_core::search::terms(prompt);
     if terms.is_empty() || config.prompt_max_notes == 0 {
@@ -199,7 +200,7 @@ pub async fn for_prompt(
         chosen.insert(key, Chosen { note: hit.note, passage: None, score: 1.0 / (RRF_K + rank as f64) });
     }
     if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search)
-        && let Ok(vector) = meaning.embedder.embed(prompt, memory_embed::PROMPT_TOKENS)
+        && let Ok(vector) = meaning.vector.wait()
     {
         let query = VectorQuery {
             model: memory_embed::MODEL_NAME.to_owned(),

@@ -336,7 +336,17 @@ impl<'a> Hook<'a> {
             context_file,
             record,
         };
-        let (rendered, summary) = match work.run(local) {
+        // A prompt is embedded on its own thread while the store is opened and searched by words.
+        let meaning = match (&kind, event.prompt.as_deref()) {
+            (EventKind::UserPromptSubmit, Some(prompt)) if injects => {
+                config.embedder().map(|embedder| inject::Meaning {
+                    vector: embedder.embed_in_background(prompt.to_owned(), memory_embed::PROMPT_TOKENS),
+                    min_similarity: config.retrieval.min_similarity,
+                })
+            }
+            _ => None,
+        };
+        let (rendered, summary) = match work.run(local, meaning) {
             Ok((response, outcome)) => {
                 if !local {
                     *verdict = Some(true);
@@ -611,8 +621,12 @@ struct Work<'w> {
 }
 
 impl Work<'_> {
-    fn run(&self, local: bool) -> memory_core::Result<(HookResponse, String)> {
-        let mut work = std::pin::pin!(self.run_async());
+    fn run(
+        &self,
+        local: bool,
+        meaning: Option<inject::Meaning>,
+    ) -> memory_core::Result<(HookResponse, String)> {
+        let mut work = std::pin::pin!(self.run_async(meaning));
         // A local store finishes in the first poll and needs no runtime. Work that waits (a
         // network store) gets one.
         if local && let Poll::Ready(done) = work.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
@@ -641,7 +655,10 @@ impl Work<'_> {
         })
     }
 
-    async fn run_async(&self) -> memory_core::Result<(HookResponse, String)> {
+    async fn run_async(
+        &self,
+        meaning: Option<inject::Meaning>,
+    ) -> memory_core::Result<(HookResponse, String)> {
         let store = self.stores.open(self.config).await?;
         let outcome = if self.record { self.store_event(&*store).await? } else { String::new() };
         if !self.injects {
@@ -685,12 +702,6 @@ impl Work<'_> {
             }
             EventKind::UserPromptSubmit => match self.event.prompt.as_deref() {
                 Some(prompt) => {
-                    // Only a prompt opens the embedding model; it reads weights as it needs them.
-                    let embedder = self.config.embedder();
-                    let meaning = embedder.as_ref().map(|embedder| inject::Meaning {
-                        embedder,
-                        min_similarity: self.config.retrieval.min_similarity,
-                    });
                     inject::for_prompt(
                         &*store,
                         self.project,

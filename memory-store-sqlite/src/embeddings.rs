@@ -1,8 +1,10 @@
 //! Notes' embeddings, in the same database file: one row per note holding all its vectors (one
 //! per passage), dropped by triggers when the note changes or goes. Vectors are kept as signed
 //! bytes with their length, a quarter of `f32`s: ranking by them differs from exact cosine by
-//! far less than the gap between a relevant note and the next. Search reads the rows of the
-//! asked scopes once, keeps each note's best passage, and reads only the winners' notes.
+//! far less than the gap between a relevant note and the next. Beside them, in `note_codes`,
+//! each vector's signs as bits. Search scans the codes of the asked scopes (the number of
+//! differing signs tracks the angle between two vectors), keeps the [`SHORTLIST`] closest notes,
+//! ranks those by their signed-byte vectors, and reads only the winners' notes.
 
 use memory_core::{Note, Scope, VectorHit, VectorQuery};
 use rusqlite::{Connection, OptionalExtension as _, params};
@@ -32,6 +34,76 @@ fn pack(vectors: &[Vec<f32>]) -> Vec<u8> {
         out.extend(quantized.iter().map(|&q| q.to_le_bytes()[0]));
     }
     out
+}
+
+/// Notes whose full vectors are compared with the query, after the scan of the codes: far more
+/// than a search asks for, so the best notes are in it even where signs mislead.
+const SHORTLIST: usize = 160;
+
+/// The signs of a vector's values as bits, eight to a byte, first value in the lowest bit.
+fn signs(values: impl Iterator<Item = bool>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, positive) in values.enumerate() {
+        if i % 8 == 0 {
+            out.push(0);
+        }
+        if positive && let Some(last) = out.last_mut() {
+            *last |= 1 << (i % 8);
+        }
+    }
+    out
+}
+
+/// The codes of packed vectors ([`pack`]): each vector's signs, one after another.
+fn codes(packed: &[u8]) -> Option<Vec<u8>> {
+    let dims = usize::try_from(u32::from_le_bytes(packed.get(..4)?.try_into().ok()?)).ok()?;
+    if dims == 0 {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    for vector in packed[4..].chunks_exact(4 + dims) {
+        out.extend(signs(vector[4..].iter().map(|&b| (b as i8) > 0)));
+    }
+    Some(out)
+}
+
+/// The fewest signs any of a note's codes differs in from the query's.
+fn nearest(codes: &[u8], query: &[u8]) -> Option<u32> {
+    if query.is_empty() {
+        return None;
+    }
+    codes
+        .chunks_exact(query.len())
+        .map(|code| {
+            let words = code.chunks_exact(8).zip(query.chunks_exact(8));
+            let whole: u32 = words
+                .map(|(a, b)| {
+                    let a = u64::from_le_bytes(a.try_into().unwrap_or_default());
+                    let b = u64::from_le_bytes(b.try_into().unwrap_or_default());
+                    (a ^ b).count_ones()
+                })
+                .sum();
+            let tail = code.len() - code.len() % 8;
+            whole + code[tail..].iter().zip(&query[tail..]).map(|(a, b)| (a ^ b).count_ones()).sum::<u32>()
+        })
+        .min()
+}
+
+/// Computes the codes of every stored vector, once, when `note_codes` is added.
+pub(crate) fn fill_codes(conn: &Connection) -> Result<(), StoreError> {
+    let rows: Vec<(i64, String, String, Vec<u8>)> = conn
+        .prepare("SELECT note_id, scope, model, vectors FROM note_embeddings")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut insert = conn.prepare(
+        "INSERT OR REPLACE INTO note_codes (note_id, scope, model, codes) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (id, scope, model, packed) in rows {
+        if let Some(codes) = codes(&packed) {
+            insert.execute(params![id, scope, model, codes])?;
+        }
+    }
+    Ok(())
 }
 
 /// The dot product of a stored byte vector and a quantized one, in integers (which the compiler
@@ -98,10 +170,15 @@ pub(crate) fn put(
         )
         .optional()?;
     let Some(id) = id else { return Ok(false) };
+    let packed = pack(vectors);
     conn.prepare_cached(
         "INSERT OR REPLACE INTO note_embeddings (note_id, scope, model, vectors) VALUES (?1, ?2, ?3, ?4)",
     )?
-    .execute(params![id, scope, model, pack(vectors)])?;
+    .execute(params![id, scope, model, packed])?;
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO note_codes (note_id, scope, model, codes) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![id, scope, model, codes(&packed).unwrap_or_default()])?;
     Ok(true)
 }
 
@@ -120,35 +197,65 @@ pub(crate) fn missing(conn: &Connection, model: &str, limit: usize) -> Result<Ve
     rows.into_iter().map(|(path, meta, body)| decode(path, &meta, body)).collect()
 }
 
+/// The best `limit` of `(id, score)` pairs seen so far, best first; ties go to the lower id.
+struct Best<T> {
+    limit: usize,
+    items: Vec<(i64, T)>,
+}
+
+impl<T: Copy + PartialOrd> Best<T> {
+    fn new(limit: usize) -> Self {
+        Self { limit, items: Vec::with_capacity(limit + 1) }
+    }
+
+    /// Offers a pair; `better(a, b)` says whether score `a` ranks above `b`.
+    fn offer(&mut self, id: i64, score: T, better: impl Fn(T, T) -> bool) {
+        if self.limit == 0
+            || (self.items.len() == self.limit && self.items.last().is_some_and(|&(_, s)| !better(score, s)))
+        {
+            return;
+        }
+        let at = self.items.partition_point(|&(other, s)| better(s, score) || (s == score && other < id));
+        self.items.insert(at, (id, score));
+        self.items.truncate(self.limit);
+    }
+}
+
 /// Notes by their best vector's similarity to the query's, best first.
 pub(crate) fn search(conn: &Connection, query: &VectorQuery) -> Result<Vec<VectorHit>, StoreError> {
     if query.limit == 0 {
         return Ok(Vec::new());
     }
     let (quantized, query_norm) = quantize(&query.vector);
+    let query_code = signs(quantized.iter().map(|&q| q > 0));
     let scopes: Vec<String> = query.scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT note_id, vectors FROM note_embeddings
+    // The notes whose signs are closest to the query's.
+    let mut shortlist = Best::new(SHORTLIST.max(query.limit));
+    let mut scan = conn.prepare_cached(
+        "SELECT note_id, codes FROM note_codes
          WHERE model = ?1 AND (?2 = '[]' OR scope IN (SELECT value FROM json_each(?2)))",
     )?;
-    // The best `limit` so far, worst last.
-    let mut top: Vec<(i64, f32, usize)> = Vec::with_capacity(query.limit + 1);
-    let mut rows = stmt.query(params![query.model, scope_json])?;
+    let mut rows = scan.query(params![query.model, scope_json])?;
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let rusqlite::types::ValueRef::Blob(packed) = row.get_ref(1)? else { continue };
-        let Some((similarity, passage)) = best(packed, &quantized, query_norm) else { continue };
-        if top.len() == query.limit && top.last().is_some_and(|&(_, s, _)| similarity <= s) {
-            continue;
+        let rusqlite::types::ValueRef::Blob(codes) = row.get_ref(1)? else { continue };
+        if let Some(distance) = nearest(codes, &query_code) {
+            shortlist.offer(id, distance, |a, b| a < b);
         }
-        let at = top.partition_point(|&(other, s, _)| s > similarity || (s == similarity && other < id));
-        top.insert(at, (id, similarity, passage));
-        top.truncate(query.limit);
+    }
+    // Those ranked by their full vectors.
+    let mut top: Best<(f32, usize)> = Best::new(query.limit);
+    let mut vectors = conn.prepare_cached("SELECT vectors FROM note_embeddings WHERE note_id = ?1")?;
+    for (id, _) in shortlist.items {
+        let packed: Option<Vec<u8>> = vectors.query_row([id], |row| row.get(0)).optional()?;
+        if let Some(found) = packed.and_then(|packed| best(&packed, &quantized, query_norm)) {
+            top.offer(id, found, |a, b| a.0 > b.0);
+        }
     }
     let mut read = conn.prepare_cached("SELECT path, meta, body FROM notes WHERE id = ?1")?;
-    let mut hits = Vec::with_capacity(top.len());
-    for (id, similarity, passage) in top {
+    let mut hits = Vec::with_capacity(top.items.len());
+    for (id, (similarity, passage)) in top.items {
         let row = read
             .query_row([id], |row| {
                 Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?))
@@ -163,7 +270,7 @@ pub(crate) fn search(conn: &Connection, query: &VectorQuery) -> Result<Vec<Vecto
 
 #[cfg(test)]
 mod tests {
-    use super::{best, pack, quantize};
+    use super::{best, codes, nearest, pack, quantize, signs};
 
     #[test]
     fn packed_vectors_rank_as_the_originals_do() {
@@ -178,5 +285,17 @@ mod tests {
         assert!((similarity - exact).abs() < 0.01, "{similarity} vs {exact}");
         let (other, norm) = quantize(&[1.0, 0.0]);
         assert!(best(&packed, &other, norm).is_none(), "another length compares with nothing");
+    }
+
+    #[test]
+    fn codes_count_the_signs_two_vectors_differ_in() {
+        let packed = pack(&[vec![0.5f32, -0.5, 0.1, -0.1, 0.3, 0.3, -0.2, 0.9, -0.4], vec![-1.0f32; 9]]);
+        let codes = codes(&packed).unwrap();
+        assert_eq!(codes, [0b1011_0101, 0, 0, 0], "two bytes per 9-value vector, signs in order");
+        let query = signs([true, false, true, false, true, true, false, true, false].into_iter());
+        assert_eq!(nearest(&codes, &query), Some(0), "the first vector has the query's signs");
+        let flipped = signs([false, true, true, false, true, true, false, true, false].into_iter());
+        assert_eq!(nearest(&codes, &flipped), Some(2));
+        assert_eq!(nearest(&codes[2..], &flipped), Some(5), "all-negative: the five positive signs differ");
     }
 }

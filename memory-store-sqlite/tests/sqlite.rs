@@ -183,3 +183,87 @@ async fn from_env_honours_the_override() {
     let default = SqliteConfig::default_path().expect("a home directory in tests");
     assert!(default.ends_with("agent-memory/memory.db"), "{}", default.display());
 }
+
+/// Pseudo-random unit vectors of the model's length.
+fn unit_vectors(count: usize, seed: u64) -> Vec<Vec<f32>> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+    };
+    (0..count)
+        .map(|_| {
+            let v: Vec<f32> = (0..384).map(|_| next()).collect();
+            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            v.into_iter().map(|x| x / norm).collect()
+        })
+        .collect()
+}
+
+fn vector_query(vector: Vec<f32>, scope: &Scope, limit: usize) -> memory_core::VectorQuery {
+    memory_core::VectorQuery { model: "test-model".to_owned(), vector, scopes: vec![scope.clone()], limit }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_by_meaning_over_many_notes_ranks_as_exact_cosine_does() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("many");
+    let vectors = unit_vectors(1_200, 0x9e37_79b9_7f4a_7c15);
+    let notes: Vec<_> = (0..400)
+        .map(|i| note(&scope, &format!("facts/n{i}.md"), &format!("Note {i}"), &[], "- a\n- b\n"))
+        .collect();
+    for (i, n) in notes.iter().enumerate() {
+        store.put_note(n).await.expect("put");
+        assert!(store.put_embeddings(n, "test-model", &vectors[i * 3..i * 3 + 3]).await.expect("embed"));
+    }
+    for (probe, target) in [(0usize, 17usize), (1, 250), (2, 399)] {
+        // A query near one passage of the target, with noise as large as the signal.
+        let noise = &unit_vectors(1, 77 + probe as u64)[0];
+        let query: Vec<f32> = vectors[target * 3 + 1].iter().zip(noise).map(|(a, b)| a + 0.9 * b).collect();
+        let hits = store.search_embeddings(&vector_query(query.clone(), &scope, 5)).await.expect("search");
+        let mut exact: Vec<(f32, usize)> = (0..notes.len())
+            .map(|i| {
+                let best =
+                    (0..3).map(|p| memory_core::cosine(&query, &vectors[i * 3 + p])).fold(-1.0, f32::max);
+                (best, i)
+            })
+            .collect();
+        exact.sort_by(|a, b| b.0.total_cmp(&a.0));
+        assert_eq!(hits[0].note.path, notes[target].path, "the target comes first");
+        assert_eq!(hits[0].passage, 1, "through the passage the query is near");
+        let found: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
+        let expected: Vec<&str> = exact.iter().take(5).map(|&(_, i)| notes[i].path.as_str()).collect();
+        let shared = expected.iter().filter(|p| found.contains(p)).count();
+        assert!(shared >= 4, "the top five match exact cosine: {found:?} vs {expected:?}");
+        assert!((hits[0].similarity - exact[0].0).abs() < 0.02, "{} vs {}", hits[0].similarity, exact[0].0);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vectors_stored_before_the_codes_existed_are_found() {
+    let (_dir, path) = temp_db();
+    let scope = project_scope("older");
+    let n = note(&scope, "facts/old.md", "Old", &[], "- kept\n");
+    let vectors = unit_vectors(2, 5);
+    {
+        let store = open(&path);
+        store.put_note(&n).await.expect("put");
+        assert!(store.put_embeddings(&n, "test-model", &vectors).await.expect("embed"));
+    }
+    // The database as the release before the codes left it.
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(
+        "DROP TRIGGER note_codes_follow; DROP TABLE note_codes; DELETE FROM schema_version WHERE version >= 4; PRAGMA user_version = 3;",
+    )
+    .expect("downgrade");
+    drop(conn);
+    let store = open(&path);
+    assert_eq!(header_user_version(&path), SCHEMA_VERSION);
+    let hits = store.search_embeddings(&vector_query(vectors[1].clone(), &scope, 3)).await.expect("search");
+    assert_eq!(hits.len(), 1, "the migration computed the stored vectors' codes");
+    assert_eq!((hits[0].note.path.as_str(), hits[0].passage), ("facts/old.md", 1));
+    assert!(hits[0].similarity > 0.99);
+}
