@@ -41,9 +41,9 @@ mod provider;
 mod report;
 mod request;
 mod run;
-mod shell;
 mod statements;
 mod validate;
+mod values;
 
 pub use anthropic::{
     ANTHROPIC_API_KEY_VAR, ANTHROPIC_BASE_URL_VAR, ANTHROPIC_MODEL_VAR, ANTHROPIC_VERSION, AnthropicConfig,

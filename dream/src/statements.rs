@@ -16,7 +16,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::shell;
+use crate::values;
+use memory_core::shell;
 
 /// Longest statement kept, in characters.
 const MAX_STATEMENT_CHARS: usize = 240;
@@ -751,7 +752,7 @@ pub(crate) fn claim(text: &str) -> Claim {
             }
         }
     }
-    let ports: BTreeSet<String> = shell::ports(&lower).into_iter().collect();
+    let ports: BTreeSet<String> = values::ports(&lower).into_iter().collect();
     let corrects =
         CORRECTION_LEAD.is_match(FILLER.replace(&lower, "").trim()) || CORRECTION.is_match(&stripped);
     let adds = ADDS.is_match(&lower);
@@ -773,7 +774,7 @@ pub(crate) fn claim(text: &str) -> Claim {
 
 fn split_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for token in shell::tokens(text) {
+    for token in values::tokens(text) {
         // `postgres14`, `node20`, `v16`: a name and its version.
         let digits = token.find(|c: char| c.is_ascii_digit());
         match digits {
@@ -932,7 +933,7 @@ impl Claim {
             }
         }
         if self.corrects && !self.ports.is_empty() {
-            let used: BTreeSet<String> = shell::ports(command).into_iter().collect();
+            let used: BTreeSet<String> = values::ports(command).into_iter().collect();
             if !used.is_empty() && used.is_disjoint(&self.ports) {
                 return true;
             }

@@ -11,6 +11,7 @@ mod response;
 pub mod retention;
 mod scope;
 pub mod search;
+pub mod shell;
 mod store;
 
 pub use adapter::{

@@ -240,6 +240,9 @@ pub struct HookConfig {
     pub prompt_min_terms: usize,
     /// Keep `.cursor/rules/agent-memory.mdc` current for Cursor, which cannot take per-prompt context.
     pub cursor_rules_file: bool,
+    /// Before a shell command that failed before in this project (or an edit of a file with a
+    /// known pitfall), hand the agent the known fix, where the harness takes context there.
+    pub tool_recall: bool,
 }
 
 impl Default for HookConfig {
@@ -255,6 +258,7 @@ impl Default for HookConfig {
             prompt_max_notes: 3,
             prompt_min_terms: 2,
             cursor_rules_file: true,
+            tool_recall: true,
         }
     }
 }

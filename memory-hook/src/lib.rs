@@ -42,6 +42,7 @@ pub mod log;
 pub mod paths;
 pub mod project;
 mod runtime;
+pub mod tool_time;
 mod watchdog;
 
 pub use autodream::{DreamClaim, DreamLock, Trigger};

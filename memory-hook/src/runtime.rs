@@ -35,6 +35,7 @@ use crate::inject::{self, Injection};
 use crate::journal::{DrainMode, Journal};
 use crate::ledger::Ledger;
 use crate::project::{self, Project};
+use crate::tool_time;
 use crate::watchdog::{Shared, Stage};
 use crate::{context_file, log, paths};
 
@@ -295,8 +296,18 @@ impl<'a> Hook<'a> {
         let context_file = kind == EventKind::SessionStart
             && config.hook.cursor_rules_file
             && self.adapter.context_file().is_some();
-        let injects = matches!(kind, EventKind::SessionStart | EventKind::UserPromptSubmit)
-            && (self.adapter.support(&kind).context || context_file);
+        let injects = match kind {
+            EventKind::SessionStart | EventKind::UserPromptSubmit => {
+                self.adapter.support(&kind).context || context_file
+            }
+            // Tool-time recall: only a shell command or an edit can have a known fix.
+            EventKind::PreToolUse => {
+                config.hook.tool_recall
+                    && self.adapter.support(&kind).context
+                    && event.tool.as_ref().is_some_and(|t| t.shell.is_some() || !t.files.is_empty())
+            }
+            _ => false,
+        };
         if injects {
             shared.set_deadline(self.started + config.hook.inject_deadline());
         }
@@ -715,6 +726,16 @@ impl Work<'_> {
                 }
                 None => None,
             },
+            EventKind::PreToolUse => {
+                tool_time::before_tool(
+                    &*store,
+                    self.project,
+                    self.event,
+                    &ledger.given(),
+                    hook.prompt_budget.min(cap),
+                )
+                .await?
+            }
             _ => None,
         };
         let Some(injection) = injection else { return Ok((HookResponse::pass(), outcome)) };

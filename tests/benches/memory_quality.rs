@@ -85,6 +85,8 @@ mod metrics;
 mod projects;
 #[path = "memory_quality/sessions.rs"]
 mod sessions;
+#[path = "memory_quality/tool_time.rs"]
+mod tool_time;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -193,6 +195,14 @@ fn main() -> anyhow::Result<()> {
         let text = Live::new(&machine, probe.harness, &roots[probe.repo], seed).prompt(probe.text)?;
         product.prompts.push(text.unwrap_or_default());
     }
+    let mut tool_answers = Vec::new();
+    for probe in tool_time::TOOL_PROBES {
+        seed += 1;
+        let repo = repos.iter().position(|r| *r == probe.project).expect("a known project");
+        let mut live = Live::new(&machine, probe.harness, &roots[repo], seed);
+        live.start()?;
+        tool_answers.push(live.before_shell(probe.command)?);
+    }
     let elapsed = began.elapsed();
 
     let mut naive = Observed::default();
@@ -239,6 +249,7 @@ fn main() -> anyhow::Result<()> {
     );
     println!("run time (sessions, import, dream, probes): {:.1} s\n", elapsed.as_secs_f64());
     print_table(&ours, &theirs);
+    print_tool_time(&tool_answers, verbose);
     print_distillation(&scenario, &notes, &ids);
     print_findings(&scenario, &ours, &notes, &ids, verbose);
     if keep {
@@ -477,6 +488,46 @@ fn print_table(ours: &Scores, theirs: &Scores) {
     chars("mean chars at session start", ours.start_chars, theirs.start_chars);
     chars("mean chars per prompt", ours.prompt_chars, theirs.prompt_chars);
     println!();
+}
+
+/// Tool-time recall: the share of commands like an earlier failure that came with its fix, and
+/// of the others that came with anything. No baseline: none recalls at tool time.
+fn print_tool_time(answers: &[Option<String>], verbose: bool) {
+    let (mut shown, mut due, mut alarms, mut quiet) = (0, 0, 0, 0);
+    let mut misses = Vec::new();
+    for (probe, answer) in tool_time::TOOL_PROBES.iter().zip(answers) {
+        let text = answer.as_deref().unwrap_or_default().to_lowercase();
+        match probe.expect {
+            Some(words) => {
+                due += 1;
+                if words.iter().all(|w| text.contains(&w.to_lowercase())) {
+                    shown += 1;
+                } else {
+                    misses.push(format!("    missed: `{}` in {}", probe.command, probe.project));
+                }
+            }
+            None => {
+                quiet += 1;
+                if answer.is_some() {
+                    alarms += 1;
+                    misses.push(format!("    false alarm: `{}` in {}", probe.command, probe.project));
+                }
+            }
+        }
+    }
+    println!(
+        "tool-time recall (before a command like one that failed before): known fix shown {} ({shown}/{due}), target ≥ 0.90; shown on other commands {} ({alarms}/{quiet}), target 0",
+        ratio_text(shown, due),
+        ratio_text(alarms, quiet),
+    );
+    for line in misses.iter().take(if verbose { usize::MAX } else { 4 }) {
+        println!("{line}");
+    }
+    println!();
+}
+
+fn ratio_text(part: usize, whole: usize) -> String {
+    if whole == 0 { "n/a".to_owned() } else { format!("{:.2}", part as f64 / whole as f64) }
 }
 
 /// Whether the dream kept each fact at all, and in which scope: separates what the distiller

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use memory_core::StoredEvent;
 
 use crate::evidence::{self, Outcome};
-use crate::shell;
+use memory_core::shell;
 
 /// Most commands or files named as a fix.
 const MAX_FIX_PARTS: usize = 3;

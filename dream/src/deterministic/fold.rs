@@ -8,8 +8,8 @@ use crate::DreamRequest;
 use crate::deterministic::book::{Book, Spec};
 use crate::deterministic::fixes::Fixes;
 use crate::evidence::{self, FileAction, Outcome};
-use crate::shell::{self, Invocation};
 use crate::statements::{self, Claim, Reach, Statement};
+use memory_core::shell::{self, Invocation};
 
 /// Programs whose runs are file and version-control chores, not how a project is built or checked.
 const CHORES: &[&str] = &[

@@ -321,6 +321,24 @@ impl<'m> Live<'m> {
         Ok(())
     }
 
+    /// The agent is about to run a shell command (Claude Code's and Codex's `PreToolUse`); what
+    /// it was given.
+    pub(crate) fn before_shell(&mut self, command: &str) -> anyhow::Result<Option<String>> {
+        let call = self.next_id();
+        match self.harness {
+            Harness::Claude => {
+                let call = format!("toolu_{}", &call.replace('-', "")[..24]);
+                let input = json!({ "command": command, "description": describe(command) });
+                self.claude_tool("Bash", &input, &call, None)
+            }
+            Harness::Codex => {
+                let call = format!("call_{}", &call.replace('-', "")[..20]);
+                self.codex_tool("Bash", &json!({ "command": command }), &call, None)
+            }
+            Harness::Cursor => anyhow::bail!("Cursor takes no context before a tool call"),
+        }
+    }
+
     /// The agent reads a file of the project (Codex reads through its shell).
     pub(crate) fn read(&mut self, file: &str) -> anyhow::Result<()> {
         let content = std::fs::read_to_string(self.root.join(file)).unwrap_or_default();
@@ -496,7 +514,7 @@ impl<'m> Live<'m> {
         input: &Value,
         call: &str,
         response: Option<Value>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Option<String>> {
         let event = if response.is_some() { "PostToolUse" } else { "PreToolUse" };
         let mut v = self.base(event, "");
         merge(
@@ -506,8 +524,7 @@ impl<'m> Live<'m> {
         if let Some(response) = response {
             merge(&mut v, json!({ "tool_response": response, "duration_ms": 212 }));
         }
-        self.send(v)?;
-        Ok(())
+        self.send(v)
     }
 
     fn codex_tool(
@@ -516,15 +533,14 @@ impl<'m> Live<'m> {
         input: &Value,
         call: &str,
         response: Option<Value>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Option<String>> {
         let event = if response.is_some() { "PostToolUse" } else { "PreToolUse" };
         let mut v = self.base(event, "");
         merge(&mut v, json!({ "tool_name": tool, "tool_input": input, "tool_use_id": call }));
         if let Some(response) = response {
             merge(&mut v, json!({ "tool_response": response }));
         }
-        self.send(v)?;
-        Ok(())
+        self.send(v)
     }
 }
 

@@ -1,6 +1,7 @@
-//! Reading shell command lines: the simple commands of a line, the program each runs (past
-//! variable assignments and runners such as `uv run` or `npx`), its subcommand and flags, and the
-//! files a command deletes.
+//! Reading shell command lines, harness-neutral: the simple commands of a line, the program each
+//! runs (past variable assignments and runners such as `uv run` or `npx`), its subcommand and
+//! flags, and the files a command deletes. The dream reads what was run with it; the hook runtime
+//! recognises a command about to run again.
 
 /// Programs that say nothing about a project: moving around, printing, shell plumbing.
 const TRIVIAL: &[&str] = &[
@@ -92,26 +93,26 @@ const SCRIPT_RUNNERS: &[&str] = &["npm", "pnpm", "yarn", "bun"];
 
 /// One simple command, as a program run with its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Invocation {
+pub struct Invocation {
     /// Variable assignments before the program (`TZ=UTC`).
-    pub(crate) env: Vec<String>,
+    pub env: Vec<String>,
     /// The runners in front of the program (`uv run`, `npx`).
-    pub(crate) runners: Vec<String>,
+    pub runners: Vec<String>,
     /// The program, without its directory.
-    pub(crate) program: String,
+    pub program: String,
     /// The subcommand (`test` of `cargo test`; the script of `pnpm run lint`).
-    pub(crate) sub: Option<String>,
+    pub sub: Option<String>,
     /// The flags, names only (`--features`, not its value), in order, without repeats.
-    pub(crate) flags: Vec<String>,
+    pub flags: Vec<String>,
     /// The words after the program, unquoted.
-    pub(crate) args: Vec<String>,
+    pub args: Vec<String>,
     /// Every word of the simple command, as written.
-    pub(crate) words: Vec<String>,
+    pub words: Vec<String>,
 }
 
 impl Invocation {
     /// `program sub` (or `program`): how commands are grouped (`cargo test`, `pytest`).
-    pub(crate) fn family(&self) -> String {
+    pub fn family(&self) -> String {
         match &self.sub {
             Some(sub) => format!("{} {sub}", self.program),
             None => self.program.clone(),
@@ -119,7 +120,7 @@ impl Invocation {
     }
 
     /// Whether the command only looks around.
-    pub(crate) fn is_inspection(&self) -> bool {
+    pub fn is_inspection(&self) -> bool {
         INSPECTION.contains(&self.program.as_str())
             || INSPECTION_SUBCOMMANDS.iter().any(|(program, subs)| {
                 *program == self.program && self.sub.as_deref().is_some_and(|sub| subs.contains(&sub))
@@ -129,7 +130,7 @@ impl Invocation {
 
 /// Splits a command line into the words of its simple commands, at unquoted `&&`, `||`, `|`, `;`
 /// and `&`; quotes stay in the words, redirections are left out.
-pub(crate) fn simple_commands(line: &str) -> Vec<Vec<String>> {
+pub fn simple_commands(line: &str) -> Vec<Vec<String>> {
     let mut commands = Vec::new();
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
@@ -187,7 +188,7 @@ fn is_redirection(word: &str) -> bool {
 }
 
 /// Reads one simple command.
-pub(crate) fn invocation(words: &[String]) -> Option<Invocation> {
+pub fn invocation(words: &[String]) -> Option<Invocation> {
     let mut index = 0;
     let mut env = Vec::new();
     let mut runners = Vec::new();
@@ -293,7 +294,7 @@ fn is_subcommand(word: &str) -> bool {
 }
 
 /// A word without its surrounding quotes.
-pub(crate) fn unquote(word: &str) -> String {
+pub fn unquote(word: &str) -> String {
     let stripped = word
         .strip_prefix('"')
         .and_then(|w| w.strip_suffix('"'))
@@ -308,13 +309,13 @@ fn is_trivial(invocation: &Invocation) -> bool {
 
 /// The command a line is about: its first simple command that is not trivial (`pnpm test` of
 /// `cd web && pnpm test`). `None` when every part is trivial.
-pub(crate) fn primary(line: &str) -> Option<Invocation> {
+pub fn primary(line: &str) -> Option<Invocation> {
     simple_commands(line).iter().filter_map(|words| invocation(words)).find(|i| !is_trivial(i))
 }
 
 /// The files a command line deletes or moves away: `rm`, `git rm`, `unlink`, and the sources of
 /// `mv` and `git mv`.
-pub(crate) fn deleted_paths(line: &str) -> Vec<String> {
+pub fn deleted_paths(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     for words in simple_commands(line) {
         let Some(invocation) = invocation(&words) else { continue };
@@ -342,7 +343,7 @@ pub(crate) fn deleted_paths(line: &str) -> Vec<String> {
 
 /// The files a patch deletes or moves away: `*** Delete File:` and the source of `*** Move to:` in
 /// Codex's patch format, `+++ /dev/null` in a unified diff.
-pub(crate) fn patch_deleted_paths(patch: &str) -> Vec<String> {
+pub fn patch_deleted_paths(patch: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut updating: Option<&str> = None;
     let mut minus: Option<&str> = None;
@@ -359,41 +360,5 @@ pub(crate) fn patch_deleted_paths(patch: &str) -> Vec<String> {
             out.extend(minus.filter(|p| *p != "/dev/null").map(str::to_owned));
         }
     }
-    out
-}
-
-/// Words of a text for matching values: lowercase runs of letters, digits, `.`, `_` and `-`,
-/// trimmed of `.` and `-` at their ends (`postgres:14` → `postgres`, `14`).
-pub(crate) fn tokens(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '+' | '#')))
-        .map(|t| t.trim_matches(|c| matches!(c, '.' | '-')))
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The port numbers a text names: `localhost:5173`, `127.0.0.1:8080`, `--port 3000`, `port 8000`,
-/// `moved to 8081`.
-pub(crate) fn ports(text: &str) -> Vec<String> {
-    static PORT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?ix)
-              \b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):(\d{2,5})\b
-            | --port[=\ ](\d{2,5})\b
-            | \bport\b[^\d\n]{0,12}?\b(\d{2,5})\b
-            | \b(?:on|at|to)\ :?(\d{4,5})\b
-            ",
-        )
-        .expect("the port pattern compiles")
-    });
-    // A bare number after "on", "at" or "to" is a port unless it reads as a year ("to 2025").
-    let year = |m: &regex::Match<'_>| m.as_str().parse::<u32>().is_ok_and(|n| (1900..=2100).contains(&n));
-    let mut out: Vec<String> = PORT
-        .captures_iter(text)
-        .filter_map(|c| (1..=3).find_map(|i| c.get(i)).or_else(|| c.get(4).filter(|m| !year(m))))
-        .map(|m| m.as_str().to_owned())
-        .collect();
-    out.dedup();
     out
 }
