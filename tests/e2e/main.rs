@@ -18,5 +18,6 @@ mod model_server;
 mod neo4j_restart;
 mod real_clis;
 mod support;
+mod tool_time;
 mod tree;
 mod write_paths;
