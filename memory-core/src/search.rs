@@ -221,24 +221,24 @@ pub fn forms(query: &[Term]) -> Vec<String> {
     out
 }
 
-/// How many of the asked terms occur in a note (in any of their forms, phrases as consecutive
-/// words), as search sees its text ([`note_text`]).
+/// How many of the asked words a note covers, as search sees its text ([`note_text`]): a term
+/// counts when any of its forms occurs (phrases as consecutive words), and a phrase of the
+/// thesaurus covers each of its words ("minimum rust version" is met by "MSRV" as fully as by
+/// the three words).
 pub fn matched_terms(note: &crate::Note, query: &[Term]) -> usize {
     let words = words(&note_text(note));
     let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
     let joined = format!(" {} ", words.join(" "));
-    query
-        .iter()
-        .filter(|t| {
-            t.forms.iter().any(|f| {
-                if f.contains(' ') {
-                    joined.contains(&format!(" {f} "))
-                } else {
-                    present.contains(f.as_str())
-                }
-            })
-        })
-        .count()
+    let mut covered: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for term in query {
+        let found = term.forms.iter().any(|f| {
+            if f.contains(' ') { joined.contains(&format!(" {f} ")) } else { present.contains(f.as_str()) }
+        });
+        if found {
+            covered.extend(term.asked.split(' ').filter(|w| !w.is_empty()));
+        }
+    }
+    covered.len()
 }
 
 /// The words of a text as search sees them: runs of letters and digits, lowercased.

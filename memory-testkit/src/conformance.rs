@@ -412,6 +412,13 @@ pub async fn search_finds_inflections_and_abbreviations(store: &dyn MemoryStore)
     assert_eq!(hits.first().map(|h| &h.note), Some(&database), "db finds database");
     let hits = ok(store.search_notes(&ask("minimum supported rust version")).await, "search");
     assert_eq!(hits.first().map(|h| &h.note), Some(&msrv), "the phrase finds its abbreviation");
+    let node =
+        note(&scope, "notes/node.md", "Node versions", &[], "Node 20 by default; rust is elsewhere.\n");
+    ok(store.put_note(&node).await, "put_note");
+    let hits = ok(store.search_notes(&ask("minimum rust version")).await, "search");
+    let matched = |n: &memory_core::Note| hits.iter().find(|h| h.note == *n).map(|h| h.matched_terms);
+    assert_eq!(matched(&msrv), Some(3), "MSRV covers every word of \"minimum rust version\"");
+    assert_eq!(matched(&node), Some(2), "rust and versions: two of its words");
 }
 
 /// Search ranks the obviously better note first, reports matched terms and respects scopes.

@@ -216,15 +216,17 @@ impl Fold<'_> {
         }
     }
 
-    /// Whether a tool is used beyond this project: another project's notes cover it, or the user's
-    /// do.
+    /// Whether a tool is used beyond this project: another project's notes cover it, or a dream
+    /// already filed it with the user's. A note the user wrote about the tool says they know it,
+    /// not that other projects use it: flags seen in one project stay there, whether that note
+    /// was imported before or after they were seen.
     fn shared(&self, tool: &str) -> bool {
         self.request.tools_elsewhere.contains(tool)
-            || !self
+            || self
                 .book
                 .notes_under(&Scope::User, &format!("tools/{tool}"))
                 .iter()
-                .all(|n| is_legacy_flags(n))
+                .any(|n| !n.is_human_edited() && !is_legacy_flags(n))
             || !self.book.open_under(&Scope::User, &format!("tools/{tool}")).is_empty()
     }
 

@@ -155,6 +155,47 @@ async fn tool_notes_go_where_the_tool_is_used() {
 }
 
 #[tokio::test]
+async fn a_note_the_user_wrote_about_a_tool_does_not_pull_one_projects_flags_into_theirs() {
+    let mut story = Story::new();
+    story
+        .session("claude", "py-1", Some("billing"), "/home/alice/src/billing")
+        .bash_ok("uv run alembic revision --autogenerate -m \"add tax_rate\"")
+        .stop();
+    let store = store_with(&story.events()).await;
+    let mut tips = memory_core::Note {
+        path: memory_core::NotePath::new("tools/alembic/tips.md").unwrap(),
+        meta: memory_core::NoteMeta {
+            title: "alembic tips".to_owned(),
+            description: None,
+            tags: Vec::new(),
+            scope: Scope::User,
+            kind: memory_core::NoteKind::Tool,
+            sources: Vec::new(),
+            updated: chrono::DateTime::UNIX_EPOCH,
+            generator: memory_core::GENERATOR_HUMAN.to_owned(),
+        },
+        body: "- `alembic downgrade -1` undoes the last revision.\n".to_owned(),
+    };
+    store.put_note(&tips).await.unwrap();
+    dream_once(&store).await;
+    let flags = "project/billing/tools/alembic/revision-flags.md";
+    let kept = body(&store, &project("billing"), flags).await.expect("the flags stay in the project");
+    assert!(kept.contains("`--autogenerate`"), "{kept}");
+    assert!(body(&store, &Scope::User, "tools/alembic/revision-flags.md").await.is_none());
+
+    // A note a dream filed with the user's does mean the tool is shared.
+    tips.path = memory_core::NotePath::new("tools/alembic/upgrade-flags.md").unwrap();
+    tips.meta.generator = "deterministic".to_owned();
+    store.put_note(&tips).await.unwrap();
+    let mut more = Story::new();
+    more.session("codex", "py-2", Some("billing"), "/home/alice/src/billing")
+        .bash_ok("uv run alembic revision -m x");
+    store.append(&more.events()).await.unwrap();
+    dream_once(&store).await;
+    assert!(body(&store, &Scope::User, "tools/alembic/revision-flags.md").await.is_some());
+}
+
+#[tokio::test]
 async fn deleted_files_are_not_hot_and_cursor_edits_count_once() {
     for harness in ["claude", "codex", "cursor"] {
         let mut story = Story::new();
