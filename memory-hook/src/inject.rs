@@ -15,7 +15,9 @@ const START_NOTE_CAP: usize = 1_500;
 const PROMPT_NOTE_CAP: usize = 800;
 /// Search candidates considered per prompt.
 const PROMPT_CANDIDATES: usize = 12;
-/// How much lower the similarity floor is for a note that shares a word with the prompt.
+/// How much lower the similarity floor is for a note that shares words with the prompt: all of
+/// it once the note has half the prompt's terms, less for fewer (one word of a short prompt says
+/// more than one word of a long one).
 const WORDED_MARGIN: f32 = 0.1;
 /// How much more a note of the session's project weighs than one of the user's.
 const PROJECT_BOOST: f64 = 1.25;
@@ -186,11 +188,12 @@ pub async fn for_prompt(
     let top = hits.iter().map(|h| h.score).max_by(f64::total_cmp).unwrap_or(0.0);
     let most = hits.iter().map(|h| h.matched_terms).max().unwrap_or(0);
     let mut rank = 0usize;
-    // Notes sharing a word with the prompt, though too few to be given for their words alone.
-    let mut worded: BTreeSet<String> = BTreeSet::new();
+    // Notes sharing words with the prompt, though too few to be given for their words alone, and
+    // the share of the prompt's terms they have.
+    let mut worded: BTreeMap<String, f32> = BTreeMap::new();
     for hit in hits {
         let key = note_key(&hit.note);
-        worded.insert(key.clone());
+        worded.insert(key.clone(), hit.matched_terms as f32 / terms.len() as f32);
         // Far below the best score, a hit stays only when it matches as many terms as any.
         let weak = hit.score < top * 0.5 && hit.matched_terms < most;
         if hit.matched_terms < min_terms || weak || already.contains(&key) {
@@ -211,12 +214,9 @@ pub async fn for_prompt(
         let mut rank = 0usize;
         for hit in store.search_embeddings(&query).await? {
             let key = note_key(&hit.note);
-            // Meaning alone needs the floor; with a word of the prompt in the note, less will do.
-            let floor = if worded.contains(&key) {
-                meaning.min_similarity - WORDED_MARGIN
-            } else {
-                meaning.min_similarity
-            };
+            // Meaning alone needs the floor; with the prompt's words in the note, less will do.
+            let coverage = worded.get(&key).copied().unwrap_or(0.0);
+            let floor = meaning.min_similarity - WORDED_MARGIN * (2.0 * coverage).min(1.0);
             if hit.similarity < floor || already.contains(&key) {
                 continue;
             }
