@@ -223,8 +223,8 @@ pub fn forms(query: &[Term]) -> Vec<String> {
 
 /// How many of the asked words a note covers, as search sees its text ([`note_text`]): a term
 /// counts when any of its forms occurs (phrases as consecutive words), and a phrase of the
-/// thesaurus covers each of its words ("minimum rust version" is met by "MSRV" as fully as by
-/// the three words).
+/// thesaurus covers each of its words the query asks for ("minimum rust version" is met by
+/// "MSRV" as fully as by the three words).
 pub fn matched_terms(note: &crate::Note, query: &[Term]) -> usize {
     let words = words(&note_text(note));
     let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
@@ -234,8 +234,17 @@ pub fn matched_terms(note: &crate::Note, query: &[Term]) -> usize {
         let found = term.forms.iter().any(|f| {
             if f.contains(' ') { joined.contains(&format!(" {f} ")) } else { present.contains(f.as_str()) }
         });
-        if found {
-            covered.extend(term.asked.split(' ').filter(|w| !w.is_empty()));
+        if !found {
+            continue;
+        }
+        // A phrase covers those of its words the query asks for on their own (not "in" of
+        // "sign in"), and counts once at least.
+        let asked: Vec<&str> =
+            term.asked.split(' ').filter(|w| query.iter().any(|t| t.asked == *w)).collect();
+        if asked.is_empty() {
+            covered.insert(term.asked.as_str());
+        } else {
+            covered.extend(asked);
         }
     }
     covered.len()
