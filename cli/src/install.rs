@@ -1,5 +1,5 @@
-//! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex and
-//! Cursor, take it out again, and check that it is in place and working.
+//! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
+//! Gemini CLI and Copilot CLI, take it out again, and check that it is in place and working.
 //!
 //! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
 //! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
@@ -8,10 +8,12 @@
 mod capture;
 mod claude;
 mod codex;
+mod copilot;
 mod cursor;
 mod doctor;
 mod entries;
 mod file;
+mod gemini;
 mod json;
 mod merge;
 mod plan;
@@ -35,14 +37,18 @@ pub(crate) enum HarnessChoice {
     Codex,
     /// Cursor.
     Cursor,
-    /// All three.
+    /// Gemini CLI.
+    Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// All five.
     All,
 }
 
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor or all (repeat or separate with commas).
+    /// Which harness: claude, codex, cursor, gemini, copilot or all (repeat or separate with commas).
     #[arg(long, value_enum, value_delimiter = ',', required = true)]
     pub(crate) harness: Vec<HarnessChoice>,
     /// `user` (your home folder: every project) or `project` (the project's own files).
@@ -144,6 +150,8 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Claude => vec![Harness::Claude],
             HarnessChoice::Codex => vec![Harness::Codex],
             HarnessChoice::Cursor => vec![Harness::Cursor],
+            HarnessChoice::Gemini => vec![Harness::Gemini],
+            HarnessChoice::Copilot => vec![Harness::Copilot],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();
@@ -159,6 +167,10 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| home.join(".codex"));
+    let copilot_home = std::env::var_os("COPILOT_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".copilot"));
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let project = match project {
         Some(dir) => Some(
@@ -176,7 +188,7 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
             std::env::current_exe().context("cannot tell where this executable is; pass --binary PATH")?
         }
     };
-    Ok(Context { home, codex_home, project, binary, codex_version: codex::detect_version() })
+    Ok(Context { home, codex_home, copilot_home, project, binary, codex_version: codex::detect_version() })
 }
 
 /// The top level of the git work tree that holds `dir` (the folder with `.git`, a folder or a

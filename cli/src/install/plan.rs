@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, cursor};
+use super::{claude, copilot, cursor, gemini};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -22,10 +22,14 @@ pub(crate) enum Harness {
     Codex,
     /// Cursor.
     Cursor,
+    /// Gemini CLI.
+    Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 3] = [Self::Claude, Self::Codex, Self::Cursor];
+    pub(crate) const ALL: [Self; 5] = [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -36,6 +40,8 @@ impl Harness {
             Self::Claude => &claude::SPEC,
             Self::Codex => &codex::SPEC,
             Self::Cursor => &cursor::SPEC,
+            Self::Gemini => &gemini::SPEC,
+            Self::Copilot => &copilot::SPEC,
         }
     }
 }
@@ -65,6 +71,8 @@ pub(crate) struct Context {
     pub(crate) home: PathBuf,
     /// Codex's home (`$CODEX_HOME`, else `~/.codex`).
     pub(crate) codex_home: PathBuf,
+    /// Copilot CLI's home (`$COPILOT_HOME`, else `~/.copilot`).
+    pub(crate) copilot_home: PathBuf,
     /// The project root, when there is one.
     pub(crate) project: Option<PathBuf>,
     /// The binary our hooks run (absolute).
@@ -91,6 +99,12 @@ impl Context {
             (Harness::Codex, Scope::Project) => self.project()?.join(".codex").join("hooks.json"),
             (Harness::Cursor, Scope::User) => self.home.join(".cursor").join("hooks.json"),
             (Harness::Cursor, Scope::Project) => self.project()?.join(".cursor").join("hooks.json"),
+            (Harness::Gemini, Scope::User) => self.home.join(".gemini").join("settings.json"),
+            (Harness::Gemini, Scope::Project) => self.project()?.join(".gemini").join("settings.json"),
+            (Harness::Copilot, Scope::User) => self.copilot_home.join("settings.json"),
+            (Harness::Copilot, Scope::Project) => {
+                self.project()?.join(".github").join("hooks").join("agent-memory.json")
+            }
         })
     }
 
@@ -210,6 +224,11 @@ pub(crate) fn plan(
                 Harness::Claude => claude::TRUST,
                 Harness::Codex => codex::TRUST,
                 Harness::Cursor => cursor::TRUST,
+                Harness::Gemini => gemini::TRUST,
+                Harness::Copilot => match scope {
+                    Scope::User => copilot::TRUST,
+                    Scope::Project => copilot::PROJECT_TRUST,
+                },
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -267,7 +286,7 @@ pub(crate) fn plan_hooks(
             file_plan.status = Status::Absent;
             return Ok(file_plan);
         }
-        None => merge::fresh(spec),
+        None => merge::fresh(spec, scope == Scope::User),
         Some(text) => Json::parse(text).map_err(|e| {
             anyhow::format_err!(
                 "cannot parse {}: {e}; fix the file or move it away (nothing was changed)",

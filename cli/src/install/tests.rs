@@ -34,6 +34,7 @@ impl Sandbox {
         std::fs::create_dir_all(project.join(".git")).unwrap();
         let ctx = Context {
             codex_home: home.join(".codex"),
+            copilot_home: home.join(".copilot"),
             home,
             project: Some(project),
             binary,
@@ -72,6 +73,8 @@ fn harness_of(name: &str) -> Harness {
         "claude" => Harness::Claude,
         "codex" => Harness::Codex,
         "cursor" => Harness::Cursor,
+        "gemini" => Harness::Gemini,
+        "copilot" => Harness::Copilot,
         other => panic!("no harness {other}"),
     }
 }
@@ -156,6 +159,8 @@ fn install_then_uninstall_of_a_new_file_leaves_an_empty_document() {
     assert_eq!(sandbox.read(&sandbox.path(Harness::Claude, Scope::Project)), "{}\n");
     assert_eq!(sandbox.read(&sandbox.path(Harness::Codex, Scope::Project)), "{}\n");
     assert_eq!(sandbox.read(&sandbox.path(Harness::Cursor, Scope::Project)), "{\n  \"version\": 1\n}\n");
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Gemini, Scope::Project)), "{}\n");
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Copilot, Scope::Project)), "{\n  \"version\": 1\n}\n");
 }
 
 #[test]
@@ -473,7 +478,7 @@ fn value(depth: u32) -> BoxedStrategy<Json> {
 fn foreign_command() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-z./~ -]{1,20}",
-        Just("agent-memory hook gemini".to_owned()),
+        Just("agent-memory hook kiro".to_owned()),
         Just("agent-memory dream".to_owned()),
         Just("/usr/bin/agent-memory-wrapper.sh --harness claude".to_owned()),
     ]
@@ -518,7 +523,7 @@ fn foreign_entry(nested: bool) -> BoxedStrategy<Json> {
 
 /// A pre-existing configuration for `harness`, printed by the formatting rule.
 fn existing_config(harness: Harness) -> impl Strategy<Value = String> {
-    let nested = harness != Harness::Cursor;
+    let nested = !matches!(harness, Harness::Cursor | Harness::Copilot);
     let mut names: Vec<String> = harness.spec().events().iter().map(|e| e.name.to_owned()).collect();
     names.extend(["Notification", "beforeReadFile", "WorktreeCreate", "custom"].map(str::to_owned));
     let event = (prop::sample::select(names), prop::collection::vec(foreign_entry(nested), 1..3));
@@ -535,7 +540,7 @@ fn existing_config(harness: Harness) -> impl Strategy<Value = String> {
                 ),
             );
         }
-        if version && harness == Harness::Cursor {
+        if version && matches!(harness, Harness::Cursor | Harness::Copilot) {
             members.insert(0, ("version".to_owned(), Json::int(1)));
         }
         Json::Object(members).to_pretty()
