@@ -118,7 +118,7 @@ fn the_camel_case_dialect_is_read() {
 /// A command that exits nonzero comes as a successful PostToolUse; it is a failure.
 #[test]
 fn a_nonzero_exit_is_a_failure() {
-    let payload = include_bytes!("fixtures/variants/post_tool_use.nonzero_exit.json");
+    let payload = include_bytes!("fixtures/captured/PostToolUse.bash_exit_2.json");
     let event = contract::parse(&ADAPTER, payload, &[]).unwrap();
     assert_eq!(event.kind, EventKind::PostToolUseFailure);
     let tool = event.tool.unwrap();
