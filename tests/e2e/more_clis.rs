@@ -272,3 +272,58 @@ fn gemini_and_copilot_finish_their_turns_with_the_store_unreachable_and_sync_del
     desk.assert_stored("copilot", &copilot);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 2);
 }
+
+/// What the adapters render for a blocked tool call is what each CLI honours: a hook that answers
+/// PreToolUse (Gemini's `BeforeTool`) with it stops the call, and the reason reaches the model.
+#[test]
+fn a_block_rendered_by_the_adapters_stops_the_tool_call_in_gemini_and_copilot() {
+    use memory_core::{EventKind, HarnessAdapter, HookResponse};
+
+    const REASON: &str = "agent-memory: this command is not allowed here";
+    let desk = Desk::with(&["gemini", "copilot"]);
+    let a = desk.m.project("acme-api");
+    let block = HookResponse::block(REASON);
+    let answers = [
+        ("gemini", adapter_gemini::GeminiAdapter.render(&EventKind::PreToolUse, &block)),
+        ("copilot", adapter_copilot::CopilotAdapter.render(&EventKind::PreToolUse, &block)),
+    ];
+    for (harness, rendered) in &answers {
+        assert_eq!(rendered.exit_code, 0);
+        let answer = desk.m.dir.path().join(format!("{harness}-block.json"));
+        std::fs::write(&answer, &rendered.stdout).unwrap();
+        let command = format!("cat '{}'", answer.display());
+        let (config, event, entry) = match *harness {
+            "gemini" => (
+                ".gemini/settings.json",
+                "BeforeTool",
+                json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command }] }),
+            ),
+            _ => (".copilot/settings.json", "PreToolUse", json!({ "type": "command", "bash": command })),
+        };
+        let path = desk.m.dir.path().join(config);
+        let mut settings: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        settings["hooks"][event].as_array_mut().unwrap().push(entry);
+        std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+    }
+
+    desk.server.script_gemini(vec![("run_shell_command", json!({ "command": "touch gemini-ran.txt" }))]);
+    desk.gemini(&a, "Create the file.").assert_completed("gemini with a blocked call");
+    assert!(!a.join("gemini-ran.txt").exists(), "Gemini did not run the blocked command");
+    let calls = model_calls(desk.server.take());
+    let gemini_saw = calls.iter().any(|r| r.body.to_string().contains(REASON));
+    assert!(gemini_saw, "the reason reached Gemini's model: {:#?}", calls.last().unwrap().body);
+
+    desk.server
+        .script_chat(vec![("bash", json!({ "command": "touch copilot-ran.txt", "description": "Create" }))]);
+    desk.copilot(&a, "Create the file.").assert_completed("copilot with a blocked call");
+    assert!(!a.join("copilot-ran.txt").exists(), "Copilot did not run the blocked command");
+    let calls = model_calls(desk.server.take());
+    let copilot_saw = calls.iter().any(|r| r.body.to_string().contains(REASON));
+    assert!(copilot_saw, "the reason reached Copilot's model: {:#?}", calls.last().unwrap().body);
+
+    // Both runs are recorded like any other, the blocked call included.
+    let fired = desk.fired();
+    let pre: Vec<&str> =
+        fired.iter().map(|f| f.event.as_str()).filter(|e| ["BeforeTool", "PreToolUse"].contains(e)).collect();
+    assert_eq!(pre, ["BeforeTool", "PreToolUse"], "{fired:#?}");
+}

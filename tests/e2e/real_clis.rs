@@ -373,6 +373,15 @@ fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
     assert_eq!(kinds("PostToolUseFailure"), 1, "the failing ls");
     let failure = events.iter().find(|e| e["raw"]["hook_event_name"] == "PostToolUseFailure").unwrap();
     assert!(failure["tool"]["error"].as_str().is_some_and(|e| !e.is_empty()), "{failure}");
+    // The denied call fires no PostToolUse of any kind: its outcome is in the PostToolBatch.
+    let denied = events
+        .iter()
+        .filter(|e| e["raw"]["hook_event_name"] == "PostToolBatch")
+        .flat_map(|e| e["raw"]["tool_calls"].as_array().cloned().unwrap_or_default())
+        .find(|call| call["tool_input"]["command"] == "touch denied.txt")
+        .expect("the denied call's batch is stored");
+    assert!(denied["tool_response"].to_string().len() > 2, "its outcome is kept: {denied}");
+    assert!(kinds("MessageDisplay") >= 1, "the answer's text is recorded");
 
     // Claude Code's session end started the dream by itself, nobody typed `dream`; Codex in project
     // A is given the convention at session start.
