@@ -31,7 +31,7 @@ struct HookOutput {
 /// What Copilot CLI honours in an answer to each event.
 ///
 /// Context at SessionStart and UserPromptSubmit reached the model in a real run (Copilot CLI
-/// 1.0.102); a PreToolUse deny follows the hooks reference. Copilot has no user-only message.
+/// 1.0.102), and a PreToolUse deny stopped the call. Copilot has no user-only message.
 pub(crate) fn support(kind: &EventKind) -> Support {
     let (context, block) = match kind {
         EventKind::SessionStart | EventKind::UserPromptSubmit => (true, false),

@@ -16,8 +16,9 @@ pub(crate) const PROTOCOL: Protocol =
 
 /// What Gemini CLI honours in an answer to each event.
 ///
-/// Context at SessionStart and BeforeAgent reached the model in a real run (Gemini CLI 0.61.0);
-/// blocks follow the hooks reference. `systemMessage` is not offered.
+/// Context at SessionStart and BeforeAgent reached the model in a real run (Gemini CLI 0.61.0), and
+/// a BeforeTool block stopped the call; blocks at BeforeAgent and AfterAgent follow the hooks
+/// reference. `systemMessage` is not offered.
 pub(crate) fn support(kind: &EventKind) -> Support {
     let (context, block) = match kind {
         EventKind::SessionStart => (true, false),
