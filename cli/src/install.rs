@@ -15,6 +15,7 @@ mod entries;
 mod file;
 mod gemini;
 mod json;
+mod mcp;
 mod merge;
 mod plan;
 #[cfg(test)]
@@ -63,6 +64,10 @@ pub(crate) struct InstallArgs {
     /// The binary the hooks run (default: this executable).
     #[arg(long, value_name = "PATH")]
     pub(crate) binary: Option<PathBuf>,
+    /// Do not register agent-memory's MCP server (`agent-memory mcp`) in the harnesses' MCP
+    /// configuration (`uninstall` removes it regardless).
+    #[arg(long)]
+    pub(crate) no_mcp: bool,
 }
 
 /// Arguments of `doctor`.
@@ -111,7 +116,8 @@ pub(crate) async fn doctor(args: &DoctorArgs, json: bool) -> anyhow::Result<Exit
 }
 
 fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCode> {
-    let ctx = context(args.project.as_deref(), args.binary.as_deref(), args.scope == Scope::Project)?;
+    let mut ctx = context(args.project.as_deref(), args.binary.as_deref(), args.scope == Scope::Project)?;
+    ctx.mcp = !args.no_mcp;
     if action == Action::Install && !args.dry_run {
         check_binary(&ctx.binary)?;
     }
@@ -188,7 +194,15 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
             std::env::current_exe().context("cannot tell where this executable is; pass --binary PATH")?
         }
     };
-    Ok(Context { home, codex_home, copilot_home, project, binary, codex_version: codex::detect_version() })
+    Ok(Context {
+        mcp: true,
+        home,
+        codex_home,
+        copilot_home,
+        project,
+        binary,
+        codex_version: codex::detect_version(),
+    })
 }
 
 /// The top level of the git work tree that holds `dir` (the folder with `.git`, a folder or a

@@ -73,6 +73,17 @@ fn model_calls(requests: Vec<Request>) -> Vec<Request> {
     requests.into_iter().filter(Request::is_model_call).collect()
 }
 
+/// Whether the CLI offered the model the tools of our MCP server (`agent-memory mcp`), which it
+/// started from the configuration `install` wrote.
+fn offers_our_mcp_tools(requests: &[Request]) -> bool {
+    requests.iter().any(|r| {
+        r.body.get("tools").is_some_and(|tools| {
+            let tools = tools.to_string();
+            tools.contains("search_notes") && tools.contains("explain_note")
+        })
+    })
+}
+
 /// The events of a run by name, in order.
 fn names(fired: &[Fired]) -> Vec<&str> {
     fired.iter().map(|f| f.event.as_str()).collect()
@@ -112,7 +123,7 @@ fn memory_made_in_claude_code_reaches_gemini_and_copilot_in_the_same_project_onl
     let mut seen = fired.len();
     let dreamed = dreamed_by_itself(&desk.m);
     assert!(dreamed["notes_created"].as_u64().unwrap() > 0, "{dreamed}");
-    desk.model_requests();
+    assert!(offers_our_mcp_tools(&desk.model_requests()), "install registered our MCP server in Claude Code");
 
     // Gemini CLI, project A: a command that succeeds and one that fails.
     desk.server.script_gemini(vec![
@@ -134,6 +145,7 @@ fn memory_made_in_claude_code_reaches_gemini_and_copilot_in_the_same_project_onl
     assert!(note_at.is_some_and(|i| i > prompt_at), "the prompt's note follows the prompt: {texts:#?}");
     assert_eq!(count(last, CONVENTION, |_, _| true), 1, "never the same note twice");
     assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+    assert!(offers_our_mcp_tools(&calls), "install registered our MCP server in Gemini CLI");
 
     let (gemini_a, fired) = desk.fired_since(seen);
     seen += fired.len();
@@ -182,6 +194,7 @@ fn memory_made_in_claude_code_reaches_gemini_and_copilot_in_the_same_project_onl
     );
     assert_eq!(count(last, CONVENTION, |_, _| true), 1, "never the same note twice");
     assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+    assert!(offers_our_mcp_tools(&calls), "install registered our MCP server in Copilot CLI");
 
     let (copilot_a, fired) = desk.fired_since(seen);
     seen += fired.len();

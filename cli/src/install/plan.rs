@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, gemini};
+use super::{claude, copilot, cursor, gemini, mcp};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -79,6 +79,9 @@ pub(crate) struct Context {
     pub(crate) binary: PathBuf,
     /// The installed Codex's version, when known.
     pub(crate) codex_version: Option<Version>,
+    /// Whether `install` registers our MCP server too (`--no-mcp` turns it off); `uninstall`
+    /// always removes it.
+    pub(crate) mcp: bool,
 }
 
 impl Context {
@@ -149,7 +152,7 @@ pub(crate) struct FilePlan {
     pub(crate) status: Status,
     /// Hook-level changes (hooks files).
     pub(crate) changes: Vec<Change>,
-    /// Other changes (the Codex feature flag).
+    /// Other changes (the Codex feature flag, our MCP server).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) edits: Vec<String>,
     /// Where the old content was saved (after applying).
@@ -216,6 +219,11 @@ pub(crate) fn plan(
             let (config, flag_notes) = plan_codex_flag(ctx, scope)?;
             files.extend(config);
             notes.extend(flag_notes);
+        }
+    }
+    if action == Action::Uninstall || ctx.mcp {
+        for &harness in harnesses {
+            notes.extend(plan_mcp(ctx, harness, scope, action, &mut files)?);
         }
     }
     if action == Action::Install {
@@ -343,6 +351,71 @@ fn plan_codex_flag(ctx: &Context, scope: Scope) -> anyhow::Result<(Option<FilePl
         new_text: Some(new_text),
     };
     Ok((Some(plan), notes))
+}
+
+/// Plans our MCP server's entry in the harness's MCP configuration, editing the plan of the same
+/// file when there is one (Gemini keeps hooks and MCP servers in one settings file, Codex its
+/// feature flag and MCP servers in one `config.toml`). A file that cannot be edited, or a server of
+/// the user's under our name, gives a note and is left alone: the hooks are installed regardless.
+pub(crate) fn plan_mcp(
+    ctx: &Context,
+    harness: Harness,
+    scope: Scope,
+    action: Action,
+    files: &mut Vec<FilePlan>,
+) -> anyhow::Result<Option<Note>> {
+    let Some((path, format)) = mcp::file(ctx, harness, scope) else { return Ok(None) };
+    let existing = files.iter().position(|f| f.path == path);
+    let current = match existing {
+        Some(i) => files[i].current.clone(),
+        None => file::read(&path)?,
+    };
+    let base = existing.and_then(|i| files[i].new_text.clone()).or_else(|| current.text.clone());
+    let note = |text: String| Ok(Some(Note { harness: Some(harness), problem: false, text }));
+    let edit = match mcp::edit(format, base.as_deref(), &ctx.binary, action == Action::Uninstall) {
+        Ok(edit) => edit,
+        Err(e) => {
+            return note(format!(
+                "cannot edit the MCP servers in {} ({e}); left it alone",
+                current.target.display()
+            ));
+        }
+    };
+    match edit {
+        mcp::Edit::Unchanged => Ok(None),
+        mcp::Edit::Foreign => note(format!(
+            "{} already registers an MCP server named `{}` that is not ours; left it alone",
+            path.display(),
+            mcp::NAME
+        )),
+        mcp::Edit::Changed { text, what } => {
+            if current.text.is_some() {
+                check_writable(&current)?;
+            }
+            let status = if current.text.is_some() { Status::Update } else { Status::Create };
+            match existing {
+                Some(i) => {
+                    let plan = &mut files[i];
+                    plan.new_text = Some(text);
+                    plan.status = status;
+                    plan.edits.push(what);
+                }
+                None => files.push(FilePlan {
+                    harness,
+                    scope,
+                    symlink_target: (current.target != path).then(|| current.target.clone()),
+                    path,
+                    status,
+                    changes: Vec::new(),
+                    edits: vec![what],
+                    backup: None,
+                    current,
+                    new_text: Some(text),
+                }),
+            }
+            Ok(None)
+        }
+    }
 }
 
 fn check_writable(current: &Current) -> anyhow::Result<()> {
