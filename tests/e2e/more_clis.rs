@@ -75,7 +75,7 @@ fn model_calls(requests: Vec<Request>) -> Vec<Request> {
 
 /// Whether the CLI offered the model the tools of our MCP server (`agent-memory mcp`), which it
 /// started from the configuration `install` wrote.
-fn offers_our_mcp_tools(requests: &[Request]) -> bool {
+pub(crate) fn offers_our_mcp_tools(requests: &[Request]) -> bool {
     requests.iter().any(|r| {
         r.body.get("tools").is_some_and(|tools| {
             let tools = tools.to_string();

@@ -135,6 +135,9 @@ pub(crate) struct Desk {
     pub(crate) server: ModelServer,
     fired: PathBuf,
     pub(crate) env: Vec<(String, PathBuf)>,
+    /// What `install` wrote into Codex's `config.toml` (our MCP server), kept when a run rewrites
+    /// the file with its model settings.
+    codex_config: String,
 }
 
 impl Desk {
@@ -149,7 +152,7 @@ impl Desk {
         let m = Machine::new();
         let server = ModelServer::start();
         let fired = m.dir.path().join("fired.jsonl");
-        let desk = Self { m, server, fired, env: Vec::new() };
+        let mut desk = Self { m, server, fired, env: Vec::new(), codex_config: String::new() };
         if harnesses.contains(&"gemini") {
             let settings = json!({
                 "security": { "auth": { "selectedType": "gemini-api-key" }, "folderTrust": { "enabled": false } },
@@ -160,6 +163,8 @@ impl Desk {
             std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
         }
         desk.m.run(&["install", "--harness", &harnesses.join(",")]);
+        desk.codex_config =
+            std::fs::read_to_string(desk.m.dir.path().join(".codex/config.toml")).unwrap_or_default();
         for harness in harnesses {
             let (config, flat) = match *harness {
                 "claude" => (".claude/settings.json", false),
@@ -245,7 +250,7 @@ impl Desk {
             self.server.root(),
             cwd.display()
         );
-        std::fs::write(&config, text).unwrap();
+        std::fs::write(&config, format!("{text}\n{}", self.codex_config)).unwrap();
         let mut cmd = self.base(&clis().codex, cwd);
         cmd.args(["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check"])
             .args(args)
@@ -411,6 +416,11 @@ fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
     assert!(note_at.is_some_and(|i| i > prompt_at), "the prompt's note follows the prompt: {texts:#?}");
     assert_eq!(count(last, CONVENTION, |role, _| role == "developer"), 1, "never the same note twice");
     assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+    assert!(
+        crate::more_clis::offers_our_mcp_tools(&requests),
+        "install registered our MCP server in Codex: {:#?}",
+        last.body["tools"]
+    );
 
     let fired = desk.fired();
     let codex_fired: Vec<Fired> = fired.iter().filter(|f| f.session != claude_session).cloned().collect();
