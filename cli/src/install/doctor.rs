@@ -191,6 +191,13 @@ pub(crate) async fn check(
             if harness == Harness::Codex && checked.state != State::Absent {
                 codex_flag(ctx, scope, fix, &mut problems, &mut warnings);
             }
+            if harness == Harness::Gemini
+                && checked.state != State::Absent
+                && let Ok(Some(text)) = file::read(&checked.path).map(|c| c.text)
+                && Json::parse(&text).is_ok_and(|doc| super::gemini::hooks_off(&doc))
+            {
+                problems.push(super::gemini::hooks_off_problem(&checked.path));
+            }
             if let Some(found) = check_mcp(ctx, harness, scope, fix, &mut warnings) {
                 match &found.state {
                     mcp::State::Drifted { command } => problems.push(format!(

@@ -2,6 +2,7 @@
 //! matcher groups, handlers that carry a `name` and a timeout in milliseconds, and what the user
 //! must know.
 
+use super::json::Json;
 use super::merge::{HandlerSpec, HarnessSpec, Shape};
 
 /// Nested groups in the settings file; the events come from the adapter.
@@ -19,3 +20,16 @@ pub(crate) const TRUST: &str = "Gemini CLI: hooks take effect in new sessions an
 `hooksConfig.enabled` is false. With folder trust on (`security.folderTrust.enabled`), Gemini ignores a \
 project's .gemini/settings.json, hooks included, until you trust the folder; the hooks in ~/.gemini/settings.json \
 run everywhere. `/hooks` lists what runs.";
+
+/// Whether a settings file turns every hook off (`hooksConfig.enabled: false`).
+pub(crate) fn hooks_off(doc: &Json) -> bool {
+    doc.get("hooksConfig").and_then(|c| c.get("enabled")) == Some(&Json::Bool(false))
+}
+
+/// The problem to report when a settings file turns hooks off.
+pub(crate) fn hooks_off_problem(path: &std::path::Path) -> String {
+    format!(
+        "{} sets `hooksConfig.enabled: false`: Gemini CLI runs no hooks until it is removed or set to true",
+        path.display()
+    )
+}

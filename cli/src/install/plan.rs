@@ -251,6 +251,17 @@ pub(crate) fn plan(
             {
                 notes.push(Note { harness: Some(harness), problem: true, text: problem });
             }
+            if harness == Harness::Gemini
+                && let Some(plan) = files.iter().find(|f| f.harness == Harness::Gemini)
+                && let Some(text) = plan.new_text.as_deref().or(plan.current.text.as_deref())
+                && Json::parse(text).is_ok_and(|doc| gemini::hooks_off(&doc))
+            {
+                notes.push(Note {
+                    harness: Some(harness),
+                    problem: true,
+                    text: gemini::hooks_off_problem(&plan.path),
+                });
+            }
         }
         if harnesses.contains(&Harness::Claude) || harnesses.contains(&Harness::Cursor) {
             notes.push(Note { harness: None, problem: false, text: cursor::ALSO_RUNS_CLAUDE.to_owned() });

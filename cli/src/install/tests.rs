@@ -711,3 +711,20 @@ async fn doctor_checks_the_mcp_server_and_fixes_an_old_binary_path() {
     assert_eq!((found.state.clone(), found.fixed), (mcp::State::Registered, true));
     assert!(doctor::render(&fixed).contains("gemini mcp (user)"), "{}", doctor::render(&fixed));
 }
+
+#[tokio::test]
+async fn gemini_settings_that_turn_hooks_off_are_a_problem() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Gemini, Scope::User);
+    sandbox.put(&path, "{\n  \"hooksConfig\": {\n    \"enabled\": false\n  }\n}\n");
+    let plan = sandbox.run(&[Harness::Gemini], Scope::User, Action::Install).unwrap();
+    assert!(
+        plan.notes.iter().any(|n| n.problem && n.text.contains("hooksConfig.enabled: false")),
+        "{:?}",
+        plan.notes
+    );
+    let mut config = memory_hook::config::Config::parse("").unwrap();
+    config.data_dir = Some(sandbox.dir.path().join("data"));
+    let report = doctor::check(&sandbox.ctx, &[Harness::Gemini], false, Ok(config)).await;
+    assert!(report.problems.iter().any(|p| p.contains("Gemini CLI runs no hooks")), "{:?}", report.problems);
+}
