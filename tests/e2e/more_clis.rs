@@ -340,3 +340,64 @@ fn a_block_rendered_by_the_adapters_stops_the_tool_call_in_gemini_and_copilot() 
         fired.iter().map(|f| f.event.as_str()).filter(|e| ["BeforeTool", "PreToolUse"].contains(e)).collect();
     assert_eq!(pre, ["BeforeTool", "PreToolUse"], "{fired:#?}");
 }
+
+/// `install --scope project` writes the project's own files (`.gemini/settings.json`,
+/// `.github/hooks/agent-memory.json`), and the CLIs run them: Gemini CLI as soon as the folder is
+/// trusted (here folder trust is off), Copilot CLI only with `--trust-folder`.
+#[test]
+fn project_scope_hooks_run_in_trusted_folders() {
+    let desk = Desk::with(&[]);
+    let a = desk.m.project("acme-api");
+    let settings = json!({ "security": { "auth": { "selectedType": "gemini-api-key" }, "folderTrust": { "enabled": false } } });
+    let user = desk.m.dir.path().join(".gemini/settings.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, settings.to_string()).unwrap();
+    let project = a.to_str().unwrap();
+    desk.m.run(&[
+        "install",
+        "--harness",
+        "gemini,copilot",
+        "--scope",
+        "project",
+        "--project",
+        project,
+        "--no-mcp",
+    ]);
+    assert!(a.join(".gemini/settings.json").exists() && a.join(".github/hooks/agent-memory.json").exists());
+
+    let harnesses = |desk: &Desk| -> Vec<String> {
+        let sessions = desk.m.run_json(&["sessions"]);
+        sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap().to_owned()).collect()
+    };
+    desk.server.script_chat(vec![("bash", json!({ "command": "ls", "description": "List files" }))]);
+    desk.copilot(&a, "List the files.").assert_completed("copilot in an untrusted folder");
+    assert_eq!(
+        harnesses(&desk),
+        Vec::<String>::new(),
+        "Copilot skips repository hooks in a folder it does not trust"
+    );
+
+    let mut cmd = desk.base(&clis().copilot, &a);
+    cmd.args(["-p", "List the files.", "--allow-all-tools", "--no-auto-update", "--trust-folder"])
+        .env("COPILOT_OFFLINE", "true")
+        .env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", desk.server.root()))
+        .env("COPILOT_PROVIDER_TYPE", "openai")
+        .env("COPILOT_PROVIDER_API_KEY", "test-not-a-real-key")
+        .env("COPILOT_MODEL", "scripted");
+    run_cli(cmd, Duration::from_secs(180)).assert_completed("copilot in a trusted folder");
+    desk.server.script_gemini(vec![("run_shell_command", json!({ "command": "ls" }))]);
+    desk.gemini(&a, "List the files.").assert_completed("gemini with project hooks");
+
+    let keys = harnesses(&desk);
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    for prefix in ["copilot:", "gemini:"] {
+        let key = keys.iter().find(|k| k.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix} {keys:?}"));
+        let events = desk.timeline(key);
+        let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+        for kind in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] {
+            assert!(kinds.contains(&kind), "{key}: {kind} in {kinds:?}");
+        }
+    }
+    desk.m.run(&["uninstall", "--harness", "gemini,copilot", "--scope", "project", "--project", project]);
+    assert_eq!(std::fs::read_to_string(a.join(".gemini/settings.json")).unwrap(), "{}\n");
+}

@@ -146,8 +146,8 @@ impl Desk {
     }
 
     /// A machine where `agent-memory install --harness <harnesses>` wired these CLIs at user
-    /// scope, with a recorder handler beside each of ours. Gemini CLI's settings already hold what
-    /// an API-key user's do (install merges with them).
+    /// scope (none when the list is empty), with a recorder handler beside each of ours. Gemini
+    /// CLI's settings already hold what an API-key user's do (install merges with them).
     pub(crate) fn with(harnesses: &[&str]) -> Self {
         let m = Machine::new();
         let server = ModelServer::start();
@@ -162,7 +162,9 @@ impl Desk {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
         }
-        desk.m.run(&["install", "--harness", &harnesses.join(",")]);
+        if !harnesses.is_empty() {
+            desk.m.run(&["install", "--harness", &harnesses.join(",")]);
+        }
         desk.codex_config =
             std::fs::read_to_string(desk.m.dir.path().join(".codex/config.toml")).unwrap_or_default();
         for harness in harnesses {
