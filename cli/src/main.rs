@@ -127,8 +127,8 @@ enum Command {
     /// Copy sessions, events (order kept), notes with history and watermarks between stores
     /// (SQLite ↔ Neo4j). Resumable: rerun after an interruption.
     Migrate(cmd::migrate::MigrateArgs),
-    /// Serve the memory to MCP clients (Claude Code, Codex, Cursor) over stdio: search, read,
-    /// write, delete and explain notes, show session timelines.
+    /// Serve the memory to MCP clients (Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI) over
+    /// stdio: search, read, write, delete and explain notes, show session timelines.
     Mcp,
     /// Write every note to a folder of Markdown files, one per note (opens in Obsidian).
     Export {
