@@ -12,9 +12,9 @@ const TIMEOUT: Option<u64> = Some(10);
 /// outcome of a call denied in `-p` mode), `MessageDisplay` (each assistant text message),
 /// `InstructionsLoaded`, `UserPromptExpansion` (slash commands), `StopFailure`, `CwdChanged`,
 /// `TaskCreated` and `TaskCompleted`; and `PermissionDenied`, the auto mode's denials (not seen in
-/// a run). Left out on purpose: `WorktreeCreate` (a
-/// handler replaces Claude's own worktree creation), `PermissionRequest` and `Notification` (UI
-/// chatter), `ConfigChange`, `FileChanged` (fires only for paths a hook asks to watch) and `Setup`.
+/// a run). Left out on purpose: `WorktreeCreate` (a handler replaces Claude's own worktree
+/// creation), `PermissionRequest` and `Notification` (UI chatter), `ConfigChange`, `FileChanged`
+/// (fires only for paths a hook asks to watch) and `Setup`.
 pub(crate) const HOOK_EVENTS: &[HookRegistration] = &[
     HookRegistration { name: "SessionStart", timeout_secs: TIMEOUT },
     HookRegistration { name: "InstructionsLoaded", timeout_secs: TIMEOUT },
