@@ -24,12 +24,22 @@ pub struct Protocol {
     /// Longest text, in characters, the harness takes in one field of an answer; longer context
     /// is cut at a Markdown boundary with a visible marker.
     pub context_cap: usize,
+    /// The harness's own name for an event kind, written as `hookSpecificOutput.hookEventName`:
+    /// the normalised name unless the harness names its events otherwise (Gemini CLI's
+    /// `BeforeAgent` is a `UserPromptSubmit`).
+    pub event_name: fn(&EventKind) -> &str,
 }
 
 impl Protocol {
-    /// A harness's protocol from what it honours and how much context it takes.
+    /// A harness's protocol from what it honours and how much context it takes; events keep their
+    /// normalised names.
     pub const fn new(support: fn(&EventKind) -> Support, context_cap: usize) -> Self {
-        Self { support, context_cap }
+        Self { support, context_cap, event_name: EventKind::as_str }
+    }
+
+    /// The same protocol, with the harness's own event names in answers.
+    pub const fn with_event_names(self, event_name: fn(&EventKind) -> &str) -> Self {
+        Self { event_name, ..self }
     }
 }
 
@@ -38,7 +48,7 @@ impl Protocol {
 /// the top-level `decision: "block"` with a `reason`, an allow as `permissionDecision: "allow"` or
 /// `decision.behavior: "allow"` where the event has one, a user message as `systemMessage`.
 pub fn render(protocol: &Protocol, kind: &EventKind, response: &HookResponse) -> Rendered {
-    let name = kind.as_str();
+    let name = (protocol.event_name)(kind);
     let can = (protocol.support)(kind);
     let cap = |text: &str| truncate_markdown(text, protocol.context_cap).into_owned();
     let mut out = HookOutput::default();

@@ -1,5 +1,5 @@
-//! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex and
-//! Cursor, take it out again, and check that it is in place and working.
+//! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
+//! Gemini CLI and Copilot CLI, take it out again, and check that it is in place and working.
 //!
 //! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
 //! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
@@ -8,11 +8,14 @@
 mod capture;
 mod claude;
 mod codex;
+mod copilot;
 mod cursor;
 mod doctor;
 mod entries;
 mod file;
+mod gemini;
 mod json;
+mod mcp;
 mod merge;
 mod plan;
 #[cfg(test)]
@@ -35,14 +38,18 @@ pub(crate) enum HarnessChoice {
     Codex,
     /// Cursor.
     Cursor,
-    /// All three.
+    /// Gemini CLI.
+    Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// All five.
     All,
 }
 
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor or all (repeat or separate with commas).
+    /// Which harness: claude, codex, cursor, gemini, copilot or all (repeat or separate with commas).
     #[arg(long, value_enum, value_delimiter = ',', required = true)]
     pub(crate) harness: Vec<HarnessChoice>,
     /// `user` (your home folder: every project) or `project` (the project's own files).
@@ -57,6 +64,10 @@ pub(crate) struct InstallArgs {
     /// The binary the hooks run (default: this executable).
     #[arg(long, value_name = "PATH")]
     pub(crate) binary: Option<PathBuf>,
+    /// Do not register agent-memory's MCP server (`agent-memory mcp`) in the harnesses' MCP
+    /// configuration (`uninstall` removes it regardless).
+    #[arg(long)]
+    pub(crate) no_mcp: bool,
 }
 
 /// Arguments of `doctor`.
@@ -105,7 +116,8 @@ pub(crate) async fn doctor(args: &DoctorArgs, json: bool) -> anyhow::Result<Exit
 }
 
 fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCode> {
-    let ctx = context(args.project.as_deref(), args.binary.as_deref(), args.scope == Scope::Project)?;
+    let mut ctx = context(args.project.as_deref(), args.binary.as_deref(), args.scope == Scope::Project)?;
+    ctx.mcp = !args.no_mcp;
     if action == Action::Install && !args.dry_run {
         check_binary(&ctx.binary)?;
     }
@@ -144,6 +156,8 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Claude => vec![Harness::Claude],
             HarnessChoice::Codex => vec![Harness::Codex],
             HarnessChoice::Cursor => vec![Harness::Cursor],
+            HarnessChoice::Gemini => vec![Harness::Gemini],
+            HarnessChoice::Copilot => vec![Harness::Copilot],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();
@@ -159,6 +173,10 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| home.join(".codex"));
+    let copilot_home = std::env::var_os("COPILOT_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".copilot"));
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let project = match project {
         Some(dir) => Some(
@@ -176,7 +194,15 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
             std::env::current_exe().context("cannot tell where this executable is; pass --binary PATH")?
         }
     };
-    Ok(Context { home, codex_home, project, binary, codex_version: codex::detect_version() })
+    Ok(Context {
+        mcp: true,
+        home,
+        codex_home,
+        copilot_home,
+        project,
+        binary,
+        codex_version: codex::detect_version(),
+    })
 }
 
 /// The top level of the git work tree that holds `dir` (the folder with `.git`, a folder or a

@@ -7,6 +7,10 @@
 //! event in an [`InMemoryStore`], looks up a note for the prompt and renders the answer a hook would
 //! print.
 //!
+//! The adapter agent-memory ships for Gemini CLI is the `adapter-gemini` crate, which keeps only what
+//! Gemini does differently from the Claude-shaped protocol of `claude-protocol`; this one is written
+//! from scratch, to show every part an adapter has.
+//!
 //! Run with `cargo run -p examples --example gemini_adapter`.
 
 #![allow(clippy::print_stdout, reason = "an example shows its results on stdout")]

@@ -173,7 +173,7 @@ fn mistakes_on_the_hook_command_line_never_block() {
     let m = Machine::new();
     let cwd = m.project("p");
     let payload = claude("s-args", &cwd, "UserPromptSubmit", json!({ "prompt": "hello there" }));
-    for args in [&["hook", "claud"][..], &["hook"], &["hook", "gemini", "--debug"]] {
+    for args in [&["hook", "claud"][..], &["hook"], &["hook", "kiro", "--debug"]] {
         let mut cmd = m.command(args);
         cmd.current_dir(&cwd).stdin(std::process::Stdio::null());
         let out = cmd.output().unwrap();

@@ -15,6 +15,7 @@ mod meaning;
 mod memory;
 mod migrate;
 mod model_server;
+mod more_clis;
 mod neo4j_restart;
 mod real_clis;
 mod support;

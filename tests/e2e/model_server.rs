@@ -1,6 +1,7 @@
 //! A scripted model server for the real harness CLIs: a small HTTP/1.1 server on loopback that speaks
-//! the Anthropic Messages API (Claude Code) and the OpenAI Responses API (Codex), both streaming (SSE)
-//! and not, and records every request it receives.
+//! the Anthropic Messages API (Claude Code), the OpenAI Responses API (Codex), Gemini's
+//! `generateContent` REST API (Gemini CLI) and the OpenAI Chat Completions API (Copilot CLI with a
+//! provider of its own), streaming (SSE) and not, and records every request it receives.
 //!
 //! Each model request is answered by the script: while the conversation holds fewer tool calls than
 //! the script has steps, the next step is sent as a tool call; after that, plain text. A request that
@@ -29,9 +30,25 @@ pub(crate) struct Request {
 
 impl Request {
     /// Every text a model sees in this request, in order: Claude's message text blocks, Codex's
-    /// message items (developer, user, assistant) with their roles.
+    /// message items (developer, user, assistant), Gemini's content parts and chat messages, with
+    /// their roles.
     pub(crate) fn texts(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
+        if let Some(system) = self.body.get("systemInstruction") {
+            for part in system.get("parts").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(text) = part.get("text").and_then(Value::as_str) {
+                    out.push(("system".to_owned(), text.to_owned()));
+                }
+            }
+        }
+        for content in self.body.get("contents").and_then(Value::as_array).into_iter().flatten() {
+            let role = content.get("role").and_then(Value::as_str).unwrap_or_default().to_owned();
+            for part in content.get("parts").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(text) = part.get("text").and_then(Value::as_str) {
+                    out.push((role.clone(), text.to_owned()));
+                }
+            }
+        }
         let items = self.body.get("messages").or_else(|| self.body.get("input"));
         for item in items.and_then(Value::as_array).into_iter().flatten() {
             let role = item.get("role").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -53,7 +70,10 @@ impl Request {
     /// Whether this is a model call (as opposed to a probe or a model listing).
     pub(crate) fn is_model_call(&self) -> bool {
         let path = self.path.split('?').next().unwrap_or_default();
-        self.method == "POST" && (path.ends_with("/messages") || path.ends_with("/responses"))
+        self.method == "POST"
+            && ["/messages", "/responses", ":streamGenerateContent", "/chat/completions"]
+                .iter()
+                .any(|end| path.ends_with(end))
     }
 }
 
@@ -64,6 +84,10 @@ struct State {
     claude_script: Vec<(String, Value)>,
     /// Tool calls, as (function name, arguments), for Responses-format requests.
     codex_script: Vec<(String, Value)>,
+    /// Tool calls, as (function name, arguments), for Gemini-format requests.
+    gemini_script: Vec<(String, Value)>,
+    /// Tool calls, as (function name, arguments), for Chat Completions requests.
+    chat_script: Vec<(String, Value)>,
 }
 
 /// The running server; stops when dropped.
@@ -113,6 +137,17 @@ impl ModelServer {
     /// Scripts the tool calls of the next Codex turns.
     pub(crate) fn script_codex(&self, calls: Vec<(&str, Value)>) {
         self.state.lock().unwrap().codex_script = calls.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+    }
+
+    /// Scripts the tool calls of the next Gemini CLI turns.
+    pub(crate) fn script_gemini(&self, calls: Vec<(&str, Value)>) {
+        self.state.lock().unwrap().gemini_script =
+            calls.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+    }
+
+    /// Scripts the tool calls of the next Chat Completions turns (Copilot CLI).
+    pub(crate) fn script_chat(&self, calls: Vec<(&str, Value)>) {
+        self.state.lock().unwrap().chat_script = calls.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
     }
 
     /// Removes and returns the requests recorded so far.
@@ -211,6 +246,14 @@ fn respond(request: &Request, state: &State, ids: &AtomicU64) -> (&'static str, 
             let call = next_call(&request.body, "input", "function_call", &state.codex_script);
             responses(&request.body, call, id)
         }
+        ("POST", p) if p.ends_with(":streamGenerateContent") => {
+            let call = gemini_call(&request.body, &state.gemini_script);
+            ("200 OK", "text/event-stream", gemini(call, true))
+        }
+        ("POST", p) if p.ends_with(":generateContent") => {
+            ("200 OK", "application/json", gemini(gemini_call(&request.body, &state.gemini_script), false))
+        }
+        ("POST", p) if p.ends_with("/chat/completions") => chat(&request.body, &state.chat_script, id),
         _ => ("404 Not Found", "application/json", json!({ "error": "not scripted" }).to_string()),
     }
 }
@@ -360,4 +403,83 @@ fn responses(body: &Value, call: Option<&(String, Value)>, id: u64) -> (&'static
         event["sequence_number"] = json!(n);
     }
     ("200 OK", "text/event-stream", sse(&events))
+}
+
+/// The scripted call due for a Gemini request: one per `functionCall` part already in the history.
+fn gemini_call<'a>(body: &Value, script: &'a [(String, Value)]) -> Option<&'a (String, Value)> {
+    let offers_tools = body.get("tools").and_then(Value::as_array).is_some_and(|t| !t.is_empty());
+    if !offers_tools {
+        return None;
+    }
+    let calls = body
+        .get("contents")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(|c| c.get("parts").and_then(Value::as_array).into_iter().flatten())
+        .filter(|part| part.get("functionCall").is_some())
+        .count();
+    script.get(calls)
+}
+
+/// A Gemini `GenerateContentResponse`, as one SSE chunk when streaming. A request that offers no
+/// tools (the routing classifier) is answered with the classifier's JSON.
+fn gemini(call: Option<&(String, Value)>, stream: bool) -> String {
+    let part = match call {
+        Some((name, args)) => json!({ "functionCall": { "name": name, "args": args } }),
+        None if stream => json!({ "text": FINAL_TEXT }),
+        None => json!({ "text": json!({ "reasoning": "scripted", "model_choice": "flash" }).to_string() }),
+    };
+    let response = json!({
+        "candidates": [{ "content": { "role": "model", "parts": [part] }, "finishReason": "STOP", "index": 0 }],
+        "usageMetadata": { "promptTokenCount": 1000, "candidatesTokenCount": 20, "totalTokenCount": 1020 },
+        "modelVersion": "scripted",
+    });
+    if stream { format!("data: {response}\r\n\r\n") } else { response.to_string() }
+}
+
+/// A Chat Completions answer: the scripted tool call due (one per assistant tool call already in
+/// the messages), else the final text; streamed as chunks ending in `[DONE]` when asked.
+fn chat(body: &Value, script: &[(String, Value)], id: u64) -> (&'static str, &'static str, String) {
+    let model = body.get("model").cloned().unwrap_or(json!("scripted"));
+    let offers_tools = body.get("tools").and_then(Value::as_array).is_some_and(|t| !t.is_empty());
+    let done = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m.get("tool_calls").and_then(Value::as_array))
+        .map(Vec::len)
+        .sum::<usize>();
+    let call = script.get(done).filter(|_| offers_tools);
+    let tool_calls = call.map(|(name, args)| {
+        json!([{ "index": 0, "id": format!("call_{id:04}"), "type": "function",
+                 "function": { "name": name, "arguments": args.to_string() } }])
+    });
+    let finish = if call.is_some() { "tool_calls" } else { "stop" };
+    let usage = json!({ "prompt_tokens": 1000, "completion_tokens": 20, "total_tokens": 1020 });
+    let chunk = |delta: Value, finish: Value| {
+        json!({ "id": format!("chatcmpl-{id:04}"), "object": "chat.completion.chunk", "created": 0, "model": model,
+                "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] })
+    };
+    if body.get("stream").and_then(Value::as_bool) != Some(true) {
+        let mut message = json!({ "role": "assistant", "content": if call.is_some() { Value::Null } else { json!(FINAL_TEXT) } });
+        if let Some(calls) = &tool_calls {
+            message["tool_calls"] = calls.clone();
+        }
+        let full = json!({ "id": format!("chatcmpl-{id:04}"), "object": "chat.completion", "created": 0,
+                           "model": model, "choices": [{ "index": 0, "message": message, "finish_reason": finish }],
+                           "usage": usage });
+        return ("200 OK", "application/json", full.to_string());
+    }
+    let delta = match &tool_calls {
+        Some(calls) => json!({ "role": "assistant", "content": null, "tool_calls": calls }),
+        None => json!({ "role": "assistant", "content": FINAL_TEXT }),
+    };
+    let mut last = chunk(json!({}), json!(finish));
+    last["usage"] = usage;
+    let events = [chunk(delta, Value::Null), last];
+    let mut out: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    out.push_str("data: [DONE]\n\n");
+    ("200 OK", "text/event-stream", out)
 }

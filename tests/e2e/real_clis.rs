@@ -1,4 +1,4 @@
-//! The real Claude Code and Codex CLIs, pinned and installed from the npm registry by
+//! The real Claude Code and Codex CLIs (Gemini CLI and Copilot CLI in [`crate::more_clis`]), pinned and installed from the npm registry by
 //! `scripts/harness-clis`, with hooks wired by `agent-memory install` (user scope, as a user would)
 //! and the model replaced by the scripted server of [`crate::model_server`].
 //!
@@ -22,12 +22,14 @@ use crate::model_server::{FINAL_TEXT, ModelServer, Request};
 use crate::support::Machine;
 
 /// Paths of the pinned CLIs (`scripts/harness-clis` installs them into a cache once).
-struct Clis {
+pub(crate) struct Clis {
     claude: PathBuf,
     codex: PathBuf,
+    pub(crate) gemini: PathBuf,
+    pub(crate) copilot: PathBuf,
 }
 
-fn clis() -> &'static Clis {
+pub(crate) fn clis() -> &'static Clis {
     static CLIS: OnceLock<Clis> = OnceLock::new();
     CLIS.get_or_init(|| {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/harness-clis");
@@ -44,20 +46,25 @@ fn clis() -> &'static Clis {
                 .find_map(|l| l.strip_prefix(name).map(|p| PathBuf::from(p.trim())))
                 .unwrap_or_else(|| panic!("no {name} path in {paths:?}"))
         };
-        Clis { claude: find("claude "), codex: find("codex ") }
+        Clis {
+            claude: find("claude "),
+            codex: find("codex "),
+            gemini: find("gemini "),
+            copilot: find("copilot "),
+        }
     })
 }
 
 /// What one CLI run did.
-struct CliRun {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(crate) struct CliRun {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl CliRun {
     /// Asserts the turn completed normally with the scripted final answer.
-    fn assert_completed(&self, what: &str) {
+    pub(crate) fn assert_completed(&self, what: &str) {
         assert_eq!(self.code, Some(0), "{what} exited abnormally:\n{}\n{}", self.stdout, self.stderr);
         assert!(
             self.stdout.contains(FINAL_TEXT),
@@ -68,7 +75,7 @@ impl CliRun {
     }
 }
 
-fn run_cli(mut cmd: Command, limit: Duration) -> CliRun {
+pub(crate) fn run_cli(mut cmd: Command, limit: Duration) -> CliRun {
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("the CLI starts");
     let started = Instant::now();
@@ -88,7 +95,7 @@ fn run_cli(mut cmd: Command, limit: Duration) -> CliRun {
 }
 
 /// The dream a session's end started, once it ran to its end (its record in the data folder).
-fn dreamed_by_itself(m: &Machine) -> Value {
+pub(crate) fn dreamed_by_itself(m: &Machine) -> Value {
     let until = Instant::now() + Duration::from_secs(30);
     loop {
         let last = std::fs::read(m.dream_dir().join("last.json"))
@@ -105,14 +112,14 @@ fn dreamed_by_itself(m: &Machine) -> Value {
 
 /// One fired hook, as the recorder saw it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Fired {
-    session: String,
-    event: String,
-    tool_use_id: Option<String>,
+pub(crate) struct Fired {
+    pub(crate) session: String,
+    pub(crate) event: String,
+    pub(crate) tool_use_id: Option<String>,
 }
 
 impl Fired {
-    fn of(payload: &Value) -> Self {
+    pub(crate) fn of(payload: &Value) -> Self {
         let text = |key: &str| payload.get(key).and_then(Value::as_str).map(str::to_owned);
         Self {
             session: text("session_id").unwrap_or_default(),
@@ -122,42 +129,75 @@ impl Fired {
     }
 }
 
-/// A user's machine with both CLIs installed and wired against the scripted model server.
-struct Desk {
-    m: Machine,
-    server: ModelServer,
+/// A user's machine with CLIs installed and wired against the scripted model server.
+pub(crate) struct Desk {
+    pub(crate) m: Machine,
+    pub(crate) server: ModelServer,
     fired: PathBuf,
-    env: Vec<(String, PathBuf)>,
+    pub(crate) env: Vec<(String, PathBuf)>,
+    /// What `install` wrote into Codex's `config.toml` (our MCP server), kept when a run rewrites
+    /// the file with its model settings.
+    codex_config: String,
 }
 
 impl Desk {
     fn new() -> Self {
+        Self::with(&["claude", "codex"])
+    }
+
+    /// A machine where `agent-memory install --harness <harnesses>` wired these CLIs at user
+    /// scope (none when the list is empty), with a recorder handler beside each of ours. Gemini
+    /// CLI's settings already hold what an API-key user's do (install merges with them).
+    pub(crate) fn with(harnesses: &[&str]) -> Self {
         let m = Machine::new();
         let server = ModelServer::start();
         let fired = m.dir.path().join("fired.jsonl");
-        let desk = Self { m, server, fired, env: Vec::new() };
-        desk.m.run(&["install", "--harness", "claude,codex"]);
-        for config in [".claude/settings.json", ".codex/hooks.json"] {
-            desk.add_recorder(&desk.m.dir.path().join(config));
+        let mut desk = Self { m, server, fired, env: Vec::new(), codex_config: String::new() };
+        if harnesses.contains(&"gemini") {
+            let settings = json!({
+                "security": { "auth": { "selectedType": "gemini-api-key" }, "folderTrust": { "enabled": false } },
+                "privacy": { "usageStatisticsEnabled": false },
+            });
+            let path = desk.m.dir.path().join(".gemini/settings.json");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+        }
+        if !harnesses.is_empty() {
+            desk.m.run(&["install", "--harness", &harnesses.join(",")]);
+        }
+        desk.codex_config =
+            std::fs::read_to_string(desk.m.dir.path().join(".codex/config.toml")).unwrap_or_default();
+        for harness in harnesses {
+            let (config, flat) = match *harness {
+                "claude" => (".claude/settings.json", false),
+                "codex" => (".codex/hooks.json", false),
+                "gemini" => (".gemini/settings.json", false),
+                "copilot" => (".copilot/settings.json", true),
+                other => panic!("no recorder for {other}"),
+            };
+            desk.add_recorder(&desk.m.dir.path().join(config), flat);
         }
         desk
     }
 
-    /// Adds the recorder handler next to ours on every event the installer configured.
-    fn add_recorder(&self, config: &Path) {
+    /// Adds the recorder handler next to ours on every event the installer configured: in a
+    /// matcher group of its own, or as a flat Copilot handler (command under `bash`).
+    fn add_recorder(&self, config: &Path, flat: bool) {
         let mut settings: Value = serde_json::from_slice(&std::fs::read(config).unwrap()).unwrap();
         let command = format!("{{ cat; echo; }} >> '{}'", self.fired.display());
         for groups in settings["hooks"].as_object_mut().unwrap().values_mut() {
-            groups
-                .as_array_mut()
-                .unwrap()
-                .push(json!({ "hooks": [{ "type": "command", "command": command }] }));
+            let entry = if flat {
+                json!({ "type": "command", "bash": command })
+            } else {
+                json!({ "hooks": [{ "type": "command", "command": command }] })
+            };
+            groups.as_array_mut().unwrap().push(entry);
         }
         std::fs::write(config, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
     }
 
     /// Every hook fired so far, in order.
-    fn fired(&self) -> Vec<Fired> {
+    pub(crate) fn fired(&self) -> Vec<Fired> {
         let text = std::fs::read_to_string(&self.fired).unwrap_or_default();
         text.lines()
             .filter(|l| !l.trim().is_empty())
@@ -165,7 +205,7 @@ impl Desk {
             .collect()
     }
 
-    fn base(&self, program: &Path, cwd: &Path) -> Command {
+    pub(crate) fn base(&self, program: &Path, cwd: &Path) -> Command {
         let mut cmd = Command::new(program);
         cmd.current_dir(cwd)
             .env_clear()
@@ -180,7 +220,7 @@ impl Desk {
     }
 
     /// `claude -p PROMPT` in `cwd`, allowing `allowed` tools.
-    fn claude(&self, cwd: &Path, prompt: &str, allowed: &[&str]) -> CliRun {
+    pub(crate) fn claude(&self, cwd: &Path, prompt: &str, allowed: &[&str]) -> CliRun {
         let mut cmd = self.base(&clis().claude, cwd);
         cmd.args(["-p", prompt, "--model", "claude-sonnet-4-5", "--allowedTools"])
             .args(allowed)
@@ -212,7 +252,7 @@ impl Desk {
             self.server.root(),
             cwd.display()
         );
-        std::fs::write(&config, text).unwrap();
+        std::fs::write(&config, format!("{text}\n{}", self.codex_config)).unwrap();
         let mut cmd = self.base(&clis().codex, cwd);
         cmd.args(["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check"])
             .args(args)
@@ -221,7 +261,7 @@ impl Desk {
     }
 
     /// The stored timeline of one session, our own injection records left out.
-    fn timeline(&self, key: &str) -> Vec<Value> {
+    pub(crate) fn timeline(&self, key: &str) -> Vec<Value> {
         let timeline = self.m.run_json(&["timeline", key]);
         timeline
             .as_array()
@@ -233,7 +273,7 @@ impl Desk {
     }
 
     /// Asserts the store holds exactly the hooks `fired` for `harness`, in order, per session.
-    fn assert_stored(&self, harness: &str, fired: &[Fired]) {
+    pub(crate) fn assert_stored(&self, harness: &str, fired: &[Fired]) {
         let sessions: BTreeSet<&str> = fired.iter().map(|f| f.session.as_str()).collect();
         for session in sessions {
             let key = format!("{harness}:{session}");
@@ -244,13 +284,13 @@ impl Desk {
     }
 
     /// The model requests since the last call.
-    fn model_requests(&self) -> Vec<Request> {
+    pub(crate) fn model_requests(&self) -> Vec<Request> {
         self.server.take().into_iter().filter(Request::is_model_call).collect()
     }
 }
 
 /// How often `needle` occurs across the texts of a request that `keep` selects.
-fn count(request: &Request, needle: &str, keep: impl Fn(&str, &str) -> bool) -> usize {
+pub(crate) fn count(request: &Request, needle: &str, keep: impl Fn(&str, &str) -> bool) -> usize {
     request
         .texts()
         .iter()
@@ -270,6 +310,11 @@ fn last_with_tools(requests: &[Request]) -> &Request {
 
 /// A note the user wrote by hand earlier, imported from a Markdown tree.
 fn seed_cargo_note(desk: &Desk) {
+    import_cargo_note(&desk.m);
+}
+
+/// Imports the cargo note of [`seed_cargo_note`] into a machine's store.
+pub(crate) fn import_cargo_note(m: &Machine) {
     let note = Note {
         path: NotePath::new("tools/cargo/test-flags.md").unwrap(),
         meta: NoteMeta {
@@ -284,15 +329,15 @@ fn seed_cargo_note(desk: &Desk) {
         },
         body: "Pass `--test-threads=1` to cargo test when tests share one database.\n".to_owned(),
     };
-    let tree = desk.m.dir.path().join("tree");
+    let tree = m.dir.path().join("tree");
     let file = tree.join("user/tools/cargo/test-flags.md");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, note.to_markdown()).unwrap();
-    desk.m.run(&["import", tree.to_str().unwrap()]);
+    m.run(&["import", tree.to_str().unwrap()]);
 }
 
-const CARGO_NOTE: &str = "--test-threads=1";
-const CONVENTION: &str = "never anyhow";
+pub(crate) const CARGO_NOTE: &str = "--test-threads=1";
+pub(crate) const CONVENTION: &str = "never anyhow";
 
 #[test]
 fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
@@ -335,6 +380,15 @@ fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
     assert_eq!(kinds("PostToolUseFailure"), 1, "the failing ls");
     let failure = events.iter().find(|e| e["raw"]["hook_event_name"] == "PostToolUseFailure").unwrap();
     assert!(failure["tool"]["error"].as_str().is_some_and(|e| !e.is_empty()), "{failure}");
+    // The denied call fires no PostToolUse of any kind: its outcome is in the PostToolBatch.
+    let denied = events
+        .iter()
+        .filter(|e| e["raw"]["hook_event_name"] == "PostToolBatch")
+        .flat_map(|e| e["raw"]["tool_calls"].as_array().cloned().unwrap_or_default())
+        .find(|call| call["tool_input"]["command"] == "touch denied.txt")
+        .expect("the denied call's batch is stored");
+    assert!(denied["tool_response"].to_string().len() > 2, "its outcome is kept: {denied}");
+    assert!(kinds("MessageDisplay") >= 1, "the answer's text is recorded");
 
     // Claude Code's session end started the dream by itself, nobody typed `dream`; Codex in project
     // A is given the convention at session start.
@@ -364,6 +418,11 @@ fn memory_made_in_claude_code_reaches_codex_in_the_same_project_only() {
     assert!(note_at.is_some_and(|i| i > prompt_at), "the prompt's note follows the prompt: {texts:#?}");
     assert_eq!(count(last, CONVENTION, |role, _| role == "developer"), 1, "never the same note twice");
     assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+    assert!(
+        crate::more_clis::offers_our_mcp_tools(&requests),
+        "install registered our MCP server in Codex: {:#?}",
+        last.body["tools"]
+    );
 
     let fired = desk.fired();
     let codex_fired: Vec<Fired> = fired.iter().filter(|f| f.session != claude_session).cloned().collect();

@@ -3,7 +3,9 @@
 
 mod claude;
 mod codex;
+mod copilot;
 mod cursor;
+mod gemini;
 
 use std::sync::Arc;
 

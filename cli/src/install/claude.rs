@@ -1,10 +1,16 @@
 //! Claude Code: `settings.json` with nested matcher groups, and what the user must know.
 
-use super::merge::{HarnessSpec, Shape};
+use super::merge::{HandlerSpec, HarnessSpec, Shape};
 
 /// Settings files nest handlers under matcher groups; the events come from the adapter.
-pub(crate) static SPEC: HarnessSpec =
-    HarnessSpec { name: "claude", shape: Shape::Nested, adapter: &crate::cmd::CLAUDE, fresh_members: &[] };
+pub(crate) static SPEC: HarnessSpec = HarnessSpec {
+    name: "claude",
+    shape: Shape::Nested,
+    adapter: &crate::cmd::CLAUDE,
+    fresh_members: &[],
+    user_file_is_settings: false,
+    handler: HandlerSpec::COMMAND,
+};
 
 /// The trust step.
 pub(crate) const TRUST: &str = "Claude Code: hooks take effect in new sessions. An interactive session in a folder \

@@ -12,11 +12,17 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::merge::{HarnessSpec, Shape};
+use super::merge::{HandlerSpec, HarnessSpec, Shape};
 
 /// `hooks.json` nests handlers like Claude Code's settings; the events come from the adapter.
-pub(crate) static SPEC: HarnessSpec =
-    HarnessSpec { name: "codex", shape: Shape::Nested, adapter: &crate::cmd::CODEX, fresh_members: &[] };
+pub(crate) static SPEC: HarnessSpec = HarnessSpec {
+    name: "codex",
+    shape: Shape::Nested,
+    adapter: &crate::cmd::CODEX,
+    fresh_members: &[],
+    user_file_is_settings: false,
+    handler: HandlerSpec::COMMAND,
+};
 
 /// The trust step.
 pub(crate) const TRUST: &str = "Codex: a new or changed hook runs only after you trust it. Start `codex` and \

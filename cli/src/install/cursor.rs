@@ -1,7 +1,7 @@
 //! Cursor: a flat `hooks.json` (`{"version":1,"hooks":{event:[{command}]}}`), and what the user must
 //! know, including that Cursor also runs Claude Code's hooks.
 
-use super::merge::{HarnessSpec, Shape};
+use super::merge::{HandlerSpec, HarnessSpec, Shape};
 
 /// A flat `hooks.json` that starts with `"version": 1`; the events come from the adapter.
 pub(crate) static SPEC: HarnessSpec = HarnessSpec {
@@ -9,6 +9,8 @@ pub(crate) static SPEC: HarnessSpec = HarnessSpec {
     shape: Shape::Flat,
     adapter: &crate::cmd::CURSOR,
     fresh_members: &[("version", 1)],
+    user_file_is_settings: false,
+    handler: HandlerSpec { typed: false, ..HandlerSpec::COMMAND },
 };
 
 /// The trust step.

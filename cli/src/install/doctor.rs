@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::codex;
 use super::file;
 use super::json::Json;
+use super::mcp;
 use super::merge;
 use super::plan::{self, Action, Context, Harness, Scope};
 
@@ -61,6 +62,17 @@ pub(crate) struct FileCheck {
     /// What is out of step, or why the file cannot be read.
     pub(crate) details: Vec<String>,
     /// Whether `--fix` reinstalled it.
+    pub(crate) fixed: bool,
+}
+
+/// Our MCP server's entry in one harness's MCP configuration.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct McpCheck {
+    pub(crate) harness: Harness,
+    pub(crate) scope: Scope,
+    pub(crate) path: PathBuf,
+    pub(crate) state: mcp::State,
+    /// Whether `--fix` pointed it at this binary.
     pub(crate) fixed: bool,
 }
 
@@ -121,6 +133,8 @@ pub(crate) struct Report {
     pub(crate) binary: PathBuf,
     pub(crate) binary_state: BinaryState,
     pub(crate) files: Vec<FileCheck>,
+    /// Our MCP server in each harness that takes MCP servers.
+    pub(crate) mcp: Vec<McpCheck>,
     pub(crate) store: StoreCheck,
     pub(crate) dream: DreamCheck,
     pub(crate) capture: super::capture::CaptureCheck,
@@ -150,6 +164,7 @@ pub(crate) async fn check(
         scopes.push(Scope::Project);
     }
     let mut files = Vec::new();
+    let mut mcp_checks = Vec::new();
     for &harness in harnesses {
         for &scope in &scopes {
             let mut checked = check_file(ctx, harness, scope);
@@ -175,6 +190,31 @@ pub(crate) async fn check(
             }
             if harness == Harness::Codex && checked.state != State::Absent {
                 codex_flag(ctx, scope, fix, &mut problems, &mut warnings);
+            }
+            if harness == Harness::Gemini
+                && checked.state != State::Absent
+                && let Ok(Some(text)) = file::read(&checked.path).map(|c| c.text)
+                && Json::parse(&text).is_ok_and(|doc| super::gemini::hooks_off(&doc))
+            {
+                problems.push(super::gemini::hooks_off_problem(&checked.path));
+            }
+            if let Some(found) = check_mcp(ctx, harness, scope, fix, &mut warnings) {
+                match &found.state {
+                    mcp::State::Drifted { command } => problems.push(format!(
+                        "the {} MCP server in {} runs {command}: run `agent-memory doctor --fix`",
+                        harness.name(),
+                        found.path.display()
+                    )),
+                    mcp::State::Absent if checked.state == State::Installed => warnings.push(format!(
+                        "{} hooks are installed but not the MCP server ({}): `agent-memory install --harness {}` \
+                         registers it",
+                        harness.name(),
+                        found.path.display(),
+                        harness.name()
+                    )),
+                    _ => {}
+                }
+                mcp_checks.push(found);
             }
             files.push(checked);
         }
@@ -229,6 +269,7 @@ pub(crate) async fn check(
         binary: ctx.binary.clone(),
         binary_state,
         files,
+        mcp: mcp_checks,
         store,
         dream,
         capture,
@@ -427,6 +468,50 @@ pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileC
     checked
 }
 
+/// Checks our MCP server's entry for one harness and scope; with `fix`, points a drifted one at
+/// this binary. `None` where the harness keeps no MCP servers in that scope.
+fn check_mcp(
+    ctx: &Context,
+    harness: Harness,
+    scope: Scope,
+    fix: bool,
+    warnings: &mut Vec<String>,
+) -> Option<McpCheck> {
+    let (path, format) = mcp::file(ctx, harness, scope)?;
+    let read = |path: &Path| file::read(path).map_err(|e| format!("{e:#}"));
+    let state = read(&path).and_then(|current| mcp::state(format, current.text.as_deref(), &ctx.binary));
+    let mut check = match state {
+        Ok(state) => McpCheck { harness, scope, path, state, fixed: false },
+        Err(e) => {
+            warnings.push(format!("cannot read the MCP servers in {}: {e}", path.display()));
+            return None;
+        }
+    };
+    if fix && matches!(check.state, mcp::State::Drifted { .. }) {
+        let mut files = Vec::new();
+        let fixed = plan::plan_mcp(ctx, harness, scope, Action::Install, &mut files).and_then(|_| {
+            let mut whole = plan::Plan {
+                action: Action::Install,
+                scope,
+                binary: ctx.binary.clone(),
+                dry_run: false,
+                files,
+                notes: Vec::new(),
+                context_files: Vec::new(),
+            };
+            plan::apply(&mut whole)
+        });
+        match fixed {
+            Ok(()) => {
+                check.state = mcp::State::Registered;
+                check.fixed = true;
+            }
+            Err(e) => warnings.push(format!("--fix could not update {}: {e:#}", check.path.display())),
+        }
+    }
+    Some(check)
+}
+
 fn reinstall(ctx: &Context, harness: Harness, scope: Scope) -> anyhow::Result<()> {
     let file_plan = plan::plan_hooks(ctx, harness, scope, Action::Install)?;
     let mut whole = plan::Plan {
@@ -614,6 +699,20 @@ pub(crate) fn render(report: &Report) -> String {
         for detail in &f.details {
             out.push_str(&format!("  {detail}\n"));
         }
+    }
+    for m in &report.mcp {
+        let state = match &m.state {
+            mcp::State::Registered => "registered".to_owned(),
+            mcp::State::Drifted { command } => format!("drifted (runs {command})"),
+            mcp::State::Foreign => "another server holds the name, left alone".to_owned(),
+            mcp::State::Absent => "absent".to_owned(),
+        };
+        let scope = match m.scope {
+            Scope::User => "user",
+            Scope::Project => "project",
+        };
+        let fixed = if m.fixed { " (updated by --fix)" } else { "" };
+        out.push_str(&format!("{} mcp ({scope}) {}: {state}{fixed}\n", m.harness.name(), m.path.display()));
     }
     if report.store.reachable {
         out.push_str(&format!("\nstore: reachable, {} sessions\n", report.store.sessions));

@@ -23,9 +23,11 @@ use super::json::Json;
 /// How a harness nests handlers under an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {
-    /// `{"hooks":{Event:[{"matcher"?, "hooks":[{"type":"command","command":…}]}]}}` (Claude, Codex).
+    /// `{"hooks":{Event:[{"matcher"?, "hooks":[{"type":"command","command":…}]}]}}` (Claude, Codex,
+    /// Gemini).
     Nested,
-    /// `{"version":1,"hooks":{event:[{"command":…}]}}` (Cursor).
+    /// `{"version":1,"hooks":{event:[{"command":…}]}}` (Cursor; Copilot's handlers carry
+    /// `"type":"command"` and the command under `bash`).
     Flat,
 }
 
@@ -39,6 +41,37 @@ pub(crate) struct HarnessSpec {
     pub(crate) adapter: &'static dyn HarnessAdapter,
     /// Members a file we create starts with (Cursor's `"version": 1`).
     pub(crate) fresh_members: &'static [(&'static str, u64)],
+    /// Whether the user-scope file is the harness's general settings file rather than a hooks
+    /// file, so a new one starts empty (Copilot's `settings.json`).
+    pub(crate) user_file_is_settings: bool,
+    /// How our handler is written: its keys and units.
+    pub(crate) handler: HandlerSpec,
+}
+
+/// How one handler is written in a harness's hooks file.
+#[derive(Debug)]
+pub(crate) struct HandlerSpec {
+    /// Whether it starts with `"type": "command"`.
+    pub(crate) typed: bool,
+    /// A `name` it carries (Gemini shows it, and merges hooks of the same name and command).
+    pub(crate) name: Option<&'static str>,
+    /// The key of the command line (`command`; Copilot's `bash`).
+    pub(crate) command_key: &'static str,
+    /// The key of the timeout (`timeout`; Copilot's `timeoutSec`).
+    pub(crate) timeout_key: &'static str,
+    /// The timeout's units per second (1; Gemini's milliseconds, 1000).
+    pub(crate) timeout_per_second: u64,
+}
+
+impl HandlerSpec {
+    /// Claude Code's and Codex's handlers: `type`, `command`, `timeout` in seconds.
+    pub(crate) const COMMAND: Self = Self {
+        typed: true,
+        name: None,
+        command_key: "command",
+        timeout_key: "timeout",
+        timeout_per_second: 1,
+    };
 }
 
 impl HarnessSpec {
@@ -101,7 +134,10 @@ enum Slot {
 }
 
 /// A fresh, empty document for this harness.
-pub(crate) fn fresh(spec: &HarnessSpec) -> Json {
+pub(crate) fn fresh(spec: &HarnessSpec, user_scope: bool) -> Json {
+    if user_scope && spec.user_file_is_settings {
+        return Json::Object(Vec::new());
+    }
     Json::Object(spec.fresh_members.iter().map(|(k, v)| ((*k).to_owned(), Json::int(*v))).collect())
 }
 
@@ -115,7 +151,8 @@ pub(crate) fn find(doc: &Json, spec: &HarnessSpec, binary: &Path) -> Result<Vec<
     for (event, list) in events {
         let Json::Array(items) = list else { continue };
         for slot in our_slots(items, spec, binary) {
-            let command = handler(items, slot).and_then(|h| h.get("command")).and_then(Json::as_str);
+            let command =
+                handler(items, slot).and_then(|h| h.get(spec.handler.command_key)).and_then(Json::as_str);
             if let Some(command) = command
                 && let Some(program) = entries::ours(command, spec.name, binary)
             {
@@ -171,7 +208,7 @@ pub(crate) fn install(
             continue;
         };
         if let Some(Json::Object(fields)) = handler_mut(items, first)
-            && let Some((_, value)) = fields.iter_mut().rev().find(|(k, _)| k == "command")
+            && let Some((_, value)) = fields.iter_mut().rev().find(|(k, _)| k == spec.handler.command_key)
             && value.as_str() != Some(command)
         {
             let from = value.as_str().unwrap_or_default().to_owned();
@@ -253,7 +290,9 @@ fn remove_ours(
 /// Positions of our handlers in an event's list, in document order.
 fn our_slots(items: &[Json], spec: &HarnessSpec, binary: &Path) -> Vec<Slot> {
     let is_ours = |h: &Json| {
-        h.get("command").and_then(Json::as_str).is_some_and(|c| entries::ours(c, spec.name, binary).is_some())
+        h.get(spec.handler.command_key)
+            .and_then(Json::as_str)
+            .is_some_and(|c| entries::ours(c, spec.name, binary).is_some())
     };
     let mut slots = Vec::new();
     for (index, item) in items.iter().enumerate() {
@@ -321,13 +360,20 @@ fn remove(items: &mut Vec<Json>, slot: Slot) {
 
 /// The entry we add for one event.
 fn new_entry(spec: &HarnessSpec, event: &HookRegistration, command: &str) -> Json {
+    let spec_handler = &spec.handler;
     let mut handler = Vec::new();
-    if spec.shape == Shape::Nested {
+    if spec_handler.typed {
         handler.push(("type".to_owned(), Json::string("command")));
     }
-    handler.push(("command".to_owned(), Json::string(command)));
+    if let Some(name) = spec_handler.name {
+        handler.push(("name".to_owned(), Json::string(name)));
+    }
+    handler.push((spec_handler.command_key.to_owned(), Json::string(command)));
     if let Some(timeout) = event.timeout_secs {
-        handler.push(("timeout".to_owned(), Json::int(timeout)));
+        handler.push((
+            spec_handler.timeout_key.to_owned(),
+            Json::int(timeout * spec_handler.timeout_per_second),
+        ));
     }
     match spec.shape {
         Shape::Flat => Json::Object(handler),

@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, cursor};
+use super::{claude, copilot, cursor, gemini, mcp};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -22,10 +22,14 @@ pub(crate) enum Harness {
     Codex,
     /// Cursor.
     Cursor,
+    /// Gemini CLI.
+    Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 3] = [Self::Claude, Self::Codex, Self::Cursor];
+    pub(crate) const ALL: [Self; 5] = [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -36,6 +40,8 @@ impl Harness {
             Self::Claude => &claude::SPEC,
             Self::Codex => &codex::SPEC,
             Self::Cursor => &cursor::SPEC,
+            Self::Gemini => &gemini::SPEC,
+            Self::Copilot => &copilot::SPEC,
         }
     }
 }
@@ -65,12 +71,17 @@ pub(crate) struct Context {
     pub(crate) home: PathBuf,
     /// Codex's home (`$CODEX_HOME`, else `~/.codex`).
     pub(crate) codex_home: PathBuf,
+    /// Copilot CLI's home (`$COPILOT_HOME`, else `~/.copilot`).
+    pub(crate) copilot_home: PathBuf,
     /// The project root, when there is one.
     pub(crate) project: Option<PathBuf>,
     /// The binary our hooks run (absolute).
     pub(crate) binary: PathBuf,
     /// The installed Codex's version, when known.
     pub(crate) codex_version: Option<Version>,
+    /// Whether `install` registers our MCP server too (`--no-mcp` turns it off); `uninstall`
+    /// always removes it.
+    pub(crate) mcp: bool,
 }
 
 impl Context {
@@ -91,6 +102,12 @@ impl Context {
             (Harness::Codex, Scope::Project) => self.project()?.join(".codex").join("hooks.json"),
             (Harness::Cursor, Scope::User) => self.home.join(".cursor").join("hooks.json"),
             (Harness::Cursor, Scope::Project) => self.project()?.join(".cursor").join("hooks.json"),
+            (Harness::Gemini, Scope::User) => self.home.join(".gemini").join("settings.json"),
+            (Harness::Gemini, Scope::Project) => self.project()?.join(".gemini").join("settings.json"),
+            (Harness::Copilot, Scope::User) => self.copilot_home.join("settings.json"),
+            (Harness::Copilot, Scope::Project) => {
+                self.project()?.join(".github").join("hooks").join("agent-memory.json")
+            }
         })
     }
 
@@ -135,7 +152,7 @@ pub(crate) struct FilePlan {
     pub(crate) status: Status,
     /// Hook-level changes (hooks files).
     pub(crate) changes: Vec<Change>,
-    /// Other changes (the Codex feature flag).
+    /// Other changes (the Codex feature flag, our MCP server).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) edits: Vec<String>,
     /// Where the old content was saved (after applying).
@@ -204,12 +221,22 @@ pub(crate) fn plan(
             notes.extend(flag_notes);
         }
     }
+    if action == Action::Uninstall || ctx.mcp {
+        for &harness in harnesses {
+            notes.extend(plan_mcp(ctx, harness, scope, action, &mut files)?);
+        }
+    }
     if action == Action::Install {
         for &harness in harnesses {
             let text = match harness {
                 Harness::Claude => claude::TRUST,
                 Harness::Codex => codex::TRUST,
                 Harness::Cursor => cursor::TRUST,
+                Harness::Gemini => gemini::TRUST,
+                Harness::Copilot => match scope {
+                    Scope::User => copilot::TRUST,
+                    Scope::Project => copilot::PROJECT_TRUST,
+                },
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -223,6 +250,17 @@ pub(crate) fn plan(
                 && let Some(problem) = claude_hooks_disabled(&files)
             {
                 notes.push(Note { harness: Some(harness), problem: true, text: problem });
+            }
+            if harness == Harness::Gemini
+                && let Some(plan) = files.iter().find(|f| f.harness == Harness::Gemini)
+                && let Some(text) = plan.new_text.as_deref().or(plan.current.text.as_deref())
+                && Json::parse(text).is_ok_and(|doc| gemini::hooks_off(&doc))
+            {
+                notes.push(Note {
+                    harness: Some(harness),
+                    problem: true,
+                    text: gemini::hooks_off_problem(&plan.path),
+                });
             }
         }
         if harnesses.contains(&Harness::Claude) || harnesses.contains(&Harness::Cursor) {
@@ -267,7 +305,7 @@ pub(crate) fn plan_hooks(
             file_plan.status = Status::Absent;
             return Ok(file_plan);
         }
-        None => merge::fresh(spec),
+        None => merge::fresh(spec, scope == Scope::User),
         Some(text) => Json::parse(text).map_err(|e| {
             anyhow::format_err!(
                 "cannot parse {}: {e}; fix the file or move it away (nothing was changed)",
@@ -324,6 +362,71 @@ fn plan_codex_flag(ctx: &Context, scope: Scope) -> anyhow::Result<(Option<FilePl
         new_text: Some(new_text),
     };
     Ok((Some(plan), notes))
+}
+
+/// Plans our MCP server's entry in the harness's MCP configuration, editing the plan of the same
+/// file when there is one (Gemini keeps hooks and MCP servers in one settings file, Codex its
+/// feature flag and MCP servers in one `config.toml`). A file that cannot be edited, or a server of
+/// the user's under our name, gives a note and is left alone: the hooks are installed regardless.
+pub(crate) fn plan_mcp(
+    ctx: &Context,
+    harness: Harness,
+    scope: Scope,
+    action: Action,
+    files: &mut Vec<FilePlan>,
+) -> anyhow::Result<Option<Note>> {
+    let Some((path, format)) = mcp::file(ctx, harness, scope) else { return Ok(None) };
+    let existing = files.iter().position(|f| f.path == path);
+    let current = match existing {
+        Some(i) => files[i].current.clone(),
+        None => file::read(&path)?,
+    };
+    let base = existing.and_then(|i| files[i].new_text.clone()).or_else(|| current.text.clone());
+    let note = |text: String| Ok(Some(Note { harness: Some(harness), problem: false, text }));
+    let edit = match mcp::edit(format, base.as_deref(), &ctx.binary, action == Action::Uninstall) {
+        Ok(edit) => edit,
+        Err(e) => {
+            return note(format!(
+                "cannot edit the MCP servers in {} ({e}); left it alone",
+                current.target.display()
+            ));
+        }
+    };
+    match edit {
+        mcp::Edit::Unchanged => Ok(None),
+        mcp::Edit::Foreign => note(format!(
+            "{} already registers an MCP server named `{}` that is not ours; left it alone",
+            path.display(),
+            mcp::NAME
+        )),
+        mcp::Edit::Changed { text, what } => {
+            if current.text.is_some() {
+                check_writable(&current)?;
+            }
+            let status = if current.text.is_some() { Status::Update } else { Status::Create };
+            match existing {
+                Some(i) => {
+                    let plan = &mut files[i];
+                    plan.new_text = Some(text);
+                    plan.status = status;
+                    plan.edits.push(what);
+                }
+                None => files.push(FilePlan {
+                    harness,
+                    scope,
+                    symlink_target: (current.target != path).then(|| current.target.clone()),
+                    path,
+                    status,
+                    changes: Vec::new(),
+                    edits: vec![what],
+                    backup: None,
+                    current,
+                    new_text: Some(text),
+                }),
+            }
+            Ok(None)
+        }
+    }
 }
 
 fn check_writable(current: &Current) -> anyhow::Result<()> {

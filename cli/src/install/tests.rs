@@ -34,10 +34,12 @@ impl Sandbox {
         std::fs::create_dir_all(project.join(".git")).unwrap();
         let ctx = Context {
             codex_home: home.join(".codex"),
+            copilot_home: home.join(".copilot"),
             home,
             project: Some(project),
             binary,
             codex_version: Some(Version(0, 171, 0)),
+            mcp: true,
         };
         Self { dir, ctx }
     }
@@ -72,6 +74,8 @@ fn harness_of(name: &str) -> Harness {
         "claude" => Harness::Claude,
         "codex" => Harness::Codex,
         "cursor" => Harness::Cursor,
+        "gemini" => Harness::Gemini,
+        "copilot" => Harness::Copilot,
         other => panic!("no harness {other}"),
     }
 }
@@ -156,6 +160,8 @@ fn install_then_uninstall_of_a_new_file_leaves_an_empty_document() {
     assert_eq!(sandbox.read(&sandbox.path(Harness::Claude, Scope::Project)), "{}\n");
     assert_eq!(sandbox.read(&sandbox.path(Harness::Codex, Scope::Project)), "{}\n");
     assert_eq!(sandbox.read(&sandbox.path(Harness::Cursor, Scope::Project)), "{\n  \"version\": 1\n}\n");
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Gemini, Scope::Project)), "{}\n");
+    assert_eq!(sandbox.read(&sandbox.path(Harness::Copilot, Scope::Project)), "{\n  \"version\": 1\n}\n");
 }
 
 #[test]
@@ -291,7 +297,9 @@ fn project_scope_needs_a_project() {
 
 #[test]
 fn codex_feature_flag_follows_the_installed_version() {
-    let sandbox = Sandbox::new();
+    // The MCP server lives in the same file; it is checked on its own below.
+    let mut sandbox = Sandbox::new();
+    sandbox.ctx.mcp = false;
     let config = sandbox.ctx.codex_config(Scope::User).unwrap();
     let original = "# my settings\nmodel = \"o4\"   # keep this comment\n\n[features]\nweb_search = true\n";
     sandbox.put(&config, original);
@@ -302,6 +310,7 @@ fn codex_feature_flag_follows_the_installed_version() {
 
     // 0.120 needs `codex_hooks = true`; the rest of the file keeps its formatting.
     let mut old = Sandbox::new();
+    old.ctx.mcp = false;
     old.ctx.codex_version = Some(Version(0, 120, 3));
     let config = old.ctx.codex_config(Scope::User).unwrap();
     old.put(&config, original);
@@ -473,7 +482,7 @@ fn value(depth: u32) -> BoxedStrategy<Json> {
 fn foreign_command() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-z./~ -]{1,20}",
-        Just("agent-memory hook gemini".to_owned()),
+        Just("agent-memory hook kiro".to_owned()),
         Just("agent-memory dream".to_owned()),
         Just("/usr/bin/agent-memory-wrapper.sh --harness claude".to_owned()),
     ]
@@ -518,7 +527,7 @@ fn foreign_entry(nested: bool) -> BoxedStrategy<Json> {
 
 /// A pre-existing configuration for `harness`, printed by the formatting rule.
 fn existing_config(harness: Harness) -> impl Strategy<Value = String> {
-    let nested = harness != Harness::Cursor;
+    let nested = !matches!(harness, Harness::Cursor | Harness::Copilot);
     let mut names: Vec<String> = harness.spec().events().iter().map(|e| e.name.to_owned()).collect();
     names.extend(["Notification", "beforeReadFile", "WorktreeCreate", "custom"].map(str::to_owned));
     let event = (prop::sample::select(names), prop::collection::vec(foreign_entry(nested), 1..3));
@@ -535,7 +544,7 @@ fn existing_config(harness: Harness) -> impl Strategy<Value = String> {
                 ),
             );
         }
-        if version && harness == Harness::Cursor {
+        if version && matches!(harness, Harness::Cursor | Harness::Copilot) {
             members.insert(0, ("version".to_owned(), Json::int(1)));
         }
         Json::Object(members).to_pretty()
@@ -597,4 +606,125 @@ fn doctor_calls_a_backlog_that_no_dream_will_take_a_problem() {
     let (check, _, problems) =
         findings("[dream]\nprovider = \"anthropic\"\nmax_cost_usd = 0.5\n", (250, false));
     assert!(check.auto && problems.is_empty(), "{problems:?}");
+}
+
+#[test]
+fn install_registers_the_mcp_server_in_every_harness_and_uninstall_takes_it_out() {
+    use super::mcp;
+    for scope in [Scope::User, Scope::Project] {
+        let sandbox = Sandbox::new();
+        // Existing MCP files with a server of the user's keep it, and get their bytes back.
+        let mut originals = Vec::new();
+        for harness in Harness::ALL {
+            let Some((path, format)) = mcp::file(&sandbox.ctx, harness, scope) else { continue };
+            let text = match format {
+                mcp::Format::Toml => "model = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n".to_owned(),
+                mcp::Format::Json(_) => {
+                    "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n    \"docs\": {\n      \"command\": \"docs-mcp\"\n    }\n  }\n}\n"
+                        .to_owned()
+                }
+            };
+            if harness != Harness::Gemini {
+                sandbox.put(&path, &text);
+                originals.push((path, text));
+            }
+        }
+        let plan = sandbox.run(&Harness::ALL, scope, Action::Install).unwrap();
+        let mut written = Vec::new();
+        for harness in Harness::ALL {
+            let Some((path, format)) = mcp::file(&sandbox.ctx, harness, scope) else {
+                assert_eq!((harness, scope), (Harness::Copilot, Scope::Project));
+                continue;
+            };
+            let text = sandbox.read(&path);
+            assert_eq!(
+                mcp::state(format, Some(&text), &sandbox.ctx.binary),
+                Ok(mcp::State::Registered),
+                "{}",
+                path.display()
+            );
+            assert!(
+                text.contains("docs-mcp") || harness == Harness::Gemini,
+                "the user's server stays: {text}"
+            );
+            written.push(format!("{}\n{text}", sandbox.shown(&path)));
+        }
+        assert!(plan.files.iter().any(|f| f.edits.iter().any(|e| e == "mcp server agent-memory: added")));
+        insta::assert_snapshot!(format!("mcp_{scope:?}").to_lowercase(), written.join("\n"));
+
+        let again = sandbox.run(&Harness::ALL, scope, Action::Install).unwrap();
+        assert!(
+            again.files.iter().all(|f| f.status == Status::Unchanged),
+            "a second install changes nothing"
+        );
+        sandbox.run(&Harness::ALL, scope, Action::Uninstall).unwrap();
+        for (path, text) in &originals {
+            assert_eq!(&sandbox.read(path), text, "uninstall gives back {}", path.display());
+        }
+    }
+}
+
+#[test]
+fn the_mcp_server_is_optional_and_a_server_of_the_users_under_its_name_is_left_alone() {
+    use super::mcp;
+    let mut sandbox = Sandbox::new();
+    sandbox.ctx.mcp = false;
+    sandbox.run(&Harness::ALL, Scope::User, Action::Install).unwrap();
+    assert!(!sandbox.ctx.home.join(".claude.json").exists(), "--no-mcp writes no MCP file");
+    let gemini = sandbox.read(&sandbox.path(Harness::Gemini, Scope::User));
+    assert!(!gemini.contains("mcpServers"), "{gemini}");
+
+    sandbox.ctx.mcp = true;
+    let cursor = sandbox.ctx.home.join(".cursor/mcp.json");
+    let theirs = "{\n  \"mcpServers\": {\n    \"agent-memory\": {\n      \"command\": \"npx\",\n      \"args\": [\n        \"some-other-memory\"\n      ]\n    }\n  }\n}\n";
+    sandbox.put(&cursor, theirs);
+    let plan = sandbox.run(&[Harness::Cursor], Scope::User, Action::Install).unwrap();
+    assert_eq!(sandbox.read(&cursor), theirs);
+    assert!(plan.notes.iter().any(|n| n.text.contains("not ours")), "{:?}", plan.notes);
+    sandbox.run(&[Harness::Cursor], Scope::User, Action::Uninstall).unwrap();
+    assert_eq!(sandbox.read(&cursor), theirs, "uninstall leaves it too");
+    assert_eq!(
+        mcp::state(mcp::Format::Json(&[]), Some(theirs), &sandbox.ctx.binary),
+        Ok(mcp::State::Foreign)
+    );
+}
+
+#[tokio::test]
+async fn doctor_checks_the_mcp_server_and_fixes_an_old_binary_path() {
+    use super::mcp;
+    let sandbox = Sandbox::new();
+    sandbox.run(&[Harness::Gemini], Scope::User, Action::Install).unwrap();
+    let settings = sandbox.path(Harness::Gemini, Scope::User);
+    let moved = sandbox.read(&settings).replace(BIN, "/old/bin/agent-memory");
+    std::fs::write(&settings, &moved).unwrap();
+    let config = || {
+        let mut config = memory_hook::config::Config::parse("").unwrap();
+        config.data_dir = Some(sandbox.dir.path().join("data"));
+        config
+    };
+    let report = doctor::check(&sandbox.ctx, &[Harness::Gemini], false, Ok(config())).await;
+    let found = report.mcp.iter().find(|m| m.scope == Scope::User).unwrap();
+    assert_eq!(found.state, mcp::State::Drifted { command: "/old/bin/agent-memory".to_owned() });
+    assert!(report.problems.iter().any(|p| p.contains("MCP server")), "{:?}", report.problems);
+    let fixed = doctor::check(&sandbox.ctx, &[Harness::Gemini], true, Ok(config())).await;
+    let found = fixed.mcp.iter().find(|m| m.scope == Scope::User).unwrap();
+    assert_eq!((found.state.clone(), found.fixed), (mcp::State::Registered, true));
+    assert!(doctor::render(&fixed).contains("gemini mcp (user)"), "{}", doctor::render(&fixed));
+}
+
+#[tokio::test]
+async fn gemini_settings_that_turn_hooks_off_are_a_problem() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Gemini, Scope::User);
+    sandbox.put(&path, "{\n  \"hooksConfig\": {\n    \"enabled\": false\n  }\n}\n");
+    let plan = sandbox.run(&[Harness::Gemini], Scope::User, Action::Install).unwrap();
+    assert!(
+        plan.notes.iter().any(|n| n.problem && n.text.contains("hooksConfig.enabled: false")),
+        "{:?}",
+        plan.notes
+    );
+    let mut config = memory_hook::config::Config::parse("").unwrap();
+    config.data_dir = Some(sandbox.dir.path().join("data"));
+    let report = doctor::check(&sandbox.ctx, &[Harness::Gemini], false, Ok(config)).await;
+    assert!(report.problems.iter().any(|p| p.contains("Gemini CLI runs no hooks")), "{:?}", report.problems);
 }
