@@ -177,8 +177,9 @@ fn main() -> anyhow::Result<()> {
             }
             let rss = if time_available {
                 let mut peak = 0;
+                // Fresh sessions too: a prompt in a session that was given its notes gets none.
                 for i in 0..runs.min(20) {
-                    let (harness, payload) = make(&env.project, i);
+                    let (harness, payload) = make(&env.project, runs + WARM_UP_RUNS + i);
                     peak = peak.max(env.run(&harness, &payload, true)?.1);
                 }
                 format!("{:.1} MiB", peak as f64 / 1024.0)
