@@ -225,7 +225,11 @@ impl MemoryStore for InMemoryStore {
                     score += idf * tf * (k1 + 1.0)
                         / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
                 }
-                (matched > 0).then(|| SearchHit { note: (*note).clone(), score, matched_terms: matched })
+                (matched > 0).then(|| SearchHit {
+                    note: (*note).clone(),
+                    score,
+                    matched_terms: crate::search::matched_terms(note, &wanted).max(1),
+                })
             })
             .collect();
         hits.sort_by(|a, b| {
