@@ -19,6 +19,7 @@ mod config;
 mod embeddings;
 mod error;
 mod events;
+mod history;
 mod notes;
 mod schema;
 mod search;

@@ -183,3 +183,63 @@ async fn from_env_honours_the_override() {
     let default = SqliteConfig::default_path().expect("a home directory in tests");
     assert!(default.ends_with("agent-memory/memory.db"), "{}", default.display());
 }
+
+/// Whether any file of `dir` holds `needle`, in any letter case.
+fn any_file_holds(dir: &Path, needle: &str) -> Vec<String> {
+    let needle = needle.to_lowercase().into_bytes();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("list the folder") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read a file").to_ascii_lowercase();
+        if bytes.windows(needle.len()).any(|w| w == needle.as_slice()) {
+            found.push(path.display().to_string());
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_leaves_no_copy_in_the_file_its_wal_or_its_indexes() {
+    use memory_core::{EventFilter, EventQuery, ForgetSet};
+    let (dir, path) = temp_db();
+    let store = open(&path);
+    let secret = "Qx7vWombatPlinth93";
+    let key = session("forget-bytes");
+    let mut events: Vec<_> = (0..40).map(|i| event(&key, &format!("filler {i}"), i)).collect();
+    let mut typed = event(&key, "typed", 100);
+    typed.prompt = Some(format!("the staging password is {secret} do not share"));
+    typed.raw = serde_json::json!({ "prompt": typed.prompt });
+    events.push(typed.clone());
+    store.append(&events).await.expect("append");
+    // Indexed for history search, and copied into a note and an older version of it.
+    let found = store.search_events(&EventQuery::phrase(secret, EventFilter::all(), 10)).await.expect("search");
+    assert_eq!(found.len(), 1, "the event is found by its words");
+    let scope = project_scope("forget-bytes");
+    let mut n = note(&scope, "facts/staging.md", "Staging", &["secret"], &format!("password: {secret}\n"));
+    store.put_note(&n).await.expect("put_note");
+    n.body = format!("the password is still {secret}\n");
+    store.put_note(&n).await.expect("put_note");
+    let kept = note(&scope, "facts/kept.md", "Kept", &[], "staging runs on port 8443\n");
+    store.put_note(&kept).await.expect("put_note");
+    assert!(!any_file_holds(dir.path(), secret).is_empty(), "the secret is on disk before forget");
+
+    let forgotten = store
+        .forget(&ForgetSet { events: vec![typed.id.clone()], notes: vec![(scope.clone(), n.path.clone())], ..ForgetSet::default() })
+        .await
+        .expect("forget");
+    assert_eq!((forgotten.events, forgotten.notes), (1, 1));
+    let left = any_file_holds(dir.path(), secret);
+    assert!(left.is_empty(), "no file keeps a copy after forget: {left:?}");
+    let wal = std::fs::metadata(dir.path().join("memory.db-wal")).map_or(0, |m| m.len());
+    assert_eq!(wal, 0, "the write-ahead log is emptied");
+
+    // The store carries on: the rest is there and searchable, from this and a fresh connection.
+    let hits = store.search_events(&EventQuery::search("filler", EventFilter::all(), 100)).await.expect("search");
+    assert_eq!(hits.len(), 40, "other events are still found");
+    drop(store);
+    let again = open(&path);
+    assert_eq!(again.timeline(&key, 0, 100).await.expect("timeline").len(), 40);
+    let notes = again.search_notes(&SearchQuery::new("staging port", vec![scope], 10)).await.expect("search");
+    assert_eq!(notes.len(), 1, "the other note is still found");
+    assert!(again.search_notes(&SearchQuery::new(secret, vec![], 10)).await.expect("search").is_empty());
+}
