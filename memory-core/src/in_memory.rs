@@ -356,7 +356,9 @@ impl MemoryStore for InMemoryStore {
             (Some(text), TextMatch::Phrase) => {
                 let phrase = crate::search::words(text);
                 live.iter()
-                    .filter(|e| crate::search::holds_phrase(&tokens(&crate::search::event_text(&e.event)), &phrase))
+                    .filter(|e| {
+                        crate::search::holds_phrase(&tokens(&crate::search::event_text(&e.event)), &phrase)
+                    })
                     .map(|e| EventHit { event: (*e).clone(), score: 1.0, matched_terms: phrase.len() })
                     .collect()
             }
@@ -368,10 +370,16 @@ impl MemoryStore for InMemoryStore {
                     .into_iter()
                     .zip(&live)
                     .filter_map(|(rank, e)| {
-                        rank.map(|(score, matched)| EventHit { event: (*e).clone(), score, matched_terms: matched })
+                        rank.map(|(score, matched)| EventHit {
+                            event: (*e).clone(),
+                            score,
+                            matched_terms: matched,
+                        })
                     })
                     .collect();
-                hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.event.position.cmp(&a.event.position)));
+                hits.sort_by(|a, b| {
+                    b.score.total_cmp(&a.score).then(b.event.position.cmp(&a.event.position))
+                });
                 hits
             }
         };
@@ -383,7 +391,8 @@ impl MemoryStore for InMemoryStore {
         let mut state = self.lock()?;
         let state = &mut *state;
         let mut forgotten = Forgotten::default();
-        let mut gone: BTreeSet<usize> = what.events.iter().filter_map(|id| state.by_id.get(id).copied()).collect();
+        let mut gone: BTreeSet<usize> =
+            what.events.iter().filter_map(|id| state.by_id.get(id).copied()).collect();
         for key in &what.sessions {
             if let Some(indexes) = state.sessions.get(key) {
                 if !state.forgotten.contains(key) {

@@ -150,11 +150,8 @@ pub fn matched_in(words: &[String], query: &[Term]) -> usize {
 /// its beginning), on one line, at most about `width` characters, with `…` where it was cut.
 pub fn excerpt(text: &str, query: &[Term], width: usize) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let wanted: std::collections::HashSet<&str> = query
-        .iter()
-        .flat_map(|t| t.forms.iter())
-        .filter_map(|f| f.split(' ').next())
-        .collect();
+    let wanted: std::collections::HashSet<&str> =
+        query.iter().flat_map(|t| t.forms.iter()).filter_map(|f| f.split(' ').next()).collect();
     let mut at = None;
     let mut start = None;
     for (i, c) in flat.char_indices() {
@@ -218,7 +215,8 @@ pub fn bm25(docs: &[Vec<String>], query: &[Term]) -> Vec<Option<(f64, usize)>> {
                 }
                 matched += 1;
                 let idf = ((total - df + 0.5) / (df + 0.5) + 1.0).ln();
-                score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
+                score +=
+                    idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
             }
             (matched > 0).then_some((score, matched))
         })

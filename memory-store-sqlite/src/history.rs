@@ -28,8 +28,9 @@ fn indexed_up_to(conn: &Connection) -> Result<i64, StoreError> {
 pub(crate) fn catch_up(conn: &Connection) -> Result<(), StoreError> {
     let start = indexed_up_to(conn)?;
     let mut mark = start;
-    let mut select =
-        conn.prepare_cached("SELECT position, event FROM events WHERE position > ?1 ORDER BY position LIMIT ?2")?;
+    let mut select = conn.prepare_cached(
+        "SELECT position, event FROM events WHERE position > ?1 ORDER BY position LIMIT ?2",
+    )?;
     let mut insert = conn.prepare_cached("INSERT INTO events_fts (rowid, text) VALUES (?1, ?2)")?;
     loop {
         let rows = select
@@ -50,7 +51,11 @@ pub(crate) fn catch_up(conn: &Connection) -> Result<(), StoreError> {
 
 /// The FTS5 query: each form quoted (a phrase for a form of several words), joined by `OR`.
 fn any_of(terms: &[Term]) -> String {
-    memory_core::search::forms(terms).iter().map(|f| format!("\"{}\"", f.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ")
+    memory_core::search::forms(terms)
+        .iter()
+        .map(|f| format!("\"{}\"", f.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(" OR ")
 }
 
 fn decode(position: i64, seq: i64, json: &str) -> Result<StoredEvent, StoreError> {
@@ -119,7 +124,11 @@ pub(crate) fn search(conn: &mut Connection, query: &EventQuery) -> Result<Vec<Ev
                 0
             };
             if matched > 0 {
-                hits.push(EventHit { event: stored, score: score.max(f64::MIN_POSITIVE), matched_terms: matched });
+                hits.push(EventHit {
+                    event: stored,
+                    score: score.max(f64::MIN_POSITIVE),
+                    matched_terms: matched,
+                });
                 if hits.len() == query.limit {
                     break;
                 }

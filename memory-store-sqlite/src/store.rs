@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use memory_core::{
-    Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore, Note,
-    NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent,
-    VectorHit, VectorQuery, WatermarkAdvance,
+    Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
+    Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey,
+    StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
 };
 use rusqlite::{Connection, TransactionBehavior};
 

@@ -212,7 +212,8 @@ async fn forget_leaves_no_copy_in_the_file_its_wal_or_its_indexes() {
     events.push(typed.clone());
     store.append(&events).await.expect("append");
     // Indexed for history search, and copied into a note and an older version of it.
-    let found = store.search_events(&EventQuery::phrase(secret, EventFilter::all(), 10)).await.expect("search");
+    let found =
+        store.search_events(&EventQuery::phrase(secret, EventFilter::all(), 10)).await.expect("search");
     assert_eq!(found.len(), 1, "the event is found by its words");
     let scope = project_scope("forget-bytes");
     let mut n = note(&scope, "facts/staging.md", "Staging", &["secret"], &format!("password: {secret}\n"));
@@ -224,7 +225,11 @@ async fn forget_leaves_no_copy_in_the_file_its_wal_or_its_indexes() {
     assert!(!any_file_holds(dir.path(), secret).is_empty(), "the secret is on disk before forget");
 
     let forgotten = store
-        .forget(&ForgetSet { events: vec![typed.id.clone()], notes: vec![(scope.clone(), n.path.clone())], ..ForgetSet::default() })
+        .forget(&ForgetSet {
+            events: vec![typed.id.clone()],
+            notes: vec![(scope.clone(), n.path.clone())],
+            ..ForgetSet::default()
+        })
         .await
         .expect("forget");
     assert_eq!((forgotten.events, forgotten.notes), (1, 1));
@@ -234,7 +239,8 @@ async fn forget_leaves_no_copy_in_the_file_its_wal_or_its_indexes() {
     assert_eq!(wal, 0, "the write-ahead log is emptied");
 
     // The store carries on: the rest is there and searchable, from this and a fresh connection.
-    let hits = store.search_events(&EventQuery::search("filler", EventFilter::all(), 100)).await.expect("search");
+    let hits =
+        store.search_events(&EventQuery::search("filler", EventFilter::all(), 100)).await.expect("search");
     assert_eq!(hits.len(), 40, "other events are still found");
     drop(store);
     let again = open(&path);

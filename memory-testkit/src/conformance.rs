@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 
 use memory_core::{
-    Appended, Error, EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore, NoteChange,
-    NoteFilter, Scope, SearchQuery, SessionKey, StoredEvent, VectorQuery, WatermarkAdvance,
+    Appended, Error, EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
+    NoteChange, NoteFilter, Scope, SearchQuery, SessionKey, StoredEvent, VectorQuery, WatermarkAdvance,
 };
 
 use crate::fixtures::{event, event_id, note, path, project_scope, session, unique};
@@ -652,7 +652,11 @@ pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryS
     assert_eq!(hits[0].matched_terms, 3, "the events holding every term rank first: {hits:?}");
     assert!(hits.iter().all(|h| h.score > 0.0), "every hit has a positive score: {hits:?}");
     assert!(hits.windows(2).all(|w| w[0].score >= w[1].score), "best first: {hits:?}");
-    assert_eq!(hits.iter().find(|h| h.event.event.id == e1.id).map(|h| h.event.seq), Some(1), "hits carry seqs");
+    assert_eq!(
+        hits.iter().find(|h| h.event.event.id == e1.id).map(|h| h.event.seq),
+        Some(1),
+        "hits carry seqs"
+    );
 
     let hits = search(EventQuery::search(format!("{tag} deploying"), EventFilter::all(), 10)).await;
     assert_eq!(hits[0].event.event.id, e2.id, "an inflection finds the event");
@@ -675,13 +679,18 @@ pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryS
     };
     let hits = search(EventQuery::search(tag.clone(), window, 10)).await;
     let found: BTreeSet<EventId> = hit_ids(&hits).into_iter().collect();
-    assert_eq!(found, [e2.id.clone(), e3.id.clone()].into_iter().collect(), "since is inclusive, until is not");
+    assert_eq!(
+        found,
+        [e2.id.clone(), e3.id.clone()].into_iter().collect(),
+        "since is inclusive, until is not"
+    );
     let hits = search(EventQuery::search(tag.clone(), EventFilter::all(), 2)).await;
     assert_eq!(hits.len(), 2, "limit");
 
     let hits = search(EventQuery::phrase(format!("{tag} cargo nextest"), EventFilter::all(), 10)).await;
     assert_eq!(hit_ids(&hits), [e1.id.clone()], "a phrase matches its words in order only");
-    let hits = search(EventQuery::phrase(format!("{} Cargo", tag.to_uppercase()), EventFilter::all(), 10)).await;
+    let hits =
+        search(EventQuery::phrase(format!("{} Cargo", tag.to_uppercase()), EventFilter::all(), 10)).await;
     assert_eq!(hit_ids(&hits), [e5.id.clone(), e1.id.clone()], "case does not matter; newest first");
     let hits = search(EventQuery::phrase(format!("{tag} deploying"), EventFilter::all(), 10)).await;
     assert!(hits.is_empty(), "a phrase takes no inflection: {hits:?}");
@@ -736,9 +745,14 @@ pub async fn forget_removes_events_sessions_and_notes(store: &dyn MemoryStore) {
     assert_eq!(seqs(ok(store.timeline(&a, 0, 10).await, "timeline")), [1, 3], "the rest of a session stays");
     assert!(ok(store.timeline(&b, 0, 10).await, "timeline").is_empty(), "a forgotten session has no events");
     let gone = [a2.id.clone(), b1.id.clone(), b2.id.clone()];
-    assert!(ok(store.events_by_id(&gone).await, "events_by_id").is_empty(), "forgotten events are gone by id");
-    let after: Vec<EventId> =
-        ok(store.events_after(0, usize::MAX >> 1).await, "events_after").into_iter().map(|e| e.event.id).collect();
+    assert!(
+        ok(store.events_by_id(&gone).await, "events_by_id").is_empty(),
+        "forgotten events are gone by id"
+    );
+    let after: Vec<EventId> = ok(store.events_after(0, usize::MAX >> 1).await, "events_after")
+        .into_iter()
+        .map(|e| e.event.id)
+        .collect();
     assert!(gone.iter().all(|id| !after.contains(id)) && after.contains(&a3.id), "events_after skips them");
     assert!(ok(store.search_events(&phrase).await, "search_events").is_empty(), "search finds none of them");
     let by_session = EventQuery::filtered(EventFilter { session: Some(b.clone()), ..EventFilter::all() }, 10);
@@ -749,11 +763,17 @@ pub async fn forget_removes_events_sessions_and_notes(store: &dyn MemoryStore) {
     assert!(ok(store.note_history(&scope, &n1.path).await, "history").is_empty(), "with its history");
     assert_eq!(ok(store.get_note(&scope, &kept.path).await, "get_note"), Some(kept.clone()), "others stay");
     if store.capabilities().full_text_search {
-        let hits = ok(store.search_notes(&SearchQuery::new(secret.clone(), vec![], 10)).await, "search_notes");
+        let hits =
+            ok(store.search_notes(&SearchQuery::new(secret.clone(), vec![], 10)).await, "search_notes");
         assert!(hits.is_empty(), "a forgotten note is not found: {hits:?}");
     }
     if store.capabilities().vector_search {
-        let q = VectorQuery { model: model.clone(), vector: vec![1.0, 0.0], scopes: vec![scope.clone()], limit: 10 };
+        let q = VectorQuery {
+            model: model.clone(),
+            vector: vec![1.0, 0.0],
+            scopes: vec![scope.clone()],
+            limit: 10,
+        };
         assert!(ok(store.search_embeddings(&q).await, "search_embeddings").is_empty(), "nor its vectors");
     }
 
@@ -761,8 +781,20 @@ pub async fn forget_removes_events_sessions_and_notes(store: &dyn MemoryStore) {
     assert_eq!(ok(store.append(std::slice::from_ref(&a4)).await, "append")[0].seq, 4, "numbering continues");
     assert_eq!(seqs(ok(store.timeline(&a, 0, 10).await, "timeline")), [1, 3, 4]);
     let b3 = said(&b, "g3", 7, "back again", None);
-    assert_eq!(ok(store.append(std::slice::from_ref(&b3)).await, "append")[0].seq, 1, "a forgotten session starts anew");
-    let again = ForgetSet { events: vec![a2.id.clone()], sessions: vec![], notes: vec![(scope.clone(), n1.path.clone())] };
-    assert_eq!(ok(store.forget(&again).await, "forget"), Forgotten::default(), "what is not stored is ignored");
+    assert_eq!(
+        ok(store.append(std::slice::from_ref(&b3)).await, "append")[0].seq,
+        1,
+        "a forgotten session starts anew"
+    );
+    let again = ForgetSet {
+        events: vec![a2.id.clone()],
+        sessions: vec![],
+        notes: vec![(scope.clone(), n1.path.clone())],
+    };
+    assert_eq!(
+        ok(store.forget(&again).await, "forget"),
+        Forgotten::default(),
+        "what is not stored is ignored"
+    );
     assert_eq!(ok(store.forget(&ForgetSet::default()).await, "forget"), Forgotten::default());
 }
