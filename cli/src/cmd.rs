@@ -3,6 +3,8 @@
 pub(crate) mod capture;
 pub(crate) mod demo;
 pub(crate) mod dream;
+pub(crate) mod forget;
+pub(crate) mod history;
 pub(crate) mod migrate;
 pub(crate) mod model;
 pub(crate) mod projects;

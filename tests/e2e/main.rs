@@ -16,6 +16,7 @@ mod memory;
 mod migrate;
 mod model_server;
 mod neo4j_restart;
+mod privacy;
 mod real_clis;
 mod support;
 mod tree;
