@@ -394,12 +394,12 @@ impl MemoryStore for InMemoryStore {
         let mut gone: BTreeSet<usize> =
             what.events.iter().filter_map(|id| state.by_id.get(id).copied()).collect();
         for key in &what.sessions {
-            if let Some(indexes) = state.sessions.get(key) {
-                if !state.forgotten.contains(key) {
-                    gone.extend(indexes.iter().copied().filter(|i| !state.pruned.contains(i)));
-                    state.forgotten.insert(key.clone());
-                    forgotten.sessions += 1;
-                }
+            if let Some(indexes) = state.sessions.get(key)
+                && !state.forgotten.contains(key)
+            {
+                gone.extend(indexes.iter().copied().filter(|i| !state.pruned.contains(i)));
+                state.forgotten.insert(key.clone());
+                forgotten.sessions += 1;
             }
         }
         for i in gone {

@@ -167,10 +167,10 @@ pub fn excerpt(text: &str, query: &[Term], width: usize) -> String {
             _ => {}
         }
     }
-    if at.is_none() {
-        if let Some(s) = start.filter(|s| wanted.contains(flat[*s..].to_lowercase().as_str())) {
-            at = Some(s);
-        }
+    if at.is_none()
+        && let Some(s) = start.filter(|s| wanted.contains(flat[*s..].to_lowercase().as_str()))
+    {
+        at = Some(s);
     }
     let chars: Vec<char> = flat.chars().collect();
     let hit = at.map_or(0, |byte| flat[..byte].chars().count());

@@ -666,7 +666,7 @@ pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryS
     assert!(!hit_ids(&hits).contains(&e3.id) && hits.len() == 3, "only the asked session: {hits:?}");
     let other = EventFilter { harness: Some("other".to_owned()), ..EventFilter::all() };
     let hits = search(EventQuery::search(tag.clone(), other, 10)).await;
-    assert_eq!(hit_ids(&hits), [e3.id.clone()], "only the asked harness");
+    assert_eq!(hit_ids(&hits), std::slice::from_ref(&e3.id), "only the asked harness");
     let in_project = EventFilter { project: Some(project.clone()), ..EventFilter::all() };
     let hits = search(EventQuery::search(tag.clone(), in_project, 10)).await;
     assert_eq!(hits.len(), 3, "only the asked project: {hits:?}");
@@ -688,7 +688,7 @@ pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryS
     assert_eq!(hits.len(), 2, "limit");
 
     let hits = search(EventQuery::phrase(format!("{tag} cargo nextest"), EventFilter::all(), 10)).await;
-    assert_eq!(hit_ids(&hits), [e1.id.clone()], "a phrase matches its words in order only");
+    assert_eq!(hit_ids(&hits), std::slice::from_ref(&e1.id), "a phrase matches its words in order only");
     let hits =
         search(EventQuery::phrase(format!("{} Cargo", tag.to_uppercase()), EventFilter::all(), 10)).await;
     assert_eq!(hit_ids(&hits), [e5.id.clone(), e1.id.clone()], "case does not matter; newest first");
