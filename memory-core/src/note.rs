@@ -371,7 +371,8 @@ impl NotePath {
             NoteKind::Procedure => "procedures",
             NoteKind::Fact => "facts",
         };
-        Self::new(format!("{folder}/{}.md", slug(title))).unwrap_or_else(|_| Self(format!("{folder}/untitled.md")))
+        Self::new(format!("{folder}/{}.md", slug(title)))
+            .unwrap_or_else(|_| Self(format!("{folder}/untitled.md")))
     }
 }
 
@@ -420,12 +421,19 @@ mod defaults_tests {
     #[test]
     fn missing_fields_take_the_defaults_and_present_ones_stay() {
         let at = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
-        let defaults =
-            NoteDefaults { scope: Some(Scope::User), kind: NoteKind::Fact, updated: at, generator: "user".to_owned() };
+        let defaults = NoteDefaults {
+            scope: Some(Scope::User),
+            kind: NoteKind::Fact,
+            updated: at,
+            generator: "user".to_owned(),
+        };
         let path = NotePath::new("facts/deploy-to-staging.md").unwrap();
         let note = Note::from_markdown_or(path.clone(), "---\n---\nbody\n", &defaults).unwrap();
         assert_eq!(note.meta.title, "Deploy to staging");
-        assert_eq!((note.meta.scope.clone(), note.meta.kind, note.meta.updated), (Scope::User, NoteKind::Fact, at));
+        assert_eq!(
+            (note.meta.scope.clone(), note.meta.kind, note.meta.updated),
+            (Scope::User, NoteKind::Fact, at)
+        );
         assert_eq!((note.meta.generator.as_str(), note.body.as_str()), ("user", "body\n"));
         let written = "---\ntitle: Staging\nkind: procedure\nscope: project:acme\ngenerator: human\n---\nx\n";
         let note = Note::from_markdown_or(path.clone(), written, &defaults).unwrap();
@@ -434,7 +442,15 @@ mod defaults_tests {
         let unknown = Note::from_markdown_or(path.clone(), "---\ncolour: red\n---\n", &defaults).unwrap_err();
         assert!(unknown.to_string().contains("colour"), "{unknown}");
         let no_scope = NoteDefaults { scope: None, ..defaults };
-        assert!(Note::from_markdown_or(path, "---\ntitle: T\n---\n", &no_scope).unwrap_err().to_string().contains("scope"));
-        assert_eq!(NotePath::for_title(NoteKind::Procedure, "Deploy to Staging!").as_str(), "procedures/deploy-to-staging.md");
+        assert!(
+            Note::from_markdown_or(path, "---\ntitle: T\n---\n", &no_scope)
+                .unwrap_err()
+                .to_string()
+                .contains("scope")
+        );
+        assert_eq!(
+            NotePath::for_title(NoteKind::Procedure, "Deploy to Staging!").as_str(),
+            "procedures/deploy-to-staging.md"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! spawn it, against real stores.
 
 mod auto_dream;
+mod by_hand;
 mod control;
 mod cross_harness;
 mod dream_kill;

@@ -2,7 +2,6 @@
 //! note for good (`memory_hook::forget` does the work; this is arguments, the question and the
 //! printing).
 
-use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use memory_core::{EventId, NotePath, SessionKey};
@@ -118,23 +117,22 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
         return Ok(ExitCode::SUCCESS);
     }
     if !args.yes {
-        let stdin = std::io::stdin();
-        if !stdin.is_terminal() {
-            output::error(
-                "agent-memory: forget deletes for good and asks first, but stdin is not a terminal; \
-                 pass --yes to delete without asking, or --dry-run to see what would go",
-            );
-            return Ok(ExitCode::from(1));
-        }
-        output::print(&format!("this deletes for good:\n{}", describe(&plan, &scopes)));
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "Forget all of this? [y/N] ");
-        let _ = err.flush();
-        let mut answer = String::new();
-        stdin.lock().read_line(&mut answer)?;
-        if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
-            output::print("nothing deleted");
-            return Ok(ExitCode::from(1));
+        match output::ask_after(
+            &format!("this deletes for good:\n{}", describe(&plan, &scopes)),
+            "Forget all of this?",
+        )? {
+            output::Answer::Yes => {}
+            output::Answer::No => {
+                output::print("nothing deleted");
+                return Ok(ExitCode::from(1));
+            }
+            output::Answer::NoTerminal => {
+                output::error(
+                    "agent-memory: forget deletes for good and asks first, but stdin is not a terminal; \
+                     pass --yes to delete without asking, or --dry-run to see what would go",
+                );
+                return Ok(ExitCode::from(1));
+            }
         }
     }
     let report = forget::apply(store.as_ref(), &plan).await?;

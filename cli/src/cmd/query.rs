@@ -151,17 +151,37 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
                 print(&text);
             }
         }
-        NotesCommand::Delete { scope, path } => {
+        NotesCommand::Delete { scope, path, yes } => {
             let scope = scopes.scope(&scope)?;
             let label = scopes.label(&scope);
+            if store.get_note(&scope, &path).await?.is_none() {
+                anyhow::bail!("no note `{path}` in scope `{label}`");
+            }
+            if !yes {
+                match crate::output::ask(&format!("Delete {label} {path} and its history for good?"))? {
+                    crate::output::Answer::Yes => {}
+                    crate::output::Answer::No => {
+                        print("nothing deleted");
+                        return Ok(std::process::ExitCode::from(1));
+                    }
+                    crate::output::Answer::NoTerminal => {
+                        crate::output::error(
+                            "agent-memory: notes delete asks first, but stdin is not a terminal; pass --yes to delete without asking",
+                        );
+                        return Ok(std::process::ExitCode::from(1));
+                    }
+                }
+            }
             let existed = store.delete_note(&scope, &path).await?;
             if json {
                 print_json(&json!({ "deleted": existed }))?;
-            } else if existed {
-                print(&format!("deleted {label} {path} and its history"));
             } else {
-                anyhow::bail!("no note `{path}` in scope `{label}`");
+                print(&format!("deleted {label} {path} and its history"));
             }
+        }
+        NotesCommand::Add(args) => return super::notes::add(json, &args, store.as_ref(), &scopes).await,
+        NotesCommand::Edit { scope, path } => {
+            return super::notes::edit(json, &scopes.scope(&scope)?, &path, store.as_ref(), &scopes).await;
         }
     }
     Ok(std::process::ExitCode::SUCCESS)
