@@ -192,8 +192,11 @@ impl NoteKind {
     }
 }
 
-/// Who wrote a note's current version, when a person wrote it.
+/// Who wrote a note's current version, when a person edited it (in an exported tree).
 pub const GENERATOR_HUMAN: &str = "human";
+
+/// Who wrote a note's current version, when a person wrote it with `notes add` or `notes edit`.
+pub const GENERATOR_USER: &str = "user";
 
 /// A note's frontmatter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -235,9 +238,10 @@ pub struct Note {
 const FENCE: &str = "---\n";
 
 impl Note {
-    /// Whether a person wrote this version (the dream must merge into it, not overwrite it).
+    /// Whether a person wrote this version, by hand or in an edit (the dream must merge into it,
+    /// not overwrite it).
     pub fn is_human_edited(&self) -> bool {
-        self.meta.generator == GENERATOR_HUMAN
+        self.meta.generator == GENERATOR_HUMAN || self.meta.generator == GENERATOR_USER
     }
 
     /// Checks the limits every writer (dream, MCP, import) must respect.

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use memory_core::search::{event_text, holds_phrase, note_text, words};
 use memory_core::{
-    EventFilter, EventId, EventQuery, ForgetSet, Forgotten, GENERATOR_HUMAN, HookEvent, MemoryStore, Note,
-    NoteChange, NoteFilter, NotePath, Scope, SessionKey, StoredEvent,
+    EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore, Note, NoteChange,
+    NoteFilter, NotePath, Scope, SessionKey, StoredEvent,
 };
 use serde::Serialize;
 
@@ -37,9 +37,6 @@ use crate::env::Env;
 use crate::error::{Error, Result};
 use crate::ledger::Ledger;
 use crate::paths;
-
-/// The generator of notes written by hand through `notes add`.
-pub const GENERATOR_USER: &str = "user";
 
 /// Every match, as a limit.
 const ALL: usize = usize::MAX >> 1;
@@ -182,7 +179,7 @@ fn line_of(stored: &StoredEvent) -> EventLine {
 
 /// Whether a note was written by the dream (not by a person, by hand or by an edit).
 fn by_the_dream(note: &Note) -> bool {
-    note.meta.generator != GENERATOR_HUMAN && note.meta.generator != GENERATOR_USER
+    !note.is_human_edited()
 }
 
 /// Finds what `target` covers, changing nothing.

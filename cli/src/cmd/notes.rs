@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chrono::Utc;
-use memory_core::{MemoryStore, Note, NoteDefaults, NoteKind, NoteMeta, NotePath, Scope};
+use memory_core::{GENERATOR_USER, MemoryStore, Note, NoteDefaults, NoteKind, NoteMeta, NotePath, Scope};
 use memory_hook::Config;
-use memory_hook::forget::GENERATOR_USER;
 use serde_json::json;
 
 use super::projects::Scopes;
