@@ -12,7 +12,9 @@
 //!   or session;
 //! - from the logs: every line naming a forgotten event or session, or holding the text, goes (the
 //!   files are rewritten without them);
-//! - from the once-per-session ledgers: a forgotten session's ledger, and lines holding the text.
+//! - from the once-per-session ledgers: a forgotten session's ledger, and lines holding the text;
+//! - from the harnesses' context files agent-memory wrote (Cursor's rules file, listed in
+//!   [`crate::context_file::LIST_FILE`]): lines holding the text.
 //!
 //! Notes derived from forgotten events are re-derived from what remains: each loses the ids of
 //! its forgotten sources; a note the dream wrote that is left with no source at all is forgotten
@@ -310,6 +312,19 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
     // Logs and ledgers: lines that name or hold what goes.
     for dir in [config.log_dir(), paths::fallback_data_dir(env).join("logs"), config.sessions_dir()] {
         for path in files_in(&dir) {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let lines = text.lines().filter(|line| plan.names_or_text_in(line)).count();
+            if lines > 0 {
+                plan.lines.push(LinesOut { path, lines });
+            }
+        }
+    }
+    // The harnesses' context files (Cursor's rules file) quote notes: lines holding the text go
+    // (the next session start writes the file again from the notes that remain).
+    if plan.text.is_some() {
+        let listed = std::fs::read_to_string(config.data_dir().join(crate::context_file::LIST_FILE))
+            .unwrap_or_default();
+        for path in listed.lines().map(str::trim).filter(|l| !l.is_empty()).map(PathBuf::from) {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             let lines = text.lines().filter(|line| plan.names_or_text_in(line)).count();
             if lines > 0 {

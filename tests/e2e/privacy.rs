@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Machine, claude, codex};
+use crate::support::{Machine, claude, codex, cursor};
 
 /// Typed by mistake; ordinary words and digits, so no rule can know it is a secret.
 const SECRET: &str = "Zanzibar-Tulip-8812";
@@ -124,6 +124,10 @@ fn a_secret_no_rule_matches_is_forgotten_from_every_file_of_the_data_folder() {
         .filter(|n| n["body"].as_str().is_some_and(|b| b.contains(SECRET)))
         .collect();
     assert!(!with_secret.is_empty(), "the dream carried the secret into a note: {notes:#}");
+    // Cursor's rules file quotes the project's notes, the secret with them.
+    m.hook("cursor", &app, &cursor("cur-1", &app, "sessionStart", json!({ "session_id": "cur-1" })));
+    let rules = app.join(".cursor/rules/agent-memory.mdc");
+    assert!(std::fs::read_to_string(&rules).unwrap().contains(SECRET), "the rules file quotes it");
 
     // One more mention waits in the journal: typed while the store was locked.
     std::fs::write(m.dir.path().join("config.toml"), "[hook]\ndeadline_ms = 300\n[dream]\nauto = false\n")
@@ -167,6 +171,8 @@ fn a_secret_no_rule_matches_is_forgotten_from_every_file_of_the_data_folder() {
 
     let left = holding(&m.home(), SECRET);
     assert!(left.is_empty(), "files still holding the secret: {left:?}");
+    let rules_now = std::fs::read_to_string(&rules).unwrap();
+    assert!(!rules_now.contains(SECRET) && rules_now.contains("agent-memory"), "{rules_now}");
     // Nor its words as a full-text index keeps them (lowercased, one term each).
     for word in ["zanzibar", "tulip", "8812"] {
         let left = holding(&m.home(), word);
