@@ -280,8 +280,10 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
     }
     plan.names =
         events.iter().map(|e| e.event.id.to_string()).chain(sessions.iter().map(|s| s.to_string())).collect();
-    if let Target::Event(id) = target {
-        plan.names.push(id.to_string());
+    match target {
+        Target::Event(id) => plan.names.push(id.to_string()),
+        Target::Session(key) if !sessions.contains(key) => plan.names.push(key.to_string()),
+        _ => {}
     }
     plan.events = events.iter().map(line_of).collect();
     plan.notes = notes.iter().map(NoteLine::of).collect();

@@ -59,7 +59,9 @@ pub(crate) async fn timeline(
             anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
         }
         if !json {
-            print(&format!("session `{session}` has no events left: retention pruned them (`[retention]`)"));
+            print(&format!(
+                "session `{session}` has no events left: retention pruned them (`[retention]`) or they were forgotten"
+            ));
             return Ok(std::process::ExitCode::SUCCESS);
         }
     }
