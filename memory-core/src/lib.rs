@@ -30,9 +30,9 @@ pub use payload::{missing_field, parse_payload};
 pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
-    Appended, Capabilities, EventFilter, EventHit, EventQuery, ForgetSet, Forgotten, MemoryStore, NoteFilter,
-    SearchHit, SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine,
-    same_content,
+    Appended, Capabilities, EVENT_SEARCH_MIN, EVENT_SEARCH_WINDOW, EventFilter, EventHit, EventQuery,
+    ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, TextMatch, VectorHit,
+    VectorQuery, WatermarkAdvance, cosine, rank_event_hits, same_content,
 };
 
 /// Re-exported so implementers of [`MemoryStore`] use the same macro version.

@@ -223,6 +223,17 @@ pub fn bm25(docs: &[Vec<String>], query: &[Term]) -> Vec<Option<(f64, usize)>> {
         .collect()
 }
 
+/// Scores people can read for a list of hits (their texts, as search sees them), each in `(0, 1]`
+/// for a hit holding a term: BM25 over these texts alone, whose idf stays positive however common
+/// a term is (so a word found in most notes still counts), scaled so the best hit is 1. 0 for a
+/// text holding none.
+pub fn readable_relevance(texts: &[String], query: &[Term]) -> Vec<f64> {
+    let docs: Vec<Vec<String>> = texts.iter().map(|t| words(t)).collect();
+    let scores: Vec<f64> = bm25(&docs, query).into_iter().map(|r| r.map_or(0.0, |(s, _)| s)).collect();
+    let best = scores.iter().copied().fold(0.0, f64::max);
+    scores.into_iter().map(|s| if best > 0.0 { s / best } else { 0.0 }).collect()
+}
+
 /// One asked term and the words that count as it: the term itself, its inflections
 /// (`listening` → `listen`, `listens`), and the usual developer abbreviation or expansion
 /// (`db` ↔ `database`, `msrv` ↔ `minimum supported rust version`). A form may be a phrase of

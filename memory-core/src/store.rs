@@ -264,6 +264,22 @@ pub struct EventHit {
     pub matched_terms: usize,
 }
 
+/// A ranked event search ranks the best `limit ×` this many matches by relevance (at least
+/// [`EVENT_SEARCH_MIN`]) by how many terms they hold.
+pub const EVENT_SEARCH_WINDOW: usize = 16;
+/// See [`EVENT_SEARCH_WINDOW`].
+pub const EVENT_SEARCH_MIN: usize = 200;
+
+/// The order of ranked event hits: most terms held, then relevance, then newest.
+pub fn rank_event_hits(hits: &mut [EventHit]) {
+    hits.sort_by(|a, b| {
+        b.matched_terms
+            .cmp(&a.matched_terms)
+            .then(b.score.total_cmp(&a.score))
+            .then(b.event.position.cmp(&a.event.position))
+    });
+}
+
 /// What [`MemoryStore::forget`] removes for good.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ForgetSet {
@@ -403,8 +419,10 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
         Ok(0)
     }
 
-    /// Events matching a query ([`EventQuery`]): with text, ranked best first ([`TextMatch::Any`],
-    /// ties newest first) or newest first ([`TextMatch::Phrase`]); without text, every event the
+    /// Events matching a query ([`EventQuery`]): with text, ranked ([`TextMatch::Any`]: the events
+    /// holding the most distinct terms first, then by relevance, then newest first; a store may
+    /// pick them among its best [`EVENT_SEARCH_WINDOW`]-times-`limit` matches by relevance) or
+    /// newest first ([`TextMatch::Phrase`]); without text, every event the
     /// filter passes, newest first. At most `limit`. A store may index events for this lazily
     /// (when it is asked), so appends cost what they did.
     async fn search_events(&self, query: &EventQuery) -> Result<Vec<EventHit>> {

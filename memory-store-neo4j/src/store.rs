@@ -513,7 +513,15 @@ impl Neo4jStore {
         let filter = &search.filter;
         // Time is compared here, on the decoded event; the other filters in the query.
         let timed = filter.since.is_some() || filter.until.is_some();
-        let limit = if timed { i64::MAX } else { clamp(search.limit) };
+        // A ranked search picks among the best matches by relevance those holding the most terms.
+        let wanted = match (&search.text, search.matching) {
+            (Some(_), TextMatch::Any) => search
+                .limit
+                .saturating_mul(memory_core::EVENT_SEARCH_WINDOW)
+                .max(memory_core::EVENT_SEARCH_MIN),
+            _ => search.limit,
+        };
+        let limit = if timed { i64::MAX } else { clamp(wanted) };
         let with_filters = |q: Query| {
             q.param("session", filter.session.as_ref().map(|s| s.as_str().to_owned()))
                 .param("project", filter.project.clone())
@@ -559,7 +567,7 @@ impl Neo4jStore {
                 0
             };
             let score: f64 = get(op, &row, "score")?;
-            if matched > 0 && hits.len() < search.limit {
+            if matched > 0 && hits.len() < wanted {
                 hits.push(EventHit {
                     event: stored,
                     score: score.max(f64::MIN_POSITIVE),
@@ -567,6 +575,10 @@ impl Neo4jStore {
                 });
             }
         }
+        if search.matching == TextMatch::Any {
+            memory_core::rank_event_hits(&mut hits);
+        }
+        hits.truncate(search.limit);
         Ok(hits)
     }
 

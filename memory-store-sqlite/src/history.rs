@@ -98,6 +98,12 @@ pub(crate) fn search(conn: &mut Connection, query: &EventQuery) -> Result<Vec<Ev
     if terms.is_empty() && phrase.is_empty() {
         return Ok(Vec::new());
     }
+    // A ranked search picks among the best matches by relevance those holding the most terms.
+    let window = if phrase.is_empty() {
+        query.limit.saturating_mul(memory_core::EVENT_SEARCH_WINDOW).max(memory_core::EVENT_SEARCH_MIN)
+    } else {
+        query.limit
+    };
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     catch_up(&tx)?;
     {
@@ -129,13 +135,17 @@ pub(crate) fn search(conn: &mut Connection, query: &EventQuery) -> Result<Vec<Ev
                     score: score.max(f64::MIN_POSITIVE),
                     matched_terms: matched,
                 });
-                if hits.len() == query.limit {
+                if hits.len() == window {
                     break;
                 }
             }
         }
     }
     tx.commit()?;
+    if phrase.is_empty() {
+        memory_core::rank_event_hits(&mut hits);
+    }
+    hits.truncate(query.limit);
     Ok(hits)
 }
 

@@ -626,8 +626,8 @@ fn hit_ids(hits: &[memory_core::EventHit]) -> Vec<EventId> {
     hits.iter().map(|h| h.event.event.id.clone()).collect()
 }
 
-/// `search_events` finds events by their text: ranked by relevance (every hit scored above 0, the
-/// event holding the most terms first), inflections included; filtered by session, project,
+/// `search_events` finds events by their text: the events holding the most terms first, then by
+/// relevance (every hit scored above 0), inflections included; filtered by session, project,
 /// harness and time; a phrase matches only its words in order; without text, the filter's events
 /// newest first; text without searchable words finds nothing.
 pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryStore) {
@@ -651,7 +651,10 @@ pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryS
     assert_eq!(found, expected, "every event holding a term is found, and only those");
     assert_eq!(hits[0].matched_terms, 3, "the events holding every term rank first: {hits:?}");
     assert!(hits.iter().all(|h| h.score > 0.0), "every hit has a positive score: {hits:?}");
-    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score), "best first: {hits:?}");
+    assert!(
+        hits.windows(2).all(|w| (w[0].matched_terms, w[0].score) >= (w[1].matched_terms, w[1].score)),
+        "most terms first, then best first: {hits:?}"
+    );
     assert_eq!(
         hits.iter().find(|h| h.event.event.id == e1.id).map(|h| h.event.seq),
         Some(1),

@@ -95,15 +95,22 @@ pub(crate) fn parse_when(text: &str) -> anyhow::Result<DateTime<Utc>> {
     }
 }
 
-/// Scores scaled to the best hit of their list (1.00 for it), so they read the same whatever the
-/// store's scoring; 0 for a list without text.
-pub(crate) fn relevance(score: f64, best: f64) -> f64 {
-    if best > 0.0 { (score / best).clamp(0.0, 1.0) } else { 0.0 }
+/// The readable relevance of each event hit ([`memory_core::search::readable_relevance`]).
+pub(crate) fn event_relevance(hits: &[EventHit], query: &str) -> Vec<f64> {
+    let texts: Vec<String> = hits.iter().map(|h| event_text(&h.event.event)).collect();
+    memory_core::search::readable_relevance(&texts, &expand(query))
 }
 
-/// An event hit as JSON: the event's place, a summary, an excerpt around the words asked for, and
-/// its score.
-pub(crate) fn hit_json(hit: &EventHit, query: &str, best: f64, project: Option<&str>) -> Value {
+/// Hits with their relevance, most terms held first, then most relevant.
+pub(crate) fn ranked<T>(hits: Vec<T>, relevance: Vec<f64>, terms: impl Fn(&T) -> usize) -> Vec<(T, f64)> {
+    let mut out: Vec<(T, f64)> = hits.into_iter().zip(relevance).collect();
+    out.sort_by(|a, b| terms(&b.0).cmp(&terms(&a.0)).then(b.1.total_cmp(&a.1)));
+    out
+}
+
+/// An event hit as JSON: the event's place, a summary, an excerpt around the words asked for, the
+/// store's score and its readable relevance.
+pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {
     let e = &hit.event.event;
     json!({
         "id": e.id.as_str(),
@@ -114,7 +121,7 @@ pub(crate) fn hit_json(hit: &EventHit, query: &str, best: f64, project: Option<&
         "project": project,
         "occurred_at": e.occurred_at,
         "score": hit.score,
-        "relevance": relevance(hit.score, best),
+        "relevance": (relevance * 1000.0).round() / 1000.0,
         "matched_terms": hit.matched_terms,
         "excerpt": excerpt(hit, query),
     })

@@ -204,7 +204,7 @@ pub(crate) async fn search(
     looking: Looking,
     limit: usize,
 ) -> anyhow::Result<std::process::ExitCode> {
-    use super::history::{excerpt, hit_json, relevance};
+    use super::history::{excerpt, hit_json};
     let (store, scopes) = store_and_scopes().await?;
     let mut wanted = Vec::new();
     for text in &scope_args {
@@ -235,19 +235,22 @@ pub(crate) async fn search(
     } else {
         Vec::new()
     };
-    let best_note = notes.first().map_or(0.0, |h| h.score);
-    let best_event = events.first().map_or(0.0, |h| h.score);
     let terms = memory_core::search::expand(query);
+    let note_texts: Vec<String> = notes.iter().map(|h| memory_core::search::note_text(&h.note)).collect();
+    let note_relevance = memory_core::search::readable_relevance(&note_texts, &terms);
+    let notes = super::history::ranked(notes, note_relevance, |h| h.matched_terms);
+    let event_relevance = super::history::event_relevance(&events, query);
+    let events = super::history::ranked(events, event_relevance, |h| h.matched_terms);
     let project_of = |hit: &memory_core::EventHit| {
         hit.event.event.project.as_deref().map(|id| scopes.project_name(id).to_owned())
     };
     if json {
         let notes: Vec<_> = notes
             .iter()
-            .map(|h| {
+            .map(|(h, relevance)| {
                 json!({
                     "score": h.score,
-                    "relevance": relevance(h.score, best_note),
+                    "relevance": (relevance * 1000.0).round() / 1000.0,
                     "matched_terms": h.matched_terms,
                     "excerpt": memory_core::search::excerpt(&h.note.body, &terms, 160),
                     "note": h.note,
@@ -255,7 +258,7 @@ pub(crate) async fn search(
             })
             .collect();
         let events: Vec<_> =
-            events.iter().map(|h| hit_json(h, query, best_event, project_of(h).as_deref())).collect();
+            events.iter().map(|(h, r)| hit_json(h, query, *r, project_of(h).as_deref())).collect();
         if looking.events {
             print_json(&json!({ "query": query, "notes": notes, "events": events }))?;
         } else {
@@ -274,10 +277,10 @@ pub(crate) async fn search(
     let mut text = String::new();
     if !notes.is_empty() {
         text.push_str("Notes (relevance, terms matched, scope, path, title)\n");
-        for h in &notes {
+        for (h, relevance) in &notes {
             text.push_str(&format!(
                 "  {:.2}  {}/{}  {:<24} {:<40} {}\n        {}\n",
-                relevance(h.score, best_note),
+                relevance,
                 h.matched_terms,
                 terms.len(),
                 scopes.label(&h.note.meta.scope),
@@ -289,11 +292,11 @@ pub(crate) async fn search(
     }
     if !events.is_empty() {
         text.push_str("History (relevance, terms matched, time, session #seq, event, project)\n");
-        for h in &events {
+        for (h, relevance) in &events {
             let e = &h.event.event;
             text.push_str(&format!(
                 "  {:.2}  {}/{}  {}  {} #{}  {}  {}\n        {}\n",
-                relevance(h.score, best_event),
+                relevance,
                 h.matched_terms,
                 terms.len(),
                 e.occurred_at.format("%Y-%m-%d %H:%M"),

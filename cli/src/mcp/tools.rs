@@ -347,12 +347,13 @@ pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
     let limit = capped(p.limit, 10, 50);
     let hits =
         m.store().search_events(&memory_core::EventQuery::search(p.query.clone(), filter, limit)).await?;
-    let best = hits.first().map_or(0.0, |h| h.score);
+    let relevance = crate::cmd::history::event_relevance(&hits, &p.query);
+    let hits = crate::cmd::history::ranked(hits, relevance, |h| h.matched_terms);
     let listed: Vec<Value> = hits
         .iter()
-        .map(|h| {
+        .map(|(h, relevance)| {
             let project = h.event.event.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone())));
-            let mut out = crate::cmd::history::hit_json(h, &p.query, best, project.as_deref());
+            let mut out = crate::cmd::history::hit_json(h, &p.query, *relevance, project.as_deref());
             out["summary"] = summary::event(&h.event, &catalog)["summary"].clone();
             out
         })
