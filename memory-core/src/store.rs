@@ -435,8 +435,9 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
     /// and write-ahead log they passed through. A session's remaining events keep their seqs and
     /// chain (a forgotten event leaves a gap in the numbering, later appends continue it); a
     /// forgotten session is gone from [`MemoryStore::sessions`]. Positions are never reused.
-    /// Names of things not stored are ignored. Notes derived from forgotten events are the
-    /// caller's to update.
+    /// Names of things not stored are ignored; a store that can finish an earlier forget's clean-up
+    /// (SQLite's write-ahead log) does so on any call, even with nothing named. Notes derived
+    /// from forgotten events are the caller's to update.
     async fn forget(&self, what: &ForgetSet) -> Result<Forgotten> {
         let _ = what;
         Err(Error::Unsupported { operation: "forget", store: self.name() })

@@ -15,9 +15,9 @@ use crate::notes;
 /// Events indexed per read of the `events` table.
 const INDEX_BATCH: i64 = 2_000;
 
-/// How long a forget waits for other connections to finish reading before it truncates the
-/// write-ahead log, in steps of [`CHECKPOINT_STEP`].
-const CHECKPOINT_TRIES: u32 = 200;
+/// How long a forget waits, at most, for other connections to finish reading before it truncates
+/// the write-ahead log (each try also waits up to the busy timeout).
+const CHECKPOINT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
 const CHECKPOINT_STEP: std::time::Duration = std::time::Duration::from_millis(25);
 
 fn indexed_up_to(conn: &Connection) -> Result<i64, StoreError> {
@@ -152,10 +152,9 @@ pub(crate) fn search(conn: &mut Connection, query: &EventQuery) -> Result<Vec<Ev
 /// Deletes what `what` names with `secure_delete` on, merges the full-text indexes (so no deleted
 /// term stays in an old segment), rebuilds the file (`VACUUM`: no free page keeps an older copy)
 /// and truncates the write-ahead log.
+/// With nothing to delete it still rebuilds the file and empties the log: what an earlier forget
+/// could not finish (another process kept reading) is finished.
 pub(crate) fn forget(conn: &mut Connection, what: &ForgetSet) -> Result<Forgotten, StoreError> {
-    if what.is_empty() {
-        return Ok(Forgotten::default());
-    }
     conn.pragma_update(None, "secure_delete", true)?;
     let result = delete_and_purge(conn, what);
     let reset = conn.pragma_update(None, "secure_delete", false);
@@ -213,14 +212,17 @@ fn delete_and_purge(conn: &mut Connection, what: &ForgetSet) -> Result<Forgotten
 /// Checkpoints the whole write-ahead log into the database and truncates it to nothing, waiting
 /// for readers of older snapshots to finish.
 pub(crate) fn truncate_wal(conn: &Connection) -> Result<(), StoreError> {
-    for _ in 0..CHECKPOINT_TRIES {
+    let started = std::time::Instant::now();
+    loop {
         let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
         if busy == 0 {
             return Ok(());
         }
+        if started.elapsed() >= CHECKPOINT_PATIENCE {
+            return Err(StoreError::WalBusy);
+        }
         std::thread::sleep(CHECKPOINT_STEP);
     }
-    Err(StoreError::WalBusy)
 }
 
 /// Removes pruned events (by position) from the history index, inside the caller's transaction.

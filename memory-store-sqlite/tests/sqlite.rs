@@ -249,3 +249,30 @@ async fn forget_leaves_no_copy_in_the_file_its_wal_or_its_indexes() {
     assert_eq!(notes.len(), 1, "the other note is still found");
     assert!(again.search_notes(&SearchQuery::new(secret, vec![], 10)).await.expect("search").is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_says_so_when_a_reader_keeps_the_wal_and_succeeds_once_it_is_gone() {
+    use memory_core::ForgetSet;
+    let (_dir, path) = temp_db();
+    let config = SqliteConfig::new(&path).with_busy_timeout(std::time::Duration::from_millis(200));
+    let store = SqliteStore::open(&config).expect("open");
+    let key = session("forget-busy");
+    let typed = event(&key, "typed", 1);
+    store.append(std::slice::from_ref(&typed)).await.expect("append");
+    // Another process reading an older snapshot.
+    let reader = rusqlite::Connection::open(&path).expect("reader");
+    reader.execute_batch("BEGIN; SELECT count(*) FROM events;").expect("a read transaction");
+    let what = ForgetSet { events: vec![typed.id.clone()], ..ForgetSet::default() };
+    let started = std::time::Instant::now();
+    let error = store.forget(&what).await.expect_err("the log cannot be emptied while it is read");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "it gives up in bounded time");
+    let said = error.to_string();
+    assert!(said.contains("write-ahead log") && said.contains("forget runs again"), "{said}");
+    assert!(error.is_transient(), "worth trying again");
+    assert!(store.events_by_id(std::slice::from_ref(&typed.id)).await.expect("by id").is_empty(), "deleted");
+    reader.execute_batch("COMMIT").expect("the reader finishes");
+    drop(reader);
+    store.forget(&ForgetSet::default()).await.expect("a forget succeeds once nobody reads, even of nothing");
+    let wal = std::fs::metadata(path.with_file_name("memory.db-wal")).map_or(0, |m| m.len());
+    assert_eq!(wal, 0, "and empties the log");
+}

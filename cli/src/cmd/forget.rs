@@ -98,8 +98,10 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
     };
     let plan = forget::plan(store.as_ref(), &config, &env, &target).await?;
     if plan.is_empty() {
+        // Nothing matches, yet the store finishes what an earlier forget may have left.
+        let report = if args.dry_run { None } else { Some(forget::apply(store.as_ref(), &plan).await?) };
         if json {
-            output::json(&json!({ "dry_run": args.dry_run, "plan": plan, "forgotten": null }))?;
+            output::json(&json!({ "dry_run": args.dry_run, "plan": plan, "forgotten": report }))?;
         } else {
             output::print("nothing to forget: nothing recorded matches");
         }
