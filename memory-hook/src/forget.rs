@@ -13,6 +13,7 @@
 //! - from the logs: every line naming a forgotten event or session, or holding the text, goes (the
 //!   files are rewritten without them);
 //! - from the once-per-session ledgers: a forgotten session's ledger, and lines holding the text;
+//! - for a project, its entry in the project registry (its name, folders and remotes);
 //! - from the harnesses' context files agent-memory wrote (Cursor's rules file, listed in
 //!   [`crate::context_file::LIST_FILE`]): lines holding the text.
 //!
@@ -130,6 +131,12 @@ pub struct Plan {
     pub lines: Vec<LinesOut>,
     /// Ledger files to delete.
     pub ledgers: Vec<PathBuf>,
+    /// The project to remove from the project registry (its name, folders and remotes), for a
+    /// forgotten project.
+    pub registry_entry: Option<String>,
+    /// The registry's data folder.
+    #[serde(skip)]
+    data_dir: PathBuf,
     /// The notes that stay, with their forgotten sources dropped (to commit before the forget).
     #[serde(skip)]
     updates: Vec<Note>,
@@ -151,6 +158,7 @@ impl Plan {
             && self.journal.is_empty()
             && self.lines.is_empty()
             && self.ledgers.is_empty()
+            && self.registry_entry.is_none()
     }
 }
 
@@ -167,6 +175,8 @@ pub struct Report {
     pub lines: usize,
     /// Ledger files deleted.
     pub ledgers: usize,
+    /// Projects removed from the project registry.
+    pub registry_entries: usize,
 }
 
 fn line_of(stored: &StoredEvent) -> EventLine {
@@ -186,7 +196,7 @@ fn by_the_dream(note: &Note) -> bool {
 
 /// Finds what `target` covers, changing nothing.
 pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &Target) -> Result<Plan> {
-    let mut plan = Plan::default();
+    let mut plan = Plan { data_dir: config.data_dir(), ..Plan::default() };
     let mut events: Vec<StoredEvent> = Vec::new();
     let mut notes: Vec<Note> = Vec::new();
     let mut sessions: Vec<SessionKey> = Vec::new();
@@ -248,6 +258,10 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
                 notes.extend(store.list_notes(&NoteFilter::scope(Scope::Session(key.to_string()))).await?);
             }
             notes.extend(store.list_notes(&NoteFilter::scope(Scope::Project(id.clone()))).await?);
+            let registry = crate::project::Registry::new(&config.data_dir());
+            if registry.load()?.projects.iter().any(|e| e.id == *id) {
+                plan.registry_entry = Some(id.clone());
+            }
         }
         Target::Note { scope, path } => {
             if let Some(note) = store.get_note(scope, path).await? {
@@ -421,6 +435,13 @@ pub async fn apply(store: &dyn MemoryStore, plan: &Plan) -> Result<Report> {
     }
     for file in &plan.lines {
         report.lines += rewrite_without(&file.path, |line| plan.names_or_text_in(line))?;
+    }
+    if let Some(id) = &plan.registry_entry {
+        crate::project::Registry::new(&plan.data_dir).update(|projects| {
+            projects.projects.retain(|e| e.id != *id);
+            Ok(())
+        })?;
+        report.registry_entries = 1;
     }
     Ok(report)
 }

@@ -238,3 +238,30 @@ fn forget_a_session_and_prune_dry_run_change_nothing_until_asked() {
     let out = m.command(&["timeline", "claude:one"]).output().unwrap();
     assert!(!out.status.success(), "a forgotten session is unknown");
 }
+
+#[test]
+fn forget_a_project_leaves_nothing_of_it_and_keeps_the_others() {
+    let m = Machine::new();
+    m.write_config("[dream]\nauto = false\n");
+    let (app, other) = (m.project("app"), m.project("other"));
+    careless_session(&m, &app, "in-app");
+    careful_session(&m, &other, "in-other");
+    m.run(&["dream"]);
+    let projects = m.run_json(&["projects"]);
+    assert_eq!(projects.as_array().map(Vec::len), Some(2), "{projects:#}");
+    let said = m.command(&["forget", "project", "app", "--yes"]).current_dir(&other).output().unwrap();
+    assert!(said.status.success(), "{}", String::from_utf8_lossy(&said.stderr));
+    let projects = m.run_json(&["projects"]);
+    let names: Vec<&str> = projects.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["other"], "{projects:#}");
+    let sessions = m.run_json(&["sessions"]);
+    let keys: Vec<&str> = sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["claude:in-other"]);
+    let left = holding(&m.home(), SECRET);
+    assert!(left.is_empty(), "nothing of the project's secret is left: {left:?}");
+    let notes = m.run_json(&["notes", "list"]);
+    assert!(
+        notes.as_array().unwrap().iter().all(|n| !n["meta"]["scope"].as_str().unwrap_or("").contains("app")),
+        "{notes:#}"
+    );
+}

@@ -195,6 +195,12 @@ fn describe(plan: &Plan, scopes: &Scopes) -> String {
     for ledger in &plan.ledgers {
         text.push_str(&format!("  ledger {}\n", ledger.display()));
     }
+    if let Some(id) = &plan.registry_entry {
+        text.push_str(&format!(
+            "  the project {} ({id}) in the project registry: its name, folders and remotes\n",
+            scopes.project_name(id)
+        ));
+    }
     text
 }
 
