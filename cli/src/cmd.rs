@@ -3,8 +3,11 @@
 pub(crate) mod capture;
 pub(crate) mod demo;
 pub(crate) mod dream;
+pub(crate) mod forget;
+pub(crate) mod history;
 pub(crate) mod migrate;
 pub(crate) mod model;
+pub(crate) mod notes;
 pub(crate) mod projects;
 pub(crate) mod prune;
 pub(crate) mod query;
@@ -58,12 +61,28 @@ pub(crate) enum NotesCommand {
         #[arg(long)]
         history: bool,
     },
-    /// Delete a note and its history for good.
+    /// Write a note by hand ("remember that …"): every frontmatter field has a default, so a
+    /// title is enough. The body comes from --body, from stdin when it is not a terminal, or else
+    /// from $EDITOR.
+    Add(notes::AddArgs),
+    /// Change a note in $EDITOR (frontmatter and body); checked before it is saved, and the
+    /// previous version is kept in the note's history.
+    Edit {
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
+        /// `session:<key>`.
+        scope: String,
+        /// The note's path.
+        path: NotePath,
+    },
+    /// Delete a note and its history for good (asks first unless --yes).
     Delete {
         /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
         /// `session:<key>`.
         scope: String,
         /// The note's path.
         path: NotePath,
+        /// Delete without asking (needed when stdin is not a terminal).
+        #[arg(long, short = 'y')]
+        yes: bool,
     },
 }

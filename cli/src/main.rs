@@ -74,18 +74,36 @@ enum Command {
     /// List, show or delete notes.
     #[command(subcommand)]
     Notes(cmd::NotesCommand),
-    /// Search notes by relevance to free text.
+    /// Search notes and recorded history (prompts, commands, errors, files) by relevance to
+    /// free text: "what did we try last time?".
+    ///
+    /// Each hit shows its relevance (1.00 for the best of its list), how many of the words asked
+    /// for it holds, and an excerpt. `--harness`, `--session`, `--since` and `--until` look at
+    /// history only (notes have none of them); `--project` limits both; `--scope` alone searches
+    /// notes only.
     Search {
         /// What to look for; any text, never parsed as query syntax.
         query: String,
-        /// Limit to a scope (`user`, `project` for this folder's, `project:<name or id>`,
+        /// Limit notes to a scope (`user`, `project` for this folder's, `project:<name or id>`,
         /// `session:<key>`); repeatable.
         #[arg(long)]
         scope: Vec<String>,
-        /// Most results.
+        #[command(flatten)]
+        history: cmd::history::HistoryArgs,
+        /// Only notes.
+        #[arg(long = "notes", conflicts_with = "events_only")]
+        notes_only: bool,
+        /// Only recorded events.
+        #[arg(long = "events")]
+        events_only: bool,
+        /// Most results of each kind.
         #[arg(long, default_value_t = 10)]
         limit: usize,
     },
+    /// Delete something for good: a session, an event, the events holding a text, a time range,
+    /// a project or a note, from the store, its indexes, the journal and the logs. Asks first
+    /// unless --yes; --dry-run shows what would go.
+    Forget(cmd::forget::ForgetArgs),
     /// List the known projects (name, id, folders, remotes, last seen), rename or merge them.
     Projects {
         #[command(subcommand)]
@@ -184,7 +202,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Sessions { limit } => cmd::query::sessions(json, limit).await,
             Command::Timeline { session, limit } => cmd::query::timeline(json, &session, limit).await,
             Command::Notes(command) => cmd::query::notes(json, command).await,
-            Command::Search { query, scope, limit } => cmd::query::search(json, &query, scope, limit).await,
+            Command::Search { query, scope, history, notes_only, events_only, limit } => {
+                // A scope is a notes' place: with one alone, history is not searched.
+                let events = events_only || (!notes_only && (scope.is_empty() || history.any()));
+                let looking = cmd::query::Looking { notes: !events_only, events };
+                cmd::query::search(json, &query, scope, &history, looking, limit).await
+            }
+            Command::Forget(args) => cmd::forget::run(&args, json).await,
             Command::Projects { command } => cmd::projects::run(json, command).await,
             Command::Sync => cmd::sync::run(json).await,
             Command::Prune(args) => cmd::prune::run(&args, json).await,

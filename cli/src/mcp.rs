@@ -1,7 +1,8 @@
 //! `agent-memory mcp`: the memory as a Model Context Protocol server over stdio.
 //!
 //! Agents that speak MCP (Claude Code, Codex, Cursor) can search, read, write and delete notes,
-//! list them, read a session's timeline and ask where a note came from. Stdout carries the
+//! list them, list sessions, read a session's timeline, search history, ask where a note came
+//! from, and forget (listing what would go until told to confirm). Stdout carries the
 //! protocol and nothing else; every failure a tool meets is answered as an MCP tool error with a
 //! message saying what to change, never as a crash.
 
@@ -25,8 +26,10 @@ pub(crate) async fn serve(store: Arc<dyn MemoryStore>, config: &memory_hook::Con
         Ok(cwd) => registry.lookup(&cwd).unwrap_or(None),
         Err(_) => None,
     };
-    let memory =
-        tools::Memory::new(store, registry, here).redactor(config.redactor()).embedder(config.embedder());
+    let memory = tools::Memory::new(store, registry, here)
+        .redactor(config.redactor())
+        .embedder(config.embedder())
+        .files(config.clone(), memory_hook::Env::process());
     let service = server::MemoryServer::new(memory)
         .serve(rmcp::transport::stdio())
         .await

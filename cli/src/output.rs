@@ -22,3 +22,41 @@ pub(crate) fn json(value: &impl serde::Serialize) -> anyhow::Result<()> {
 pub(crate) fn error(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
+
+/// A person's answer to a yes/no question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answer {
+    Yes,
+    No,
+    /// Nobody can be asked: stdin is not a terminal.
+    NoTerminal,
+}
+
+/// Asks `question` on stderr and reads `y`/`yes` (anything else is no) from stdin, when stdin is
+/// a terminal.
+pub(crate) fn ask(question: &str) -> anyhow::Result<Answer> {
+    use std::io::{BufRead as _, IsTerminal as _};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Ok(Answer::NoTerminal);
+    }
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "{question} [y/N] ");
+    let _ = err.flush();
+    let mut answer = String::new();
+    stdin.lock().read_line(&mut answer)?;
+    Ok(if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+        Answer::Yes
+    } else {
+        Answer::No
+    })
+}
+
+/// Prints `shown` (when a person can be asked), then asks `question` (see [`ask`]).
+pub(crate) fn ask_after(shown: &str, question: &str) -> anyhow::Result<Answer> {
+    use std::io::IsTerminal as _;
+    if std::io::stdin().is_terminal() {
+        print(shown);
+    }
+    ask(question)
+}

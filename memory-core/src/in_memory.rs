@@ -6,8 +6,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::search::{Term, expand, note_text};
 use crate::store::{
-    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, VectorHit,
-    VectorQuery, WatermarkAdvance, cosine, same_content,
+    Appended, Capabilities, EventHit, EventQuery, ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit,
+    SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, same_content,
 };
 use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
 
@@ -24,8 +24,11 @@ struct State {
     /// Each note's embeddings.
     embeddings: BTreeMap<(Scope, NotePath), Embeddings>,
     watermarks: BTreeMap<String, u64>,
-    /// Events removed by a prune (their slots stay, so positions and seqs are never reused).
+    /// Events removed by a prune or a forget (their slots stay, so positions and seqs are never
+    /// reused).
     pruned: BTreeSet<usize>,
+    /// Sessions forgotten: gone from the listing until an event of theirs is appended again.
+    forgotten: BTreeSet<SessionKey>,
 }
 
 /// An in-memory [`MemoryStore`]. Everything is lost when it is dropped.
@@ -113,6 +116,9 @@ impl MemoryStore for InMemoryStore {
                 continue;
             }
             let index = state.events.len();
+            if state.forgotten.remove(&event.session) {
+                state.sessions.remove(&event.session);
+            }
             let seq = state.sessions.get(&event.session).map_or(0, Vec::len) as u64 + 1;
             let position = index as u64 + 1;
             state.events.push(StoredEvent { seq, position, event: event.clone() });
@@ -141,6 +147,7 @@ impl MemoryStore for InMemoryStore {
         let mut out: Vec<SessionInfo> = state
             .sessions
             .iter()
+            .filter(|(key, _)| !state.forgotten.contains(*key))
             .map(|(key, indexes)| {
                 let events: Vec<&HookEvent> = indexes.iter().map(|&i| &state.events[i].event).collect();
                 SessionInfo {
@@ -334,5 +341,82 @@ impl MemoryStore for InMemoryStore {
             state.pruned.insert(i);
         }
         Ok(gone.len() as u64)
+    }
+
+    async fn search_events(&self, query: &EventQuery) -> Result<Vec<EventHit>> {
+        let state = self.lock()?;
+        let live: Vec<&StoredEvent> = state
+            .events
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(i, e)| !state.pruned.contains(i) && query.filter.matches(&e.event))
+            .map(|(_, e)| e)
+            .collect();
+        let mut hits: Vec<EventHit> = match (&query.text, query.matching) {
+            (None, _) => {
+                live.iter().map(|e| EventHit { event: (*e).clone(), score: 0.0, matched_terms: 0 }).collect()
+            }
+            (Some(text), TextMatch::Phrase) => {
+                let phrase = crate::search::words(text);
+                live.iter()
+                    .filter(|e| {
+                        crate::search::holds_phrase(&tokens(&crate::search::event_text(&e.event)), &phrase)
+                    })
+                    .map(|e| EventHit { event: (*e).clone(), score: 1.0, matched_terms: phrase.len() })
+                    .collect()
+            }
+            (Some(text), TextMatch::Any) => {
+                let wanted = expand(text);
+                let docs: Vec<Vec<String>> =
+                    live.iter().map(|e| tokens(&crate::search::event_text(&e.event))).collect();
+                let mut hits: Vec<EventHit> = crate::search::bm25(&docs, &wanted)
+                    .into_iter()
+                    .zip(&live)
+                    .filter_map(|(rank, e)| {
+                        rank.map(|(score, matched)| EventHit {
+                            event: (*e).clone(),
+                            score,
+                            matched_terms: matched,
+                        })
+                    })
+                    .collect();
+                hits.sort_by(|a, b| {
+                    b.score.total_cmp(&a.score).then(b.event.position.cmp(&a.event.position))
+                });
+                hits
+            }
+        };
+        hits.truncate(query.limit);
+        Ok(hits)
+    }
+
+    async fn forget(&self, what: &ForgetSet) -> Result<Forgotten> {
+        let mut state = self.lock()?;
+        let state = &mut *state;
+        let mut forgotten = Forgotten::default();
+        let mut gone: BTreeSet<usize> =
+            what.events.iter().filter_map(|id| state.by_id.get(id).copied()).collect();
+        for key in &what.sessions {
+            if let Some(indexes) = state.sessions.get(key)
+                && !state.forgotten.contains(key)
+            {
+                gone.extend(indexes.iter().copied().filter(|i| !state.pruned.contains(i)));
+                state.forgotten.insert(key.clone());
+                forgotten.sessions += 1;
+            }
+        }
+        for i in gone {
+            if state.pruned.insert(i) {
+                state.by_id.remove(&state.events[i].event.id);
+                forgotten.events += 1;
+            }
+        }
+        for (scope, path) in &what.notes {
+            if state.delete(scope, path) {
+                forgotten.notes += 1;
+            }
+        }
+        Ok(forgotten)
     }
 }

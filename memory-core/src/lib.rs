@@ -24,15 +24,16 @@ pub use event::{
 };
 pub use in_memory::InMemoryStore;
 pub use note::{
-    GENERATOR_HUMAN, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN, MAX_TAGS, MAX_TITLE_LEN, Note,
-    NoteChange, NoteKind, NoteMeta, NotePath, slug,
+    GENERATOR_HUMAN, GENERATOR_USER, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN, MAX_TAGS,
+    MAX_TITLE_LEN, Note, NoteChange, NoteDefaults, NoteKind, NoteMeta, NotePath, slug,
 };
 pub use payload::{missing_field, parse_payload};
 pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
-    Appended, Capabilities, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, VectorHit,
-    VectorQuery, WatermarkAdvance, cosine, same_content,
+    Appended, Capabilities, EVENT_SEARCH_MIN, EVENT_SEARCH_WINDOW, EventFilter, EventHit, EventQuery,
+    ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, TextMatch, VectorHit,
+    VectorQuery, WatermarkAdvance, cosine, rank_event_hits, same_content,
 };
 
 /// Re-exported so implementers of [`MemoryStore`] use the same macro version.

@@ -192,8 +192,11 @@ impl NoteKind {
     }
 }
 
-/// Who wrote a note's current version, when a person wrote it.
+/// Who wrote a note's current version, when a person edited it (in an exported tree).
 pub const GENERATOR_HUMAN: &str = "human";
+
+/// Who wrote a note's current version, when a person wrote it with `notes add` or `notes edit`.
+pub const GENERATOR_USER: &str = "user";
 
 /// A note's frontmatter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -235,9 +238,10 @@ pub struct Note {
 const FENCE: &str = "---\n";
 
 impl Note {
-    /// Whether a person wrote this version (the dream must merge into it, not overwrite it).
+    /// Whether a person wrote this version, by hand or in an edit (the dream must merge into it,
+    /// not overwrite it).
     pub fn is_human_edited(&self) -> bool {
-        self.meta.generator == GENERATOR_HUMAN
+        self.meta.generator == GENERATOR_HUMAN || self.meta.generator == GENERATOR_USER
     }
 
     /// Checks the limits every writer (dream, MCP, import) must respect.
@@ -284,27 +288,119 @@ impl Note {
     ///
     /// Windows line endings in the fences are accepted; the body is kept byte for byte.
     pub fn from_markdown(path: NotePath, text: &str) -> Result<Self> {
-        let invalid = |why: String| Error::InvalidNote(format!("{path}: {why}"));
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let rest = text
-            .strip_prefix("---\n")
-            .or_else(|| text.strip_prefix("---\r\n"))
-            .ok_or_else(|| invalid("does not start with a `---` frontmatter line".to_owned()))?;
-        let mut offset = 0;
-        let (yaml, body) = loop {
-            let line_end = rest[offset..].find('\n').map(|i| offset + i + 1);
-            let line = &rest[offset..line_end.unwrap_or(rest.len())];
-            if line.trim_end_matches(['\n', '\r']) == "---" {
-                break (&rest[..offset], &rest[line_end.unwrap_or(rest.len())..]);
-            }
-            match line_end {
-                Some(end) => offset = end,
-                None => return Err(invalid("frontmatter has no closing `---` line".to_owned())),
-            }
-        };
-        let meta: NoteMeta = yaml_serde::from_str(yaml).map_err(|e| invalid(format!("frontmatter: {e}")))?;
+        let (yaml, body) = split_frontmatter(&path, text)?;
+        let meta: NoteMeta = yaml_serde::from_str(yaml)
+            .map_err(|e| Error::InvalidNote(format!("{path}: frontmatter: {e}")))?;
         Ok(Self { path, meta, body: body.to_owned() })
     }
+
+    /// Parses Markdown written by hand, filling the frontmatter fields it leaves out from
+    /// `defaults` (the title from the path's file name). Fields it has must still be valid, and
+    /// unknown fields are refused as by [`Note::from_markdown`].
+    pub fn from_markdown_or(path: NotePath, text: &str, defaults: &NoteDefaults) -> Result<Self> {
+        let (yaml, body) = split_frontmatter(&path, text)?;
+        let loose: LooseMeta = if yaml.trim().is_empty() {
+            LooseMeta::default()
+        } else {
+            yaml_serde::from_str(yaml).map_err(|e| Error::InvalidNote(format!("{path}: frontmatter: {e}")))?
+        };
+        let scope = match (loose.scope, &defaults.scope) {
+            (Some(scope), _) => scope,
+            (None, Some(scope)) => scope.clone(),
+            (None, None) => {
+                return Err(Error::InvalidNote(format!(
+                    "{path}: frontmatter has no `scope` (user, project:<id> or session:<key>)"
+                )));
+            }
+        };
+        let meta = NoteMeta {
+            title: loose.title.unwrap_or_else(|| title_of(&path)),
+            description: loose.description,
+            tags: loose.tags,
+            scope,
+            kind: loose.kind.unwrap_or(defaults.kind),
+            sources: loose.sources,
+            updated: loose.updated.unwrap_or(defaults.updated),
+            generator: loose.generator.unwrap_or_else(|| defaults.generator.clone()),
+        };
+        Ok(Self { path, meta, body: body.to_owned() })
+    }
+}
+
+/// What a note written by hand gets for the frontmatter fields it leaves out
+/// ([`Note::from_markdown_or`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoteDefaults {
+    /// Its scope; `None` makes a missing `scope` an error.
+    pub scope: Option<Scope>,
+    /// Its kind.
+    pub kind: NoteKind,
+    /// When it was written.
+    pub updated: DateTime<Utc>,
+    /// Who wrote it.
+    pub generator: String,
+}
+
+/// Every frontmatter field, each optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LooseMeta {
+    title: Option<String>,
+    description: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    scope: Option<Scope>,
+    kind: Option<NoteKind>,
+    #[serde(default)]
+    sources: Vec<EventId>,
+    updated: Option<DateTime<Utc>>,
+    generator: Option<String>,
+}
+
+/// A title made from a path's file name: `deploy-to-staging.md` → `Deploy to staging`.
+fn title_of(path: &NotePath) -> String {
+    let words = path.stem().replace(['-', '_'], " ");
+    let mut chars = words.chars();
+    chars.next().map_or_else(|| "Untitled".to_owned(), |first| first.to_uppercase().chain(chars).collect())
+}
+
+impl NotePath {
+    /// Where a note written by hand is filed by default: a folder for its kind and its title as a
+    /// slug (`Deploy to staging`, a procedure → `procedures/deploy-to-staging.md`).
+    pub fn for_title(kind: NoteKind, title: &str) -> Self {
+        let folder = match kind {
+            NoteKind::Profile | NoteKind::Preference => "profile",
+            NoteKind::Convention => "conventions",
+            NoteKind::Tool => "tools",
+            NoteKind::Procedure => "procedures",
+            NoteKind::Fact => "facts",
+        };
+        Self::new(format!("{folder}/{}.md", slug(title)))
+            .unwrap_or_else(|_| Self(format!("{folder}/untitled.md")))
+    }
+}
+
+/// The frontmatter and body of a Markdown note.
+fn split_frontmatter<'a>(path: &NotePath, text: &'a str) -> Result<(&'a str, &'a str)> {
+    let invalid = |why: String| Error::InvalidNote(format!("{path}: {why}"));
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))
+        .ok_or_else(|| invalid("does not start with a `---` frontmatter line".to_owned()))?;
+    let mut offset = 0;
+    let (yaml, body) = loop {
+        let line_end = rest[offset..].find('\n').map(|i| offset + i + 1);
+        let line = &rest[offset..line_end.unwrap_or(rest.len())];
+        if line.trim_end_matches(['\n', '\r']) == "---" {
+            break (&rest[..offset], &rest[line_end.unwrap_or(rest.len())..]);
+        }
+        match line_end {
+            Some(end) => offset = end,
+            None => return Err(invalid("frontmatter has no closing `---` line".to_owned())),
+        }
+    };
+    Ok((yaml, body))
 }
 
 /// One change to a note, as the dream, an import or the MCP server applies it.
@@ -320,4 +416,45 @@ pub enum NoteChange {
         /// The note's path.
         path: NotePath,
     },
+}
+
+#[cfg(test)]
+mod defaults_tests {
+    use super::*;
+
+    #[test]
+    fn missing_fields_take_the_defaults_and_present_ones_stay() {
+        let at = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        let defaults = NoteDefaults {
+            scope: Some(Scope::User),
+            kind: NoteKind::Fact,
+            updated: at,
+            generator: "user".to_owned(),
+        };
+        let path = NotePath::new("facts/deploy-to-staging.md").unwrap();
+        let note = Note::from_markdown_or(path.clone(), "---\n---\nbody\n", &defaults).unwrap();
+        assert_eq!(note.meta.title, "Deploy to staging");
+        assert_eq!(
+            (note.meta.scope.clone(), note.meta.kind, note.meta.updated),
+            (Scope::User, NoteKind::Fact, at)
+        );
+        assert_eq!((note.meta.generator.as_str(), note.body.as_str()), ("user", "body\n"));
+        let written = "---\ntitle: Staging\nkind: procedure\nscope: project:acme\ngenerator: human\n---\nx\n";
+        let note = Note::from_markdown_or(path.clone(), written, &defaults).unwrap();
+        assert_eq!((note.meta.title.as_str(), note.meta.kind), ("Staging", NoteKind::Procedure));
+        assert_eq!((note.meta.scope, note.meta.generator.as_str()), (Scope::Project("acme".into()), "human"));
+        let unknown = Note::from_markdown_or(path.clone(), "---\ncolour: red\n---\n", &defaults).unwrap_err();
+        assert!(unknown.to_string().contains("colour"), "{unknown}");
+        let no_scope = NoteDefaults { scope: None, ..defaults };
+        assert!(
+            Note::from_markdown_or(path, "---\ntitle: T\n---\n", &no_scope)
+                .unwrap_err()
+                .to_string()
+                .contains("scope")
+        );
+        assert_eq!(
+            NotePath::for_title(NoteKind::Procedure, "Deploy to Staging!").as_str(),
+            "procedures/deploy-to-staging.md"
+        );
+    }
 }

@@ -52,6 +52,196 @@ pub fn note_text(note: &crate::Note) -> String {
     text
 }
 
+/// The text of an event that history search and `forget` look at: its prompt, its tool call
+/// (name, shell command, files, patch, error, and every string of its input and output) and every
+/// other string of its payload, each distinct string once. The working directory, the transcript
+/// path, the ids and the model are left out: they are on every event of a session.
+pub fn event_text(event: &crate::HookEvent) -> String {
+    let session_id = event.session.as_str().split_once(':').map_or("", |(_, id)| id);
+    let mut seen: std::collections::HashSet<String> = [
+        event.cwd.as_deref(),
+        event.transcript.as_ref().map(|t| t.path.as_str()),
+        event.project.as_deref(),
+        event.model.as_deref(),
+        Some(event.id.as_str()),
+        Some(event.session.as_str()),
+        Some(session_id),
+        Some(event.kind.as_str()),
+        Some(event.harness.name.as_str()),
+    ]
+    .into_iter()
+    .flatten()
+    .map(str::to_owned)
+    .collect();
+    let mut out = String::new();
+    let mut add = |text: &str| {
+        if !text.trim().is_empty() && seen.insert(text.to_owned()) {
+            out.push_str(text);
+            out.push('\n');
+        }
+    };
+    if let Some(prompt) = &event.prompt {
+        add(prompt);
+    }
+    if let Some(tool) = &event.tool {
+        add(&tool.name);
+        if let Some(shell) = &tool.shell {
+            add(&shell.command);
+        }
+        for file in &tool.files {
+            add(&file.path);
+        }
+        if let Some(patch) = &tool.patch {
+            add(patch);
+        }
+        if let Some(error) = &tool.error {
+            add(error);
+        }
+        for value in tool.input.iter().chain(tool.output.iter()) {
+            for_each_string(value, &mut add);
+        }
+    }
+    for_each_string(&event.raw, &mut add);
+    out
+}
+
+/// Calls `f` with every string of a JSON value, depth first.
+fn for_each_string(value: &serde_json::Value, f: &mut impl FnMut(&str)) {
+    match value {
+        serde_json::Value::String(text) => f(text),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| for_each_string(v, f)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| for_each_string(v, f)),
+        _ => {}
+    }
+}
+
+/// The words of an event as a full-text index is given them: [`words`] of [`event_text`], joined
+/// by single spaces, so every store's tokenizer splits them alike.
+pub fn event_index_text(event: &crate::HookEvent) -> String {
+    words(&event_text(event)).join(" ")
+}
+
+/// Whether `haystack` (words) holds `phrase` (words) one after the other; an empty phrase is in
+/// nothing.
+pub fn holds_phrase(haystack: &[String], phrase: &[String]) -> bool {
+    !phrase.is_empty() && haystack.windows(phrase.len()).any(|w| w == phrase)
+}
+
+/// How many of the asked words `words` cover: a term counts when any of its forms occurs (phrases
+/// as consecutive words), and a phrase of the thesaurus covers each of its words the query asks
+/// for ("minimum rust version" is met by "MSRV" as fully as by the three words).
+pub fn matched_in(words: &[String], query: &[Term]) -> usize {
+    let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
+    let joined = format!(" {} ", words.join(" "));
+    let mut covered: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for term in query {
+        let found = term.forms.iter().any(|f| {
+            if f.contains(' ') { joined.contains(&format!(" {f} ")) } else { present.contains(f.as_str()) }
+        });
+        if !found {
+            continue;
+        }
+        // A phrase covers those of its words the query asks for on their own (not "in" of
+        // "sign in"), and counts once at least.
+        let asked: Vec<&str> =
+            term.asked.split(' ').filter(|w| query.iter().any(|t| t.asked == *w)).collect();
+        if asked.is_empty() {
+            covered.insert(term.asked.as_str());
+        } else {
+            covered.extend(asked);
+        }
+    }
+    covered.len()
+}
+
+/// A short excerpt of `text` around the first word that is a form of one of `query`'s terms (or
+/// its beginning), on one line, at most about `width` characters, with `…` where it was cut.
+pub fn excerpt(text: &str, query: &[Term], width: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let wanted: std::collections::HashSet<&str> =
+        query.iter().flat_map(|t| t.forms.iter()).filter_map(|f| f.split(' ').next()).collect();
+    let mut at = None;
+    let mut start = None;
+    for (i, c) in flat.char_indices() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                if wanted.contains(flat[s..i].to_lowercase().as_str()) {
+                    at = Some(s);
+                    break;
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if at.is_none()
+        && let Some(s) = start.filter(|s| wanted.contains(flat[*s..].to_lowercase().as_str()))
+    {
+        at = Some(s);
+    }
+    let chars: Vec<char> = flat.chars().collect();
+    let hit = at.map_or(0, |byte| flat[..byte].chars().count());
+    let from = hit.saturating_sub(width / 3);
+    let to = (from + width).min(chars.len());
+    let from = to.saturating_sub(width).min(from);
+    let mut out: String = chars[from..to].iter().collect();
+    if from > 0 {
+        out.insert(0, '…');
+    }
+    if to < chars.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// BM25 relevance of each document (its words) to `query`, with how many terms it holds; `None`
+/// for a document holding none. The same ranking the in-memory store gives notes.
+pub fn bm25(docs: &[Vec<String>], query: &[Term]) -> Vec<Option<(f64, usize)>> {
+    let occurrences = |tokens: &[String], term: &Term| -> usize {
+        term.forms
+            .iter()
+            .map(|form| {
+                let parts: Vec<&str> = form.split(' ').collect();
+                tokens.windows(parts.len()).filter(|w| w.iter().zip(&parts).all(|(t, p)| t == p)).count()
+            })
+            .sum()
+    };
+    let total = docs.len() as f64;
+    let avg_len = docs.iter().map(Vec::len).sum::<usize>() as f64 / total.max(1.0);
+    let doc_freq: Vec<f64> =
+        query.iter().map(|w| docs.iter().filter(|t| occurrences(t, w) > 0).count() as f64).collect();
+    let (k1, b) = (1.2, 0.75);
+    docs.iter()
+        .map(|toks| {
+            let mut score = 0.0;
+            let mut matched = 0;
+            for (term, df) in query.iter().zip(&doc_freq) {
+                let tf = occurrences(toks, term) as f64;
+                if tf == 0.0 {
+                    continue;
+                }
+                matched += 1;
+                let idf = ((total - df + 0.5) / (df + 0.5) + 1.0).ln();
+                score +=
+                    idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
+            }
+            (matched > 0).then_some((score, matched))
+        })
+        .collect()
+}
+
+/// Scores people can read for a list of hits (their texts, as search sees them), each in `(0, 1]`
+/// for a hit holding a term: BM25 over these texts alone, whose idf stays positive however common
+/// a term is (so a word found in most notes still counts), scaled so the best hit is 1. 0 for a
+/// text holding none.
+pub fn readable_relevance(texts: &[String], query: &[Term]) -> Vec<f64> {
+    let docs: Vec<Vec<String>> = texts.iter().map(|t| words(t)).collect();
+    let scores: Vec<f64> = bm25(&docs, query).into_iter().map(|r| r.map_or(0.0, |(s, _)| s)).collect();
+    let best = scores.iter().copied().fold(0.0, f64::max);
+    scores.into_iter().map(|s| if best > 0.0 { s / best } else { 0.0 }).collect()
+}
+
 /// One asked term and the words that count as it: the term itself, its inflections
 /// (`listening` → `listen`, `listens`), and the usual developer abbreviation or expansion
 /// (`db` ↔ `database`, `msrv` ↔ `minimum supported rust version`). A form may be a phrase of
@@ -221,33 +411,10 @@ pub fn forms(query: &[Term]) -> Vec<String> {
     out
 }
 
-/// How many of the asked words a note covers, as search sees its text ([`note_text`]): a term
-/// counts when any of its forms occurs (phrases as consecutive words), and a phrase of the
-/// thesaurus covers each of its words the query asks for ("minimum rust version" is met by
-/// "MSRV" as fully as by the three words).
+/// How many of the asked words a note covers ([`matched_in`]), as search sees its text
+/// ([`note_text`]).
 pub fn matched_terms(note: &crate::Note, query: &[Term]) -> usize {
-    let words = words(&note_text(note));
-    let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
-    let joined = format!(" {} ", words.join(" "));
-    let mut covered: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for term in query {
-        let found = term.forms.iter().any(|f| {
-            if f.contains(' ') { joined.contains(&format!(" {f} ")) } else { present.contains(f.as_str()) }
-        });
-        if !found {
-            continue;
-        }
-        // A phrase covers those of its words the query asks for on their own (not "in" of
-        // "sign in"), and counts once at least.
-        let asked: Vec<&str> =
-            term.asked.split(' ').filter(|w| query.iter().any(|t| t.asked == *w)).collect();
-        if asked.is_empty() {
-            covered.insert(term.asked.as_str());
-        } else {
-            covered.extend(asked);
-        }
-    }
-    covered.len()
+    matched_in(&words(&note_text(note)), query)
 }
 
 /// The words of a text as search sees them: runs of letters and digits, lowercased.

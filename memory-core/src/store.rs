@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
+use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
 
 /// What a store can do beyond the required core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -177,6 +177,138 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     if norms == 0.0 { 0.0 } else { dot / norms }
 }
 
+/// Which events a history search or a forget looks at: every condition given must hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventFilter {
+    /// Only this session's events.
+    pub session: Option<SessionKey>,
+    /// Only events filed under this project id.
+    pub project: Option<String>,
+    /// Only events of this harness (`claude`, `codex`, `cursor`).
+    pub harness: Option<String>,
+    /// Only events that occurred at or after this time.
+    pub since: Option<DateTime<Utc>>,
+    /// Only events that occurred before this time.
+    pub until: Option<DateTime<Utc>>,
+}
+
+impl EventFilter {
+    /// Every event.
+    pub fn all() -> Self {
+        Self::default()
+    }
+
+    /// Whether an event passes the filter.
+    pub fn matches(&self, event: &HookEvent) -> bool {
+        self.session.as_ref().is_none_or(|s| *s == event.session)
+            && self.project.as_deref().is_none_or(|p| event.project.as_deref() == Some(p))
+            && self.harness.as_deref().is_none_or(|h| event.harness.name == h)
+            && self.since.is_none_or(|t| event.occurred_at >= t)
+            && self.until.is_none_or(|t| event.occurred_at < t)
+    }
+}
+
+/// How a query's text is matched against an event's ([`crate::search::event_text`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TextMatch {
+    /// Ranked search: an event matches when it contains any form of any term
+    /// ([`crate::search::expand`]); best first by BM25 relevance.
+    #[default]
+    Any,
+    /// Exact: an event matches when it contains every word of the text ([`crate::search::words`]:
+    /// no word dropped, no inflection added), one after the other. What `forget` uses: it finds a
+    /// secret wherever it was typed and nothing that merely resembles it.
+    Phrase,
+}
+
+/// A search over recorded events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventQuery {
+    /// What to look for; `None` takes every event the filter passes, newest first. Text is never
+    /// query syntax; text without searchable words matches nothing.
+    pub text: Option<String>,
+    /// How the text matches.
+    pub matching: TextMatch,
+    /// Which events are looked at.
+    pub filter: EventFilter,
+    /// Most hits to return.
+    pub limit: usize,
+}
+
+impl EventQuery {
+    /// A ranked search for `text` over the events `filter` passes.
+    pub fn search(text: impl Into<String>, filter: EventFilter, limit: usize) -> Self {
+        Self { text: Some(text.into()), matching: TextMatch::Any, filter, limit }
+    }
+
+    /// The events holding `text` word for word (see [`TextMatch::Phrase`]).
+    pub fn phrase(text: impl Into<String>, filter: EventFilter, limit: usize) -> Self {
+        Self { text: Some(text.into()), matching: TextMatch::Phrase, filter, limit }
+    }
+
+    /// Every event `filter` passes, newest first.
+    pub fn filtered(filter: EventFilter, limit: usize) -> Self {
+        Self { text: None, matching: TextMatch::Any, filter, limit }
+    }
+}
+
+/// One event found by [`MemoryStore::search_events`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventHit {
+    /// The event.
+    pub event: StoredEvent,
+    /// Relevance, higher is better, positive for every text hit; comparable within one result
+    /// list only. 0 for a query without text.
+    pub score: f64,
+    /// How many distinct query terms the event contains (every word, for a phrase).
+    pub matched_terms: usize,
+}
+
+/// A ranked event search ranks the best `limit ×` this many matches by relevance (at least
+/// [`EVENT_SEARCH_MIN`]) by how many terms they hold.
+pub const EVENT_SEARCH_WINDOW: usize = 16;
+/// See [`EVENT_SEARCH_WINDOW`].
+pub const EVENT_SEARCH_MIN: usize = 200;
+
+/// The order of ranked event hits: most terms held, then relevance, then newest.
+pub fn rank_event_hits(hits: &mut [EventHit]) {
+    hits.sort_by(|a, b| {
+        b.matched_terms
+            .cmp(&a.matched_terms)
+            .then(b.score.total_cmp(&a.score))
+            .then(b.event.position.cmp(&a.event.position))
+    });
+}
+
+/// What [`MemoryStore::forget`] removes for good.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ForgetSet {
+    /// Events, by id.
+    pub events: Vec<EventId>,
+    /// Whole sessions: every event of theirs and the session itself.
+    pub sessions: Vec<SessionKey>,
+    /// Notes, each with its history and embeddings.
+    pub notes: Vec<(Scope, NotePath)>,
+}
+
+impl ForgetSet {
+    /// Whether it names nothing.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty() && self.sessions.is_empty() && self.notes.is_empty()
+    }
+}
+
+/// What a forget removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Forgotten {
+    /// Events deleted (those of forgotten sessions included).
+    pub events: u64,
+    /// Sessions deleted.
+    pub sessions: u64,
+    /// Notes deleted (their previous versions not counted).
+    pub notes: u64,
+}
+
 /// A named watermark moved forward together with a batch of note changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WatermarkAdvance {
@@ -285,5 +417,29 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
     async fn prune_events(&self, before: DateTime<Utc>, up_to: u64) -> Result<u64> {
         let _ = (before, up_to);
         Ok(0)
+    }
+
+    /// Events matching a query ([`EventQuery`]): with text, ranked ([`TextMatch::Any`]: the events
+    /// holding the most distinct terms first, then by relevance, then newest first; a store may
+    /// pick them among its best [`EVENT_SEARCH_WINDOW`]-times-`limit` matches by relevance) or
+    /// newest first ([`TextMatch::Phrase`]); without text, every event the
+    /// filter passes, newest first. At most `limit`. A store may index events for this lazily
+    /// (when it is asked), so appends cost what they did.
+    async fn search_events(&self, query: &EventQuery) -> Result<Vec<EventHit>> {
+        let _ = query;
+        Err(Error::Unsupported { operation: "search_events", store: self.name() })
+    }
+
+    /// Deletes events, sessions and notes for good, with every copy the store keeps of them:
+    /// indexes, a note's history and embeddings, and (for a store on local files) the free space
+    /// and write-ahead log they passed through. A session's remaining events keep their seqs and
+    /// chain (a forgotten event leaves a gap in the numbering, later appends continue it); a
+    /// forgotten session is gone from [`MemoryStore::sessions`]. Positions are never reused.
+    /// Names of things not stored are ignored; a store that can finish an earlier forget's clean-up
+    /// (SQLite's write-ahead log) does so on any call, even with nothing named. Notes derived
+    /// from forgotten events are the caller's to update.
+    async fn forget(&self, what: &ForgetSet) -> Result<Forgotten> {
+        let _ = what;
+        Err(Error::Unsupported { operation: "forget", store: self.name() })
     }
 }

@@ -101,6 +101,9 @@ pub enum Error {
         /// What was given.
         text: String,
     },
+    /// A forget that cannot run as asked.
+    #[error("{0}")]
+    Forget(String),
     /// A file the runtime keeps (a ledger, a context file) could not be written.
     #[error("{}: {cause}", path.display())]
     Io {

@@ -34,6 +34,7 @@ pub mod config;
 pub mod context_file;
 mod env;
 mod error;
+pub mod forget;
 pub mod health;
 pub mod inject;
 pub mod journal;

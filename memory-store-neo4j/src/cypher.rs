@@ -9,10 +9,17 @@
 //! (:Note {key, scope, path, json, search_text, version, …})-[:DERIVED_FROM]->(:Event)
 //! (:Note)-[:PREVIOUS_VERSION]->(:NoteVersion {key, version, json})-[:PREVIOUS_VERSION]->(:NoteVersion)
 //! (:Watermark {name, position})   (:Counter {name: 'events', position})
+//! (:Counter {name: 'events_indexed', position})   events up to it carry `search_text`
 //! ```
 
 /// Name of the node holding the last store-wide event position.
 pub(crate) const COUNTER_NAME: &str = "events";
+
+/// Name of the counter up to which events carry their `search_text` (set lazily, by searches).
+pub(crate) const EVENTS_INDEXED: &str = "events_indexed";
+
+/// Name of the full-text index over events' words.
+pub(crate) const EVENT_INDEX: &str = "agent_memory_event_text";
 
 /// Name of the full-text index over notes.
 pub(crate) const NOTE_INDEX: &str = "agent_memory_note_text";
@@ -331,3 +338,85 @@ UNWIND range(0, size($sessions) - 1) AS i
 MATCH (s:Session {id: $sessions[i]})
 MATCH (n:Event {session_id: $sessions[i], seq: $lasts[i] + 1})
 CREATE (s)-[:HAS_FIRST_EVENT]->(n)";
+
+/// How far events carry their search text (creating the counter at 0).
+pub(crate) const EVENTS_INDEXED_MARK: &str = "
+MERGE (c:Counter {name: $name})
+  ON CREATE SET c.position = 0
+RETURN c.position AS position";
+
+/// Events past the mark, to give their search text.
+pub(crate) const EVENTS_TO_INDEX: &str = "
+MATCH (e:Event)
+WHERE e.position > $after
+RETURN e.position AS position, e.json AS json
+ORDER BY e.position
+LIMIT $limit";
+
+/// Stores events' search text (`$rows`: `{position, text}`) and moves the mark forward.
+pub(crate) const SET_EVENT_TEXT: &str = "
+UNWIND $rows AS r
+MATCH (e:Event {position: r.position})
+SET e.search_text = r.text
+WITH count(*) AS done
+MATCH (c:Counter {name: $name})
+SET c.position = CASE WHEN c.position < $position THEN $position ELSE c.position END";
+
+/// Events whose search text matches a Lucene query, in the asked session, project and harness;
+/// best first (ties newest first).
+pub(crate) const SEARCH_EVENTS: &str = "
+CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
+WHERE ($session IS NULL OR node.session_id = $session)
+  AND ($project IS NULL OR node.project = $project)
+  AND ($harness IS NULL OR node.harness = $harness)
+RETURN node.seq AS seq, node.position AS position, node.json AS json, score
+ORDER BY score DESC, position DESC
+LIMIT $limit";
+
+/// The same, newest first.
+pub(crate) const SEARCH_EVENTS_NEWEST: &str = "
+CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
+WHERE ($session IS NULL OR node.session_id = $session)
+  AND ($project IS NULL OR node.project = $project)
+  AND ($harness IS NULL OR node.harness = $harness)
+RETURN node.seq AS seq, node.position AS position, node.json AS json, score
+ORDER BY position DESC
+LIMIT $limit";
+
+/// Events in the asked session, project and harness, newest first.
+pub(crate) const FILTER_EVENTS: &str = "
+MATCH (e:Event)
+WHERE ($session IS NULL OR e.session_id = $session)
+  AND ($project IS NULL OR e.project = $project)
+  AND ($harness IS NULL OR e.harness = $harness)
+RETURN e.seq AS seq, e.position AS position, e.json AS json
+ORDER BY e.position DESC
+LIMIT $limit";
+
+/// Deletes one event, joining its neighbours so the session's chain stays whole (its first and
+/// last pointers move to them when it was either).
+pub(crate) const FORGET_EVENT: &str = "
+MATCH (e:Event {id: $id})
+OPTIONAL MATCH (p:Event)-[:NEXT]->(e)
+OPTIONAL MATCH (e)-[:NEXT]->(n:Event)
+OPTIONAL MATCH (s:Session {id: e.session_id})
+OPTIONAL MATCH (s)-[first:HAS_FIRST_EVENT]->(e)
+OPTIONAL MATCH (s)-[last:LAST_EVENT]->(e)
+WITH e, p, n, s, first IS NOT NULL AS was_first, last IS NOT NULL AS was_last
+FOREACH (_ IN CASE WHEN p IS NOT NULL AND n IS NOT NULL THEN [1] ELSE [] END | CREATE (p)-[:NEXT]->(n))
+FOREACH (_ IN CASE WHEN was_first AND n IS NOT NULL THEN [1] ELSE [] END | CREATE (s)-[:HAS_FIRST_EVENT]->(n))
+FOREACH (_ IN CASE WHEN was_last AND p IS NOT NULL THEN [1] ELSE [] END | CREATE (s)-[:LAST_EVENT]->(p))
+DETACH DELETE e
+RETURN count(*) AS deleted";
+
+/// Deletes a session's events with their links.
+pub(crate) const FORGET_SESSION_EVENTS: &str = "
+MATCH (e:Event {session_id: $session})
+DETACH DELETE e
+RETURN count(*) AS deleted";
+
+/// Deletes a session (and its link to its project).
+pub(crate) const FORGET_SESSION: &str = "
+MATCH (s:Session {id: $session})
+DETACH DELETE s
+RETURN count(*) AS deleted";

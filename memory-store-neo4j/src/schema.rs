@@ -5,7 +5,7 @@
 //! uniqueness constraints (composite ones included), range indexes, a full-text index and a vector
 //! index.
 
-use crate::cypher::{NOTE_INDEX, VECTOR_INDEX};
+use crate::cypher::{EVENT_INDEX, NOTE_INDEX, VECTOR_INDEX};
 
 /// One schema object: its name and the statement creating it.
 #[derive(Debug, Clone, Copy)]
@@ -73,6 +73,12 @@ pub(crate) const SCHEMA: &[SchemaItem] = &[
     item(
         NOTE_INDEX,
         "CREATE FULLTEXT INDEX agent_memory_note_text IF NOT EXISTS FOR (n:Note) ON EACH [n.search_text] \
+         OPTIONS { indexConfig: { `fulltext.analyzer`: 'standard-no-stop-words', \
+         `fulltext.eventually_consistent`: false } }",
+    ),
+    item(
+        EVENT_INDEX,
+        "CREATE FULLTEXT INDEX agent_memory_event_text IF NOT EXISTS FOR (e:Event) ON EACH [e.search_text] \
          OPTIONS { indexConfig: { `fulltext.analyzer`: 'standard-no-stop-words', \
          `fulltext.eventually_consistent`: false } }",
     ),

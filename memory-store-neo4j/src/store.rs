@@ -18,11 +18,13 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use memory_core::search::{expand, forms, matched_terms};
+use memory_core::search::{
+    event_index_text, event_text, expand, forms, holds_phrase, matched_in, matched_terms, words,
+};
 use memory_core::{
-    Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
-    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
-    same_content,
+    Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
+    Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey,
+    StoredEvent, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, same_content,
 };
 use neo4rs::{BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
 use serde::Deserialize;
@@ -472,6 +474,149 @@ impl Neo4jStore {
         Ok(deleted)
     }
 
+    /// Gives the events appended since the last search their search text (see
+    /// [`cypher::EVENTS_INDEXED`]): appends never pay for the event index.
+    async fn index_events(&self) -> StoreResult<()> {
+        let op = "search_events";
+        let mark = query(cypher::EVENTS_INDEXED_MARK).param("name", cypher::EVENTS_INDEXED);
+        let rows = self.fetch(op, mark).await?;
+        let mut after: i64 = get(op, rows.first().ok_or_else(|| corrupt(op, "no index mark"))?, "position")?;
+        loop {
+            let page = query(cypher::EVENTS_TO_INDEX).param("after", after).param("limit", 1_000i64);
+            let rows = self.fetch(op, page).await?;
+            let Some(last) = rows.last() else { return Ok(()) };
+            let last: i64 = get(op, last, "position")?;
+            let mut texts = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let position: i64 = get(op, row, "position")?;
+                let json: String = get(op, row, "json")?;
+                let event = decode_event(&json).map_err(|e| corrupt(op, &format!("stored event: {e}")))?;
+                texts.push(bolt_map([
+                    ("position", position.into()),
+                    ("text", event_index_text(&event).into()),
+                ]));
+            }
+            let write = query(cypher::SET_EVENT_TEXT)
+                .param("rows", texts)
+                .param("name", cypher::EVENTS_INDEXED)
+                .param("position", last);
+            self.fetch(op, write).await?;
+            after = last;
+        }
+    }
+
+    async fn search_events_once(&self, search: &EventQuery) -> StoreResult<Vec<EventHit>> {
+        let op = "search_events";
+        if search.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let filter = &search.filter;
+        // Time is compared here, on the decoded event; the other filters in the query.
+        let timed = filter.since.is_some() || filter.until.is_some();
+        // A ranked search picks among the best matches by relevance those holding the most terms.
+        let wanted = match (&search.text, search.matching) {
+            (Some(_), TextMatch::Any) => search
+                .limit
+                .saturating_mul(memory_core::EVENT_SEARCH_WINDOW)
+                .max(memory_core::EVENT_SEARCH_MIN),
+            _ => search.limit,
+        };
+        let limit = if timed { i64::MAX } else { clamp(wanted) };
+        let with_filters = |q: Query| {
+            q.param("session", filter.session.as_ref().map(|s| s.as_str().to_owned()))
+                .param("project", filter.project.clone())
+                .param("harness", filter.harness.clone())
+                .param("limit", limit)
+        };
+        let mut hits = Vec::new();
+        let Some(text) = &search.text else {
+            for row in self.fetch(op, with_filters(query(cypher::FILTER_EVENTS))).await? {
+                let stored = stored_event(op, &row)?;
+                if filter.matches(&stored.event) && hits.len() < search.limit {
+                    hits.push(EventHit { event: stored, score: 0.0, matched_terms: 0 });
+                }
+            }
+            return Ok(hits);
+        };
+        let (terms, phrase) = match search.matching {
+            TextMatch::Any => (expand(text), Vec::new()),
+            TextMatch::Phrase => (Vec::new(), words(text)),
+        };
+        let lucene = match search.matching {
+            TextMatch::Any => lucene_query(&forms(&terms)),
+            TextMatch::Phrase => lucene_query(&[phrase.join(" ")]).filter(|_| !phrase.is_empty()),
+        };
+        let Some(lucene) = lucene else { return Ok(Vec::new()) };
+        self.index_events().await?;
+        let statement = match search.matching {
+            TextMatch::Any => cypher::SEARCH_EVENTS,
+            TextMatch::Phrase => cypher::SEARCH_EVENTS_NEWEST,
+        };
+        let q = with_filters(query(statement)).param("index", cypher::EVENT_INDEX).param("query", lucene);
+        for row in self.fetch(op, q).await? {
+            let stored = stored_event(op, &row)?;
+            if !filter.matches(&stored.event) {
+                continue;
+            }
+            let seen = words(&event_text(&stored.event));
+            let matched = if phrase.is_empty() {
+                matched_in(&seen, &terms)
+            } else if holds_phrase(&seen, &phrase) {
+                phrase.len()
+            } else {
+                0
+            };
+            let score: f64 = get(op, &row, "score")?;
+            if matched > 0 && hits.len() < wanted {
+                hits.push(EventHit {
+                    event: stored,
+                    score: score.max(f64::MIN_POSITIVE),
+                    matched_terms: matched,
+                });
+            }
+        }
+        if search.matching == TextMatch::Any {
+            memory_core::rank_event_hits(&mut hits);
+        }
+        hits.truncate(search.limit);
+        Ok(hits)
+    }
+
+    async fn forget_once(&self, what: &ForgetSet) -> StoreResult<Forgotten> {
+        let op = "forget";
+        let mut forgotten = Forgotten::default();
+        if what.is_empty() {
+            return Ok(forgotten);
+        }
+        let mut txn = self.begin(op).await?;
+        // The counter first, as appends take it: a forget and an append never wait on each other
+        // in a cycle.
+        self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
+        let count = |rows: Vec<Row>| -> StoreResult<u64> {
+            match rows.first() {
+                Some(row) => to_u64(op, get(op, row, "deleted")?),
+                None => Ok(0),
+            }
+        };
+        for key in &what.sessions {
+            let events = query(cypher::FORGET_SESSION_EVENTS).param("session", key.as_str());
+            forgotten.events += count(self.txn_fetch(op, &mut txn, events).await?)?;
+            let session = query(cypher::FORGET_SESSION).param("session", key.as_str());
+            forgotten.sessions += count(self.txn_fetch(op, &mut txn, session).await?)?;
+        }
+        for id in &what.events {
+            let event = query(cypher::FORGET_EVENT).param("id", id.as_str());
+            forgotten.events += count(self.txn_fetch(op, &mut txn, event).await?)?;
+        }
+        for (scope, path) in &what.notes {
+            if self.delete_in(op, &mut txn, scope, path).await? {
+                forgotten.notes += 1;
+            }
+        }
+        txn.commit().await.map_err(self.err(op))?;
+        Ok(forgotten)
+    }
+
     async fn delete_once(&self, scope: &Scope, path: &NotePath) -> StoreResult<bool> {
         let op = "delete_note";
         let mut txn = self.begin(op).await?;
@@ -857,6 +1002,14 @@ impl MemoryStore for Neo4jStore {
 
     async fn prune_events(&self, before: DateTime<Utc>, up_to: u64) -> memory_core::Result<u64> {
         self.timed("prune_events", self.retrying(|| self.prune_once(before, up_to))).await
+    }
+
+    async fn search_events(&self, search: &EventQuery) -> memory_core::Result<Vec<EventHit>> {
+        self.timed("search_events", self.search_events_once(search)).await
+    }
+
+    async fn forget(&self, what: &ForgetSet) -> memory_core::Result<Forgotten> {
+        self.timed("forget", self.retrying(|| self.forget_once(what))).await
     }
 
     async fn watermark(&self, name: &str) -> memory_core::Result<Option<u64>> {

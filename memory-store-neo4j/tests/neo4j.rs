@@ -426,3 +426,68 @@ async fn vector_search_through_the_index() {
     assert_eq!(hits.len(), 2, "the asked scope's notes, though 240 vectors are closer: {hits:?}");
     assert!(hits.iter().all(|h| h.note.meta.scope == scope));
 }
+
+#[tokio::test]
+async fn forget_keeps_chains_whole_and_leaves_no_node_behind() {
+    use memory_core::{ForgetSet, Forgotten};
+    let Some(config) = server() else { return };
+    let store = connect(&config).await;
+    let graph = raw(&config);
+    let key = session("forget-chain");
+    let events: Vec<HookEvent> = (0..6).map(|i| event(&key, &format!("f{i}"), i)).collect();
+    store.append(&events).await.expect("append");
+    // The first, a middle one and the last go.
+    let gone = vec![events[0].id.clone(), events[2].id.clone(), events[5].id.clone()];
+    let forgotten = store.forget(&ForgetSet { events: gone, ..ForgetSet::default() }).await.expect("forget");
+    assert_eq!(forgotten, Forgotten { events: 3, sessions: 0, notes: 0 });
+    let facts = chain(&graph, &key).await;
+    assert_eq!(
+        (facts.events, facts.chain_len, facts.forks, facts.branches, facts.firsts, facts.last_pointer_seq),
+        (3, 3, 0, 0, 1, 5),
+        "the remaining events stay one chain from the new first to the new last: {facts:?}"
+    );
+    let more = event(&key, "f6", 6);
+    assert_eq!(store.append(std::slice::from_ref(&more)).await.expect("append")[0].seq, 7);
+    let seqs: Vec<u64> = store.timeline(&key, 0, 10).await.expect("timeline").iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [2, 4, 5, 7]);
+    let facts = chain(&graph, &key).await;
+    assert_eq!(
+        (facts.events, facts.chain_len, facts.firsts, facts.last_pointer_seq),
+        (4, 4, 1, 7),
+        "{facts:?}"
+    );
+
+    // A whole session, with its project link, and a note with its versions and vectors.
+    let scope = project_scope("forget-nodes");
+    let mut n = note(&scope, "facts/a.md", "A", &[], "first\n");
+    store.put_note(&n).await.expect("put_note");
+    n.body = "second\n".to_owned();
+    store.put_note(&n).await.expect("put_note");
+    assert!(store.put_embeddings(&n, "test-model", &[vec![0.5; 384]]).await.expect("vectors"));
+    let key_of = serde_json::json!([scope.to_string(), n.path.as_str()]).to_string();
+    let nodes = "MATCH (v) WHERE (v:NoteVersion OR v:NoteVector) AND v.key = $key RETURN count(v) AS n";
+    assert_eq!(count(&graph, nodes, "key", &key_of).await, 2, "a version and a vector exist first");
+    let other = session("forget-whole");
+    let mut whole: Vec<HookEvent> = (0..3).map(|i| event(&other, &format!("w{i}"), i)).collect();
+    let project = unique("proj");
+    whole[0].project = Some(project.clone());
+    store.append(&whole).await.expect("append");
+    let what = ForgetSet {
+        sessions: vec![other.clone()],
+        notes: vec![(scope.clone(), n.path.clone())],
+        ..ForgetSet::default()
+    };
+    assert_eq!(store.forget(&what).await.expect("forget"), Forgotten { events: 3, sessions: 1, notes: 1 });
+    assert_eq!(
+        count(&graph, "MATCH (s:Session {id: $id}) RETURN count(s) AS n", "id", other.as_str()).await,
+        0
+    );
+    assert_eq!(
+        count(&graph, "MATCH (e:Event {session_id: $id}) RETURN count(e) AS n", "id", other.as_str()).await,
+        0
+    );
+    assert_eq!(count(&graph, nodes, "key", &key_of).await, 0, "no version or vector is left");
+    assert_eq!(count(&graph, "MATCH (n:Note {key: $k}) RETURN count(n) AS n", "k", &key_of).await, 0);
+    let linked = "MATCH (:Project {id: $p})-[:HAS_SESSION]->(s) RETURN count(s) AS n";
+    assert_eq!(count(&graph, linked, "p", &project).await, 0, "the project no longer lists the session");
+}

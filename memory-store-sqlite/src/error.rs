@@ -29,6 +29,11 @@ pub(crate) enum StoreError {
     Poisoned,
     #[error("the database worker stopped: {0}")]
     Worker(String),
+    #[error(
+        "another process kept reading the database, so its write-ahead log could not be emptied: what \
+         was forgotten is deleted, but older copies of it may stay in the log until the same forget runs again"
+    )]
+    WalBusy,
 }
 
 impl StoreError {
@@ -37,6 +42,7 @@ impl StoreError {
             Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
             }
+            Self::WalBusy => true,
             _ => false,
         }
     }

@@ -221,9 +221,15 @@ pub(crate) fn prune(conn: &Connection, before: DateTime<Utc>, up_to: u64) -> Res
             .ok_or_else(|| StoreError::Corrupt(format!("event {session}/{seq} has no readable time")))?;
         aged.push((session, seq as u64, at.with_timezone(&Utc)));
     }
+    let mut positions =
+        conn.prepare_cached("SELECT position FROM events WHERE session = ?1 AND seq <= ?2")?;
     let mut delete = conn.prepare_cached("DELETE FROM events WHERE session = ?1 AND seq <= ?2")?;
     let mut deleted = 0;
     for (session, last) in memory_core::retention::prefix_cuts(aged, before) {
+        let gone = positions
+            .query_map(params![session, to_sql(last)], |r| r.get::<_, i64>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        crate::history::unindex(conn, &gone)?;
         deleted += delete.execute(params![session, to_sql(last)])?;
     }
     Ok(deleted as u64)

@@ -12,6 +12,9 @@
 //! - Notes are indexed by an FTS5 table (`unicode61`, diacritics kept) ranked with BM25, title and
 //!   tags weighted above the body. Queries are built only from [`memory_core::search::terms`],
 //!   each term quoted, so user text is never FTS syntax.
+//! - History search (`search_events`) reads a contentless FTS5 table of events' words, which
+//!   searches fill from a mark (appends never touch it); `forget` deletes with `secure_delete`,
+//!   merges both FTS5 indexes, vacuums and truncates the WAL, so no copy stays in the file.
 //! - The database file is created with mode `0600`, and its directory `0700` when the store
 //!   creates it.
 
@@ -19,6 +22,7 @@ mod config;
 mod embeddings;
 mod error;
 mod events;
+mod history;
 mod notes;
 mod schema;
 mod search;

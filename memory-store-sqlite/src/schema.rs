@@ -125,6 +125,21 @@ CREATE TRIGGER note_codes_follow AFTER DELETE ON note_embeddings BEGIN
     DELETE FROM note_codes WHERE note_id = old.note_id;
 END;
 "#,
+    // History search: the words of each event (`memory_core::search::event_index_text`), keyed by
+    // its position. Contentless (the text is the event's, in `events`), rows deletable. Filled
+    // lazily by searches from `events_fts_indexed`, so an append costs what it did.
+    r#"
+CREATE VIRTUAL TABLE events_fts USING fts5(
+    text,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE TABLE events_fts_indexed (
+    id       INTEGER PRIMARY KEY CHECK (id = 1),
+    position INTEGER NOT NULL
+);
+INSERT INTO events_fts_indexed (id, position) VALUES (1, 0);
+"#,
 ];
 
 /// The migration that adds `note_codes`, after which the codes of stored vectors are computed.

@@ -6,14 +6,15 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use memory_core::{
-    Appended, Capabilities, EventId, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope,
-    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
+    Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
+    Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey,
+    StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
 };
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::config::SqliteConfig;
 use crate::error::StoreError;
-use crate::{embeddings, events, notes, schema, search};
+use crate::{embeddings, events, history, notes, schema, search};
 
 /// A [`MemoryStore`] on one SQLite database file, safe to use from many processes at once.
 ///
@@ -285,5 +286,15 @@ impl MemoryStore for SqliteStore {
             Ok(deleted)
         })
         .await
+    }
+
+    async fn search_events(&self, query: &EventQuery) -> memory_core::Result<Vec<EventHit>> {
+        let query = query.clone();
+        self.with(move |conn| history::search(conn, &query)).await
+    }
+
+    async fn forget(&self, what: &ForgetSet) -> memory_core::Result<Forgotten> {
+        let what = what.clone();
+        self.with(move |conn| history::forget(conn, &what)).await
     }
 }

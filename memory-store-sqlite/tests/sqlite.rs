@@ -256,7 +256,7 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     // The database as the release before the codes left it.
     let conn = rusqlite::Connection::open(&path).expect("open");
     conn.execute_batch(
-        "DROP TRIGGER note_codes_follow; DROP TABLE note_codes; DELETE FROM schema_version WHERE version >= 4; PRAGMA user_version = 3;",
+        "DROP TABLE events_fts; DROP TABLE events_fts_indexed; DROP TRIGGER note_codes_follow; DROP TABLE note_codes;\n         DELETE FROM schema_version WHERE version >= 4; PRAGMA user_version = 3;",
     )
     .expect("downgrade");
     drop(conn);
@@ -266,4 +266,97 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     assert_eq!(hits.len(), 1, "the migration computed the stored vectors' codes");
     assert_eq!((hits[0].note.path.as_str(), hits[0].passage), ("facts/old.md", 1));
     assert!(hits[0].similarity > 0.99);
+}
+
+/// Whether any file of `dir` holds `needle`, in any letter case.
+fn any_file_holds(dir: &Path, needle: &str) -> Vec<String> {
+    let needle = needle.to_lowercase().into_bytes();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("list the folder") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read a file").to_ascii_lowercase();
+        if bytes.windows(needle.len()).any(|w| w == needle.as_slice()) {
+            found.push(path.display().to_string());
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_leaves_no_copy_in_the_file_its_wal_or_its_indexes() {
+    use memory_core::{EventFilter, EventQuery, ForgetSet};
+    let (dir, path) = temp_db();
+    let store = open(&path);
+    let secret = "Qx7vWombatPlinth93";
+    let key = session("forget-bytes");
+    let mut events: Vec<_> = (0..40).map(|i| event(&key, &format!("filler {i}"), i)).collect();
+    let mut typed = event(&key, "typed", 100);
+    typed.prompt = Some(format!("the staging password is {secret} do not share"));
+    typed.raw = serde_json::json!({ "prompt": typed.prompt });
+    events.push(typed.clone());
+    store.append(&events).await.expect("append");
+    // Indexed for history search, and copied into a note and an older version of it.
+    let found =
+        store.search_events(&EventQuery::phrase(secret, EventFilter::all(), 10)).await.expect("search");
+    assert_eq!(found.len(), 1, "the event is found by its words");
+    let scope = project_scope("forget-bytes");
+    let mut n = note(&scope, "facts/staging.md", "Staging", &["secret"], &format!("password: {secret}\n"));
+    store.put_note(&n).await.expect("put_note");
+    n.body = format!("the password is still {secret}\n");
+    store.put_note(&n).await.expect("put_note");
+    let kept = note(&scope, "facts/kept.md", "Kept", &[], "staging runs on port 8443\n");
+    store.put_note(&kept).await.expect("put_note");
+    assert!(!any_file_holds(dir.path(), secret).is_empty(), "the secret is on disk before forget");
+
+    let forgotten = store
+        .forget(&ForgetSet {
+            events: vec![typed.id.clone()],
+            notes: vec![(scope.clone(), n.path.clone())],
+            ..ForgetSet::default()
+        })
+        .await
+        .expect("forget");
+    assert_eq!((forgotten.events, forgotten.notes), (1, 1));
+    let left = any_file_holds(dir.path(), secret);
+    assert!(left.is_empty(), "no file keeps a copy after forget: {left:?}");
+    let wal = std::fs::metadata(dir.path().join("memory.db-wal")).map_or(0, |m| m.len());
+    assert_eq!(wal, 0, "the write-ahead log is emptied");
+
+    // The store carries on: the rest is there and searchable, from this and a fresh connection.
+    let hits =
+        store.search_events(&EventQuery::search("filler", EventFilter::all(), 100)).await.expect("search");
+    assert_eq!(hits.len(), 40, "other events are still found");
+    drop(store);
+    let again = open(&path);
+    assert_eq!(again.timeline(&key, 0, 100).await.expect("timeline").len(), 40);
+    let notes = again.search_notes(&SearchQuery::new("staging port", vec![scope], 10)).await.expect("search");
+    assert_eq!(notes.len(), 1, "the other note is still found");
+    assert!(again.search_notes(&SearchQuery::new(secret, vec![], 10)).await.expect("search").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_says_so_when_a_reader_keeps_the_wal_and_succeeds_once_it_is_gone() {
+    use memory_core::ForgetSet;
+    let (_dir, path) = temp_db();
+    let config = SqliteConfig::new(&path).with_busy_timeout(std::time::Duration::from_millis(200));
+    let store = SqliteStore::open(&config).expect("open");
+    let key = session("forget-busy");
+    let typed = event(&key, "typed", 1);
+    store.append(std::slice::from_ref(&typed)).await.expect("append");
+    // Another process reading an older snapshot.
+    let reader = rusqlite::Connection::open(&path).expect("reader");
+    reader.execute_batch("BEGIN; SELECT count(*) FROM events;").expect("a read transaction");
+    let what = ForgetSet { events: vec![typed.id.clone()], ..ForgetSet::default() };
+    let started = std::time::Instant::now();
+    let error = store.forget(&what).await.expect_err("the log cannot be emptied while it is read");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "it gives up in bounded time");
+    let said = error.to_string();
+    assert!(said.contains("write-ahead log") && said.contains("forget runs again"), "{said}");
+    assert!(error.is_transient(), "worth trying again");
+    assert!(store.events_by_id(std::slice::from_ref(&typed.id)).await.expect("by id").is_empty(), "deleted");
+    reader.execute_batch("COMMIT").expect("the reader finishes");
+    drop(reader);
+    store.forget(&ForgetSet::default()).await.expect("a forget succeeds once nobody reads, even of nothing");
+    let wal = std::fs::metadata(path.with_file_name("memory.db-wal")).map_or(0, |m| m.len());
+    assert_eq!(wal, 0, "and empties the log");
 }

@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 
 use memory_core::{
-    Appended, Error, EventId, MemoryStore, NoteChange, NoteFilter, Scope, SearchQuery, SessionKey,
-    StoredEvent, VectorQuery, WatermarkAdvance,
+    Appended, Error, EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
+    NoteChange, NoteFilter, Scope, SearchQuery, SessionKey, StoredEvent, VectorQuery, WatermarkAdvance,
 };
 
 use crate::fixtures::{event, event_id, note, path, project_scope, session, unique};
@@ -34,6 +34,8 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     watermarks_round_trip(store).await;
     commit_applies_changes_and_watermark(store).await;
     prune_removes_an_old_distilled_prefix_of_each_session(store).await;
+    search_events_ranks_filters_and_matches_phrases(store).await;
+    forget_removes_events_sessions_and_notes(store).await;
     crate::hostile_search(store).await;
 }
 
@@ -611,4 +613,198 @@ pub async fn prune_removes_an_old_distilled_prefix_of_each_session(store: &dyn M
     let kept = ok(store.get_note(&scope, &derived.path).await, "get_note").expect("the note stays");
     assert_eq!(kept.meta.sources, derived.meta.sources, "a note keeps the ids of its pruned sources");
     assert_eq!(ok(store.prune_events(cut_off, 0).await, "prune_events"), 0, "nothing at or below position 0");
+}
+
+/// A word no other check (and no earlier run) uses: a letter and hex digits, one search term.
+fn marker(label: &str) -> String {
+    unique(label).replace('-', "")
+}
+
+/// A prompt event with this text, in a session, `secs` after the base time.
+fn said(key: &SessionKey, seed: &str, secs: i64, prompt: &str, project: Option<&str>) -> HookEvent {
+    let mut e = event(key, seed, secs);
+    e.prompt = Some(prompt.to_owned());
+    e.raw = serde_json::json!({ "prompt": prompt });
+    e.project = project.map(str::to_owned);
+    e
+}
+
+fn hit_ids(hits: &[memory_core::EventHit]) -> Vec<EventId> {
+    hits.iter().map(|h| h.event.event.id.clone()).collect()
+}
+
+/// `search_events` finds events by their text: the events holding the most terms first, then by
+/// relevance (every hit scored above 0), inflections included; filtered by session, project,
+/// harness and time; a phrase matches only its words in order; without text, the filter's events
+/// newest first; text without searchable words finds nothing.
+pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryStore) {
+    let tag = marker("w");
+    let a = session("history-a");
+    let b = SessionKey::new("other", &unique("history-b"));
+    let project = unique("histproj");
+    let p = Some(project.as_str());
+    let e1 = said(&a, "h1", 10, &format!("{tag} cargo nextest run failed"), p);
+    let e2 = said(&a, "h2", 20, &format!("{tag} deploy to staging"), p);
+    let e3 = said(&b, "h3", 30, &format!("{tag} nextest again, nextest"), None);
+    let e4 = said(&a, "h4", 40, "unrelated words only", p);
+    let e5 = said(&a, "h5", 50, &format!("nextest {tag} cargo"), p);
+    ok(store.append(&[e1.clone(), e2.clone(), e3.clone(), e4.clone(), e5.clone()]).await, "append");
+    let search = |q: EventQuery| async move { ok(store.search_events(&q).await, "search_events") };
+
+    let hits = search(EventQuery::search(format!("{tag} cargo nextest"), EventFilter::all(), 50)).await;
+    let mine: BTreeSet<EventId> = [&e1, &e2, &e3, &e4, &e5].iter().map(|e| e.id.clone()).collect();
+    let found: BTreeSet<EventId> = hit_ids(&hits).into_iter().filter(|id| mine.contains(id)).collect();
+    let expected: BTreeSet<EventId> = [&e1, &e2, &e3, &e5].iter().map(|e| e.id.clone()).collect();
+    assert_eq!(found, expected, "every event holding a term is found, and only those");
+    assert_eq!(hits[0].matched_terms, 3, "the events holding every term rank first: {hits:?}");
+    assert!(hits.iter().all(|h| h.score > 0.0), "every hit has a positive score: {hits:?}");
+    assert!(
+        hits.windows(2).all(|w| (w[0].matched_terms, w[0].score) >= (w[1].matched_terms, w[1].score)),
+        "most terms first, then best first: {hits:?}"
+    );
+    assert_eq!(
+        hits.iter().find(|h| h.event.event.id == e1.id).map(|h| h.event.seq),
+        Some(1),
+        "hits carry seqs"
+    );
+
+    let hits = search(EventQuery::search(format!("{tag} deploying"), EventFilter::all(), 10)).await;
+    assert_eq!(hits[0].event.event.id, e2.id, "an inflection finds the event");
+
+    let in_a = EventFilter { session: Some(a.clone()), ..EventFilter::all() };
+    let hits = search(EventQuery::search(format!("{tag} nextest"), in_a.clone(), 10)).await;
+    assert!(!hit_ids(&hits).contains(&e3.id) && hits.len() == 3, "only the asked session: {hits:?}");
+    let other = EventFilter { harness: Some("other".to_owned()), ..EventFilter::all() };
+    let hits = search(EventQuery::search(tag.clone(), other, 10)).await;
+    assert_eq!(hit_ids(&hits), std::slice::from_ref(&e3.id), "only the asked harness");
+    let in_project = EventFilter { project: Some(project.clone()), ..EventFilter::all() };
+    let hits = search(EventQuery::search(tag.clone(), in_project, 10)).await;
+    assert_eq!(hits.len(), 3, "only the asked project: {hits:?}");
+    assert!(!hit_ids(&hits).contains(&e3.id));
+    let base = crate::fixtures::base_time();
+    let window = EventFilter {
+        since: Some(base + chrono::Duration::seconds(20)),
+        until: Some(base + chrono::Duration::seconds(50)),
+        ..EventFilter::all()
+    };
+    let hits = search(EventQuery::search(tag.clone(), window, 10)).await;
+    let found: BTreeSet<EventId> = hit_ids(&hits).into_iter().collect();
+    assert_eq!(
+        found,
+        [e2.id.clone(), e3.id.clone()].into_iter().collect(),
+        "since is inclusive, until is not"
+    );
+    let hits = search(EventQuery::search(tag.clone(), EventFilter::all(), 2)).await;
+    assert_eq!(hits.len(), 2, "limit");
+
+    let hits = search(EventQuery::phrase(format!("{tag} cargo nextest"), EventFilter::all(), 10)).await;
+    assert_eq!(hit_ids(&hits), std::slice::from_ref(&e1.id), "a phrase matches its words in order only");
+    let hits =
+        search(EventQuery::phrase(format!("{} Cargo", tag.to_uppercase()), EventFilter::all(), 10)).await;
+    assert_eq!(hit_ids(&hits), [e5.id.clone(), e1.id.clone()], "case does not matter; newest first");
+    let hits = search(EventQuery::phrase(format!("{tag} deploying"), EventFilter::all(), 10)).await;
+    assert!(hits.is_empty(), "a phrase takes no inflection: {hits:?}");
+
+    let hits = search(EventQuery::filtered(in_a.clone(), 10)).await;
+    assert_eq!(
+        hit_ids(&hits),
+        [&e5, &e4, &e2, &e1].iter().map(|e| e.id.clone()).collect::<Vec<_>>(),
+        "without text: the filter's events, newest first"
+    );
+    assert!(search(EventQuery::search("the of and", in_a.clone(), 10)).await.is_empty(), "stop words only");
+    assert!(search(EventQuery::phrase("  ", in_a, 10)).await.is_empty(), "no words, no hits");
+}
+
+/// `forget` deletes events by id, whole sessions and notes with their history for good: none is
+/// found again by id, timeline, listing or search; a session keeps its other events, their seqs
+/// and its numbering; a forgotten session that records again starts anew; forgetting what is not
+/// stored does nothing.
+pub async fn forget_removes_events_sessions_and_notes(store: &dyn MemoryStore) {
+    let secret = marker("s");
+    let (a, b) = (session("forget-a"), session("forget-b"));
+    let a1 = said(&a, "f1", 1, "first prompt", None);
+    let a2 = said(&a, "f2", 2, &format!("my token is {secret} ok"), None);
+    let a3 = said(&a, "f3", 3, "third prompt", None);
+    let b1 = said(&b, "g1", 4, &format!("{secret} again"), None);
+    let b2 = said(&b, "g2", 5, "more", None);
+    ok(store.append(&[a1.clone(), a2.clone(), a3.clone(), b1.clone(), b2.clone()]).await, "append");
+    let scope = project_scope("forget");
+    let mut n1 = note(&scope, "facts/token.md", "Token", &[], &format!("the token is {secret}\n"));
+    n1.meta.sources = vec![a2.id.clone()];
+    ok(store.put_note(&n1).await, "put_note");
+    let mut n1b = n1.clone();
+    n1b.body = "the token changed\n".to_owned();
+    ok(store.put_note(&n1b).await, "put_note");
+    let kept = note(&scope, "facts/kept.md", "Kept", &[], "nothing secret\n");
+    ok(store.put_note(&kept).await, "put_note");
+    let model = format!("test-model-{}", unique("m"));
+    if store.capabilities().vector_search {
+        assert!(ok(store.put_embeddings(&n1b, &model, &[vec![1.0, 0.0]]).await, "put_embeddings"));
+    }
+    let phrase = EventQuery::phrase(secret.clone(), EventFilter::all(), 10);
+    assert_eq!(ok(store.search_events(&phrase).await, "search_events").len(), 2, "both are found first");
+
+    let what = ForgetSet {
+        events: vec![a2.id.clone()],
+        sessions: vec![b.clone()],
+        notes: vec![(scope.clone(), n1.path.clone())],
+    };
+    let forgotten = ok(store.forget(&what).await, "forget");
+    assert_eq!(forgotten, Forgotten { events: 3, sessions: 1, notes: 1 }, "what went is counted");
+    let seqs = |events: Vec<StoredEvent>| events.iter().map(|e| e.seq).collect::<Vec<_>>();
+    assert_eq!(seqs(ok(store.timeline(&a, 0, 10).await, "timeline")), [1, 3], "the rest of a session stays");
+    assert!(ok(store.timeline(&b, 0, 10).await, "timeline").is_empty(), "a forgotten session has no events");
+    let gone = [a2.id.clone(), b1.id.clone(), b2.id.clone()];
+    assert!(
+        ok(store.events_by_id(&gone).await, "events_by_id").is_empty(),
+        "forgotten events are gone by id"
+    );
+    let after: Vec<EventId> = ok(store.events_after(0, usize::MAX >> 1).await, "events_after")
+        .into_iter()
+        .map(|e| e.event.id)
+        .collect();
+    assert!(gone.iter().all(|id| !after.contains(id)) && after.contains(&a3.id), "events_after skips them");
+    assert!(ok(store.search_events(&phrase).await, "search_events").is_empty(), "search finds none of them");
+    let by_session = EventQuery::filtered(EventFilter { session: Some(b.clone()), ..EventFilter::all() }, 10);
+    assert!(ok(store.search_events(&by_session).await, "search_events").is_empty());
+    let listed: Vec<SessionKey> = ok(store.sessions().await, "sessions").into_iter().map(|s| s.key).collect();
+    assert!(listed.contains(&a) && !listed.contains(&b), "a forgotten session is not listed");
+    assert_eq!(ok(store.get_note(&scope, &n1.path).await, "get_note"), None, "the note is gone");
+    assert!(ok(store.note_history(&scope, &n1.path).await, "history").is_empty(), "with its history");
+    assert_eq!(ok(store.get_note(&scope, &kept.path).await, "get_note"), Some(kept.clone()), "others stay");
+    if store.capabilities().full_text_search {
+        let hits =
+            ok(store.search_notes(&SearchQuery::new(secret.clone(), vec![], 10)).await, "search_notes");
+        assert!(hits.is_empty(), "a forgotten note is not found: {hits:?}");
+    }
+    if store.capabilities().vector_search {
+        let q = VectorQuery {
+            model: model.clone(),
+            vector: vec![1.0, 0.0],
+            scopes: vec![scope.clone()],
+            limit: 10,
+        };
+        assert!(ok(store.search_embeddings(&q).await, "search_embeddings").is_empty(), "nor its vectors");
+    }
+
+    let a4 = said(&a, "f4", 6, "fourth", None);
+    assert_eq!(ok(store.append(std::slice::from_ref(&a4)).await, "append")[0].seq, 4, "numbering continues");
+    assert_eq!(seqs(ok(store.timeline(&a, 0, 10).await, "timeline")), [1, 3, 4]);
+    let b3 = said(&b, "g3", 7, "back again", None);
+    assert_eq!(
+        ok(store.append(std::slice::from_ref(&b3)).await, "append")[0].seq,
+        1,
+        "a forgotten session starts anew"
+    );
+    let again = ForgetSet {
+        events: vec![a2.id.clone()],
+        sessions: vec![],
+        notes: vec![(scope.clone(), n1.path.clone())],
+    };
+    assert_eq!(
+        ok(store.forget(&again).await, "forget"),
+        Forgotten::default(),
+        "what is not stored is ignored"
+    );
+    assert_eq!(ok(store.forget(&ForgetSet::default()).await, "forget"), Forgotten::default());
 }

@@ -87,6 +87,17 @@ enum Op {
         start: usize,
         limit: usize,
     },
+    /// Forget pool events, session slots and note slots.
+    Forget {
+        events: Vec<usize>,
+        sessions: Vec<usize>,
+        notes: Vec<(usize, usize)>,
+    },
+    /// A session slot's events through `search_events` without text, newest first.
+    SessionEvents {
+        session: usize,
+        limit: usize,
+    },
 }
 
 fn arb_words(max: usize) -> impl Strategy<Value = Vec<usize>> {
@@ -138,6 +149,13 @@ fn arb_op(pool: usize) -> impl Strategy<Value = Op> {
         2 => (0..SESSIONS, 0u64..8, 0usize..6)
             .prop_map(|(session, after_seq, limit)| Op::Timeline { session, after_seq, limit }),
         1 => (0usize..20, 0usize..6).prop_map(|(start, limit)| Op::EventsAfter { start, limit }),
+        1 => (
+            prop::collection::vec(0..pool, 0..3),
+            prop::collection::vec(0..SESSIONS, 0..2),
+            prop::collection::vec(slot.clone(), 0..2),
+        )
+            .prop_map(|(events, sessions, notes)| Op::Forget { events, sessions, notes }),
+        1 => (0..SESSIONS, 1usize..8).prop_map(|(session, limit)| Op::SessionEvents { session, limit }),
     ]
 }
 
@@ -241,7 +259,8 @@ fn ok<T>(result: memory_core::Result<T>, step: usize, what: &str) -> T {
 /// store with [`InMemoryStore`] after every step.
 ///
 /// Operations: append batches (with redeliveries), put, re-put unchanged, delete, commit with and
-/// without a watermark, set watermark, search, timeline pages and `events_after` pages. Compared:
+/// without a watermark, set watermark, search, timeline pages, `events_after` pages, forget
+/// (events, sessions, notes) and a session's events through `search_events`. Compared:
 /// append results, timelines (events, seqs, and positions consistent with `events_by_id`), session
 /// listings, the order and paging of `events_after`, every note and its history, note listings,
 /// watermarks, and search *membership* for single-word queries (scores differ between stores).
@@ -330,6 +349,32 @@ async fn run_case(store: &dyn MemoryStore, pool: &[(HookEvent, usize)], ops: &[O
             }
             Op::EventsAfter { start, limit } => {
                 compare_events_after_page(store, &model, step, *start, *limit).await;
+            }
+            Op::Forget { events, sessions, notes } => {
+                let what = memory_core::ForgetSet {
+                    events: events.iter().map(|&i| names.events[i].id.clone()).collect(),
+                    sessions: sessions.iter().map(|&i| names.sessions[i].clone()).collect(),
+                    notes: notes
+                        .iter()
+                        .map(|&(s, p)| (names.scopes[s].clone(), names.paths[p].clone()))
+                        .collect(),
+                };
+                let want = ok(model.forget(&what).await, step, "model forget");
+                let got = ok(store.forget(&what).await, step, "forget");
+                assert_eq!(got, want, "step {step}: forget results differ");
+            }
+            Op::SessionEvents { session, limit } => {
+                let filter = memory_core::EventFilter {
+                    session: Some(names.sessions[*session].clone()),
+                    ..Default::default()
+                };
+                let query = memory_core::EventQuery::filtered(filter, *limit);
+                let seqs = |hits: Vec<memory_core::EventHit>| {
+                    hits.into_iter().map(|h| (h.event.seq, h.event.event.id)).collect::<Vec<_>>()
+                };
+                let want = seqs(ok(model.search_events(&query).await, step, "model search_events"));
+                let got = seqs(ok(store.search_events(&query).await, step, "search_events"));
+                assert_eq!(got, want, "step {step}: a session's events, newest first, differ");
             }
         }
         compare_all(store, &model, &names, step).await;

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use chrono::Utc;
-use memory_core::{GENERATOR_HUMAN, MemoryStore, Note, NoteChange, NotePath, Scope};
+use memory_core::{GENERATOR_HUMAN, MemoryStore, Note, NoteChange, NoteDefaults, NoteKind, NotePath, Scope};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -198,7 +198,15 @@ fn read_note(
 ) -> Result<Note, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())?;
     let placement = layout::place(&file.rel)?;
-    let mut note = Note::from_markdown(placement.path, text).map_err(|e| e.to_string())?;
+    // A file written by hand may leave out `updated`, `generator`, `kind` and `title`: they get
+    // now, `human`, `fact` and the file name.
+    let defaults = NoteDefaults {
+        scope: None,
+        kind: NoteKind::Fact,
+        updated: Utc::now(),
+        generator: GENERATOR_HUMAN.to_owned(),
+    };
+    let mut note = Note::from_markdown_or(placement.path, text, &defaults).map_err(|e| e.to_string())?;
     if let Some(exported) = exported
         && exported.scope == note.meta.scope.to_string()
         && let Ok(path) = NotePath::new(exported.path.clone())

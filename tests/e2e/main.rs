@@ -2,6 +2,7 @@
 //! spawn it, against real stores.
 
 mod auto_dream;
+mod by_hand;
 mod control;
 mod cross_harness;
 mod dream_kill;
@@ -17,6 +18,7 @@ mod migrate;
 mod model_server;
 mod more_clis;
 mod neo4j_restart;
+mod privacy;
 mod real_clis;
 mod support;
 mod tool_time;

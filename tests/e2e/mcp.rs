@@ -151,8 +151,11 @@ fn the_python_sdk_uses_every_tool() {
         [
             "delete_note",
             "explain_note",
+            "forget",
             "list_notes",
+            "list_sessions",
             "read_note",
+            "search_history",
             "search_notes",
             "session_timeline",
             "write_note"
@@ -160,6 +163,7 @@ fn the_python_sdk_uses_every_tool() {
     );
     assert_eq!(tools["write_note"]["required"], json!(["body", "kind", "path", "scope", "title"]));
     assert_eq!(tools["search_notes"]["required"], json!(["query"]));
+    assert_eq!(tools["search_history"]["required"], json!(["query"]));
     assert!(tools.values().all(|t| t["description"].as_str().is_some_and(|d| d.len() > 40)));
 
     assert_eq!(ok(&report, "write")["created"], json!(true));

@@ -19,6 +19,9 @@ pub(crate) struct PruneArgs {
     /// Delete distilled events older than this (`30d`, `12h`) instead of `[retention] events_days`.
     #[arg(long, value_name = "DURATION")]
     older_than: Option<String>,
+    /// Count the events that would go, and delete nothing.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// What a prune did.
@@ -30,6 +33,8 @@ pub(crate) struct Pruned {
     pub(crate) up_to: Option<u64>,
     /// The cut-off time.
     pub(crate) before: chrono::DateTime<Utc>,
+    /// Whether nothing was deleted: `events` is what would go.
+    pub(crate) dry_run: bool,
 }
 
 /// `agent-memory prune`.
@@ -45,13 +50,14 @@ pub(crate) async fn run(args: &PruneArgs, json: bool) -> anyhow::Result<ExitCode
         },
     };
     let store = crate::store::open(&config).await?;
-    let pruned = prune(&*store, age).await?;
+    let pruned = if args.dry_run { would_prune(&*store, age).await? } else { prune(&*store, age).await? };
     if json {
         output::json(&pruned)?;
     } else {
         match pruned.up_to {
             Some(_) => output::print(&format!(
-                "pruned {} events from before {} that the dream had distilled",
+                "{} {} events from before {} that the dream had distilled",
+                if pruned.dry_run { "would prune" } else { "pruned" },
                 pruned.events,
                 pruned.before.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
             )),
@@ -84,5 +90,41 @@ pub(crate) async fn prune(store: &dyn MemoryStore, age: TimeDelta) -> anyhow::Re
         Some(up_to) => store.prune_events(before, up_to).await?,
         None => 0,
     };
-    Ok(Pruned { events, up_to, before })
+    Ok(Pruned { events, up_to, before, dry_run: false })
+}
+
+/// Counts the events [`prune`] would delete, deleting nothing: the same rule
+/// ([`memory_core::retention::prefix_cuts`]) over the events up to `dream:scanned`.
+pub(crate) async fn would_prune(store: &dyn MemoryStore, age: TimeDelta) -> anyhow::Result<Pruned> {
+    const PAGE: usize = 1_000;
+    let before = Utc::now() - age;
+    let up_to = store.watermark(::dream::SCANNED_WATERMARK).await?;
+    let mut events = 0;
+    if let Some(limit) = up_to {
+        let mut seen = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = store.events_after(after, PAGE).await?;
+            let Some(last) = page.last() else { break };
+            after = last.position;
+            let done = page.len() < PAGE || after >= limit;
+            seen.extend(
+                page.into_iter()
+                    .filter(|e| e.position <= limit)
+                    .map(|e| (e.event.session.to_string(), e.seq, e.event.occurred_at)),
+            );
+            if done {
+                break;
+            }
+        }
+        seen.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        let cuts = memory_core::retention::prefix_cuts(
+            seen.iter().map(|(s, seq, at)| (s.as_str(), *seq, *at)),
+            before,
+        );
+        events =
+            seen.iter().filter(|(s, seq, _)| cuts.iter().any(|(cut, last)| cut == s && seq <= last)).count()
+                as u64;
+    }
+    Ok(Pruned { events, up_to, before, dry_run: true })
 }

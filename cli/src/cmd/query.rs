@@ -59,7 +59,9 @@ pub(crate) async fn timeline(
             anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
         }
         if !json {
-            print(&format!("session `{session}` has no events left: retention pruned them (`[retention]`)"));
+            print(&format!(
+                "session `{session}` has no events left: retention pruned them (`[retention]`) or they were forgotten"
+            ));
             return Ok(std::process::ExitCode::SUCCESS);
         }
     }
@@ -151,28 +153,58 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
                 print(&text);
             }
         }
-        NotesCommand::Delete { scope, path } => {
+        NotesCommand::Delete { scope, path, yes } => {
             let scope = scopes.scope(&scope)?;
             let label = scopes.label(&scope);
+            if store.get_note(&scope, &path).await?.is_none() {
+                anyhow::bail!("no note `{path}` in scope `{label}`");
+            }
+            if !yes {
+                match crate::output::ask(&format!("Delete {label} {path} and its history for good?"))? {
+                    crate::output::Answer::Yes => {}
+                    crate::output::Answer::No => {
+                        print("nothing deleted");
+                        return Ok(std::process::ExitCode::from(1));
+                    }
+                    crate::output::Answer::NoTerminal => {
+                        crate::output::error(
+                            "agent-memory: notes delete asks first, but stdin is not a terminal; pass --yes to delete without asking",
+                        );
+                        return Ok(std::process::ExitCode::from(1));
+                    }
+                }
+            }
             let existed = store.delete_note(&scope, &path).await?;
             if json {
                 print_json(&json!({ "deleted": existed }))?;
-            } else if existed {
-                print(&format!("deleted {label} {path} and its history"));
             } else {
-                anyhow::bail!("no note `{path}` in scope `{label}`");
+                print(&format!("deleted {label} {path} and its history"));
             }
+        }
+        NotesCommand::Add(args) => return super::notes::add(json, &args, store.as_ref(), &scopes).await,
+        NotesCommand::Edit { scope, path } => {
+            return super::notes::edit(json, &scopes.scope(&scope)?, &path, store.as_ref(), &scopes).await;
         }
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// What `search` looks through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Looking {
+    pub(crate) notes: bool,
+    pub(crate) events: bool,
 }
 
 pub(crate) async fn search(
     json: bool,
     query: &str,
     scope_args: Vec<String>,
+    history: &super::history::HistoryArgs,
+    looking: Looking,
     limit: usize,
 ) -> anyhow::Result<std::process::ExitCode> {
+    use super::history::{excerpt, hit_json};
     let (store, scopes) = store_and_scopes().await?;
     let mut wanted = Vec::new();
     for text in &scope_args {
@@ -181,30 +213,102 @@ pub(crate) async fn search(
             wanted.push(scope);
         }
     }
-    let hits = store.search_notes(&SearchQuery::new(query, wanted, limit)).await?;
-    if json {
-        let rows: Vec<_> = hits
-            .iter()
-            .map(|h| json!({ "score": h.score, "matched_terms": h.matched_terms, "note": h.note }))
-            .collect();
-        print_json(&rows)?;
-    } else if hits.is_empty() {
-        print("no matching notes");
+    let filter = history.filter(&scopes)?;
+    if let Some(project) = &filter.project {
+        let scope = memory_core::Scope::Project(project.clone());
+        if !wanted.contains(&scope) {
+            wanted.push(scope);
+        }
+    }
+    // Notes have no harness, session or time: those filters ask about history alone.
+    let event_only = filter.harness.is_some()
+        || filter.session.is_some()
+        || filter.since.is_some()
+        || filter.until.is_some();
+    let notes = if looking.notes && !(event_only && looking.events) {
+        store.search_notes(&SearchQuery::new(query, wanted, limit)).await?
     } else {
-        let text: String = hits
+        Vec::new()
+    };
+    let events = if looking.events {
+        store.search_events(&memory_core::EventQuery::search(query, filter, limit)).await?
+    } else {
+        Vec::new()
+    };
+    let terms = memory_core::search::expand(query);
+    let note_texts: Vec<String> = notes.iter().map(|h| memory_core::search::note_text(&h.note)).collect();
+    let note_relevance = memory_core::search::readable_relevance(&note_texts, &terms);
+    let notes = super::history::ranked(notes, note_relevance, |h| h.matched_terms);
+    let event_relevance = super::history::event_relevance(&events, query);
+    let events = super::history::ranked(events, event_relevance, |h| h.matched_terms);
+    let project_of = |hit: &memory_core::EventHit| {
+        hit.event.event.project.as_deref().map(|id| scopes.project_name(id).to_owned())
+    };
+    if json {
+        let notes: Vec<_> = notes
             .iter()
-            .map(|h| {
-                format!(
-                    "{:>7.3}  {:<24} {:<40} {}\n",
-                    h.score,
-                    scopes.label(&h.note.meta.scope),
-                    h.note.path,
-                    h.note.meta.title
-                )
+            .map(|(h, relevance)| {
+                json!({
+                    "score": h.score,
+                    "relevance": (relevance * 1000.0).round() / 1000.0,
+                    "matched_terms": h.matched_terms,
+                    "excerpt": memory_core::search::excerpt(&h.note.body, &terms, 160),
+                    "note": h.note,
+                })
             })
             .collect();
-        print(&text);
+        let events: Vec<_> =
+            events.iter().map(|(h, r)| hit_json(h, query, *r, project_of(h).as_deref())).collect();
+        if looking.events {
+            print_json(&json!({ "query": query, "notes": notes, "events": events }))?;
+        } else {
+            print_json(&notes)?;
+        }
+        return Ok(std::process::ExitCode::SUCCESS);
     }
+    if notes.is_empty() && events.is_empty() {
+        print(match (looking.notes, looking.events) {
+            (true, false) => "no matching notes",
+            (false, true) => "no matching events",
+            _ => "no matching notes or events",
+        });
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    if !notes.is_empty() {
+        text.push_str("Notes (relevance, terms matched, scope, path, title)\n");
+        for (h, relevance) in &notes {
+            text.push_str(&format!(
+                "  {:.2}  {}/{}  {:<24} {:<40} {}\n        {}\n",
+                relevance,
+                h.matched_terms,
+                terms.len(),
+                scopes.label(&h.note.meta.scope),
+                h.note.path,
+                h.note.meta.title,
+                memory_core::search::excerpt(&h.note.body, &terms, 160),
+            ));
+        }
+    }
+    if !events.is_empty() {
+        text.push_str("History (relevance, terms matched, time, session #seq, event, project)\n");
+        for (h, relevance) in &events {
+            let e = &h.event.event;
+            text.push_str(&format!(
+                "  {:.2}  {}/{}  {}  {} #{}  {}  {}\n        {}\n",
+                relevance,
+                h.matched_terms,
+                terms.len(),
+                e.occurred_at.format("%Y-%m-%d %H:%M"),
+                e.session,
+                h.event.seq,
+                e.kind,
+                project_of(h).unwrap_or_else(|| "-".to_owned()),
+                excerpt(h, query),
+            ));
+        }
+    }
+    print(&text);
     Ok(std::process::ExitCode::SUCCESS)
 }
 

@@ -87,3 +87,80 @@ pub(crate) struct TimelineParams {
     #[serde(default)]
     pub(crate) after_seq: Option<u64>,
 }
+
+/// `list_sessions`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub(crate) struct SessionsParams {
+    /// Only sessions of this project: `project` (the current one) or a project's name or id.
+    #[serde(default)]
+    pub(crate) project: Option<String>,
+    /// Only sessions of this harness: `claude`, `codex` or `cursor`.
+    #[serde(default)]
+    pub(crate) harness: Option<String>,
+    /// Most sessions to return, most recent first (default 20, at most 200).
+    #[serde(default)]
+    pub(crate) limit: Option<u32>,
+}
+
+/// `search_history`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub(crate) struct HistoryParams {
+    /// What to look for in recorded prompts, commands, errors and files, in plain words (for
+    /// example `migration failed postgres`). Never parsed as query syntax.
+    pub(crate) query: String,
+    /// Only this project's events: `project` (the current one) or a project's name or id.
+    #[serde(default)]
+    pub(crate) project: Option<String>,
+    /// Only this harness's events: `claude`, `codex` or `cursor`.
+    #[serde(default)]
+    pub(crate) harness: Option<String>,
+    /// Only this session's events (`claude:<session id>`, as list_sessions shows).
+    #[serde(default)]
+    pub(crate) session: Option<String>,
+    /// Only events from this time on: `2026-03-01`, `2026-03-01T14:00:00Z`, or a while ago (`2h`, `7d`).
+    #[serde(default)]
+    pub(crate) since: Option<String>,
+    /// Only events before this time (same forms as `since`).
+    #[serde(default)]
+    pub(crate) until: Option<String>,
+    /// Most hits to return (default 10, at most 50).
+    #[serde(default)]
+    pub(crate) limit: Option<u32>,
+}
+
+/// `forget`: exactly one of `text`, `session`, `event`, `project`, `note_path` (with
+/// `note_scope`), or a time range (`since`/`until`).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub(crate) struct ForgetParams {
+    /// Forget every event holding this text word for word, and every note holding it.
+    #[serde(default)]
+    pub(crate) text: Option<String>,
+    /// Forget this session (`claude:<session id>`) with its events and session notes.
+    #[serde(default)]
+    pub(crate) session: Option<String>,
+    /// Forget this one event (its 32-character id, as search_history shows).
+    #[serde(default)]
+    pub(crate) event: Option<String>,
+    /// Forget this project (`project` for the current one, or a name or id): its sessions, events and notes.
+    #[serde(default)]
+    pub(crate) project: Option<String>,
+    /// With `note_path`: the scope of the note to forget (`user`, `project`, `project:<name>`, `session:<key>`).
+    #[serde(default)]
+    pub(crate) note_scope: Option<String>,
+    /// Forget this note with its history.
+    #[serde(default)]
+    pub(crate) note_path: Option<String>,
+    /// Forget events from this time on (alone, or to narrow `text`).
+    #[serde(default)]
+    pub(crate) since: Option<String>,
+    /// Forget events before this time (alone, or to narrow `text`).
+    #[serde(default)]
+    pub(crate) until: Option<String>,
+    /// `true` to delete. Without it nothing is deleted: the answer lists what would go, to show
+    /// the user before asking them.
+    #[serde(default)]
+    pub(crate) confirm: bool,
+}

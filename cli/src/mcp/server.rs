@@ -7,7 +7,10 @@ use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabiliti
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 use serde_json::Value;
 
-use super::params::{ListParams, NoteRef, SearchParams, TimelineParams, WriteParams};
+use super::params::{
+    ForgetParams, HistoryParams, ListParams, NoteRef, SearchParams, SessionsParams, TimelineParams,
+    WriteParams,
+};
 use super::tools::{self, Memory, ToolError};
 
 const INSTRUCTIONS: &str = "\
@@ -94,6 +97,37 @@ impl MemoryServer {
         from (summarised), who wrote its current version, and how many previous versions it has.")]
     async fn explain_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
         answer(tools::explain(self.memory(), p).await)
+    }
+
+    #[tool(description = "List recorded sessions, most recent first: key, harness, project, when \
+        it started and last acted, how many events. Optionally one project (`project` for the \
+        current one) or harness. Use session_timeline to read one.")]
+    async fn list_sessions(
+        &self,
+        Parameters(p): Parameters<SessionsParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        answer(tools::sessions(self.memory(), p).await)
+    }
+
+    #[tool(description = "Search what happened in past sessions — prompts, shell commands, errors, \
+        files written — by relevance to plain words, to answer \"what did we try last time?\". \
+        Filter by project (`project` for the current one), harness, session and time (since/until: \
+        a date, a time or `7d`). Each hit has its session, seq, time, a summary, an excerpt and a \
+        relevance (1 for the best hit).")]
+    async fn search_history(
+        &self,
+        Parameters(p): Parameters<HistoryParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        answer(tools::history(self.memory(), p).await)
+    }
+
+    #[tool(description = "Forget for good, when the user asks: the events holding a text (a \
+        secret typed by mistake) and the notes holding it, a session, an event, a project, a note \
+        with its history, or a time range — from the store, its indexes, the journal and the logs. \
+        Without confirm: true nothing is deleted and the answer lists what would go; show it to \
+        the user and confirm only with their agreement.")]
+    async fn forget(&self, Parameters(p): Parameters<ForgetParams>) -> Result<CallToolResult, ErrorData> {
+        answer(tools::forget(self.memory(), p).await)
     }
 }
 

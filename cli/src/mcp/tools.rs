@@ -11,7 +11,10 @@ use memory_hook::Project;
 use memory_hook::project::{Catalog, Registry};
 use serde_json::{Value, json};
 
-use super::params::{ListParams, NoteRef, SearchParams, TimelineParams, WriteParams};
+use super::params::{
+    ForgetParams, HistoryParams, ListParams, NoteRef, SearchParams, SessionsParams, TimelineParams,
+    WriteParams,
+};
 use super::summary;
 
 /// Who wrote a note through the MCP server, as recorded in its frontmatter.
@@ -46,6 +49,8 @@ pub(crate) struct Memory {
     redactor: memory_redact::Redactor,
     /// The embedding model, when installed: notes written are embedded at once.
     embedder: Option<memory_embed::Embedder>,
+    /// Where the journal, logs and ledgers are, for `forget`; without it, forget cleans the store only.
+    files: Option<(memory_hook::Config, memory_hook::Env)>,
 }
 
 /// Most notes embedded after one write (the written one, and any others still waiting).
@@ -53,7 +58,13 @@ const EMBED_AFTER_WRITE: usize = 16;
 
 impl Memory {
     pub(crate) fn new(store: Arc<dyn MemoryStore>, registry: Registry, here: Option<Project>) -> Self {
-        Self { store, registry, here, redactor: memory_redact::Redactor::new(), embedder: None }
+        Self { store, registry, here, redactor: memory_redact::Redactor::new(), embedder: None, files: None }
+    }
+
+    /// Lets `forget` clean the journal, logs and ledgers `config` places.
+    pub(crate) fn files(mut self, config: memory_hook::Config, env: memory_hook::Env) -> Self {
+        self.files = Some((config, env));
+        self
     }
 
     /// Embeds the notes it writes with `embedder`, so prompts find them by meaning.
@@ -267,6 +278,147 @@ pub(crate) async fn explain(m: &Memory, p: NoteRef) -> ToolResult {
     out["previous_versions"] = json!(versions.len());
     out["history"] = json!(versions);
     Ok(out)
+}
+
+/// A project an agent named (`project` for the current one, else a name or id): its id.
+fn project_id(m: &Memory, catalog: &Catalog, text: &str) -> Result<String, ToolError> {
+    let text = text.trim();
+    let scope = if text == "project" { text.to_owned() } else { format!("project:{text}") };
+    match m.scope(catalog, &scope)? {
+        Scope::Project(id) => Ok(id),
+        other => Err(ToolError(format!("`{text}` names {other}, not a project"))),
+    }
+}
+
+fn when(text: Option<&String>) -> Result<Option<chrono::DateTime<Utc>>, ToolError> {
+    text.map(|t| crate::cmd::history::parse_when(t).map_err(|e| ToolError(e.to_string()))).transpose()
+}
+
+fn harness(text: Option<&String>) -> Result<Option<String>, ToolError> {
+    match text.map(|h| h.trim().to_ascii_lowercase()) {
+        Some(h) if crate::cmd::adapter(&h).is_none() => {
+            Err(ToolError(format!("unknown harness `{h}`; use one of {}", crate::cmd::harness_names())))
+        }
+        other => Ok(other),
+    }
+}
+
+/// `list_sessions`: recorded sessions, most recent first.
+pub(crate) async fn sessions(m: &Memory, p: SessionsParams) -> ToolResult {
+    let catalog = m.catalog().await?;
+    let project = p.project.as_deref().map(|t| project_id(m, &catalog, t)).transpose()?;
+    let harness = harness(p.harness.as_ref())?;
+    let limit = capped(p.limit, 20, 200);
+    let all = m.store().sessions().await?;
+    let listed: Vec<Value> = all
+        .iter()
+        .filter(|s| project.as_ref().is_none_or(|id| s.project.as_deref() == Some(id.as_str())))
+        .filter(|s| harness.as_ref().is_none_or(|h| s.harness == *h))
+        .take(limit)
+        .map(|s| {
+            json!({
+                "session": s.key.as_str(),
+                "harness": s.harness,
+                "project": s.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone()))),
+                "started_at": s.started_at,
+                "last_at": s.last_at,
+                "events": s.events,
+            })
+        })
+        .collect();
+    Ok(json!({ "count": listed.len(), "sessions": listed }))
+}
+
+/// `search_history`: recorded events ranked by relevance, each with an excerpt.
+pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
+    if p.query.trim().is_empty() {
+        return Err(ToolError(
+            "query is empty: say what to look for, for example `migration failed`".to_owned(),
+        ));
+    }
+    let catalog = m.catalog().await?;
+    let filter = memory_core::EventFilter {
+        session: p.session.as_ref().map(|s| SessionKey(s.trim().to_owned())),
+        project: p.project.as_deref().map(|t| project_id(m, &catalog, t)).transpose()?,
+        harness: harness(p.harness.as_ref())?,
+        since: when(p.since.as_ref())?,
+        until: when(p.until.as_ref())?,
+    };
+    let limit = capped(p.limit, 10, 50);
+    let hits =
+        m.store().search_events(&memory_core::EventQuery::search(p.query.clone(), filter, limit)).await?;
+    let relevance = crate::cmd::history::event_relevance(&hits, &p.query);
+    let hits = crate::cmd::history::ranked(hits, relevance, |h| h.matched_terms);
+    let listed: Vec<Value> = hits
+        .iter()
+        .map(|(h, relevance)| {
+            let project = h.event.event.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone())));
+            let mut out = crate::cmd::history::hit_json(h, &p.query, *relevance, project.as_deref());
+            out["summary"] = summary::event(&h.event, &catalog)["summary"].clone();
+            out
+        })
+        .collect();
+    Ok(json!({ "query": p.query, "count": listed.len(), "hits": listed }))
+}
+
+/// `forget`: what would go (without `confirm`), or deletes it for good.
+pub(crate) async fn forget(m: &Memory, p: ForgetParams) -> ToolResult {
+    use memory_hook::forget::{self, Target};
+    let catalog = m.catalog().await?;
+    let range = p.since.is_some() || p.until.is_some();
+    let range_filter = memory_core::EventFilter {
+        since: when(p.since.as_ref())?,
+        until: when(p.until.as_ref())?,
+        ..memory_core::EventFilter::all()
+    };
+    let mut targets = Vec::new();
+    if let Some(text) = &p.text {
+        targets.push(Target::Text { text: text.clone(), filter: range_filter.clone() });
+    }
+    if let Some(session) = &p.session {
+        targets.push(Target::Session(SessionKey(session.trim().to_owned())));
+    }
+    if let Some(id) = &p.event {
+        targets.push(Target::Event(EventId(id.trim().to_ascii_lowercase())));
+    }
+    if let Some(project) = &p.project {
+        targets.push(Target::Project(project_id(m, &catalog, project)?));
+    }
+    if let Some(note) = &p.note_path {
+        let scope =
+            p.note_scope.as_deref().ok_or_else(|| ToolError("note_path needs note_scope".to_owned()))?;
+        targets.push(Target::Note { scope: m.scope(&catalog, scope)?, path: path(note)? });
+    }
+    if targets.is_empty() && range {
+        targets.push(Target::Events(range_filter));
+    }
+    let [target] = targets.as_slice() else {
+        return Err(ToolError(
+            "name exactly one thing to forget: text, session, event, project, note_path (with note_scope), \
+             or a time range (since/until)"
+                .to_owned(),
+        ));
+    };
+    let default_config;
+    let (config, env) = match &m.files {
+        Some((config, env)) => (config, env.clone()),
+        None => {
+            default_config = memory_hook::Config::default();
+            (&default_config, memory_hook::Env::process())
+        }
+    };
+    let plan = forget::plan(m.store(), config, &env, target).await.map_err(|e| ToolError(e.to_string()))?;
+    if !p.confirm || plan.is_empty() {
+        return Ok(json!({
+            "deleted": false,
+            "plan": plan,
+            "next": if plan.is_empty() { "nothing matches: nothing to forget" } else {
+                "nothing was deleted: show the user this plan, and call forget again with confirm: true if they agree"
+            },
+        }));
+    }
+    let report = forget::apply(m.store(), &plan).await.map_err(|e| ToolError(e.to_string()))?;
+    Ok(json!({ "deleted": true, "plan": plan, "forgotten": report }))
 }
 
 #[cfg(test)]

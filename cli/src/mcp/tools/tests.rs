@@ -163,3 +163,90 @@ async fn projects_are_named_by_name_or_id_and_an_unknown_one_is_refused() {
     let here_too = read(&m, note_ref("project", "deploy.md")).await.unwrap();
     assert_eq!(here_too["body"], json!("Ship on Fridays.\n"));
 }
+
+fn said(session: &str, id: char, minute: u32, prompt: &str) -> HookEvent {
+    let at = Utc.with_ymd_and_hms(2026, 3, 1, 9, minute, 0).unwrap();
+    let (harness, _) = session.split_once(':').unwrap();
+    let mut e = HookEvent::new(
+        EventId(id.to_string().repeat(32)),
+        Harness::named(harness),
+        SessionKey(session.to_owned()),
+        EventKind::UserPromptSubmit,
+        at,
+        json!({ "prompt": prompt }),
+    );
+    e.prompt = Some(prompt.to_owned());
+    e
+}
+
+#[tokio::test]
+async fn sessions_and_history_answer_what_we_tried_last_time() {
+    let (m, store, _dir) = memory();
+    store
+        .append(&[
+            said("claude:s1", 'a', 1, "the postgres migration failed with a lock timeout"),
+            said("codex:s2", 'b', 2, "retry the postgres migration with a longer lock timeout"),
+            said("codex:s2", 'c', 3, "write the changelog"),
+        ])
+        .await
+        .unwrap();
+    let listed = sessions(&m, SessionsParams::default()).await.unwrap();
+    assert_eq!(listed["count"], json!(2));
+    assert_eq!(listed["sessions"][0]["session"], json!("codex:s2"), "most recent first");
+    let codex = SessionsParams { harness: Some("codex".to_owned()), ..SessionsParams::default() };
+    assert_eq!(sessions(&m, codex).await.unwrap()["count"], json!(1));
+    let bad = SessionsParams { harness: Some("emacs".to_owned()), ..SessionsParams::default() };
+    assert!(sessions(&m, bad).await.unwrap_err().0.contains("unknown harness"));
+
+    let found =
+        history(&m, HistoryParams { query: "migration lock timeout".to_owned(), ..HistoryParams::default() })
+            .await
+            .unwrap();
+    assert_eq!(found["count"], json!(2), "{found:#}");
+    assert_eq!(found["hits"][0]["relevance"], json!(1.0));
+    assert!(found["hits"][1]["relevance"].as_f64().unwrap() > 0.0);
+    assert!(found["hits"][0]["excerpt"].as_str().unwrap().contains("migration"), "{found:#}");
+    assert!(found["hits"][0]["summary"].as_str().unwrap().starts_with("prompt: "), "{found:#}");
+    let later = HistoryParams {
+        query: "migration".to_owned(),
+        since: Some("2026-03-01T09:02:00Z".to_owned()),
+        ..HistoryParams::default()
+    };
+    let found = history(&m, later).await.unwrap();
+    assert_eq!(found["count"], json!(1));
+    assert_eq!(found["hits"][0]["session"], json!("codex:s2"));
+    let empty = history(&m, HistoryParams { query: " ".to_owned(), ..HistoryParams::default() }).await;
+    assert!(empty.unwrap_err().0.contains("query is empty"));
+}
+
+#[tokio::test]
+async fn forget_lists_first_and_deletes_only_when_confirmed() {
+    let (m, store, dir) = memory();
+    let config = memory_hook::Config::parse(&format!("data_dir = {:?}", dir.path().join("data"))).unwrap();
+    let m = m.files(config, memory_hook::Env::default());
+    store
+        .append(&[said("claude:s1", 'a', 1, "the pin is Quokka-7741"), said("claude:s1", 'b', 2, "hello")])
+        .await
+        .unwrap();
+    let ask =
+        |confirm| ForgetParams { text: Some("quokka 7741".to_owned()), confirm, ..ForgetParams::default() };
+    let plan = forget(&m, ask(false)).await.unwrap();
+    assert_eq!(plan["deleted"], json!(false));
+    assert_eq!(plan["plan"]["events"].as_array().unwrap().len(), 1, "{plan:#}");
+    assert_eq!(
+        store.timeline(&SessionKey("claude:s1".to_owned()), 0, 10).await.unwrap().len(),
+        2,
+        "nothing yet"
+    );
+    let done = forget(&m, ask(true)).await.unwrap();
+    assert_eq!(done["forgotten"]["store"]["events"], json!(1), "{done:#}");
+    assert_eq!(store.timeline(&SessionKey("claude:s1".to_owned()), 0, 10).await.unwrap().len(), 1);
+    let two = ForgetParams {
+        text: Some("x".to_owned()),
+        session: Some("claude:s1".to_owned()),
+        ..ForgetParams::default()
+    };
+    assert!(forget(&m, two).await.unwrap_err().0.contains("exactly one"));
+    let none = forget(&m, ForgetParams::default()).await.unwrap_err();
+    assert!(none.0.contains("exactly one"), "{none}");
+}

@@ -1,0 +1,133 @@
+//! Search over history: what `search`, `forget` and the MCP tools share to pick events
+//! (`--project`, `--harness`, `--session`, `--since`, `--until`), and the history half of
+//! `agent-memory search`.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use memory_core::search::{event_text, expand};
+use memory_core::{EventFilter, EventHit, SessionKey};
+use serde_json::{Value, json};
+
+use super::projects::Scopes;
+
+/// Which events: the filters of `search` and `forget`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct HistoryArgs {
+    /// Only this project's events (a name or id as `agent-memory projects` lists them; `.` for
+    /// this folder's).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) project: Option<String>,
+    /// Only this harness's events: claude, codex, cursor.
+    #[arg(long)]
+    pub(crate) harness: Option<String>,
+    /// Only this session's events (`claude:<id>`, as `agent-memory sessions` lists them).
+    #[arg(long, value_name = "KEY")]
+    pub(crate) session: Option<String>,
+    /// Only events from this time on: `2026-03-01`, `2026-03-01T14:00:00Z`, or a while ago
+    /// (`2h`, `7d`).
+    #[arg(long, value_name = "WHEN")]
+    pub(crate) since: Option<String>,
+    /// Only events before this time (same forms as `--since`).
+    #[arg(long, value_name = "WHEN")]
+    pub(crate) until: Option<String>,
+}
+
+impl HistoryArgs {
+    /// Whether any filter was given.
+    pub(crate) fn any(&self) -> bool {
+        self.project.is_some()
+            || self.harness.is_some()
+            || self.session.is_some()
+            || self.since.is_some()
+            || self.until.is_some()
+    }
+
+    /// The store filter these arguments name.
+    pub(crate) fn filter(&self, scopes: &Scopes) -> anyhow::Result<EventFilter> {
+        let project = match self.project.as_deref() {
+            Some(name) => Some(project_id(scopes, name)?),
+            None => None,
+        };
+        if let Some(harness) = &self.harness
+            && crate::cmd::adapter(harness).is_none()
+        {
+            anyhow::bail!("unknown harness `{harness}`; known: {}", crate::cmd::harness_names());
+        }
+        let filter = EventFilter {
+            session: self.session.as_ref().map(|s| SessionKey(s.trim().to_owned())),
+            project,
+            harness: self.harness.as_ref().map(|h| h.to_ascii_lowercase()),
+            since: self.since.as_deref().map(parse_when).transpose()?,
+            until: self.until.as_deref().map(parse_when).transpose()?,
+        };
+        if let (Some(since), Some(until)) = (filter.since, filter.until)
+            && since >= until
+        {
+            anyhow::bail!("--since must be before --until");
+        }
+        Ok(filter)
+    }
+}
+
+/// The id of a project named on the command line (`.` or `project` for this folder's).
+pub(crate) fn project_id(scopes: &Scopes, name: &str) -> anyhow::Result<String> {
+    let text =
+        if name == "." || name == "project" { "project".to_owned() } else { format!("project:{name}") };
+    match scopes.scope(&text)? {
+        memory_core::Scope::Project(id) => Ok(id),
+        other => anyhow::bail!("`{name}` names {other}, not a project"),
+    }
+}
+
+/// A time as typed: RFC 3339, a date (midnight UTC), or a while ago (`30m`, `2h`, `7d`).
+pub(crate) fn parse_when(text: &str) -> anyhow::Result<DateTime<Utc>> {
+    let text = text.trim();
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Ok(at.with_timezone(&Utc));
+    }
+    if let Ok(day) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        return Ok(day.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc());
+    }
+    match memory_hook::capture::parse_length(text) {
+        Ok(ago) => Ok(Utc::now() - ago),
+        Err(_) => anyhow::bail!(
+            "cannot read the time `{text}`: use a date (2026-03-01), a time (2026-03-01T14:00:00Z) or a while ago (2h, 7d)"
+        ),
+    }
+}
+
+/// The readable relevance of each event hit ([`memory_core::search::readable_relevance`]).
+pub(crate) fn event_relevance(hits: &[EventHit], query: &str) -> Vec<f64> {
+    let texts: Vec<String> = hits.iter().map(|h| event_text(&h.event.event)).collect();
+    memory_core::search::readable_relevance(&texts, &expand(query))
+}
+
+/// Hits with their relevance, most terms held first, then most relevant.
+pub(crate) fn ranked<T>(hits: Vec<T>, relevance: Vec<f64>, terms: impl Fn(&T) -> usize) -> Vec<(T, f64)> {
+    let mut out: Vec<(T, f64)> = hits.into_iter().zip(relevance).collect();
+    out.sort_by(|a, b| terms(&b.0).cmp(&terms(&a.0)).then(b.1.total_cmp(&a.1)));
+    out
+}
+
+/// An event hit as JSON: the event's place, a summary, an excerpt around the words asked for, the
+/// store's score and its readable relevance.
+pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {
+    let e = &hit.event.event;
+    json!({
+        "id": e.id.as_str(),
+        "session": e.session.as_str(),
+        "seq": hit.event.seq,
+        "kind": e.kind.as_str(),
+        "harness": e.harness.name,
+        "project": project,
+        "occurred_at": e.occurred_at,
+        "score": hit.score,
+        "relevance": (relevance * 1000.0).round() / 1000.0,
+        "matched_terms": hit.matched_terms,
+        "excerpt": excerpt(hit, query),
+    })
+}
+
+/// About 160 characters of the event's text around the first word asked for.
+pub(crate) fn excerpt(hit: &EventHit, query: &str) -> String {
+    memory_core::search::excerpt(&event_text(&hit.event.event), &expand(query), 160)
+}
