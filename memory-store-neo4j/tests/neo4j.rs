@@ -291,9 +291,15 @@ async fn debug_and_errors_never_show_the_password() {
     drop(silent);
 }
 
+/// Held by the conformance suite and the model check, which share the server: the suite's
+/// `prune_events` check removes every old enough event at or below a position, whoever wrote it,
+/// and the model check's events carry arbitrary times, decades old ones included.
+static SHARED_SERVER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test]
 async fn conformance_suite() {
     let Some(config) = server() else { return };
+    let _alone = SHARED_SERVER.lock().await;
     let store = connect(&config).await;
     memory_testkit::run_conformance(&store).await;
 }
@@ -310,6 +316,7 @@ fn model_check_against_in_memory() {
     let Some(config) = server() else { return };
     let cases =
         std::env::var("NEO4J_TEST_MODEL_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(MODEL_CASES);
+    let _alone = SHARED_SERVER.blocking_lock();
     let started = Instant::now();
     memory_testkit::model_check(
         || {
