@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::search::{Term, expand, note_text};
+use crate::search::{expand, note_text};
 use crate::store::{
     Appended, Capabilities, EventHit, EventQuery, ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit,
     SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, same_content,
@@ -73,22 +73,6 @@ impl State {
         self.embeddings.remove(&key);
         self.notes.remove(&key).is_some()
     }
-}
-
-/// Lowercase alphanumeric runs of a document, as search sees them.
-fn tokens(text: &str) -> Vec<String> {
-    crate::search::words(text)
-}
-
-/// How often a term occurs in `tokens`, in any of its forms (a phrase as consecutive tokens).
-fn occurrences(tokens: &[String], term: &Term) -> usize {
-    term.forms
-        .iter()
-        .map(|form| {
-            let parts: Vec<&str> = form.split(' ').collect();
-            tokens.windows(parts.len()).filter(|w| w.iter().zip(&parts).all(|(t, p)| t == p)).count()
-        })
-        .sum()
 }
 
 #[async_trait::async_trait]
@@ -204,35 +188,20 @@ impl MemoryStore for InMemoryStore {
             return Ok(Vec::new());
         }
         let state = self.lock()?;
-        let docs: Vec<(&Note, Vec<String>)> = state
+        let notes: Vec<&Note> = state
             .notes
             .iter()
             .filter(|((scope, _), _)| query.scopes.is_empty() || query.scopes.contains(scope))
-            .map(|(_, note)| (note, tokens(&note_text(note))))
+            .map(|(_, note)| note)
             .collect();
-        let total = docs.len() as f64;
-        let avg_len = docs.iter().map(|(_, t)| t.len()).sum::<usize>() as f64 / total.max(1.0);
-        let doc_freq: Vec<f64> = wanted
+        let docs: Vec<Vec<String>> =
+            notes.iter().map(|note| crate::search::words(&note_text(note))).collect();
+        let mut hits: Vec<SearchHit> = notes
             .iter()
-            .map(|w| docs.iter().filter(|(_, t)| occurrences(t, w) > 0).count() as f64)
-            .collect();
-        let (k1, b) = (1.2, 0.75);
-        let mut hits: Vec<SearchHit> = docs
-            .iter()
-            .filter_map(|(note, toks)| {
-                let mut score = 0.0;
-                let mut matched = 0;
-                for (term, df) in wanted.iter().zip(&doc_freq) {
-                    let tf = occurrences(toks, term) as f64;
-                    if tf == 0.0 {
-                        continue;
-                    }
-                    matched += 1;
-                    let idf = ((total - df + 0.5) / (df + 0.5) + 1.0).ln();
-                    score += idf * tf * (k1 + 1.0)
-                        / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
-                }
-                (matched > 0).then(|| SearchHit {
+            .zip(crate::search::bm25(&docs, &wanted))
+            .filter_map(|(note, found)| {
+                let (score, _) = found?;
+                Some(SearchHit {
                     note: (*note).clone(),
                     score,
                     matched_terms: crate::search::matched_terms(note, &wanted).max(1),
@@ -360,16 +329,14 @@ impl MemoryStore for InMemoryStore {
             (Some(text), TextMatch::Phrase) => {
                 let phrase = crate::search::words(text);
                 live.iter()
-                    .filter(|e| {
-                        crate::search::holds_phrase(&tokens(&crate::search::event_text(&e.event)), &phrase)
-                    })
+                    .filter(|e| crate::search::event_matched(&e.event, &[], &phrase) > 0)
                     .map(|e| EventHit { event: (*e).clone(), score: 1.0, matched_terms: phrase.len() })
                     .collect()
             }
             (Some(text), TextMatch::Any) => {
                 let wanted = expand(text);
                 let docs: Vec<Vec<String>> =
-                    live.iter().map(|e| tokens(&crate::search::event_text(&e.event))).collect();
+                    live.iter().map(|e| crate::search::words(&crate::search::event_text(&e.event))).collect();
                 let mut hits: Vec<EventHit> = crate::search::bm25(&docs, &wanted)
                     .into_iter()
                     .zip(&live)

@@ -121,6 +121,20 @@ pub fn event_index_text(event: &crate::HookEvent) -> String {
     words(&event_text(event)).join(" ")
 }
 
+/// How many of the asked words an event covers: its phrase's words when `phrase` is given (and
+/// the event holds it, else 0), else what [`matched_in`] counts of `terms`. The rule every store's
+/// history search keeps a hit by.
+pub fn event_matched(event: &crate::HookEvent, terms: &[Term], phrase: &[String]) -> usize {
+    let seen = words(&event_text(event));
+    if phrase.is_empty() {
+        matched_in(&seen, terms)
+    } else if holds_phrase(&seen, phrase) {
+        phrase.len()
+    } else {
+        0
+    }
+}
+
 /// Whether `haystack` (words) holds `phrase` (words) one after the other; an empty phrase is in
 /// nothing.
 pub fn holds_phrase(haystack: &[String], phrase: &[String]) -> bool {

@@ -18,9 +18,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use memory_core::search::{
-    event_index_text, event_text, expand, forms, holds_phrase, matched_in, matched_terms, words,
-};
+use memory_core::search::{event_index_text, event_matched, expand, forms, matched_terms, words};
 use memory_core::{
     Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
     Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey,
@@ -558,14 +556,7 @@ impl Neo4jStore {
             if !filter.matches(&stored.event) {
                 continue;
             }
-            let seen = words(&event_text(&stored.event));
-            let matched = if phrase.is_empty() {
-                matched_in(&seen, &terms)
-            } else if holds_phrase(&seen, &phrase) {
-                phrase.len()
-            } else {
-                0
-            };
+            let matched = event_matched(&stored.event, &terms, &phrase);
             let score: f64 = get(op, &row, "score")?;
             if matched > 0 && hits.len() < wanted {
                 hits.push(EventHit {

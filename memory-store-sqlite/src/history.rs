@@ -5,7 +5,7 @@
 //! `events_fts_indexed`, and each search first indexes the events appended since, in its own write
 //! transaction. Appends never touch the index, so a hook's append costs what it did.
 
-use memory_core::search::{Term, event_text, expand, holds_phrase, matched_in, words};
+use memory_core::search::{Term, event_matched, expand, words};
 use memory_core::{EventHit, EventQuery, ForgetSet, Forgotten, HookEvent, StoredEvent, TextMatch};
 use rusqlite::{Connection, OptionalExtension as _, TransactionBehavior, params};
 
@@ -121,14 +121,7 @@ pub(crate) fn search(conn: &mut Connection, query: &EventQuery) -> Result<Vec<Ev
                 continue;
             }
             let score = -row.get::<_, f64>(3)?;
-            let seen = words(&event_text(&stored.event));
-            let matched = if phrase.is_empty() {
-                matched_in(&seen, &terms)
-            } else if holds_phrase(&seen, &phrase) {
-                phrase.len()
-            } else {
-                0
-            };
+            let matched = event_matched(&stored.event, &terms, &phrase);
             if matched > 0 {
                 hits.push(EventHit {
                     event: stored,
