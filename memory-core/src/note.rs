@@ -100,6 +100,28 @@ impl NotePath {
     }
 }
 
+/// The text of a list item of a note's body (`- text` or `* text`), without the count a dream
+/// appends ([`without_counts`]); `None` for a line that is not an item.
+pub fn item_text(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    let item = line.strip_prefix("- ").or_else(|| line.strip_prefix("* "))?;
+    Some(without_counts(item.trim()))
+}
+
+/// A line's text without the count and date a dream appends (`… (2×, last 2026-12-01)` → `…`).
+pub fn without_counts(text: &str) -> &str {
+    match text.rfind(" (") {
+        Some(at) if text.ends_with(')') && text[at..].contains('×') => text[..at].trim_end(),
+        _ => text,
+    }
+}
+
+/// The code spans of a Markdown text (what stands between backticks), in order, trimmed, empty
+/// ones left out.
+pub fn code_spans(text: &str) -> impl Iterator<Item = &str> {
+    text.split('`').skip(1).step_by(2).map(str::trim).filter(|s| !s.is_empty())
+}
+
 /// Turns free text into a path segment: lowercase ASCII letters and digits joined by `-`.
 ///
 /// `"Acme API (v2)"` becomes `acme-api-v2`. Returns `untitled` when nothing usable remains.

@@ -24,7 +24,7 @@ pub fn passages(note: &Note) -> Vec<String> {
     let flush = |paragraph: &mut String, out: &mut Vec<String>| {
         let text = paragraph.trim();
         if !text.is_empty() && out.len() < MAX_PASSAGES {
-            out.push(format!("{title}: {}", without_counts(text)));
+            out.push(format!("{title}: {}", memory_core::without_counts(text)));
         }
         paragraph.clear();
     };
@@ -46,14 +46,6 @@ pub fn passages(note: &Note) -> Vec<String> {
     }
     flush(&mut paragraph, &mut out);
     out
-}
-
-/// A line without the trailing count the dream writes (`… (2×, last 2026-12-01)`).
-fn without_counts(text: &str) -> &str {
-    match text.rfind(" (") {
-        Some(at) if text.ends_with(')') && text[at..].contains('×') => text[..at].trim_end(),
-        _ => text,
-    }
 }
 
 /// What [`refresh`] did.

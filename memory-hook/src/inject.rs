@@ -35,8 +35,9 @@ pub struct Meaning {
     pub min_similarity: f32,
 }
 
-const OPEN: &str = "<agent-memory>\n";
-const CLOSE: &str = "</agent-memory>\n";
+/// The tags around every block the hook hands an agent.
+pub(crate) const OPEN: &str = "<agent-memory>\n";
+pub(crate) const CLOSE: &str = "</agent-memory>\n";
 
 /// Context to inject and the notes it carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +91,7 @@ pub fn tools_used(project_notes: &[Note]) -> BTreeSet<String> {
         if let Some(at) = path.find("/tools/") {
             tools.extend(path[at + 7..].split('/').next().map(str::to_owned));
         }
-        for span in note.body.split('`').skip(1).step_by(2) {
+        for span in memory_core::code_spans(&note.body) {
             if let Some(invocation) = memory_core::shell::primary(span) {
                 tools.insert(memory_core::slug(&invocation.program));
             }

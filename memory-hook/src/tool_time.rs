@@ -15,11 +15,9 @@ use memory_core::shell::{self, Invocation};
 use memory_core::{FileAction, HookEvent, MemoryStore, Note, NoteFilter, NoteKind, Scope};
 use sha2::{Digest as _, Sha256};
 
-use crate::inject::{Injection, note_key};
+use crate::inject::{CLOSE, Injection, OPEN, note_key};
 use crate::project::Project;
 
-const OPEN: &str = "<agent-memory>\n";
-const CLOSE: &str = "</agent-memory>\n";
 /// Most known fixes handed over before one tool call.
 const MAX_FIXES: usize = 2;
 /// Longest line handed over, in characters.
@@ -44,8 +42,8 @@ pub async fn before_tool(
     let notes = store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?;
     let mut found: Vec<(String, String)> = Vec::new();
     for note in notes.iter().filter(|n| about_errors(n)) {
-        for line in items(&note.body) {
-            let Some(subject) = code_spans(line).next() else { continue };
+        for line in note.body.lines().filter_map(memory_core::item_text) {
+            let Some(subject) = memory_core::code_spans(line).next() else { continue };
             let relevant = match &command {
                 Some(now) => {
                     shell::primary(subject).is_some_and(|before| same_command(&before, now))
@@ -102,23 +100,6 @@ fn about_errors(note: &Note) -> bool {
         || (note.meta.kind == NoteKind::Procedure && file.contains("error"))
 }
 
-/// The list items of a body, without their marker and the counts a dream appends.
-fn items(body: &str) -> impl Iterator<Item = &str> {
-    body.lines().filter_map(|line| {
-        let item = line.trim_start().strip_prefix("- ").or_else(|| line.trim_start().strip_prefix("* "))?;
-        let item = item.trim();
-        Some(match item.rfind(" (") {
-            Some(at) if item.ends_with(')') && item[at..].contains('×') => item[..at].trim_end(),
-            _ => item,
-        })
-    })
-}
-
-/// The code spans of a line, in order.
-fn code_spans(line: &str) -> impl Iterator<Item = &str> {
-    line.split('`').skip(1).step_by(2).map(str::trim).filter(|s| !s.is_empty())
-}
-
 /// Whether two commands run the same program and subcommand on targets that can overlap.
 fn same_command(before: &Invocation, now: &Invocation) -> bool {
     if before.program != now.program || before.sub != now.sub {
@@ -139,7 +120,7 @@ fn same_command(before: &Invocation, now: &Invocation) -> bool {
 /// Whether the command about to run already does what the line says made it pass: a flag or a
 /// variable the line names in a code span after the command.
 fn carries_fix(line: &str, now: &Invocation) -> bool {
-    code_spans(line).skip(1).any(|span| {
+    memory_core::code_spans(line).skip(1).any(|span| {
         let words: Vec<&str> = span.split_whitespace().collect();
         let flag_or_variable = words.first().is_some_and(|w| w.starts_with('-') || w.contains('='));
         flag_or_variable
@@ -165,7 +146,7 @@ fn truncate(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{carries_fix, code_spans, items, same_command, same_path};
+    use super::{carries_fix, same_command, same_path};
     use memory_core::shell::primary;
 
     fn matches(before: &str, now: &str) -> bool {
@@ -198,9 +179,9 @@ mod tests {
     fn lines_are_read_without_counts_and_spans_in_order() {
         let body =
             "Commands that failed.\n\n- `a b` failed; it passed with `-x` added (2×, last 2026-12-01)\n";
-        let lines: Vec<&str> = items(body).collect();
+        let lines: Vec<&str> = body.lines().filter_map(memory_core::item_text).collect();
         assert_eq!(lines, ["`a b` failed; it passed with `-x` added"]);
-        assert_eq!(code_spans(lines[0]).collect::<Vec<_>>(), ["a b", "-x"]);
+        assert_eq!(memory_core::code_spans(lines[0]).collect::<Vec<_>>(), ["a b", "-x"]);
         assert!(same_path("./src/money.rs", "src/money.rs"));
         assert!(!same_path("cargo test", "cargo"));
     }
