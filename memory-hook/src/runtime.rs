@@ -300,11 +300,12 @@ impl<'a> Hook<'a> {
             EventKind::SessionStart | EventKind::UserPromptSubmit => {
                 self.adapter.support(&kind).context || context_file
             }
-            // Tool-time recall: only a shell command or an edit can have a known fix.
+            // Tool-time recall: only a command that does more than look around, or an edit, can
+            // have a known fix; any other tool call never opens the store for it.
             EventKind::PreToolUse => {
                 config.hook.tool_recall
                     && self.adapter.support(&kind).context
-                    && event.tool.as_ref().is_some_and(|t| t.shell.is_some() || !t.files.is_empty())
+                    && tool_time::may_recall(&event)
             }
             _ => false,
         };

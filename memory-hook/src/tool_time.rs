@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 
 use memory_core::shell::{self, Invocation};
-use memory_core::{FileAction, HookEvent, MemoryStore, Note, NoteFilter, NoteKind, Scope};
+use memory_core::{FileAction, HookEvent, MemoryStore, Note, NoteFilter, NoteKind, Scope, ToolCall};
 use sha2::{Digest as _, Sha256};
 
 use crate::inject::{CLOSE, Injection, OPEN, note_key};
@@ -23,6 +23,21 @@ const MAX_FIXES: usize = 2;
 /// Longest line handed over, in characters.
 const MAX_LINE: usize = 600;
 
+/// What a tool call could have a known fix for: the command it runs (unless it only looks
+/// around) and the files it edits. `None` when there is nothing to look up, so a hook can skip the
+/// store for it.
+fn subjects(tool: &ToolCall) -> Option<(Option<Invocation>, Vec<&str>)> {
+    let command = tool.shell.as_ref().and_then(|s| shell::primary(&s.command)).filter(|i| !i.is_inspection());
+    let edited: Vec<&str> =
+        tool.files.iter().filter(|f| f.action == FileAction::Edited).map(|f| f.path.as_str()).collect();
+    (command.is_some() || !edited.is_empty()).then_some((command, edited))
+}
+
+/// Whether a tool call about to run could come with a known fix ([`before_tool`] would look).
+pub fn may_recall(event: &HookEvent) -> bool {
+    event.tool.as_ref().is_some_and(|tool| subjects(tool).is_some())
+}
+
 /// What agent-memory knows about the tool call `event` is about to make, or `None`. `already`
 /// holds what this session was given (see [`fix_key`]).
 pub async fn before_tool(
@@ -32,13 +47,7 @@ pub async fn before_tool(
     already: &BTreeSet<String>,
     budget: usize,
 ) -> memory_core::Result<Option<Injection>> {
-    let Some(tool) = event.tool.as_ref() else { return Ok(None) };
-    let command = tool.shell.as_ref().and_then(|s| shell::primary(&s.command)).filter(|i| !i.is_inspection());
-    let edited: Vec<&str> =
-        tool.files.iter().filter(|f| f.action == FileAction::Edited).map(|f| f.path.as_str()).collect();
-    if command.is_none() && edited.is_empty() {
-        return Ok(None);
-    }
+    let Some((command, edited)) = event.tool.as_ref().and_then(subjects) else { return Ok(None) };
     let notes = store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?;
     let mut found: Vec<(String, String)> = Vec::new();
     for note in notes.iter().filter(|n| about_errors(n)) {
