@@ -249,8 +249,9 @@ async fn by_hand(config: &Config, args: &DreamArgs, json: bool) -> anyhow::Resul
     Tally::new(&dir).take();
     let bar = Bar::new(!json);
     let result = dream_with(config, args, &bar).await;
-    let _ = started.run(config, &bar, &result).record(config);
+    let outcome = started.run(config, &bar, &result);
     drop(lock);
+    let _ = outcome.record(config);
     result
 }
 
@@ -307,8 +308,9 @@ async fn background(args: &DreamArgs) {
             bar.counts(),
         ),
     };
-    let _ = result.record(&config);
+    // The lock goes first: whoever reads the record of this run finds the dream lock free.
     drop(lock);
+    let _ = result.record(&config);
 }
 
 /// The lock a hook handed over as this process's stdin, when it did.
