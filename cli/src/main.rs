@@ -14,7 +14,7 @@ mod tree;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 
 const ABOUT: &str = "One memory for your AI coding agents, owned by you.";
 
@@ -43,6 +43,9 @@ struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// Show times in UTC instead of the local time zone (`TZ`, else the system's).
+    #[arg(long, global = true)]
+    utc: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -57,19 +60,26 @@ enum Command {
         /// The harness that runs the hook: claude, codex, cursor, gemini or copilot.
         harness: String,
     },
-    /// List recorded sessions, most recent first.
+    /// List recorded sessions, most recent first, a page at a time.
     Sessions {
-        /// Show at most this many.
+        /// Show at most this many (0: all of them).
         #[arg(long, default_value_t = 50)]
         limit: usize,
+        /// Skip this many of the most recent first (the next page starts at the last one's count).
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
     },
-    /// Show one session's events in order.
+    /// Show one session's events in order: prompts, tool calls (failures with their error), and
+    /// the notes each injection carried.
     Timeline {
         /// The session key, as `sessions` prints it (`claude:<id>`).
         session: String,
-        /// Show at most this many events.
+        /// Show at most this many events (0: all of them).
         #[arg(long, default_value_t = 1000)]
         limit: usize,
+        /// Start after this event number (the next page starts at the last one shown).
+        #[arg(long, default_value_t = 0)]
+        after: u64,
     },
     /// List, show or delete notes.
     #[command(subcommand)]
@@ -169,6 +179,24 @@ enum Command {
     Uninstall(install::InstallArgs),
     /// Check hooks, binary and store, per harness and per file.
     Doctor(install::DoctorArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    ///
+    /// bash: `agent-memory completions bash > ~/.local/share/bash-completion/completions/agent-memory`;
+    /// zsh: `agent-memory completions zsh > "${fpath[1]}/_agent-memory"`;
+    /// fish: `agent-memory completions fish > ~/.config/fish/completions/agent-memory.fish`.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout, or write one page per command into a folder.
+    ///
+    /// `agent-memory man | man -l -` reads it; `agent-memory man --dir ~/.local/share/man/man1`
+    /// installs `agent-memory.1` and `agent-memory-<command>.1` for `man agent-memory-search`.
+    Man {
+        /// Write the pages into this folder instead of printing the main one.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -183,6 +211,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::Hook { harness } = cli.command {
         return hook::main(started, &[harness.into()]);
+    }
+    if cli.utc {
+        output::use_utc();
     }
     match run(cli) {
         Ok(code) => code,
@@ -199,8 +230,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         let json = cli.json;
         match cli.command {
             Command::Hook { .. } => unreachable!("handled before the runtime starts"),
-            Command::Sessions { limit } => cmd::query::sessions(json, limit).await,
-            Command::Timeline { session, limit } => cmd::query::timeline(json, &session, limit).await,
+            Command::Sessions { limit, offset } => cmd::query::sessions(json, limit, offset).await,
+            Command::Timeline { session, limit, after } => {
+                cmd::query::timeline(json, &session, limit, after).await
+            }
             Command::Notes(command) => cmd::query::notes(json, command).await,
             Command::Search { query, scope, history, notes_only, events_only, limit } => {
                 // A scope is a notes' place: with one alone, history is not searched.
@@ -217,7 +250,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Model(command) => cmd::model::run(json, command).await,
             Command::Redact { check } => cmd::redact::check(json, &check),
             Command::Dream(args) => cmd::dream::run(args, json).await,
-            Command::Demo { dir } => cmd::demo::run(dir).await,
+            Command::Demo { dir } => cmd::demo::run(dir, json).await,
             Command::Config => cmd::query::show_config(json),
             Command::Migrate(args) => cmd::migrate::run(args, json).await,
             Command::Mcp => {
@@ -239,6 +272,41 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Install(args) => install::install(&args, json),
             Command::Uninstall(args) => install::uninstall(&args, json),
             Command::Doctor(args) => install::doctor(&args, json).await,
+            Command::Completions { shell } => {
+                let mut script = Vec::new();
+                clap_complete::generate(shell, &mut Cli::command(), "agent-memory", &mut script);
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Man { dir } => man(dir.as_deref(), json),
         }
     })
+}
+
+/// `agent-memory man`: the manual page of the whole command, or one page per command in `dir`.
+fn man(dir: Option<&std::path::Path>, json: bool) -> anyhow::Result<ExitCode> {
+    let command = Cli::command();
+    match dir {
+        None => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command).render(&mut page)?;
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &page);
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(dir)?;
+            clap_mangen::generate_to(command, dir)?;
+            let mut pages: Vec<String> = std::fs::read_dir(dir)?
+                .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                .filter(|name| name.starts_with("agent-memory") && name.ends_with(".1"))
+                .collect();
+            pages.sort();
+            if json {
+                output::json(&serde_json::json!({ "dir": dir, "pages": pages }))?;
+            } else {
+                output::print(&format!("wrote {} manual pages to {}", pages.len(), dir.display()));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,11 +1,33 @@
 //! The one place the binary writes to the terminal. Hooks never come here: their stdout is the
 //! harness protocol.
 
-use std::io::Write as _;
+mod style;
+mod table;
+mod time;
 
-/// Writes text to stdout, adding a final newline when missing.
+use std::io::Write as _;
+use std::sync::OnceLock;
+
+pub(crate) use style::{Tone, paint};
+pub(crate) use table::{Align, Table, clip};
+pub(crate) use time::Clock;
+
+static CLOCK: OnceLock<Clock> = OnceLock::new();
+
+/// Shows times in UTC instead of the local zone (`--utc`); call before anything is printed.
+pub(crate) fn use_utc() {
+    let _ = CLOCK.set(Clock::utc());
+}
+
+/// The zone text output shows times in.
+pub(crate) fn clock() -> &'static Clock {
+    CLOCK.get_or_init(Clock::local)
+}
+
+/// Writes text to stdout, adding a final newline when missing. Colour sequences in it reach only
+/// a colour terminal (never with `NO_COLOR`).
 pub(crate) fn print(text: &str) {
-    let mut out = std::io::stdout().lock();
+    let mut out = anstream::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     if !text.ends_with('\n') {
         let _ = out.write_all(b"\n");

@@ -40,7 +40,7 @@ pub(crate) fn pause(args: &PauseArgs, json: bool) -> anyhow::Result<ExitCode> {
     let pause = Pause::from(now, length);
     let until = pause.until.map_or_else(
         || "until `agent-memory resume`".to_owned(),
-        |until| format!("until {}", until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        |until| format!("until {}", crate::output::clock().minute(until)),
     );
     let message = match project(&config, &args.target)? {
         Some((id, name)) => {

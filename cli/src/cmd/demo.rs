@@ -59,7 +59,42 @@ fn given(harness: &str, stdout: &str) -> String {
     text.map_or_else(|| format!("(no context; answer was {stdout})"), str::to_owned)
 }
 
-pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::ExitCode> {
+/// What the demo tells: printed as it goes, or gathered into one JSON document with `--json`.
+struct Story {
+    json: bool,
+    steps: Vec<Value>,
+}
+
+impl Story {
+    /// Starts a step.
+    fn step(&mut self, title: &str) {
+        if self.json {
+            self.steps.push(json!({ "step": title, "given": [] }));
+        } else {
+            print(title);
+        }
+    }
+
+    /// What `harness` was handed on `event`, in the current step.
+    fn given(&mut self, harness: &str, event: &str, label: &str, text: &str) {
+        if let Some(given) = self.steps.last_mut().and_then(|s| s["given"].as_array_mut()) {
+            given.push(json!({ "harness": harness, "event": event, "context": text }));
+        } else if !self.json {
+            print(&format!("   {label}:\n{}", indent(text)));
+        }
+    }
+
+    /// A remark on the current step.
+    fn note(&mut self, text: &str) {
+        match self.steps.last_mut() {
+            Some(step) => step["note"] = json!(text),
+            None if !self.json => print(&format!("   {text}")),
+            None => {}
+        }
+    }
+}
+
+pub(crate) async fn run(dir: Option<PathBuf>, json_output: bool) -> anyhow::Result<std::process::ExitCode> {
     let tmp = tempfile::tempdir()?;
     let base = dir.unwrap_or_else(|| tmp.path().to_path_buf());
     let demo = Demo {
@@ -74,17 +109,22 @@ pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::Ex
     std::fs::write(&demo.config, "[hook]\ndeadline_ms = 5000\n")?;
     let cwd = demo.project.to_string_lossy().into_owned();
 
-    print(&format!("agent-memory demo: project {cwd}, data in {}\n", demo.home.display()));
-    print("1. Claude Code session: the user states a preference and a project convention; tools run.");
+    let mut story = Story { json: json_output, steps: Vec::new() };
+    if !json_output {
+        print(&format!("agent-memory demo: project {cwd}, data in {}\n", demo.home.display()));
+    }
+    story.step("1. Claude Code session: the user states a preference and a project convention; tools run.");
     for payload in claude_story(&cwd) {
         demo.hook("claude", &payload)?;
     }
 
-    print("2. The session ended, so its hook started the dream (deterministic distiller) in the background.");
+    story.step(
+        "2. The session ended, so its hook started the dream (deterministic distiller) in the background.",
+    );
     let report = super::dream_for_demo(&demo.home, &demo.config).await?;
-    print(&format!("   {report}"));
+    story.note(&report.to_string());
 
-    print("3. Codex session on the same project.");
+    story.step("3. Codex session on the same project.");
     let codex_session = "019a5c2e-codex-demo-0001";
     let start = demo.hook(
         "codex",
@@ -93,7 +133,7 @@ pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::Ex
             "hook_event_name": "SessionStart", "model": "gpt-5-codex", "source": "startup"
         }),
     )?;
-    print(&format!("   Codex was given at session start:\n{}", indent(&given("codex", &start))));
+    story.given("codex", "SessionStart", "Codex was given at session start", &given("codex", &start));
     let prompt = demo.hook(
         "codex",
         &json!({
@@ -102,9 +142,9 @@ pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::Ex
             "prompt": "Which flags do I usually pass to cargo test?"
         }),
     )?;
-    print(&format!("   Codex was given on the prompt:\n{}", indent(&given("codex", &prompt))));
+    story.given("codex", "UserPromptSubmit", "Codex was given on the prompt", &given("codex", &prompt));
 
-    print("4. Cursor session on the same project.");
+    story.step("4. Cursor session on the same project.");
     let conversation = "8c1f4e2a-cursor-demo-0001";
     let start = demo.hook(
         "cursor",
@@ -114,18 +154,18 @@ pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::Ex
             "model": "claude-4.5-sonnet", "is_background_agent": false, "composer_mode": "agent"
         }),
     )?;
-    print(&format!("   Cursor was given at session start:\n{}", indent(&given("cursor", &start))));
+    story.given("cursor", "sessionStart", "Cursor was given at session start", &given("cursor", &start));
     let prompt = demo.hook("cursor", &json!({
         "conversation_id": conversation, "generation_id": "g-2", "hook_event_name": "beforeSubmitPrompt",
         "cursor_version": "3.18.25", "workspace_roots": [cwd], "prompt": "run the tests", "attachments": []
     }))?;
-    print(&format!(
-        "   Cursor's prompt hook can only allow or block (answer {}); the always-apply rules file {} carries the notes instead.",
+    story.note(&format!(
+        "Cursor's prompt hook can only allow or block (answer {}); the always-apply rules file {} carries the notes instead.",
         prompt.trim(),
         demo.project.join(adapter_cursor::RULES_FILE).display()
     ));
 
-    print("5. Another project gets none of acme-api's notes:");
+    story.step("5. Another project gets none of acme-api's notes:");
     let other = base.join("other-project");
     std::fs::create_dir_all(&other)?;
     let start = demo.hook(
@@ -135,8 +175,15 @@ pub(crate) async fn run(dir: Option<PathBuf>) -> anyhow::Result<std::process::Ex
             "hook_event_name": "SessionStart", "model": "gpt-5-codex", "source": "startup"
         }),
     )?;
-    print(&format!("   Codex in other-project was given:\n{}", indent(&given("codex", &start))));
-    if base == tmp.path() {
+    story.given("codex", "SessionStart", "Codex in other-project was given", &given("codex", &start));
+    if json_output {
+        crate::output::json(&json!({
+            "project": cwd,
+            "data_dir": demo.home,
+            "kept": base != tmp.path(),
+            "steps": story.steps,
+        }))?;
+    } else if base == tmp.path() {
         print(
             "\n(demo data was temporary; pass --dir DIR to keep it and explore with AGENT_MEMORY_HOME=DIR/data)",
         );

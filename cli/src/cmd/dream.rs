@@ -452,7 +452,7 @@ pub(crate) fn describe_holder(holder: Option<&Holder>) -> String {
         });
     }
     if let Some(since) = holder.since {
-        parts.push(format!("since {}", since.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)));
+        parts.push(format!("since {}", crate::output::clock().minute(since)));
     }
     if let Some(pid) = holder.pid {
         parts.push(format!("pid {pid}"));

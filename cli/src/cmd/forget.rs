@@ -157,7 +157,7 @@ fn describe(plan: &Plan, scopes: &Scopes) -> String {
         for e in plan.events.iter().take(LISTED) {
             text.push_str(&format!(
                 "    {}  {} #{}  {}  {}\n",
-                e.occurred_at.format("%Y-%m-%d %H:%M:%S"),
+                output::clock().second(e.occurred_at),
                 e.session,
                 e.seq,
                 e.kind,

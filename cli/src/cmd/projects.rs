@@ -11,7 +11,7 @@ use memory_hook::Project;
 use memory_hook::config::Config;
 use memory_hook::project::{self, Catalog, Known, Registry};
 
-use crate::output::{json as print_json, print};
+use crate::output::{Align, Table, Tone, json as print_json, print};
 
 /// `agent-memory projects …`
 #[derive(Debug, clap::Subcommand)]
@@ -72,6 +72,17 @@ impl Scopes {
     /// A scope as users read it (`project:<name>`).
     pub(crate) fn label(&self, scope: &Scope) -> String {
         self.catalog.label(scope)
+    }
+
+    /// A note key as the hook records it (`<scope> <path>`), its scope read as [`Self::label`].
+    pub(crate) fn key_label(&self, key: &str) -> String {
+        match key.split_once(' ') {
+            Some((scope, path)) => match scope.parse::<Scope>() {
+                Ok(scope) => format!("{} {path}", self.label(&scope)),
+                Err(_) => key.to_owned(),
+            },
+            None => key.to_owned(),
+        }
     }
 
     /// The readable name of a project id, or the id when nobody knows it.
@@ -136,30 +147,40 @@ fn list_text(projects: &[Known]) -> String {
     if projects.is_empty() {
         return "no projects known yet; a hook records one when a session starts in its folder".to_owned();
     }
-    let width = projects.iter().map(|k| k.name.len()).max().unwrap_or(0).max(4);
-    let id_width = projects.iter().map(|k| k.id.len()).max().unwrap_or(0).max(2);
-    let mut out = format!("{:<width$}  {:<id_width$}  {:<16}  sessions  notes\n", "name", "id", "last seen");
+    let clock = crate::output::clock();
+    let mut table = Table::new(&[
+        ("NAME", Align::Left),
+        ("ID", Align::Left),
+        ("LAST SEEN", Align::Left),
+        ("SESSIONS", Align::Right),
+        ("NOTES", Align::Right),
+    ]);
     for known in projects {
-        let seen = known.last_seen.map_or_else(|| "-".to_owned(), |t| t.format("%Y-%m-%d %H:%M").to_string());
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:<id_width$}  {seen:<16}  {:>8}  {:>5}",
-            known.name, known.id, known.sessions, known.notes
+        let mut details = Vec::new();
+        match &known.entry {
+            None => details.push("only in the store (no folder seen on this machine)".to_owned()),
+            Some(entry) => {
+                for root in &entry.roots {
+                    let gone = if root.path.exists() { "" } else { " (not there now)" };
+                    details.push(format!("folder  {}{gone}", root.path.display()));
+                }
+                details.extend(entry.remotes.iter().map(|remote| format!("remote  {remote}")));
+                if !entry.former_ids.is_empty() {
+                    details.push(format!("merged  {}", entry.former_ids.join(", ")));
+                }
+            }
+        }
+        table.row_with(
+            vec![
+                known.name.clone(),
+                known.id.clone(),
+                known.last_seen.map_or_else(|| "-".to_owned(), |t| clock.minute(t)),
+                known.sessions.to_string(),
+                known.notes.to_string(),
+            ],
+            Tone::Plain,
+            details,
         );
-        let Some(entry) = &known.entry else {
-            let _ = writeln!(out, "{:width$}  only in the store (no folder seen on this machine)", "");
-            continue;
-        };
-        for root in &entry.roots {
-            let gone = if root.path.exists() { "" } else { " (not there now)" };
-            let _ = writeln!(out, "{:width$}  folder  {}{gone}", "", root.path.display());
-        }
-        for remote in &entry.remotes {
-            let _ = writeln!(out, "{:width$}  remote  {remote}", "");
-        }
-        if !entry.former_ids.is_empty() {
-            let _ = writeln!(out, "{:width$}  merged  {}", "", entry.former_ids.join(", "));
-        }
     }
-    out
+    table.render()
 }

@@ -59,7 +59,7 @@ pub(crate) async fn run(args: &PruneArgs, json: bool) -> anyhow::Result<ExitCode
                 "{} {} events from before {} that the dream had distilled",
                 if pruned.dry_run { "would prune" } else { "pruned" },
                 pruned.events,
-                pruned.before.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+                output::clock().minute(pruned.before)
             )),
             None => output::print("nothing pruned: the dream has not distilled any events yet"),
         }

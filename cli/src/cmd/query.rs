@@ -5,12 +5,9 @@ use serde_json::json;
 
 use super::NotesCommand;
 use super::projects::Scopes;
-use crate::output::{json as print_json, print};
+use crate::output::{Align, Clock, Table, Tone, clip, clock, json as print_json, paint, print};
+use memory_core::StoredEvent;
 use memory_hook::config::Config;
-
-async fn store() -> anyhow::Result<std::sync::Arc<dyn memory_core::MemoryStore>> {
-    crate::store::open(&Config::load()?).await
-}
 
 /// The store, and the projects it and the registry know (the current folder's among them).
 async fn store_and_scopes() -> anyhow::Result<(std::sync::Arc<dyn memory_core::MemoryStore>, Scopes)> {
@@ -21,76 +18,216 @@ async fn store_and_scopes() -> anyhow::Result<(std::sync::Arc<dyn memory_core::M
     Ok((store, scopes))
 }
 
-pub(crate) async fn sessions(json: bool, limit: usize) -> anyhow::Result<std::process::ExitCode> {
+pub(crate) async fn sessions(
+    json: bool,
+    limit: usize,
+    offset: usize,
+) -> anyhow::Result<std::process::ExitCode> {
     let (store, scopes) = store_and_scopes().await?;
-    let mut sessions = store.sessions().await?;
-    sessions.truncate(limit);
+    let all = store.sessions().await?;
+    let total = all.len();
+    let page: Vec<_> =
+        all.into_iter().skip(offset).take(if limit == 0 { usize::MAX } else { limit }).collect();
     if json {
-        print_json(&sessions)?;
-    } else if sessions.is_empty() {
+        print_json(&page)?;
+    } else if total == 0 {
         print("no sessions recorded yet; wire the hooks in (see README) or run `agent-memory demo`");
     } else {
-        let mut text = String::new();
-        for s in &sessions {
-            text.push_str(&format!(
-                "{}  {:>5} events  {}  {}\n",
-                s.last_at.format("%Y-%m-%d %H:%M"),
-                s.events,
-                s.project.as_deref().map_or("-", |id| scopes.project_name(id)),
-                s.key
-            ));
-        }
-        print(&text);
+        print(&render_sessions(&page, total, offset, &|id| scopes.project_name(id).to_owned(), clock()));
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The `sessions` table, with a line saying which of the `total` sessions it shows and how to
+/// see the others.
+pub(crate) fn render_sessions(
+    page: &[memory_core::SessionInfo],
+    total: usize,
+    offset: usize,
+    project_name: &dyn Fn(&str) -> String,
+    clock: &Clock,
+) -> String {
+    if page.is_empty() {
+        return format!(
+            "no sessions past the first {total} (--offset {offset}); `agent-memory sessions` starts at the most recent"
+        );
+    }
+    let mut table = Table::new(&[
+        ("LAST ACTIVE", Align::Left),
+        ("STARTED", Align::Left),
+        ("HARNESS", Align::Left),
+        ("EVENTS", Align::Right),
+        ("PROJECT", Align::Left),
+        ("SESSION", Align::Left),
+    ]);
+    for s in page {
+        table.row(vec![
+            clock.minute(s.last_at),
+            clock.minute(s.started_at),
+            s.harness.clone(),
+            s.events.to_string(),
+            s.project.as_deref().map_or_else(|| "-".to_owned(), project_name),
+            s.key.to_string(),
+        ]);
+    }
+    let mut text = table.render();
+    let (first, last) = (offset + 1, offset + page.len());
+    if first == 1 && last == total {
+        text.push_str(&paint(Tone::Dim, &format!("{total} sessions, most recent first")));
+    } else {
+        let mut line = format!("sessions {first}–{last} of {total}, most recent first");
+        if last < total {
+            line.push_str(&format!("; next page: --offset {last}; all: --limit 0"));
+        }
+        text.push_str(&paint(Tone::Dim, &line));
+    }
+    text
 }
 
 pub(crate) async fn timeline(
     json: bool,
     session: &str,
     limit: usize,
+    after: u64,
 ) -> anyhow::Result<std::process::ExitCode> {
     let key = SessionKey(session.to_owned());
-    let store = store().await?;
-    let events = store.timeline(&key, 0, limit).await?;
-    if events.is_empty() {
-        // A session whose events retention pruned is still known: it has nothing left to show.
-        if !store.sessions().await?.iter().any(|s| s.key == key) {
-            anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
-        }
-        if !json {
-            print(&format!(
-                "session `{session}` has no events left: retention pruned them (`[retention]`) or they were forgotten"
-            ));
-            return Ok(std::process::ExitCode::SUCCESS);
-        }
-    }
+    let (store, scopes) = store_and_scopes().await?;
+    let limit = if limit == 0 { usize::MAX } else { limit };
+    let events = store.timeline(&key, after, limit).await?;
+    let info = store.sessions().await?.into_iter().find(|s| s.key == key);
+    let Some(info) = info else {
+        anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
+    };
     if json {
         print_json(&events)?;
         return Ok(std::process::ExitCode::SUCCESS);
     }
-    let mut text = String::new();
-    for stored in &events {
-        let e = &stored.event;
-        let detail = e
-            .prompt
-            .as_deref()
-            .map(|p| format!("prompt: {}", one_line(p, 100)))
-            .or_else(|| e.tool.as_ref().map(|t| format!("tool: {} {}", t.name, one_line(&tool_input(t), 90))))
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "{:>4}  {}  {:<18} {}\n",
-            stored.seq,
-            e.occurred_at.format("%H:%M:%S"),
-            e.kind,
-            detail
-        ));
+    if events.is_empty() {
+        // A session whose events retention pruned is still known: it has nothing left to show.
+        print(&if info.events == 0 {
+            format!(
+                "session `{session}` has no events left: retention pruned them (`[retention]`) or they were forgotten"
+            )
+        } else {
+            format!(
+                "session `{session}` has no events after #{after}; its {} events start at #1",
+                info.events
+            )
+        });
+        return Ok(std::process::ExitCode::SUCCESS);
     }
-    print(&text);
+    print(&render_timeline(&info, &events, &|key| scopes.key_label(key), clock()));
     Ok(std::process::ExitCode::SUCCESS)
 }
 
+/// The `timeline` table: one row per event, a failure's error and an injection's notes on the
+/// line under it, and a line saying which events it shows.
+pub(crate) fn render_timeline(
+    info: &memory_core::SessionInfo,
+    events: &[StoredEvent],
+    note_label: &dyn Fn(&str) -> String,
+    clock: &Clock,
+) -> String {
+    let Some((first, last)) = events.first().zip(events.last()) else {
+        return String::new();
+    };
+    let zone = clock.abbreviation(first.event.occurred_at);
+    let mut table = Table::new(&[
+        ("#", Align::Right),
+        ("TIME", Align::Left),
+        ("EVENT", Align::Left),
+        ("DETAIL", Align::Left),
+    ]);
+    for stored in events {
+        let (detail, tone, under) = describe(&stored.event, note_label);
+        table.row_with(
+            vec![
+                stored.seq.to_string(),
+                clock.second(stored.event.occurred_at),
+                stored.event.kind.to_string(),
+                detail,
+            ],
+            tone,
+            under,
+        );
+    }
+    let mut text = format!(
+        "{} · {} · started {} · times in {zone}\n",
+        info.key,
+        info.harness,
+        clock.minute(info.started_at)
+    );
+    text.push_str(&table.render());
+    let shown = events.len() as u64;
+    let line = if shown == info.events {
+        format!("{shown} events")
+    } else if last.seq < info.events {
+        format!("events #{}–#{} of {}; next page: --after {}", first.seq, last.seq, info.events, last.seq)
+    } else {
+        format!("events #{}–#{} of {}", first.seq, last.seq, info.events)
+    };
+    text.push_str(&paint(Tone::Dim, &line));
+    text
+}
+
+/// An event's detail cell, its tone, and the line under it (a failure's error, the notes an
+/// injection carried).
+fn describe(
+    e: &memory_core::HookEvent,
+    note_label: &dyn Fn(&str) -> String,
+) -> (String, Tone, Option<String>) {
+    if e.kind == memory_core::EventKind::Injection {
+        let notes: Vec<String> = e
+            .raw
+            .get("notes")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_str())
+            .map(note_label)
+            .collect();
+        let chars = e.raw.get("chars").and_then(serde_json::Value::as_u64).unwrap_or(0);
+        let trigger = e.raw.get("trigger").and_then(serde_json::Value::as_str).unwrap_or("a hook");
+        let detail = format!("{} notes, {chars} chars, on {trigger}", notes.len());
+        let under = (!notes.is_empty()).then(|| clip(&notes.join(", "), 300));
+        return (detail, Tone::Injected, under);
+    }
+    if let Some(prompt) = e.prompt.as_deref() {
+        return (format!("prompt: {}", clip(prompt, 100)), Tone::Plain, None);
+    }
+    let Some(tool) = e.tool.as_ref() else {
+        return (String::new(), Tone::Plain, None);
+    };
+    let detail = format!("{}: {}", tool.name, clip(&tool_input(tool), 90));
+    if tool.failed != Some(true) && tool.error.is_none() {
+        return (detail, Tone::Plain, None);
+    }
+    let why = tool.error.clone().or_else(|| tool.output.as_ref().map(output_text)).unwrap_or_default();
+    let code =
+        tool.shell.as_ref().and_then(|s| s.exit_code).map(|c| format!(" (exit {c})")).unwrap_or_default();
+    let why = if why.trim().is_empty() { String::new() } else { format!(": {}", clip(&why, 200)) };
+    let under = format!("failed{code}{why}");
+    (detail, Tone::Failure, Some(under))
+}
+
+/// A tool's output as text: a string as it is, an object's `stderr`/`output`/`stdout` field
+/// when it has one, else the JSON.
+fn output_text(output: &serde_json::Value) -> String {
+    match output {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Object(map) => ["stderr", "error", "output", "stdout"]
+            .iter()
+            .filter_map(|k| map.get(*k).and_then(serde_json::Value::as_str))
+            .find(|t| !t.trim().is_empty())
+            .map_or_else(|| output.to_string(), str::to_owned),
+        other => other.to_string(),
+    }
+}
+
 fn tool_input(tool: &memory_core::ToolCall) -> String {
+    if let Some(shell) = &tool.shell {
+        return shell.command.clone();
+    }
     match &tool.input {
         Some(serde_json::Value::Object(map)) => map
             .get("command")
@@ -99,15 +236,6 @@ fn tool_input(tool: &memory_core::ToolCall) -> String {
             .unwrap_or_else(|| serde_json::Value::Object(map.clone()).to_string()),
         Some(other) => other.to_string(),
         None => String::new(),
-    }
-}
-
-fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > max {
-        format!("{}…", flat.chars().take(max).collect::<String>())
-    } else {
-        flat
     }
 }
 
@@ -122,11 +250,7 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             } else if notes.is_empty() {
                 print("no notes; run `agent-memory dream` to distill recorded sessions into notes");
             } else {
-                let text: String = notes
-                    .iter()
-                    .map(|n| format!("{:<28} {:<40} {}\n", scopes.label(&n.meta.scope), n.path, n.meta.title))
-                    .collect();
-                print(&text);
+                print(&render_notes(&notes, &|scope| scopes.label(scope), clock()));
             }
         }
         NotesCommand::Show { scope, path, history } => {
@@ -187,6 +311,33 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
         }
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The `notes list` table.
+pub(crate) fn render_notes(
+    notes: &[memory_core::Note],
+    label: &dyn Fn(&memory_core::Scope) -> String,
+    clock: &Clock,
+) -> String {
+    let mut table = Table::new(&[
+        ("SCOPE", Align::Left),
+        ("PATH", Align::Left),
+        ("UPDATED", Align::Left),
+        ("BY", Align::Left),
+        ("TITLE", Align::Left),
+    ]);
+    for n in notes {
+        table.row(vec![
+            label(&n.meta.scope),
+            n.path.to_string(),
+            clock.minute(n.meta.updated),
+            n.meta.generator.clone(),
+            n.meta.title.clone(),
+        ]);
+    }
+    let mut text = table.render();
+    text.push_str(&paint(Tone::Dim, &format!("{} notes", notes.len())));
+    text
 }
 
 /// What `search` looks through.
@@ -274,40 +425,77 @@ pub(crate) async fn search(
         });
         return Ok(std::process::ExitCode::SUCCESS);
     }
+    let clock = clock();
     let mut text = String::new();
     if !notes.is_empty() {
-        text.push_str("Notes (relevance, terms matched, scope, path, title)\n");
+        let mut table = Table::new(&[
+            ("RELEVANCE", Align::Right),
+            ("WORDS", Align::Right),
+            ("SCOPE", Align::Left),
+            ("PATH", Align::Left),
+            ("TITLE", Align::Left),
+        ]);
         for (h, relevance) in &notes {
-            text.push_str(&format!(
-                "  {:.2}  {}/{}  {:<24} {:<40} {}\n        {}\n",
-                relevance,
-                h.matched_terms,
-                terms.len(),
-                scopes.label(&h.note.meta.scope),
-                h.note.path,
-                h.note.meta.title,
-                memory_core::search::excerpt(&h.note.body, &terms, 160),
-            ));
+            table.row_with(
+                vec![
+                    format!("{relevance:.2}"),
+                    format!("{}/{}", h.matched_terms, terms.len()),
+                    scopes.label(&h.note.meta.scope),
+                    h.note.path.to_string(),
+                    h.note.meta.title.clone(),
+                ],
+                Tone::Plain,
+                Some(memory_core::search::excerpt(&h.note.body, &terms, 160)),
+            );
         }
+        text.push_str(&paint(Tone::Header, &format!("Notes ({})", notes.len())));
+        text.push('\n');
+        text.push_str(&table.render());
     }
     if !events.is_empty() {
-        text.push_str("History (relevance, terms matched, time, session #seq, event, project)\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        let zone =
+            events.first().map(|(h, _)| clock.abbreviation(h.event.event.occurred_at)).unwrap_or_default();
+        let mut table = Table::new(&[
+            ("RELEVANCE", Align::Right),
+            ("WORDS", Align::Right),
+            ("TIME", Align::Left),
+            ("SESSION", Align::Left),
+            ("#", Align::Right),
+            ("EVENT", Align::Left),
+            ("PROJECT", Align::Left),
+        ]);
         for (h, relevance) in &events {
             let e = &h.event.event;
-            text.push_str(&format!(
-                "  {:.2}  {}/{}  {}  {} #{}  {}  {}\n        {}\n",
-                relevance,
-                h.matched_terms,
-                terms.len(),
-                e.occurred_at.format("%Y-%m-%d %H:%M"),
-                e.session,
-                h.event.seq,
-                e.kind,
-                project_of(h).unwrap_or_else(|| "-".to_owned()),
-                excerpt(h, query),
-            ));
+            let tone = if e.tool.as_ref().is_some_and(|t| t.failed == Some(true)) {
+                Tone::Failure
+            } else {
+                Tone::Plain
+            };
+            table.row_with(
+                vec![
+                    format!("{relevance:.2}"),
+                    format!("{}/{}", h.matched_terms, terms.len()),
+                    clock.second(e.occurred_at),
+                    e.session.to_string(),
+                    h.event.seq.to_string(),
+                    e.kind.to_string(),
+                    project_of(h).unwrap_or_else(|| "-".to_owned()),
+                ],
+                tone,
+                Some(excerpt(h, query)),
+            );
         }
+        text.push_str(&paint(Tone::Header, &format!("History ({}, times in {zone})", events.len())));
+        text.push('\n');
+        text.push_str(&table.render());
     }
+    text.push_str(&paint(
+        Tone::Dim,
+        "relevance: 1.00 for the best hit of each list; words: how many of the words asked for (with their variants) a hit holds",
+    ));
     print(&text);
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -338,4 +526,181 @@ pub(crate) fn show_config(json: bool) -> anyhow::Result<std::process::ExitCode> 
         print(&text);
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The read commands' tables, at a fixed time in a fixed zone.
+
+    use chrono::{DateTime, Utc};
+    use memory_core::{
+        EventId, EventKind, Harness, HookEvent, Note, NoteKind, NoteMeta, NotePath, Scope, SessionInfo,
+        SessionKey, ShellCall, StoredEvent, ToolCall,
+    };
+    use serde_json::json;
+
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text).unwrap().with_timezone(&Utc)
+    }
+
+    fn plain(text: &str) -> String {
+        anstream::adapter::strip_str(text).to_string()
+    }
+
+    fn clock() -> Clock {
+        Clock::named("America/New_York")
+    }
+
+    fn session(key: &str, harness: &str, project: Option<&str>, last: &str, events: u64) -> SessionInfo {
+        SessionInfo {
+            key: SessionKey(key.to_owned()),
+            harness: harness.to_owned(),
+            project: project.map(str::to_owned),
+            started_at: at("2026-11-30T14:02:00Z"),
+            last_at: at(last),
+            events,
+        }
+    }
+
+    fn name(id: &str) -> String {
+        id.split('-').next().unwrap_or(id).to_owned()
+    }
+
+    #[test]
+    fn sessions_table() {
+        let page = [
+            session("claude:5d1c2e", "claude", Some("webshop-09503e0d"), "2026-12-01T12:40:05Z", 214),
+            session("codex:019a5c2e-7c1d", "codex", Some("ledger-c4075b98"), "2026-12-01T09:03:00Z", 9),
+            session("cursor:8c1f4e2a", "cursor", None, "2026-07-01T16:30:00Z", 31),
+        ];
+        insta::assert_snapshot!(plain(&render_sessions(&page, 3, 0, &name, &clock())), @r"
+        LAST ACTIVE           STARTED               HARNESS  EVENTS  PROJECT  SESSION
+        2026-12-01 07:40 EST  2026-11-30 09:02 EST  claude      214  webshop  claude:5d1c2e
+        2026-12-01 04:03 EST  2026-11-30 09:02 EST  codex         9  ledger   codex:019a5c2e-7c1d
+        2026-07-01 12:30 EDT  2026-11-30 09:02 EST  cursor       31  -        cursor:8c1f4e2a
+        3 sessions, most recent first
+        ");
+        insta::assert_snapshot!(plain(&render_sessions(&page[..2], 207, 50, &name, &clock())), @r"
+        LAST ACTIVE           STARTED               HARNESS  EVENTS  PROJECT  SESSION
+        2026-12-01 07:40 EST  2026-11-30 09:02 EST  claude      214  webshop  claude:5d1c2e
+        2026-12-01 04:03 EST  2026-11-30 09:02 EST  codex         9  ledger   codex:019a5c2e-7c1d
+        sessions 51–52 of 207, most recent first; next page: --offset 52; all: --limit 0
+        ");
+        insta::assert_snapshot!(
+            plain(&render_sessions(&[], 207, 300, &name, &clock())),
+            @"no sessions past the first 207 (--offset 300); `agent-memory sessions` starts at the most recent"
+        );
+    }
+
+    fn event(seq: u64, kind: EventKind, occurred: &str, fill: impl FnOnce(&mut HookEvent)) -> StoredEvent {
+        let mut e = HookEvent::new(
+            EventId(format!("e{seq}")),
+            Harness::named("claude"),
+            SessionKey("claude:5d1c2e".into()),
+            kind,
+            at(occurred),
+            json!({}),
+        );
+        fill(&mut e);
+        StoredEvent { seq, position: seq, event: e }
+    }
+
+    fn bash(command: &str, exit: Option<i64>, failed: Option<bool>, output: serde_json::Value) -> ToolCall {
+        ToolCall {
+            name: "Bash".into(),
+            use_id: None,
+            input: Some(json!({ "command": command })),
+            output: Some(output),
+            error: None,
+            duration_ms: None,
+            shell: Some(ShellCall { command: command.into(), exit_code: exit }),
+            failed,
+            files: Vec::new(),
+            patch: None,
+        }
+    }
+
+    #[test]
+    fn timeline_table_shows_failures_and_what_injections_carried() {
+        let info = session("claude:5d1c2e", "claude", Some("webshop-09503e0d"), "2026-12-01T12:40:05Z", 214);
+        let events = [
+            event(7, EventKind::UserPromptSubmit, "2026-12-01T12:31:00Z", |e| {
+                e.prompt = Some("the dev server is on 5173 now,\nnot 3000".into());
+            }),
+            event(8, EventKind::Injection, "2026-12-01T12:31:00Z", |e| {
+                e.raw = json!({
+                    "trigger": "UserPromptSubmit",
+                    "notes": ["project:webshop-09503e0d project/webshop/commands.md", "user profile/preferences.md"],
+                    "chars": 812,
+                });
+            }),
+            event(9, EventKind::PostToolUseFailure, "2026-12-01T12:32:10Z", |e| {
+                e.tool = Some(bash(
+                    "pnpm test --filter api",
+                    Some(1),
+                    Some(true),
+                    json!({ "stdout": "", "stderr": "Error: connect ECONNREFUSED 127.0.0.1:5432" }),
+                ));
+            }),
+            event(10, EventKind::PostToolUse, "2026-12-01T12:33:00Z", |e| {
+                e.tool = Some(bash("pnpm test --filter api", Some(0), Some(false), json!("ok")));
+            }),
+        ];
+        let label = |key: &str| key.replace("webshop-09503e0d", "webshop");
+        insta::assert_snapshot!(plain(&render_timeline(&info, &events, &label, &clock())), @r"
+        claude:5d1c2e · claude · started 2026-11-30 09:02 EST · times in EST
+         #  TIME                 EVENT               DETAIL
+         7  2026-12-01 07:31:00  UserPromptSubmit    prompt: the dev server is on 5173 now, not 3000
+         8  2026-12-01 07:31:00  Injection           2 notes, 812 chars, on UserPromptSubmit
+            project:webshop project/webshop/commands.md, user profile/preferences.md
+         9  2026-12-01 07:32:10  PostToolUseFailure  Bash: pnpm test --filter api
+            failed (exit 1): Error: connect ECONNREFUSED 127.0.0.1:5432
+        10  2026-12-01 07:33:00  PostToolUse         Bash: pnpm test --filter api
+        events #7–#10 of 214; next page: --after 10
+        ");
+    }
+
+    #[test]
+    fn notes_table() {
+        let note = |scope: Scope, path: &str, title: &str, generator: &str| Note {
+            path: NotePath::new(path).unwrap(),
+            meta: NoteMeta {
+                title: title.into(),
+                description: None,
+                tags: Vec::new(),
+                scope,
+                kind: NoteKind::Convention,
+                sources: Vec::new(),
+                updated: at("2026-12-01T03:15:00Z"),
+                generator: generator.into(),
+            },
+            body: String::new(),
+        };
+        let notes = [
+            note(Scope::User, "profile/preferences.md", "Preferences", "deterministic"),
+            note(
+                Scope::Project("webshop-09503e0d".into()),
+                "project/webshop/conventions.md",
+                "Conventions of webshop",
+                "human",
+            ),
+        ];
+        let label = |scope: &Scope| scope.to_string().replace("webshop-09503e0d", "webshop");
+        insta::assert_snapshot!(plain(&render_notes(&notes, &label, &clock())), @r"
+        SCOPE            PATH                            UPDATED               BY             TITLE
+        user             profile/preferences.md          2026-11-30 22:15 EST  deterministic  Preferences
+        project:webshop  project/webshop/conventions.md  2026-11-30 22:15 EST  human          Conventions of webshop
+        2 notes
+        ");
+    }
+
+    #[test]
+    fn tables_are_coloured_only_through_their_styles() {
+        let page = [session("claude:5d1c2e", "claude", None, "2026-12-01T12:40:05Z", 1)];
+        let text = render_sessions(&page, 1, 0, &name, &clock());
+        assert!(text.contains("\u{1b}[1m"), "the header is bold before print decides: {text:?}");
+        assert!(!plain(&text).contains('\u{1b}'));
+    }
 }

@@ -111,6 +111,6 @@ pub(crate) fn render(check: &CaptureCheck) -> String {
 fn until(pause: &Pause) -> String {
     pause.until.map_or_else(
         || "until `agent-memory resume`".to_owned(),
-        |u| format!("until {}", u.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        |u| format!("until {}", crate::output::clock().minute(u)),
     )
 }
