@@ -77,6 +77,8 @@ mod embedding_model;
 mod facts;
 #[path = "memory_quality/harness.rs"]
 mod harness;
+#[path = "memory_quality/history.rs"]
+mod history;
 #[path = "memory_quality/judge.rs"]
 mod judge;
 #[path = "memory_quality/metrics.rs"]
@@ -203,6 +205,7 @@ fn main() -> anyhow::Result<()> {
         live.start()?;
         tool_answers.push(live.before_shell(probe.command)?);
     }
+    let history = history::ask_all(&machine, &ids)?;
     let elapsed = began.elapsed();
 
     let mut naive = Observed::default();
@@ -247,9 +250,10 @@ fn main() -> anyhow::Result<()> {
         "retrieval: {}",
         if with_model { "words and meaning (all-MiniLM-L6-v2)" } else { "words only (--no-model)" }
     );
-    println!("run time (sessions, import, dream, probes): {:.1} s\n", elapsed.as_secs_f64());
+    println!("run time (sessions, import, dream, probes, questions): {:.1} s\n", elapsed.as_secs_f64());
     print_table(&ours, &theirs);
     print_tool_time(&tool_answers, verbose);
+    print_history(&history, verbose);
     print_distillation(&scenario, &notes, &ids);
     print_findings(&scenario, &ours, &notes, &ids, verbose);
     if keep {
@@ -522,6 +526,23 @@ fn print_tool_time(answers: &[Option<String>], verbose: bool) {
     );
     for line in misses.iter().take(if verbose { usize::MAX } else { 4 }) {
         println!("{line}");
+    }
+    println!();
+}
+
+/// History questions: the share whose answer was among the first three events `search` found,
+/// beside the baseline's.
+fn print_history(answered: &history::Answered, verbose: bool) {
+    let asked = history::QUESTIONS.len();
+    println!(
+        "history questions (\"what did we try last time?\", search over events): answer in the first 3 {} ({}/{asked}); baseline (events sharing the most words) {} ({}/{asked})",
+        ratio_text(answered.product, asked),
+        answered.product,
+        ratio_text(answered.baseline, asked),
+        answered.baseline,
+    );
+    for question in answered.missed.iter().take(if verbose { usize::MAX } else { 4 }) {
+        println!("    missed: {question}");
     }
     println!();
 }

@@ -18,6 +18,7 @@ mod migrate;
 mod model_server;
 mod more_clis;
 mod neo4j_restart;
+mod output;
 mod privacy;
 mod real_clis;
 mod support;

@@ -1,0 +1,198 @@
+//! What the read commands print: `--json` for every one of them (snapshots, with what changes
+//! from run to run — times, ids, temporary folders, durations — replaced by placeholders), local
+//! times with their zone, colour only where asked for, shell completions and manual pages.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::support::{Machine, claude, codex, cursor};
+
+/// A morning in one project through all three harnesses, then the dream.
+fn morning(m: &Machine) -> std::path::PathBuf {
+    let dir = m.project("webshop");
+    let bash = |id: &str, command: &str, response: Value| json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": { "command": command }, "tool_response": response });
+    for (event, extra) in [
+        ("SessionStart", json!({ "source": "startup" })),
+        (
+            "UserPromptSubmit",
+            json!({ "prompt": "please always use pnpm here, not npm. I like small commits." }),
+        ),
+        (
+            "PostToolUse",
+            bash(
+                "t1",
+                "pnpm test",
+                json!({ "stdout": "12 passed", "stderr": "", "interrupted": false, "isImage": false }),
+            ),
+        ),
+        ("Stop", json!({ "stop_hook_active": false })),
+    ] {
+        m.hook("claude", &dir, &claude("c-1", &dir, event, extra));
+    }
+    for (event, extra) in [
+        ("SessionStart", json!({ "source": "startup" })),
+        (
+            "UserPromptSubmit",
+            json!({ "turn_id": "t-1", "prompt": "why does pnpm test fail on the api package?" }),
+        ),
+    ] {
+        m.hook("codex", &dir, &codex("x-1", &dir, event, extra));
+    }
+    for (event, extra) in [
+        (
+            "sessionStart",
+            json!({ "session_id": "u-1", "is_background_agent": false, "composer_mode": "agent" }),
+        ),
+        ("beforeSubmitPrompt", json!({ "prompt": "add a test for the cart total", "attachments": [] })),
+    ] {
+        m.hook("cursor", &dir, &cursor("u-1", &dir, event, extra));
+    }
+    m.run(&["dream"]);
+    dir
+}
+
+/// `value` with what differs between runs replaced: times, ids, hashes, the machine's folders.
+fn stable(value: &Value, root: &Path) -> Value {
+    let root = root.to_string_lossy();
+    let date = regex::Regex::new(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?")
+        .unwrap();
+    let hash = regex::Regex::new(r"-[0-9a-f]{8}\b").unwrap();
+    let ms = regex::Regex::new(r"\d+ ms\b").unwrap();
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let volatile = matches!(
+                        k.as_str(),
+                        "id" | "trigger_event"
+                            | "position"
+                            | "sources"
+                            | "duration_ms"
+                            | "elapsed_ms"
+                            | "pid"
+                            | "version"
+                            | "binary"
+                            | "size_bytes"
+                            | "bytes"
+                            | "marker"
+                    ) && !v.is_null();
+                    (k.clone(), if volatile { json!("[volatile]") } else { stable(v, Path::new(&*root)) })
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|v| stable(v, Path::new(&*root))).collect()),
+        Value::String(text) => {
+            let text = text.replace(&*root, "[tmp]");
+            let text = date.replace_all(&text, "[time]");
+            let text = hash.replace_all(&text, "-[hash]");
+            Value::String(ms.replace_all(&text, "[n] ms").into_owned())
+        }
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn every_read_command_answers_in_json() {
+    let m = Machine::new();
+    let dir = morning(&m);
+    let root = m.dir.path().canonicalize().unwrap();
+    let read = |args: &[&str]| {
+        let mut cmd = m.command(&[&["--json"], args].concat());
+        let out = cmd.current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("{args:?} printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
+        });
+        stable(&value, &root)
+    };
+    insta::assert_json_snapshot!("sessions", read(&["sessions"]));
+    insta::assert_json_snapshot!("sessions_page", read(&["sessions", "--limit", "1", "--offset", "1"]));
+    insta::assert_json_snapshot!("timeline", read(&["timeline", "claude:c-1"]));
+    insta::assert_json_snapshot!("notes_list", read(&["notes", "list"]));
+    insta::assert_json_snapshot!(
+        "notes_show",
+        read(&["notes", "show", "user", "profile/preferences.md", "--history"])
+    );
+    insta::assert_json_snapshot!("search", read(&["search", "pnpm test"]));
+    insta::assert_json_snapshot!("projects", read(&["projects"]));
+    insta::assert_json_snapshot!("config", read(&["config"]));
+    insta::assert_json_snapshot!("model_status", read(&["model", "status"]));
+    insta::assert_json_snapshot!("sync", read(&["sync"]));
+    insta::assert_json_snapshot!("prune_dry_run", read(&["prune", "--dry-run", "--older-than", "30d"]));
+    insta::assert_json_snapshot!("forget_dry_run", read(&["forget", "session", "codex:x-1", "--dry-run"]));
+
+    // The demo tells its story as one document too.
+    let demo = m.run_json(&["demo"]);
+    let steps = demo["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 5, "{demo:#}");
+    let codex_start = &steps[2]["given"][0];
+    assert_eq!(codex_start["harness"], "codex");
+    assert!(codex_start["context"].as_str().unwrap().contains("<agent-memory>"), "{codex_start:#}");
+}
+
+#[test]
+fn times_are_local_with_their_zone_unless_utc_is_asked_for() {
+    let m = Machine::new();
+    morning(&m);
+    let sessions = |tz: &str, utc: bool| {
+        let args: &[&str] = if utc { &["--utc", "sessions"] } else { &["sessions"] };
+        let out = m.command(args).env("TZ", tz).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let zone = regex::Regex::new(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} (E[SD]T|IST|UTC)").unwrap();
+    let zones = |text: &str| zone.captures_iter(text).map(|c| c[1].to_owned()).collect::<Vec<_>>();
+    let new_york = sessions("America/New_York", false);
+    assert!(new_york.starts_with("LAST ACTIVE"), "a header line first: {new_york}");
+    assert!(
+        !zones(&new_york).is_empty() && zones(&new_york).iter().all(|z| z.starts_with('E')),
+        "{new_york}"
+    );
+    let kolkata = sessions("Asia/Kolkata", false);
+    assert!(!zones(&kolkata).is_empty() && zones(&kolkata).iter().all(|z| z == "IST"), "{kolkata}");
+    let utc = sessions("Asia/Kolkata", true);
+    assert!(!zones(&utc).is_empty() && zones(&utc).iter().all(|z| z == "UTC"), "{utc}");
+    assert!(utc.trim_end().ends_with("3 sessions, most recent first"), "{utc}");
+}
+
+#[test]
+fn colour_reaches_only_a_terminal_that_asks_for_it() {
+    let m = Machine::new();
+    morning(&m);
+    let run = |env: &[(&str, &str)]| {
+        let mut cmd = m.command(&["timeline", "claude:c-1"]);
+        cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE").env_remove("CLICOLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+    };
+    assert!(!run(&[]).contains('\u{1b}'), "a pipe gets plain text");
+    assert!(run(&[("CLICOLOR_FORCE", "1")]).contains("\u{1b}[1m"), "forced colour paints the header");
+    assert!(!run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\u{1b}'), "NO_COLOR wins");
+    let json = m.command(&["--json", "timeline", "claude:c-1"]).env("CLICOLOR_FORCE", "1").output().unwrap();
+    assert!(!String::from_utf8(json.stdout).unwrap().contains('\u{1b}'), "JSON never carries colour");
+}
+
+#[test]
+fn completions_and_manual_pages_come_from_the_command_definitions() {
+    let m = Machine::new();
+    for (shell, marker) in
+        [("bash", "complete -F"), ("zsh", "#compdef agent-memory"), ("fish", "complete -c agent-memory")]
+    {
+        let script = m.run(&["completions", shell]);
+        assert!(script.contains(marker), "{shell}: {script:.300}");
+        for command in ["timeline", "forget", "completions"] {
+            assert!(script.contains(command), "{shell} completes `{command}`");
+        }
+    }
+    let page = m.run(&["man"]);
+    assert!(page.contains(".TH agent-memory 1"), "{page:.300}");
+    assert!(page.contains("timeline"), "the main page lists the commands");
+    let dir = m.dir.path().join("man1");
+    let written = m.run_json(&["man", "--dir", dir.to_str().unwrap()]);
+    let pages: Vec<&str> = written["pages"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(pages.contains(&"agent-memory.1") && pages.contains(&"agent-memory-search.1"), "{pages:?}");
+    let search = std::fs::read_to_string(dir.join("agent-memory-search.1")).unwrap();
+    assert!(search.contains("\\-\\-since"), "a command's page documents its flags: {search:.400}");
+}
