@@ -107,6 +107,9 @@ use projects::REPOS;
 use sessions::{SESSIONS, Step};
 
 const SESSION_START_BUDGET: usize = 8_000;
+/// A tight session-start budget, as a user short of context might set: the notes no longer all
+/// fit, so which come first decides what is kept.
+const TIGHT_START_BUDGET: usize = 3_000;
 const PROMPT_BUDGET: usize = 2_400;
 const PROMPT_MAX_NOTES: usize = 3;
 /// Longest body of one note on a prompt (the product's own cut).
@@ -206,6 +209,20 @@ fn main() -> anyhow::Result<()> {
         tool_answers.push(live.before_shell(probe.command)?);
     }
     let history = history::ask_all(&machine, &ids)?;
+
+    // Session starts again, under a budget too small for every note.
+    machine.write_config(&CONFIG.replace(
+        &format!("session_start_budget = {SESSION_START_BUDGET}"),
+        &format!("session_start_budget = {TIGHT_START_BUDGET}"),
+    ))?;
+    let mut tight = Observed::default();
+    for (repo, root) in roots.iter().enumerate() {
+        for harness in Harness::ALL {
+            seed += 1;
+            let text = Live::new(&machine, harness, root, seed).start()?.unwrap_or_default();
+            tight.starts.insert((repo, harness), text);
+        }
+    }
     let elapsed = began.elapsed();
 
     let mut naive = Observed::default();
@@ -219,6 +236,14 @@ fn main() -> anyhow::Result<()> {
         let id = &ids[repos[probe.repo]];
         let limits = (PROMPT_MAX_NOTES, PROMPT_NOTE_CAP, PROMPT_BUDGET);
         naive.prompts.push(baseline::for_prompt(&notes, id, probe.text, limits));
+    }
+
+    let mut tight_naive = Observed::default();
+    for (repo, name) in repos.iter().enumerate() {
+        let text = baseline::session_start(&notes, &ids[name], TIGHT_START_BUDGET);
+        for harness in Harness::ALL {
+            tight_naive.starts.insert((repo, harness), text.clone());
+        }
     }
 
     let scenario = Scenario { repos: repos.clone(), origins, probes, distractors: distractor_keys };
@@ -252,6 +277,10 @@ fn main() -> anyhow::Result<()> {
     );
     println!("run time (sessions, import, dream, probes, questions): {:.1} s\n", elapsed.as_secs_f64());
     print_table(&ours, &theirs);
+    print_starts(
+        &scenario,
+        [(&product, &naive, SESSION_START_BUDGET), (&tight, &tight_naive, TIGHT_START_BUDGET)],
+    );
     print_tool_time(&tool_answers, verbose);
     print_history(&history, verbose);
     print_distillation(&scenario, &notes, &ids);
@@ -526,6 +555,31 @@ fn print_tool_time(answers: &[Option<String>], verbose: bool) {
     );
     for line in misses.iter().take(if verbose { usize::MAX } else { 4 }) {
         println!("{line}");
+    }
+    println!();
+}
+
+/// Session-start fact recall at both budgets, in all harnesses and in Cursor alone (a session
+/// start, or its rules file, is Cursor's only channel), beside the tree dump cut to the budget.
+fn print_starts(scenario: &Scenario, runs: [(&Observed, &Observed, usize); 2]) {
+    let recall = |observed: &Observed, only: Option<Harness>| {
+        let starts = observed
+            .starts
+            .iter()
+            .filter(|((_, h), _)| only.is_none_or(|o| o == *h))
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        metrics::score(scenario, &Observed { starts, prompts: Vec::new() }).start_recall()
+    };
+    println!("session-start fact recall by budget (product / tree dump cut to the budget):");
+    for (ours, dump, budget) in runs {
+        println!(
+            "  {budget:>5} chars: all harnesses {} / {}; Cursor {} / {}",
+            recall(ours, None),
+            recall(dump, None),
+            recall(ours, Some(Harness::Cursor)),
+            recall(dump, Some(Harness::Cursor)),
+        );
     }
     println!();
 }

@@ -54,6 +54,11 @@ impl Machine {
         self.dir.path().join("config.toml")
     }
 
+    /// Replaces the config file: the next hooks read it.
+    pub(crate) fn write_config(&self, config: &str) -> anyhow::Result<()> {
+        Ok(std::fs::write(self.config(), config)?)
+    }
+
     /// Where projects are checked out.
     pub(crate) fn src(&self) -> PathBuf {
         self.dir.path().join("src")

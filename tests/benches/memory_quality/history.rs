@@ -76,12 +76,17 @@ pub(crate) fn ask_all(
 ) -> anyhow::Result<Answered> {
     let sessions: Value = serde_json::from_str(&machine.run(&["--json", "sessions", "--limit", "0"])?)?;
     let mut events_of: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+    let mut by_place: std::collections::BTreeMap<(String, u64), Value> = Default::default();
     for s in sessions.as_array().into_iter().flatten() {
         let (Some(key), Some(project)) = (s["key"].as_str(), s["project"].as_str()) else { continue };
         let timeline: Value =
             serde_json::from_str(&machine.run(&["--json", "timeline", key, "--limit", "0"])?)?;
         let events = events_of.entry(project.to_owned()).or_default();
-        events.extend(timeline.as_array().into_iter().flatten().map(|e| e["event"].clone()));
+        for stored in timeline.as_array().into_iter().flatten() {
+            events.push(stored["event"].clone());
+            let seq = stored["seq"].as_u64().unwrap_or_default();
+            by_place.insert((key.to_owned(), seq), stored["event"].clone());
+        }
     }
     let mut answered = Answered { product: 0, baseline: 0, missed: Vec::new() };
     for q in QUESTIONS {
@@ -97,7 +102,14 @@ pub(crate) fn ask_all(
             "3",
         ])?)?;
         let hits = found["events"].as_array().cloned().unwrap_or_default();
-        if hits.iter().take(3).any(|h| holds(&h["event"]["event"], q.answer)) {
+        // A hit names its event by session and number; the whole event is judged, as the user
+        // would open it with `timeline`.
+        let event = |h: &Value| {
+            let place =
+                (h["session"].as_str().unwrap_or_default().to_owned(), h["seq"].as_u64().unwrap_or_default());
+            by_place.get(&place).cloned().unwrap_or(Value::Null)
+        };
+        if hits.iter().take(3).any(|h| holds(&event(h), q.answer)) {
             answered.product += 1;
         } else {
             answered.missed.push(q.text);

@@ -165,6 +165,8 @@ pub(crate) fn score(scenario: &Scenario, observed: &Observed) -> Scores {
     let starts: BTreeMap<(usize, Harness), Vec<Part>> =
         observed.starts.iter().map(|(k, t)| (*k, parted(t))).collect();
     let prompts: Vec<Vec<Part>> = observed.prompts.iter().map(|t| parted(t)).collect();
+    // The probes that were asked: all of them, or none when only session starts were observed.
+    let probes = &scenario.probes[..prompts.len().min(scenario.probes.len())];
     let d = &scenario.distractors;
 
     // Session starts: recall of the facts that hold there, in harnesses other than the one that
@@ -255,7 +257,7 @@ pub(crate) fn score(scenario: &Scenario, observed: &Observed) -> Scores {
                 s.correction.add(ok(p));
             }
         }
-        for (i, probe) in scenario.probes.iter().enumerate() {
+        for (i, probe) in probes.iter().enumerate() {
             if probe.fact == Some(fact) {
                 s.correction.add(ok(&prompts[i]));
             }
@@ -277,7 +279,7 @@ pub(crate) fn score(scenario: &Scenario, observed: &Observed) -> Scores {
     }
 
     // Per prompt: recall@3 by kind, noise on irrelevant prompts.
-    for (i, probe) in scenario.probes.iter().enumerate() {
+    for (i, probe) in probes.iter().enumerate() {
         let p = &prompts[i];
         let notes: Vec<String> =
             p.iter().filter_map(|x| x.note.as_ref()).map(|(sc, pa)| format!("{sc} {pa}")).collect();
