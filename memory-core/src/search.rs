@@ -331,6 +331,15 @@ fn inflections(word: &str) -> Vec<String> {
     }
     let mut stems: Vec<String> = Vec::new();
     let strip = |suffix: &str| word.strip_suffix(suffix).filter(|s| s.chars().count() >= 3);
+    // A noun made from a verb names the verb too: `indentation` → `indent`, `migration` →
+    // `migrate`, `installation` → `install`.
+    let noun = word.strip_suffix('s').unwrap_or(word);
+    if let Some(s) = noun.strip_suffix("ation").filter(|s| s.chars().count() >= 4) {
+        stems.push(s.to_owned());
+    }
+    if let Some(s) = noun.strip_suffix("ion").filter(|s| s.ends_with('t') && s.chars().count() >= 5) {
+        stems.push(format!("{s}e"));
+    }
     if let Some(s) = strip("ies") {
         stems.push(format!("{s}y"));
     } else if let Some(s) = strip("ing").or_else(|| strip("ed")) {
@@ -448,6 +457,11 @@ mod tests {
         assert!(inflections("tests").contains(&"testing".to_owned()));
         assert!(inflections("dependencies").contains(&"dependency".to_owned()));
         assert!(inflections("migrations").contains(&"migration".to_owned()));
+        assert!(inflections("migration").contains(&"migrate".to_owned()));
+        assert!(inflections("indentation").contains(&"indent".to_owned()));
+        assert!(inflections("indentation").contains(&"indented".to_owned()));
+        assert!(inflections("installation").contains(&"install".to_owned()));
+        assert!(!inflections("station").iter().any(|f| f == "st" || f == "ste"));
         assert!(inflections("running").contains(&"run".to_owned()));
         assert!(inflections("status").is_empty() || !inflections("status").contains(&"statu".to_owned()));
         assert!(inflections("go").is_empty());

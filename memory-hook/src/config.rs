@@ -235,8 +235,8 @@ pub struct HookConfig {
     pub prompt_budget: usize,
     /// Most notes injected on one prompt.
     pub prompt_max_notes: usize,
-    /// Distinct prompt terms a note must contain to be injected on a prompt (fewer when the prompt
-    /// has fewer terms).
+    /// Distinct prompt terms a note must contain to be injected on a prompt for its words (at most
+    /// half the prompt's terms, rounded up: one for a prompt of one or two words).
     pub prompt_min_terms: usize,
     /// Keep `.cursor/rules/agent-memory.mdc` current for Cursor, which cannot take per-prompt context.
     pub cursor_rules_file: bool,

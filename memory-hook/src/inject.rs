@@ -242,7 +242,8 @@ pub async fn for_prompt(
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
     // More of the prompt's terms first; the store's score breaks ties.
     hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
-    let min_terms = config.prompt_min_terms.clamp(1, terms.len());
+    // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
+    let min_terms = config.prompt_min_terms.clamp(1, terms.len().div_ceil(2));
     let top = hits.iter().map(|h| h.score).max_by(f64::total_cmp).unwrap_or(0.0);
     let most = hits.iter().map(|h| h.matched_terms).max().unwrap_or(0);
     let mut rank = 0usize;

@@ -196,3 +196,39 @@ fn completions_and_manual_pages_come_from_the_command_definitions() {
     let search = std::fs::read_to_string(dir.join("agent-memory-search.1")).unwrap();
     assert!(search.contains("\\-\\-since"), "a command's page documents its flags: {search:.400}");
 }
+
+#[test]
+fn a_history_hit_on_a_failure_shows_what_the_agent_did_next() {
+    let m = Machine::new();
+    let dir = m.project("ledger");
+    let call = |id: &str, command: &str| json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": { "command": command } });
+    let mut failed = call("t1", "cargo build");
+    failed["error"] = json!("Could not find directory of OpenSSL installation");
+    let mut fixed = call("t2", "cargo build --features vendored");
+    fixed["tool_response"] =
+        json!({ "stdout": "Finished", "stderr": "", "interrupted": false, "isImage": false });
+    for (event, extra) in [
+        ("SessionStart", json!({ "source": "startup" })),
+        ("UserPromptSubmit", json!({ "prompt": "the build broke on the new CI image" })),
+        ("PostToolUseFailure", failed),
+        ("PostToolUse", fixed),
+        ("UserPromptSubmit", json!({ "prompt": "thanks, now bump the version" })),
+        ("PostToolUse", call("t3", "cargo set-version --bump minor")),
+    ] {
+        m.hook("claude", &dir, &claude("c-1", &dir, event, extra));
+    }
+    let found = m.run_json(&["search", "openssl installation", "--events"]);
+    let failure =
+        found["events"].as_array().unwrap().iter().find(|h| h["kind"] == "PostToolUseFailure").unwrap();
+    assert_eq!(failure["then"], json!(["`cargo build --features vendored` passed"]), "{found:#}");
+    let asked = m.run_json(&["search", "build broke on the CI image", "--events"]);
+    let prompt =
+        asked["events"].as_array().unwrap().iter().find(|h| h["kind"] == "UserPromptSubmit").unwrap();
+    assert_eq!(
+        prompt["then"],
+        json!(["`cargo build` failed", "`cargo build --features vendored` passed"]),
+        "what followed stops at the next prompt: {asked:#}"
+    );
+    let text = m.run(&["search", "openssl installation", "--events"]);
+    assert!(text.contains("then: `cargo build --features vendored` passed"), "{text}");
+}

@@ -108,6 +108,62 @@ pub(crate) fn ranked<T>(hits: Vec<T>, relevance: Vec<f64>, terms: impl Fn(&T) ->
     out
 }
 
+/// Most actions [`what_followed`] lists.
+const FOLLOWED: usize = 3;
+
+/// For a hit on a prompt or a failed tool call, what the agent did next in the session, up to
+/// the next prompt: the commands it ran (and whether they passed) and the files it edited, the
+/// first few. "What did we try last time?" is answered by what followed the question or the
+/// failure.
+pub(crate) async fn what_followed(store: &dyn memory_core::MemoryStore, hit: &EventHit) -> Vec<String> {
+    let e = &hit.event.event;
+    let failed = e.tool.as_ref().and_then(|t| t.failed) == Some(true);
+    if !failed && e.kind != memory_core::EventKind::UserPromptSubmit {
+        return Vec::new();
+    }
+    let Ok(next) = store.timeline(&e.session, hit.event.seq, 24).await else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for stored in next {
+        let event = &stored.event;
+        if matches!(event.kind, memory_core::EventKind::UserPromptSubmit | memory_core::EventKind::Stop) {
+            break;
+        }
+        let result = matches!(
+            event.kind,
+            memory_core::EventKind::PostToolUse | memory_core::EventKind::PostToolUseFailure
+        );
+        let Some(tool) = event.tool.as_ref().filter(|_| result) else { continue };
+        let action = if let Some(shell) = &tool.shell {
+            let outcome = match (tool.failed, shell.exit_code) {
+                (Some(true), Some(code)) => format!("failed (exit {code})"),
+                (Some(true), None) => "failed".to_owned(),
+                _ => "passed".to_owned(),
+            };
+            format!("`{}` {outcome}", crate::output::clip(&shell.command, 120))
+        } else {
+            let edited: Vec<&str> = tool
+                .files
+                .iter()
+                .filter(|f| f.action == memory_core::FileAction::Edited)
+                .map(|f| f.path.as_str())
+                .collect();
+            if edited.is_empty() {
+                continue;
+            }
+            format!("edited {}", edited.join(", "))
+        };
+        if !out.contains(&action) {
+            out.push(action);
+        }
+        if out.len() == FOLLOWED {
+            break;
+        }
+    }
+    out
+}
+
 /// An event hit as JSON: the event's place, a summary, an excerpt around the words asked for, the
 /// store's score and its readable relevance.
 pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {

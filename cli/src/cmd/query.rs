@@ -392,6 +392,10 @@ pub(crate) async fn search(
     let notes = super::history::ranked(notes, note_relevance, |h| h.matched_terms);
     let event_relevance = super::history::event_relevance(&events, query);
     let events = super::history::ranked(events, event_relevance, |h| h.matched_terms);
+    let mut followed = Vec::with_capacity(events.len());
+    for (hit, _) in &events {
+        followed.push(super::history::what_followed(store.as_ref(), hit).await);
+    }
     let project_of = |hit: &memory_core::EventHit| {
         hit.event.event.project.as_deref().map(|id| scopes.project_name(id).to_owned())
     };
@@ -408,8 +412,17 @@ pub(crate) async fn search(
                 })
             })
             .collect();
-        let events: Vec<_> =
-            events.iter().map(|(h, r)| hit_json(h, query, *r, project_of(h).as_deref())).collect();
+        let events: Vec<_> = events
+            .iter()
+            .zip(&followed)
+            .map(|((h, r), then)| {
+                let mut hit = hit_json(h, query, *r, project_of(h).as_deref());
+                if !then.is_empty() {
+                    hit["then"] = json!(then);
+                }
+                hit
+            })
+            .collect();
         if looking.events {
             print_json(&json!({ "query": query, "notes": notes, "events": events }))?;
         } else {
@@ -467,7 +480,7 @@ pub(crate) async fn search(
             ("EVENT", Align::Left),
             ("PROJECT", Align::Left),
         ]);
-        for (h, relevance) in &events {
+        for ((h, relevance), then) in events.iter().zip(&followed) {
             let e = &h.event.event;
             let tone = if e.tool.as_ref().is_some_and(|t| t.failed == Some(true)) {
                 Tone::Failure
@@ -485,7 +498,8 @@ pub(crate) async fn search(
                     project_of(h).unwrap_or_else(|| "-".to_owned()),
                 ],
                 tone,
-                Some(excerpt(h, query)),
+                std::iter::once(excerpt(h, query))
+                    .chain((!then.is_empty()).then(|| format!("then: {}", then.join(" → ")))),
             );
         }
         text.push_str(&paint(Tone::Header, &format!("History ({}, times in {zone})", events.len())));

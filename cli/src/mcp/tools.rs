@@ -349,15 +349,17 @@ pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
         m.store().search_events(&memory_core::EventQuery::search(p.query.clone(), filter, limit)).await?;
     let relevance = crate::cmd::history::event_relevance(&hits, &p.query);
     let hits = crate::cmd::history::ranked(hits, relevance, |h| h.matched_terms);
-    let listed: Vec<Value> = hits
-        .iter()
-        .map(|(h, relevance)| {
-            let project = h.event.event.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone())));
-            let mut out = crate::cmd::history::hit_json(h, &p.query, *relevance, project.as_deref());
-            out["summary"] = summary::event(&h.event, &catalog)["summary"].clone();
-            out
-        })
-        .collect();
+    let mut listed: Vec<Value> = Vec::with_capacity(hits.len());
+    for (h, relevance) in &hits {
+        let project = h.event.event.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone())));
+        let mut out = crate::cmd::history::hit_json(h, &p.query, *relevance, project.as_deref());
+        out["summary"] = summary::event(&h.event, &catalog)["summary"].clone();
+        let then = crate::cmd::history::what_followed(m.store(), h).await;
+        if !then.is_empty() {
+            out["then"] = json!(then);
+        }
+        listed.push(out);
+    }
     Ok(json!({ "query": p.query, "count": listed.len(), "hits": listed }))
 }
 

@@ -1,6 +1,7 @@
 //! History questions: weeks later, the user asks what happened in an earlier session ("what did
 //! we try last time?"). `agent-memory search --events --project P` must rank an event that holds
-//! the answer among its first three; the baseline ranks the project's events by the words they
+//! the answer among its first three (a failure's hit shows what the agent did next, which counts);
+//! the baseline ranks the project's events by the words they
 //! share with the question (at least two), the way a grep through the logs would.
 
 use serde_json::Value;
@@ -109,7 +110,8 @@ pub(crate) fn ask_all(
                 (h["session"].as_str().unwrap_or_default().to_owned(), h["seq"].as_u64().unwrap_or_default());
             by_place.get(&place).cloned().unwrap_or(Value::Null)
         };
-        if hits.iter().take(3).any(|h| holds(&event(h), q.answer)) {
+        // What the hit shows counts too: after a failure, what the agent did next (`then`).
+        if hits.iter().take(3).any(|h| holds(&event(h), q.answer) || holds(&h["then"], q.answer)) {
             answered.product += 1;
         } else {
             answered.missed.push(q.text);
