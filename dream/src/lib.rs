@@ -38,6 +38,7 @@ mod options;
 mod progress;
 pub mod prompt;
 mod provider;
+mod relocate;
 mod report;
 mod request;
 mod run;

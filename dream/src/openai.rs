@@ -255,7 +255,7 @@ fn local_paths(request: &DreamRequest, scope: &Scope) -> (Vec<String>, Vec<Strin
         request.notes.iter().filter(|n| &n.meta.scope == scope).map(|n| n.path.to_string()).collect();
     let conventional: Vec<String> = match scope {
         Scope::Project(id) => {
-            let folder = crate::project_folder(id);
+            let folder = request.project_folder().unwrap_or_else(|| crate::project_folder(id, None));
             PROJECT_PATHS.iter().map(|name| format!("{folder}/{name}")).collect()
         }
         _ => USER_PATHS.iter().map(|path| (*path).to_owned()).collect(),

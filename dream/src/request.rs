@@ -65,10 +65,11 @@ pub struct DreamRequest {
 }
 
 impl DreamRequest {
-    /// The folder project notes of this chunk live in (`project/<slug>/`), if the group is a project.
+    /// The folder project notes of this chunk live in (`project/<slug of the name>/`), if the group
+    /// is a project.
     pub fn project_folder(&self) -> Option<String> {
         match &self.group {
-            Scope::Project(id) => Some(crate::validate::project_folder(id)),
+            Scope::Project(id) => Some(crate::validate::project_folder(id, self.project_name.as_deref())),
             _ => None,
         }
     }

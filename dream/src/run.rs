@@ -58,6 +58,7 @@ pub async fn run(
         overlay: BTreeMap::new(),
         halted: BTreeSet::new(),
         project_tools: None,
+        relocated: BTreeSet::new(),
     };
     let chunk_size = options.chunk_size.max(1);
     let page = chunk_size.clamp(100, 1000);
@@ -145,6 +146,8 @@ struct RunState<'a> {
     /// The tools each project's notes describe (`project/<folder>/tools/<tool>/…`), read once per
     /// run and kept up to date with what it writes.
     project_tools: Option<BTreeMap<Scope, BTreeMap<String, usize>>>,
+    /// Projects whose notes were moved to their folder in this run ([`crate::relocate`]).
+    relocated: BTreeSet<Scope>,
 }
 
 impl RunState<'_> {
@@ -160,6 +163,17 @@ impl RunState<'_> {
         self.progress.chunk_started(group, chunk.events.len());
         let allowed_scopes =
             if *group == Scope::User { vec![Scope::User] } else { vec![group.clone(), Scope::User] };
+        let project_name = match group {
+            Scope::Project(id) => self.options.project_names.get(id).cloned(),
+            _ => None,
+        };
+        if let Scope::Project(id) = group
+            && !self.options.dry_run
+            && self.relocated.insert(group.clone())
+        {
+            let folder = validate::project_folder(id, project_name.as_deref());
+            crate::relocate::relocate(self.store, group, &folder).await?;
+        }
         let notes = self.current_notes(&allowed_scopes).await?;
         let tools_elsewhere = self.tools_elsewhere(group).await?;
         let mut request = DreamRequest {
@@ -173,10 +187,7 @@ impl RunState<'_> {
             previous_errors: Vec::new(),
             limits: self.options.limits.clone(),
             now: self.options.now,
-            project_name: match group {
-                Scope::Project(id) => self.options.project_names.get(id).cloned(),
-                _ => None,
-            },
+            project_name,
         };
         let mut errors: Vec<String> = Vec::new();
         for _attempt in 0..2 {
@@ -190,8 +201,10 @@ impl RunState<'_> {
                 Ok(reply) => {
                     self.account(reply.usage);
                     let known_sources = self.known_sources(&request, &reply.operations.operations).await?;
+                    let folder = request.project_folder();
                     let context = Context {
                         group,
+                        folder: folder.as_deref(),
                         events: &request.events,
                         allowed_scopes: &request.allowed_scopes,
                         notes: &notes,
@@ -392,8 +405,8 @@ impl RunState<'_> {
 
 /// The tool a project note is about, for a note at `project/<folder>/tools/<tool>/…`.
 fn project_tool(scope: &Scope, path: &NotePath) -> Option<String> {
-    let Scope::Project(id) = scope else { return None };
-    let rest = path.as_str().strip_prefix(&format!("{}/tools/", validate::project_folder(id)))?;
+    let Scope::Project(_) = scope else { return None };
+    let rest = path.below_project_folder()?.strip_prefix("tools/")?;
     let (tool, file) = rest.split_once('/')?;
     (!tool.is_empty() && !file.is_empty()).then(|| tool.to_owned())
 }

@@ -17,9 +17,10 @@ pub const USER_FOLDERS: &[&str] = &["profile", "tools", "errors", "topics"];
 /// Most source event ids kept in a note's frontmatter (the most recent ones).
 pub const MAX_SOURCES: usize = 50;
 
-/// The folder of a project's notes: `project/<slug of the id>`.
-pub fn project_folder(project_id: &str) -> String {
-    format!("project/{}", slug(project_id))
+/// The folder of a project's notes: `project/<slug of its readable name>`, or of its id when it
+/// has no name. The scope says which project a note is about; the folder is for people.
+pub fn project_folder(project_id: &str, name: Option<&str>) -> String {
+    memory_core::project_folder(name.unwrap_or(project_id))
 }
 
 /// One validated change, ready to commit.
@@ -38,6 +39,8 @@ pub(crate) struct ValidChange {
 pub(crate) struct Context<'a> {
     /// The event group of the chunk.
     pub(crate) group: &'a Scope,
+    /// The folder the group's project notes go in ([`project_folder`]); `None` for the user group.
+    pub(crate) folder: Option<&'a str>,
     /// The chunk's events.
     pub(crate) events: &'a [StoredEvent],
     pub(crate) allowed_scopes: &'a [Scope],
@@ -118,7 +121,7 @@ fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<Vali
     };
     match &scope {
         Scope::Project(id) => {
-            let folder = project_folder(id);
+            let folder = context.folder.map_or_else(|| project_folder(id, None), str::to_owned);
             if !path.as_str().starts_with(&format!("{folder}/")) {
                 problems.push(format!("notes of scope `{scope}` must be under `{folder}/`"));
             }
@@ -339,7 +342,8 @@ impl Said {
             && change.scope == Scope::User
             && change.path.as_str().starts_with("profile/")
         {
-            let home = format!("in scope `project:{id}` under `{}/conventions.md`", project_folder(id));
+            let folder = context.folder.map_or_else(|| project_folder(id, None), str::to_owned);
+            let home = format!("in scope `project:{id}` under `{folder}/conventions.md`");
             if let Some(line) = added.iter().find(|l| statements::project_worded(text_of(l))) {
                 problems.push(format!(
                     "the line {line:?} is worded for this project; put it {home}, not in the user's profile"

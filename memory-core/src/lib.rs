@@ -25,8 +25,8 @@ pub use event::{
 pub use in_memory::InMemoryStore;
 pub use note::{
     GENERATOR_HUMAN, GENERATOR_USER, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN, MAX_TAGS,
-    MAX_TITLE_LEN, Note, NoteChange, NoteDefaults, NoteKind, NoteMeta, NotePath, code_spans, item_text, slug,
-    without_counts,
+    MAX_TITLE_LEN, Note, NoteChange, NoteDefaults, NoteKind, NoteMeta, NotePath, code_spans, item_text,
+    project_folder, slug, without_counts,
 };
 pub use payload::{missing_field, parse_payload};
 pub use response::{Decision, HookResponse};

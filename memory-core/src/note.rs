@@ -122,6 +122,12 @@ pub fn code_spans(text: &str) -> impl Iterator<Item = &str> {
     text.split('`').skip(1).step_by(2).map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// The folder a project's notes are filed under: `project/<slug of its readable name>`
+/// (`project/webshop`). The scope says which project a note belongs to; the folder is for people.
+pub fn project_folder(name: &str) -> String {
+    format!("project/{}", slug(name))
+}
+
 /// Turns free text into a path segment: lowercase ASCII letters and digits joined by `-`.
 ///
 /// `"Acme API (v2)"` becomes `acme-api-v2`. Returns `untitled` when nothing usable remains.
@@ -387,6 +393,15 @@ fn title_of(path: &NotePath) -> String {
 }
 
 impl NotePath {
+    /// The rest of a project note's path below its folder (`commands.md` for
+    /// `project/webshop/commands.md`), whichever name or id the folder carries; `None` for a path
+    /// outside `project/<folder>/`.
+    pub fn below_project_folder(&self) -> Option<&str> {
+        let rest = self.as_str().strip_prefix("project/")?;
+        let (folder, inner) = rest.split_once('/')?;
+        (!folder.is_empty() && !inner.is_empty()).then_some(inner)
+    }
+
     /// Where a note written by hand is filed by default: a folder for its kind and its title as a
     /// slug (`Deploy to staging`, a procedure → `procedures/deploy-to-staging.md`).
     pub fn for_title(kind: NoteKind, title: &str) -> Self {

@@ -189,7 +189,7 @@ enum Created {
 }
 
 /// Parses and checks one file. A file the last export wrote keeps the note path it was written
-/// for (a project note's file drops the dream's `project/<id>/` prefix).
+/// for (a project note's file drops the dream's `project/<folder>/` prefix).
 fn read_note(
     file: &TreeFile,
     bytes: &[u8],

@@ -3,7 +3,7 @@
 //! `user/<path>`, `project/<project name>/<path>`, `session/<slugged session key>/<path>`. The
 //! scope folder is derived from the scope and the [`Naming`]; the scope itself is read back from
 //! the frontmatter, which is authoritative. A project note the dream filed under
-//! `project/<slug of the id>/` is written without that prefix (the manifest keeps its path).
+//! `project/<folder>/` is written without that prefix (the manifest keeps its path).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,11 +66,11 @@ pub(crate) fn disambiguated_scope_dir(scope: &Scope, naming: &Naming) -> String 
     format!("{}-{}", scope_dir(scope, naming), &hash[..8])
 }
 
-/// A note's file path below its scope folder: its path, without the `project/<slug of the id>/`
-/// the dream files a project's notes under (the scope folder says which project it is).
+/// A note's file path below its scope folder: its path, without the `project/<folder>/` the
+/// dream files a project's notes under (the scope folder says which project it is).
 pub(crate) fn short_path(scope: &Scope, path: &NotePath) -> Option<String> {
-    let Scope::Project(id) = scope else { return None };
-    path.as_str().strip_prefix(&format!("project/{}/", slug(id))).map(str::to_owned)
+    let Scope::Project(_) = scope else { return None };
+    path.below_project_folder().map(str::to_owned)
 }
 
 /// A name kept as is when it is a safe folder name, slugged otherwise.

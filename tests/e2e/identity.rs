@@ -27,7 +27,7 @@ fn git(dir: &Path, args: &[&str]) {
 }
 
 /// A git repository with one commit, where a Claude Code session started (so the project is
-/// known), with a project note planted under the project's id. Returns the folder and the id.
+/// known), with a project note planted in the project's folder. Returns the folder and the id.
 fn known_project(m: &Machine, name: &str) -> (PathBuf, String) {
     let dir = m.project(name);
     git(&dir, &["init", "-q"]);
@@ -43,16 +43,17 @@ fn known_project(m: &Machine, name: &str) -> (PathBuf, String) {
         .as_str()
         .unwrap()
         .to_owned();
-    plant(m, &id, "conventions.md", RULE);
+    plant(m, &id, name, "conventions.md", RULE);
     (dir, id)
 }
 
-fn plant(m: &Machine, id: &str, file: &str, body: &str) {
+/// A note in project `id`'s folder (`project/<name>/<file>`), as the dream files it.
+fn plant(m: &Machine, id: &str, name: &str, file: &str, body: &str) {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let store = SqliteStore::open(&SqliteConfig::new(m.db())).unwrap();
         let note = Note {
-            path: NotePath::new(format!("project/{id}/{file}")).unwrap(),
+            path: NotePath::new(format!("project/{name}/{file}")).unwrap(),
             meta: NoteMeta {
                 title: "Conventions".to_owned(),
                 description: None,
@@ -126,9 +127,9 @@ fn notes_stay_injected_after_a_project_file_is_added() {
 fn commands_take_projects_by_name_and_refuse_unknown_ones() {
     let m = Machine::new();
     let (dir, id) = known_project(&m, "webshop");
-    let path = format!("project/{id}/conventions.md");
+    let path = "project/webshop/conventions.md";
 
-    let shown = m.run(&["notes", "show", "project:webshop", &path]);
+    let shown = m.run(&["notes", "show", "project:webshop", path]);
     assert!(shown.contains(RULE), "{shown}");
     let by_id = m.run_json(&["notes", "list", "--scope", &format!("project:{id}")]);
     assert_eq!(by_id.as_array().unwrap().len(), 1);
@@ -246,14 +247,14 @@ fn projects_merge_moves_notes_and_rename_changes_the_name() {
     let m = Machine::new();
     let (old, old_id) = known_project(&m, "shop-old");
     let (new, new_id) = known_project(&m, "shop");
-    plant(&m, &old_id, "deploy.md", "Deploys go out on Tuesdays.");
+    plant(&m, &old_id, "shop-old", "deploy.md", "Deploys go out on Tuesdays.");
 
     let report = m.run_json(&["projects", "merge", "shop-old", "shop"]);
     assert_eq!(report["moved"].as_array().unwrap().len(), 2, "{report}");
-    assert_eq!(report["collided"], json!([format!("project/{new_id}/conventions.md")]), "{report}");
+    assert_eq!(report["collided"], json!(["project/shop/conventions.md"]), "{report}");
     let moved = m.run_json(&["notes", "list", "--scope", "project:shop"]);
     let paths: Vec<&str> = moved.as_array().unwrap().iter().map(|n| n["path"].as_str().unwrap()).collect();
-    assert_eq!(paths, [format!("project/{new_id}/conventions.md"), format!("project/{new_id}/deploy.md")]);
+    assert_eq!(paths, ["project/shop/conventions.md", "project/shop/deploy.md"], "in the target's folder");
     let gone = m.run_json(&["notes", "list", "--scope", &format!("project:{old_id}")]);
     assert_eq!(gone, moved, "the merged project's id names the project it joined");
 

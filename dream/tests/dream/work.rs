@@ -301,3 +301,78 @@ async fn store_after(events: &[memory_core::HookEvent], chunk_size: usize) -> me
     dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
     store
 }
+
+/// A project's notes are filed under its name; notes filed under its id (as earlier versions did)
+/// or under an old name move there with their history the first time a dream works on it.
+#[tokio::test]
+async fn project_notes_live_under_the_project_name_and_old_folders_move_there() {
+    use memory_core::{Note, NoteKind, NoteMeta, NotePath};
+    let id = "ledger-c4075b98";
+    let scope = project(id);
+    let note = |path: &str, body: &str, minutes: i64| Note {
+        path: NotePath::new(path).unwrap(),
+        meta: NoteMeta {
+            title: "Conventions of ledger".into(),
+            description: None,
+            tags: Vec::new(),
+            scope: scope.clone(),
+            kind: NoteKind::Convention,
+            sources: Vec::new(),
+            updated: crate::support::now() - chrono::Duration::minutes(minutes),
+            generator: "deterministic".into(),
+        },
+        body: body.into(),
+    };
+    let mut story = Story::new();
+    story
+        .session("claude", "rs-2", Some(id), "/home/alice/src/ledger")
+        .prompt("in this crate errors go through thiserror, and no unwrap() outside tests")
+        .bash_fail("cargo build", "error: failed to run custom build command for `openssl-sys v0.9.103`")
+        .bash_ok("cargo build --features vendored")
+        .stop();
+    let store = store_with(&story.events()).await;
+    let old = format!("project/{id}/conventions.md");
+    store.put_note(&note(&old, "- MSRV is 1.75.\n", 60)).await.unwrap();
+    store.put_note(&note(&old, "- MSRV is 1.82.\n", 30)).await.unwrap();
+    store.put_note(&note("project/old-ledger/hot-files.md", "- `src/lib.rs`\n", 20)).await.unwrap();
+
+    let mut options = crate::support::options();
+    options.project_names.insert(id.to_owned(), "ledger".to_owned());
+    let report =
+        dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+
+    let paths: Vec<String> = all_notes(&store)
+        .await
+        .into_iter()
+        .filter(|n| n.meta.scope == scope)
+        .map(|n| n.path.to_string())
+        .collect();
+    assert!(paths.iter().all(|p| p.starts_with("project/ledger/")), "{paths:?}");
+    assert!(
+        paths.contains(&"project/ledger/errors.md".to_owned()),
+        "the dream writes under the name: {paths:?}"
+    );
+    let conventions = body(&store, &scope, "project/ledger/conventions.md").await.unwrap();
+    assert!(conventions.contains("MSRV is 1.82") && conventions.contains("thiserror"), "{conventions}");
+    let path = NotePath::new("project/ledger/conventions.md").unwrap();
+    let history: Vec<String> =
+        store.note_history(&scope, &path).await.unwrap().into_iter().map(|n| n.body).collect();
+    assert!(history.iter().any(|b| b.contains("MSRV is 1.75")), "the history moved too: {history:?}");
+    assert!(body(&store, &scope, &old).await.is_none());
+    assert!(
+        body(&store, &scope, "project/ledger/hot-files.md").await.is_some(),
+        "an old name's folder moves too"
+    );
+
+    // Without a name, the id is the folder, as before.
+    let mut story = Story::new();
+    story
+        .session("codex", "x-1", Some("api-0a1b2c3d"), "/home/alice/src/api")
+        .bash_fail("make", "boom")
+        .bash_ok("make -j1")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    assert!(body(&store, &project("api-0a1b2c3d"), "project/api-0a1b2c3d/errors.md").await.is_some());
+}

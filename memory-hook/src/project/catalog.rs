@@ -282,7 +282,7 @@ pub async fn merge(
                 Err(memory_core::Error::Unsupported { .. }) => Vec::new(),
                 Err(e) => return Err(e.into()),
             };
-            let path = moved_path(&note.path, from_id, &target.id);
+            let path = moved_path(&note.path, &target.name);
             let current = store.get_note(&target.scope(), &path).await?;
             for version in history.iter().chain([&note]) {
                 changes.push(NoteChange::Put(moved(version, &path, from_id, &target.id)));
@@ -338,12 +338,11 @@ fn join(projects: &mut Projects, source: &Known, target: &Known) {
     }
 }
 
-/// A note's path in the project it moves to: the dream's folder of the old id becomes the new
-/// id's, so the dream keeps maintaining the note.
-fn moved_path(path: &NotePath, from_id: &str, into_id: &str) -> NotePath {
-    let old = format!("project/{}/", memory_core::slug(from_id));
-    match path.as_str().strip_prefix(&old) {
-        Some(rest) => NotePath::new(format!("project/{}/{rest}", memory_core::slug(into_id)))
+/// A note's path in the project it moves to: the old project's folder becomes the new one's
+/// ([`memory_core::project_folder`]), so the dream keeps maintaining the note.
+fn moved_path(path: &NotePath, into_name: &str) -> NotePath {
+    match path.below_project_folder() {
+        Some(rest) => NotePath::new(format!("{}/{rest}", memory_core::project_folder(into_name)))
             .unwrap_or_else(|_| path.clone()),
         None => path.clone(),
     }

@@ -294,8 +294,9 @@ fn merge_moves_notes_with_their_history_and_the_folders_follow() {
     let from = s.registry.identify(&a);
     let into = s.registry.identify(&b);
     let (from_scope, into_scope) = (Scope::Project(from.id.clone()), Scope::Project(into.id.clone()));
+    // Notes filed under the id, as earlier versions did, land in the target's named folder.
     let from_conventions = format!("project/{}/conventions.md", from.id);
-    let into_conventions = format!("project/{}/conventions.md", into.id);
+    let into_conventions = format!("{}/conventions.md", memory_core::project_folder(&into.name));
     let store = InMemoryStore::new();
     block_on(async {
         store
