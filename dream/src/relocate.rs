@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use memory_core::{MemoryStore, NoteChange, NoteFilter, NotePath, Result, Scope};
 
 /// Moves the notes of `scope` that sit under a folder other than `folder`; returns how many
-/// moved. A note whose new path is taken keeps the newer of the two as current and the other in
-/// its history.
+/// moved. A note whose new path is taken stays where it is: nothing is hidden in another note's
+/// history (one scope can hold several folders after two projects were found to be one).
 pub(crate) async fn relocate(store: &dyn MemoryStore, scope: &Scope, folder: &str) -> Result<usize> {
     let filter = NoteFilter { scope: Some(scope.clone()), prefix: Some("project/".to_owned()) };
     let notes = store.list_notes(&filter).await?;
@@ -18,7 +18,10 @@ pub(crate) async fn relocate(store: &dyn MemoryStore, scope: &Scope, folder: &st
     for note in &notes {
         let Some(inner) = note.path.below_project_folder() else { continue };
         let target = format!("{folder}/{inner}");
-        if note.path.as_str() == target || planned.contains(&target) {
+        if note.path.as_str() == target
+            || planned.contains(&target)
+            || notes.iter().any(|n| n.path.as_str() == target)
+        {
             continue;
         }
         let Ok(path) = NotePath::new(target.clone()) else { continue };
@@ -31,11 +34,6 @@ pub(crate) async fn relocate(store: &dyn MemoryStore, scope: &Scope, folder: &st
             let mut moved = version.clone();
             moved.path = path.clone();
             changes.push(NoteChange::Put(moved));
-        }
-        if let Some(there) = notes.iter().find(|n| n.path == path)
-            && there.meta.updated >= note.meta.updated
-        {
-            changes.push(NoteChange::Put(there.clone()));
         }
         changes.push(NoteChange::Delete { scope: scope.clone(), path: note.path.clone() });
         planned.insert(target);

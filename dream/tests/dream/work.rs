@@ -376,3 +376,39 @@ async fn project_notes_live_under_the_project_name_and_old_folders_move_there() 
     dream_once(&store).await;
     assert!(body(&store, &project("api-0a1b2c3d"), "project/api-0a1b2c3d/errors.md").await.is_some());
 }
+
+/// A scope holding two folders whose notes would land on the same path keeps both: the one whose
+/// path is taken stays where it is.
+#[tokio::test]
+async fn a_note_whose_new_path_is_taken_stays_where_it_is() {
+    use memory_core::{Note, NoteKind, NoteMeta, NotePath};
+    let id = "shop-0a1b2c3d";
+    let scope = project(id);
+    let note = |path: &str, body: &str| Note {
+        path: NotePath::new(path).unwrap(),
+        meta: NoteMeta {
+            title: "Deploying".into(),
+            description: None,
+            tags: Vec::new(),
+            scope: scope.clone(),
+            kind: NoteKind::Fact,
+            sources: Vec::new(),
+            updated: crate::support::now(),
+            generator: "human".into(),
+        },
+        body: body.into(),
+    };
+    let mut story = Story::new();
+    story.session("claude", "s-1", Some(id), "/home/alice/src/shop").bash_ok("make deploy").stop();
+    let store = store_with(&story.events()).await;
+    store.put_note(&note("project/shop/deploy.md", "- Tuesdays.\n")).await.unwrap();
+    store.put_note(&note("project/old-shop/deploy.md", "- Fridays, from the old repo.\n")).await.unwrap();
+    let mut options = crate::support::options();
+    options.project_names.insert(id.to_owned(), "shop".to_owned());
+    dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
+    assert_eq!(body(&store, &scope, "project/shop/deploy.md").await.as_deref(), Some("- Tuesdays.\n"));
+    assert_eq!(
+        body(&store, &scope, "project/old-shop/deploy.md").await.as_deref(),
+        Some("- Fridays, from the old repo.\n")
+    );
+}
