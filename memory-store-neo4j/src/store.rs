@@ -641,6 +641,25 @@ impl Neo4jStore {
         Ok(true)
     }
 
+    async fn vectors_of_once(&self, model: &str, notes: &[Note]) -> StoreResult<Vec<Vec<Vec<f32>>>> {
+        let op = "note_embeddings";
+        let keys: Vec<String> = notes.iter().map(|n| note_key(&n.meta.scope, &n.path)).collect();
+        let mut found: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
+        for chunk in keys.chunks(500) {
+            let param: Vec<BoltType> = chunk.iter().map(|k| k.as_str().into()).collect();
+            let q = query(cypher::NOTE_VECTORS).param("keys", param).param("model", model);
+            for row in self.fetch(op, q).await? {
+                let key: String = get(op, &row, "key")?;
+                let vectors: Vec<Vec<f64>> = get(op, &row, "vectors")?;
+                // Stored as Neo4j floats (f64) from the f32 the model gives: the cast back is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let vectors = vectors.into_iter().map(|v| v.into_iter().map(|x| x as f32).collect()).collect();
+                found.insert(key, vectors);
+            }
+        }
+        Ok(keys.iter().map(|k| found.remove(k).unwrap_or_default()).collect())
+    }
+
     async fn vectors_missing_once(&self, model: &str, limit: usize) -> StoreResult<Vec<Note>> {
         let op = "notes_without_embeddings";
         let q = query(cypher::NOTES_WITHOUT_VECTORS).param("model", model).param("limit", clamp(limit));
@@ -981,6 +1000,10 @@ impl MemoryStore for Neo4jStore {
         vectors: &[Vec<f32>],
     ) -> memory_core::Result<bool> {
         self.timed("put_embeddings", self.retrying(|| self.put_vectors_once(note, model, vectors))).await
+    }
+
+    async fn note_embeddings(&self, model: &str, notes: &[Note]) -> memory_core::Result<Vec<Vec<Vec<f32>>>> {
+        self.timed("note_embeddings", self.vectors_of_once(model, notes)).await
     }
 
     async fn notes_without_embeddings(&self, model: &str, limit: usize) -> memory_core::Result<Vec<Note>> {
