@@ -282,14 +282,24 @@ fn received_at(path: &Path) -> Option<DateTime<Utc>> {
 }
 
 /// Opens the local copy of the notes and brings it level with `store`; the notes written.
-pub async fn refresh_replica(config: &Config, stores: &dyn OpenStore, store: &dyn MemoryStore) -> Result<u64> {
+pub async fn refresh_replica(
+    config: &Config,
+    stores: &dyn OpenStore,
+    store: &dyn MemoryStore,
+) -> Result<u64> {
     let Some(copy) = stores.open_replica(config, true).await? else { return Ok(0) };
     let refreshed = crate::replica::refresh(store, &*copy, memory_embed::MODEL_NAME).await?;
     Ok((refreshed.written + refreshed.deleted + refreshed.embedded) as u64)
 }
 
 /// Runs the forwarder holding `claim` (see the module doc); records and returns the run.
-pub async fn run(config: &Config, env: &Env, stores: &dyn OpenStore, claim: ForwardClaim, limits: Limits) -> ForwardRun {
+pub async fn run(
+    config: &Config,
+    env: &Env,
+    stores: &dyn OpenStore,
+    claim: ForwardClaim,
+    limits: Limits,
+) -> ForwardRun {
     let started = Instant::now();
     let started_at = Utc::now();
     let journals = journals(config, env);
@@ -380,7 +390,12 @@ async fn linger(journals: &[Journal], limit: Duration) -> bool {
 /// Delivers every journal until none holds anything (events journaled meanwhile included),
 /// retrying while the store fails, for at most `timeout`: `agent-memory sync --wait`. Refreshes
 /// the local copy of the notes when hooks forward. An error when `timeout` passed first.
-pub async fn wait(config: &Config, env: &Env, stores: &dyn OpenStore, timeout: Duration) -> Result<Delivered> {
+pub async fn wait(
+    config: &Config,
+    env: &Env,
+    stores: &dyn OpenStore,
+    timeout: Duration,
+) -> Result<Delivered> {
     let started = Instant::now();
     let journals = journals(config, env);
     let limits = Limits::default();

@@ -53,9 +53,9 @@ mod watchdog;
 
 pub use autodream::{DreamClaim, DreamLock, Trigger};
 pub use config::{Backend, Config, StoreMode};
-pub use forward::ForwardClaim;
 pub use env::Env;
 pub use error::{Error, Result};
+pub use forward::ForwardClaim;
 pub use journal::{DrainMode, Drained, Journal};
 pub use project::Project;
 pub use runtime::{Answered, EXIT_BAD_INPUT, GUARD_VAR, HANDOFF_VAR, Hook, OpenStore, Outcome, Process};

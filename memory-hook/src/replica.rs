@@ -33,7 +33,11 @@ pub struct Refreshed {
 }
 
 /// Brings `copy` level with `source`'s current notes and their embeddings by `model`.
-pub async fn refresh(source: &dyn MemoryStore, copy: &dyn MemoryStore, model: &str) -> memory_core::Result<Refreshed> {
+pub async fn refresh(
+    source: &dyn MemoryStore,
+    copy: &dyn MemoryStore,
+    model: &str,
+) -> memory_core::Result<Refreshed> {
     let key = |n: &Note| (n.meta.scope.clone(), n.path.clone());
     let theirs = source.list_notes(&NoteFilter::all()).await?;
     let ours: BTreeMap<(Scope, NotePath), Note> =
@@ -107,7 +111,11 @@ mod tests {
         assert_eq!(first, Refreshed { notes: 2, written: 2, deleted: 0, embedded: 1 });
         assert_eq!(copy.list_notes(&NoteFilter::all()).await.unwrap(), vec![a.clone(), b.clone()]);
         assert_eq!(copy.note_embeddings("m", &[a.clone()]).await.unwrap(), vec![vec![vec![1.0, 0.0]]]);
-        assert_eq!(refresh(&server, &copy, "m").await.unwrap().written, 0, "nothing changed, nothing written");
+        assert_eq!(
+            refresh(&server, &copy, "m").await.unwrap().written,
+            0,
+            "nothing changed, nothing written"
+        );
 
         let a2 = note("tools/a.md", "- one, changed\n");
         server.commit(&[NoteChange::Put(a2.clone())], None).await.unwrap();
@@ -117,6 +125,10 @@ mod tests {
         assert_eq!(copy.list_notes(&NoteFilter::all()).await.unwrap(), vec![a2.clone()]);
         assert_eq!(copy.note_embeddings("m", &[a2.clone()]).await.unwrap(), vec![Vec::<Vec<f32>>::new()]);
         assert!(server.put_embeddings(&a2, "m", &[vec![0.0, 1.0]]).await.unwrap());
-        assert_eq!(refresh(&server, &copy, "m").await.unwrap().embedded, 1, "embeddings added later arrive too");
+        assert_eq!(
+            refresh(&server, &copy, "m").await.unwrap().embedded,
+            1,
+            "embeddings added later arrive too"
+        );
     }
 }

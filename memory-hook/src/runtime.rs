@@ -72,7 +72,11 @@ pub trait OpenStore: Send + Sync {
     /// ([`crate::replica`]; the binary's is the SQLite file [`Config::replica_path`]). `None` when
     /// there is none: with `create`, when this integration keeps none; without, also when it was
     /// never made (the hook then injects nothing, and the forwarder makes it).
-    async fn open_replica(&self, config: &Config, create: bool) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
+    async fn open_replica(
+        &self,
+        config: &Config,
+        create: bool,
+    ) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
         let _ = (config, create);
         Ok(None)
     }
@@ -419,7 +423,8 @@ impl<'a> Hook<'a> {
     fn start_forwarder(&self, config: &Config, summary: String) -> String {
         match ForwardClaim::take(config) {
             Ok(Some(claim)) => {
-                let what = if self.process.start_forwarder(claim) { "started" } else { "could not be started" };
+                let what =
+                    if self.process.start_forwarder(claim) { "started" } else { "could not be started" };
                 format!("{summary}; forwarder {what}")
             }
             Ok(None) => summary,
@@ -755,13 +760,9 @@ impl Work<'_> {
                     let _ = ledger.reset();
                     Default::default()
                 };
-                let injection = inject::session_start(
-                    store,
-                    self.project,
-                    hook.session_start_budget.min(cap),
-                    &already,
-                )
-                .await?;
+                let injection =
+                    inject::session_start(store, self.project, hook.session_start_budget.min(cap), &already)
+                        .await?;
                 if self.context_file && already.is_empty() {
                     // The file in the project's folder holds only the profile and this project's
                     // notes; a failure costs the session nothing.

@@ -653,7 +653,8 @@ impl Neo4jStore {
                 let vectors: Vec<Vec<f64>> = get(op, &row, "vectors")?;
                 // Stored as Neo4j floats (f64) from the f32 the model gives: the cast back is exact.
                 #[allow(clippy::cast_possible_truncation)]
-                let vectors = vectors.into_iter().map(|v| v.into_iter().map(|x| x as f32).collect()).collect();
+                let vectors =
+                    vectors.into_iter().map(|v| v.into_iter().map(|x| x as f32).collect()).collect();
                 found.insert(key, vectors);
             }
         }

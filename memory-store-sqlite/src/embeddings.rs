@@ -202,7 +202,11 @@ fn unpack(packed: &[u8]) -> Vec<Vec<f32>> {
 }
 
 /// The vectors by `model` of each of `notes` (current versions, by scope and path).
-pub(crate) fn of_notes(conn: &Connection, model: &str, notes: &[Note]) -> Result<Vec<Vec<Vec<f32>>>, StoreError> {
+pub(crate) fn of_notes(
+    conn: &Connection,
+    model: &str,
+    notes: &[Note],
+) -> Result<Vec<Vec<Vec<f32>>>, StoreError> {
     let mut stmt = conn.prepare_cached(
         "SELECT e.vectors FROM notes n JOIN note_embeddings e ON e.note_id = n.id AND e.model = ?3
          WHERE n.scope = ?1 AND n.path = ?2",

@@ -365,7 +365,8 @@ pub async fn embeddings_follow_their_note(store: &dyn MemoryStore) {
         }
     }
     assert!(back[2].is_empty(), "a note not stored has none");
-    let other_model = ok(store.note_embeddings("another-model", std::slice::from_ref(&a)).await, "note_embeddings");
+    let other_model =
+        ok(store.note_embeddings("another-model", std::slice::from_ref(&a)).await, "note_embeddings");
     assert_eq!(other_model, vec![Vec::<Vec<f32>>::new()], "only the asked model's");
     let ask = |vector: Vec<f32>, limit| VectorQuery {
         model: model.clone(),

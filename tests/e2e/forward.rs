@@ -85,7 +85,12 @@ fn tool_use(session: &str, cwd: &std::path::Path, tag: &str) -> Value {
 }
 
 /// Fires `payloads` as concurrent hook processes; every one must answer Claude Code's pass.
-fn fire_at_once(m: &Machine, cwd: &std::path::Path, payloads: &[Value], env: &[(&str, &str)]) -> Vec<HookRun> {
+fn fire_at_once(
+    m: &Machine,
+    cwd: &std::path::Path,
+    payloads: &[Value],
+    env: &[(&str, &str)],
+) -> Vec<HookRun> {
     let runs: Vec<HookRun> = std::thread::scope(|scope| {
         let handles: Vec<_> =
             payloads.iter().map(|p| scope.spawn(move || m.hook_env("claude", cwd, p, env))).collect();
@@ -216,7 +221,14 @@ fn a_server_stopped_mid_session_gets_every_event_once_in_order_and_injection_goe
         assert_eq!(m.hook_env("claude", &cwd, payload, &env).code, 0);
     }
     // A note written by hand goes to the server; sync refreshes the local copy hooks read.
-    let add = ["notes", "add", "Flamingo rollout checklist", "--scope", "user", "--body", "- Drain the flamingo queue before the rollout."];
+    let add = [
+        "notes",
+        "add",
+        "Flamingo rollout checklist",
+        "--scope",
+        "user",
+        "--body=- Drain the flamingo queue before the rollout.",
+    ];
     run_json(&m, &env, &add);
     sync_wait(&m, &env);
     assert_eq!(chain(&m, &env, &key, 100).len(), expected.len());
@@ -231,10 +243,20 @@ fn a_server_stopped_mid_session_gets_every_event_once_in_order_and_injection_goe
     }
     // Injection with the server down: from the local copy, at session start and on a prompt.
     let other = "7c8d9e0f-server-down";
-    let started = m.hook_env("claude", &cwd, &claude(other, &cwd, "SessionStart", json!({ "source": "startup" })), &env);
+    let started = m.hook_env(
+        "claude",
+        &cwd,
+        &claude(other, &cwd, "SessionStart", json!({ "source": "startup" })),
+        &env,
+    );
     let context = started.context("claude").unwrap_or_default();
     assert!(context.contains("Flamingo rollout checklist"), "session start: {}", started.stdout);
-    let prompt = claude(other, &cwd, "UserPromptSubmit", json!({ "prompt": "how do we drain the flamingo queue for the rollout?" }));
+    let prompt = claude(
+        other,
+        &cwd,
+        "UserPromptSubmit",
+        json!({ "prompt": "how do we drain the flamingo queue for the rollout?" }),
+    );
     let asked = m.hook_env("claude", &cwd, &prompt, &env);
     assert_eq!(asked.code, 0, "{}", asked.stderr);
     assert!(journaled(&m) >= 6, "the events wait in the journal while the server is down");
@@ -282,12 +304,8 @@ fn a_forwarder_killed_mid_batch_loses_and_duplicates_nothing() {
     assert_eq!(journaled(&m), EVENTS, "the backlog waits in the journal");
 
     // The forwarder, as a hook starts it, killed as soon as its first batch is committed.
-    let mut forwarder = m
-        .command(&["sync", "--background"])
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut forwarder =
+        m.command(&["sync", "--background"]).envs(env.iter().copied()).stdin(Stdio::null()).spawn().unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
     while journaled(&m) == EVENTS && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(1));

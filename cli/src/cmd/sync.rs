@@ -48,7 +48,9 @@ pub(crate) async fn run(args: &SyncArgs, json: bool) -> anyhow::Result<std::proc
             Err(e) => {
                 crate::output::error(&format!("agent-memory: {e}"));
                 if json {
-                    print_json(&serde_json::json!({ "error": e.to_string(), "remaining": forward::waiting(&journals) }))?;
+                    print_json(
+                        &serde_json::json!({ "error": e.to_string(), "remaining": forward::waiting(&journals) }),
+                    )?;
                 }
                 return Ok(std::process::ExitCode::from(1));
             }
@@ -72,7 +74,8 @@ pub(crate) async fn run(args: &SyncArgs, json: bool) -> anyhow::Result<std::proc
     } else if done.delivered == 0 && done.remaining == 0 && done.corrupt == 0 {
         print("journal is empty; nothing to deliver");
     } else {
-        let mut lines = vec![format!("delivered {} journaled events; {} remaining", done.delivered, done.remaining)];
+        let mut lines =
+            vec![format!("delivered {} journaled events; {} remaining", done.delivered, done.remaining)];
         if done.corrupt > 0 {
             lines.push(format!(
                 "{} unreadable journal files were moved aside as *.corrupt in {}",
