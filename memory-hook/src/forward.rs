@@ -13,7 +13,8 @@
 //!   any append.
 //! - While the server cannot be reached it backs off (from [`Limits::first_backoff`], doubling up
 //!   to [`Limits::max_backoff`], opening a new connection each time), for at most
-//!   [`Limits::max_run`]; then it ends, and the next hook starts another. With the journal empty
+//!   [`Limits::max_failing`]; then it ends, and the next hook starts another (as it does after
+//!   [`Limits::max_run`] in any case). With the journal empty
 //!   it waits [`Limits::linger`] for more events (a session fires them in bursts) before it ends.
 //!   It releases the lock and then looks once more, so an event journaled while it was ending is
 //!   never left waiting for the next hook.
@@ -52,8 +53,11 @@ const POLL: Duration = Duration::from_millis(10);
 /// How long a forwarder runs and waits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The longest run; a forwarder still failing then ends and leaves the rest to the next one.
+    /// The longest run: a forwarder ends then, and the next hook starts another.
     pub max_run: Duration,
+    /// The longest time a forwarder keeps failing in a row before it ends and leaves the rest to
+    /// the next one.
+    pub max_failing: Duration,
     /// How long it waits for new events once the journal is empty.
     pub linger: Duration,
     /// The first wait after a failed delivery.
@@ -65,7 +69,8 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            max_run: Duration::from_secs(600),
+            max_run: Duration::from_secs(3600),
+            max_failing: Duration::from_secs(600),
             linger: Duration::from_secs(2),
             first_backoff: Duration::from_millis(250),
             max_backoff: Duration::from_secs(5),
@@ -311,6 +316,7 @@ pub async fn run(
     let mut notes_refreshed = None;
     let mut backoff = limits.first_backoff;
     let mut outcome = RunOutcome::Ok;
+    let mut failing_since: Option<Instant> = None;
     loop {
         if !any_waiting(&journals) {
             if notes_refreshed.is_none()
@@ -335,8 +341,11 @@ pub async fn run(
             }
             break;
         }
-        if started.elapsed() >= limits.max_run {
+        if failing_since.is_some_and(|since| since.elapsed() >= limits.max_failing) {
             outcome = RunOutcome::Failed;
+            break;
+        }
+        if started.elapsed() >= limits.max_run {
             break;
         }
         let attempt = async {
@@ -351,13 +360,15 @@ pub async fn run(
             Ok(done) => {
                 delivered += done.delivered as u64;
                 backoff = limits.first_backoff;
+                failing_since = None;
             }
             Err(e) => {
                 failures += 1;
                 error = Some(redactor.redact_message(&e.to_string()));
+                failing_since.get_or_insert_with(Instant::now);
                 // A new connection next time: the old one may be what failed.
                 store = None;
-                tokio::time::sleep(backoff.min(limits.max_run.saturating_sub(started.elapsed()))).await;
+                tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(limits.max_backoff);
             }
         }

