@@ -62,8 +62,7 @@ const GATHER: Duration = Duration::from_millis(200);
 const REFRESH_AFTER: Duration = Duration::from_secs(300);
 /// The file whose time says when the copy was last refreshed, in the forward folder.
 const REFRESHED_FILE: &str = "refreshed";
-/// Events a delivery pass takes in one go (the journal's batch): with that many waiting there is
-/// nothing to gather.
+/// With this many events waiting there is nothing to gather.
 const FULL: usize = 1_000;
 
 /// How long a forwarder runs and waits.

@@ -289,7 +289,8 @@ fn a_forwarder_killed_mid_batch_loses_and_duplicates_nothing() {
         ("NEO4J_URI", nowhere.as_str()),
         ("NEO4J_PASSWORD", "x"),
     ];
-    const EVENTS: usize = 1_500;
+    // More than one batch of the forwarder (5,000), so it is killed with one still to go.
+    const EVENTS: usize = 6_000;
     std::thread::scope(|scope| {
         for t in 0..4 {
             let (m, cwd, session, dead) = (&m, &cwd, &session, &dead);
