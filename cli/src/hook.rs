@@ -1,6 +1,6 @@
 //! `agent-memory hook <harness>`: the binary's side of [`memory_hook::Hook`]: the command line,
 //! the real stdin and stdout, and the process-level parts (exiting from the watchdog, handing a
-//! late payload to a process of its own, starting the dream in the background).
+//! late payload to a process of its own, starting the dream and the forwarder in the background).
 
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use memory_core::Rendered;
-use memory_hook::{Answered, DreamClaim, EXIT_BAD_INPUT, GUARD_VAR, HANDOFF_VAR, Hook, Process};
+use memory_hook::{
+    Answered, DreamClaim, EXIT_BAD_INPUT, ForwardClaim, GUARD_VAR, HANDOFF_VAR, Hook, Process,
+};
 
 use crate::cmd;
 use crate::store::HookStores;
@@ -103,6 +105,13 @@ impl Process for BinaryProcess {
             // The lock this hook took, handed over as stdin: the dream holds it from its start.
             .stdin(claim.into_stdio());
         // Not waited for: it runs on after this hook has answered and ended.
+        command.spawn().is_ok()
+    }
+
+    fn start_forwarder(&self, claim: ForwardClaim) -> bool {
+        let Some(mut command) = detached(&["sync", "--background"]) else { return false };
+        // Its lock, handed over as stdin, as the dream's is.
+        command.env(GUARD_VAR, "1").stdin(claim.into_stdio());
         command.spawn().is_ok()
     }
 }

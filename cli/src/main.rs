@@ -130,8 +130,10 @@ enum Command {
     /// Delete events older than `[retention] events_days` (or `--older-than`) that the dream has
     /// already distilled; notes and their sources' ids are kept. Dream runs do it too.
     Prune(cmd::prune::PruneArgs),
-    /// Deliver events waiting in the local journal (written when the store was unreachable).
-    Sync,
+    /// Deliver events waiting in the local journal (with a server store in forward mode, every
+    /// event waits there until the forwarder or `sync` delivers it; otherwise, those written
+    /// while the store was unreachable). `--wait` keeps at it until nothing waits.
+    Sync(cmd::sync::SyncArgs),
     /// Install, check or remove the local embedding model that lets prompts find notes by
     /// meaning, not only by their words.
     #[command(subcommand)]
@@ -243,7 +245,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Command::Forget(args) => cmd::forget::run(&args, json).await,
             Command::Projects { command } => cmd::projects::run(json, command).await,
-            Command::Sync => cmd::sync::run(json).await,
+            Command::Sync(args) => cmd::sync::run(&args, json).await,
             Command::Prune(args) => cmd::prune::run(&args, json).await,
             Command::Pause(args) => cmd::capture::pause(&args, json),
             Command::Resume(target) => cmd::capture::resume(&target, json),

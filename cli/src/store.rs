@@ -1,4 +1,5 @@
-//! Opens the configured store: for commands, and for hooks through [`memory_hook::OpenStore`].
+//! Opens the configured store: for commands, and for hooks and the forwarder through
+//! [`memory_hook::OpenStore`] (with the local copy of a server store's notes, in forward mode).
 
 use std::sync::Arc;
 
@@ -40,6 +41,30 @@ impl memory_hook::OpenStore for HookStores {
     fn local(&self, config: &Config) -> bool {
         config.store.backend == Backend::Sqlite
     }
+
+    async fn open_replica(
+        &self,
+        config: &Config,
+        create: bool,
+    ) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
+        let path = config.replica_path();
+        if !create && !path.exists() {
+            return Ok(None);
+        }
+        let sqlite = memory_store_sqlite::SqliteConfig::new(path).with_inline(true);
+        let store = memory_store_sqlite::SqliteStore::open(&sqlite)
+            .map_err(|e| memory_core::Error::backend("local copy of the notes", e.to_string(), false))?;
+        Ok(Some(Arc::new(store)))
+    }
+}
+
+/// Brings the local copy of the notes level with the configured server store, when hooks read
+/// it (forward mode); the notes written. Commands that write notes (the dream) call it after.
+pub(crate) async fn refresh_replica(config: &Config, store: &dyn MemoryStore) -> anyhow::Result<u64> {
+    if !config.forwards() {
+        return Ok(0);
+    }
+    Ok(memory_hook::forward::refresh_replica(config, &HookStores, store).await?)
 }
 
 fn open_sqlite(config: &Config, inline: bool) -> anyhow::Result<Arc<dyn MemoryStore>> {

@@ -46,6 +46,7 @@ pub(crate) async fn import(
         .await
         .map_err(command_error)?;
     crate::cmd::model::refresh(config, store).await?;
+    crate::store::refresh_replica(config, store).await?;
     if json {
         let mut value = serde_json::to_value(&report)?;
         value["counts"] = json!({

@@ -254,6 +254,17 @@ impl MemoryStore for InMemoryStore {
         }
     }
 
+    async fn note_embeddings(&self, model: &str, notes: &[Note]) -> Result<Vec<Vec<Vec<f32>>>> {
+        let state = self.lock()?;
+        Ok(notes
+            .iter()
+            .map(|note| match state.embeddings.get(&(note.meta.scope.clone(), note.path.clone())) {
+                Some((m, vectors)) if m == model => vectors.clone(),
+                _ => Vec::new(),
+            })
+            .collect())
+    }
+
     async fn notes_without_embeddings(&self, model: &str, limit: usize) -> Result<Vec<Note>> {
         let state = self.lock()?;
         Ok(state

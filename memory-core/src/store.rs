@@ -396,6 +396,14 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
         Ok(false)
     }
 
+    /// The embeddings by `model` each of `notes` has (by scope and path), in the order of its
+    /// passages; an empty list for a note with none. A local copy of a server store's notes
+    /// takes them from here. A store without vector search has none.
+    async fn note_embeddings(&self, model: &str, notes: &[Note]) -> Result<Vec<Vec<Vec<f32>>>> {
+        let _ = model;
+        Ok(vec![Vec::new(); notes.len()])
+    }
+
     /// Current notes with no embeddings by `model`, ordered by scope then path, at most `limit`.
     async fn notes_without_embeddings(&self, model: &str, limit: usize) -> Result<Vec<Note>> {
         let _ = (model, limit);

@@ -15,7 +15,7 @@
 //!   `<data_dir>/logs/dream.log`.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Seek as _, SeekFrom, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, DreamConfig};
 use crate::error::{Error, Result};
+use crate::lock::ProcessLock;
 use crate::paths::ensure_private_dir;
 
 /// The count of events waiting, in the dream folder.
@@ -143,12 +144,11 @@ pub struct Holder {
     pub trigger: Option<String>,
 }
 
-/// The dream's single-flight lock: an exclusive OS lock on `<data_dir>/dream/lock`. The OS
-/// releases it when the last process holding it ends, whatever ends it, so a killed dream never
-/// blocks the next one; the file that stays behind is only a name.
+/// The dream's single-flight lock: a [`ProcessLock`] on `<data_dir>/dream/lock`, so a killed
+/// dream never blocks the next one.
 #[derive(Debug)]
 pub struct DreamLock {
-    file: File,
+    lock: ProcessLock,
 }
 
 impl DreamLock {
@@ -156,80 +156,36 @@ impl DreamLock {
         dream_dir.join(LOCK_FILE)
     }
 
-    fn open(dream_dir: &Path) -> Result<File> {
-        let path = Self::path(dream_dir);
-        ensure_private_dir(dream_dir).map_err(Error::io(dream_dir))?;
-        let mut options = OpenOptions::new();
-        options.read(true).write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        options.open(&path).map_err(Error::io(path))
-    }
-
     /// Takes the lock unless another process holds it (`None`).
     pub fn try_acquire(dream_dir: &Path) -> Result<Option<Self>> {
-        let file = Self::open(dream_dir)?;
-        match file.try_lock() {
-            Ok(()) => Ok(Some(Self { file })),
-            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(Self::path(dream_dir))(e)),
-        }
+        Ok(ProcessLock::try_acquire(&Self::path(dream_dir))?.map(|lock| Self { lock }))
     }
 
     /// Takes the lock, waiting for its holder to release it.
     pub fn acquire(dream_dir: &Path) -> Result<Self> {
-        let file = Self::open(dream_dir)?;
-        file.lock().map_err(Error::io(Self::path(dream_dir)))?;
-        Ok(Self { file })
+        Ok(Self { lock: ProcessLock::acquire(&Self::path(dream_dir))? })
     }
 
     /// The lock a hook handed to this process as `file` (the binary passes it as the dream's
     /// stdin), when `file` is this folder's lock file and holds the lock.
     pub fn adopt(file: File, dream_dir: &Path) -> Option<Self> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt as _;
-            let given = file.metadata().ok()?;
-            let ours = std::fs::metadata(Self::path(dream_dir)).ok()?;
-            if !given.is_file() || (given.dev(), given.ino()) != (ours.dev(), ours.ino()) {
-                return None;
-            }
-        }
-        #[cfg(not(unix))]
-        let _ = dream_dir;
-        // Locking again through the open file that holds the lock succeeds; any other fails.
-        file.try_lock().ok()?;
-        Some(Self { file })
+        ProcessLock::adopt(file, &Self::path(dream_dir)).map(|lock| Self { lock })
     }
 
     /// Writes who holds the lock into its file.
     pub fn record(&self, holder: &Holder) -> Result<()> {
-        let text =
-            serde_json::to_vec(holder).map_err(|e| Error::io("dream lock")(std::io::Error::other(e)))?;
-        let mut file = &self.file;
-        let io = |e| Error::io("dream lock")(e);
-        file.set_len(0).map_err(io)?;
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        file.write_all(&text).map_err(io)
+        self.lock.record(holder)
     }
 
     /// Who holds the lock, when a process does.
     pub fn holder(dream_dir: &Path) -> Option<Holder> {
-        let file = File::open(Self::path(dream_dir)).ok()?;
-        match file.try_lock_shared() {
-            // Nobody holds it; the shared lock just taken ends with `file`.
-            Ok(()) => None,
-            Err(_) => {
-                let text = std::fs::read(Self::path(dream_dir)).unwrap_or_default();
-                Some(serde_json::from_slice(&text).unwrap_or_default())
-            }
-        }
+        ProcessLock::holder(&Self::path(dream_dir))
     }
 
     /// The open file that holds the lock, to hand to another process: the lock lasts as long as
     /// any process keeps it open.
     pub fn into_file(self) -> File {
-        self.file
+        self.lock.into_file()
     }
 }
 

@@ -22,6 +22,20 @@ pub enum Backend {
     Neo4j,
 }
 
+/// How hooks reach a server store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreMode {
+    /// Hooks write each event to the local journal and read notes from a local copy; a forwarder
+    /// process of their own delivers the journal to the server, in order and in batches (the
+    /// default: a hook costs what the embedded store costs).
+    #[default]
+    Forward,
+    /// Every hook writes its event straight to the server and reads notes from it, within its
+    /// deadline (the journal only takes what misses it).
+    Direct,
+}
+
 /// agent-memory's configuration file (`config.toml`). Every key is optional.
 #[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -153,6 +167,9 @@ impl RedactConfig {
 pub struct StoreConfig {
     /// `sqlite` (default) or `neo4j`.
     pub backend: Backend,
+    /// With a server store: `forward` (default; hooks write locally, a forwarder delivers) or
+    /// `direct` (every hook writes to the server). The embedded store is always written directly.
+    pub mode: StoreMode,
     /// SQLite settings.
     pub sqlite: SqliteSection,
     /// Neo4j settings.
@@ -161,7 +178,12 @@ pub struct StoreConfig {
 
 impl Default for StoreConfig {
     fn default() -> Self {
-        Self { backend: Backend::Sqlite, sqlite: SqliteSection::default(), neo4j: Neo4jSection::default() }
+        Self {
+            backend: Backend::Sqlite,
+            mode: StoreMode::default(),
+            sqlite: SqliteSection::default(),
+            neo4j: Neo4jSection::default(),
+        }
     }
 }
 
@@ -420,6 +442,18 @@ impl Config {
                 }
             };
         }
+        if let Some(mode) = var("AGENT_MEMORY_STORE_MODE") {
+            self.store.mode = match mode.as_str() {
+                "forward" => StoreMode::Forward,
+                "direct" => StoreMode::Direct,
+                other => {
+                    return Err(Error::Env {
+                        name: "AGENT_MEMORY_STORE_MODE",
+                        message: format!("`{other}` is not `forward` or `direct`"),
+                    });
+                }
+            };
+        }
         let neo = &mut self.store.neo4j;
         for (name, slot) in [
             ("NEO4J_URI", &mut neo.uri),
@@ -466,6 +500,23 @@ impl Config {
     /// The SQLite database file.
     pub fn sqlite_path(&self) -> PathBuf {
         self.store.sqlite.path.clone().unwrap_or_else(|| self.data_dir().join("memory.db"))
+    }
+
+    /// Whether hooks journal every event for the forwarder and read notes from the local copy
+    /// ([`crate::forward`]): a server store in [`StoreMode::Forward`].
+    pub fn forwards(&self) -> bool {
+        self.store.backend == Backend::Neo4j && self.store.mode == StoreMode::Forward
+    }
+
+    /// The forwarder's folder: its single-flight lock and its last run ([`crate::forward`]).
+    pub fn forward_dir(&self) -> PathBuf {
+        self.data_dir().join("forward")
+    }
+
+    /// The local copy of a server store's notes and their embeddings that hooks read in forward
+    /// mode ([`crate::replica`]).
+    pub fn replica_path(&self) -> PathBuf {
+        self.data_dir().join("replica.db")
     }
 
     /// The journal's folder.
@@ -515,6 +566,10 @@ mod tests {
         assert_eq!(config.sqlite_path(), PathBuf::from("/tmp/am/memory.db"));
         assert!(!format!("{config:?}").contains("hunter2"));
         assert_eq!(config.hook.inject_deadline(), Duration::from_millis(1_000));
+        assert!(config.forwards(), "a server store forwards by default");
+        let direct = Config::parse("[store]\nbackend = \"neo4j\"\nmode = \"direct\"\n").unwrap();
+        assert!(!direct.forwards());
+        assert!(!Config::parse("").unwrap().forwards(), "the embedded store is written directly");
     }
 
     #[test]

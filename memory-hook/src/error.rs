@@ -104,6 +104,16 @@ pub enum Error {
     /// A forget that cannot run as asked.
     #[error("{0}")]
     Forget(String),
+    /// Journaled events were still waiting when a delivery's time ran out.
+    #[error("{waiting} events still wait for delivery after {}s; last failure: {cause}", waited.as_secs())]
+    Timeout {
+        /// How long it tried.
+        waited: std::time::Duration,
+        /// Events still waiting.
+        waiting: usize,
+        /// The last failure, or what was under way.
+        cause: String,
+    },
     /// A file the runtime keeps (a ledger, a context file) could not be written.
     #[error("{}: {cause}", path.display())]
     Io {

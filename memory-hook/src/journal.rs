@@ -23,12 +23,17 @@ use memory_core::{HookEvent, MemoryStore};
 use crate::error::{Error, Result};
 use crate::paths::ensure_private_dir;
 
-/// Events appended to the store per batch while draining: large enough that a Neo4j server spends
-/// its time writing rather than on round trips (docs/benchmarks.md).
+/// Events appended to the store per batch while a hook drains: large enough that a Neo4j server
+/// spends its time writing rather than on round trips (docs/benchmarks.md).
 const BATCH: usize = 1_000;
 
 /// Bytes of events read per batch, so a journal of big events is delivered in bounded memory.
 const BATCH_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The same for `sync` and the forwarder, off any hook's path: larger batches cost a distant
+/// server fewer round trips per event.
+const BULK_BATCH: usize = 5_000;
+const BULK_BATCH_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Events larger than this are journaled under `large/` and delivered by `sync` only.
 pub const LARGE_EVENT_BYTES: usize = 1024 * 1024;
@@ -152,10 +157,12 @@ impl Journal {
         if mode == DrainMode::All {
             files.extend(self.set_aside()?);
         }
+        let (batch, batch_bytes) =
+            if mode == DrainMode::All { (BULK_BATCH, BULK_BATCH_BYTES) } else { (BATCH, BATCH_BYTES) };
         let mut next = files.into_iter().peekable();
         while next.peek().is_some() {
             let (mut events, mut readable, mut bytes) = (Vec::new(), Vec::new(), 0);
-            while let Some(path) = next.next_if(|_| events.len() < BATCH && bytes < BATCH_BYTES) {
+            while let Some(path) = next.next_if(|_| events.len() < batch && bytes < batch_bytes) {
                 match std::fs::read(&path) {
                     Ok(data) => match serde_json::from_slice::<HookEvent>(&data) {
                         Ok(event) => {

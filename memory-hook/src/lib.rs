@@ -13,7 +13,9 @@
 //!    a project's id when a remote, a project file, a move or a second clone changes its folder)
 //!    and redacted ([`memory_redact`]);
 //! 4. journaled events are delivered in order, then the event is appended to the store (or
-//!    [`journal`]ed when the store is slow, down or paused by [`health`]);
+//!    [`journal`]ed when the store is slow, down or paused by [`health`]); with a server store in
+//!    forward mode the event is journaled at once and a single-flight forwarder delivers it
+//!    ([`forward`]), and notes are read from a local copy ([`replica`]);
 //! 5. at a session start or a prompt, the relevant notes are selected within budgets
 //!    ([`inject`]) and given at most once per session ([`ledger`]), and the adapter renders the
 //!    answer;
@@ -35,21 +37,25 @@ pub mod context_file;
 mod env;
 mod error;
 pub mod forget;
+pub mod forward;
 pub mod health;
 pub mod inject;
 pub mod journal;
 pub mod ledger;
+pub mod lock;
 pub mod log;
 pub mod paths;
 pub mod project;
+pub mod replica;
 mod runtime;
 pub mod tool_time;
 mod watchdog;
 
 pub use autodream::{DreamClaim, DreamLock, Trigger};
-pub use config::{Backend, Config};
+pub use config::{Backend, Config, StoreMode};
 pub use env::Env;
 pub use error::{Error, Result};
+pub use forward::ForwardClaim;
 pub use journal::{DrainMode, Drained, Journal};
 pub use project::Project;
 pub use runtime::{Answered, EXIT_BAD_INPUT, GUARD_VAR, HANDOFF_VAR, Hook, OpenStore, Outcome, Process};

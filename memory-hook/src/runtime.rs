@@ -30,6 +30,7 @@ use crate::autodream::{self, DreamClaim, Tally};
 use crate::capture::{self, Off, PauseFile};
 use crate::config::Config;
 use crate::env::Env;
+use crate::forward::ForwardClaim;
 use crate::health::StoreHealth;
 use crate::inject::{self, Injection};
 use crate::journal::{DrainMode, Journal};
@@ -66,6 +67,19 @@ pub trait OpenStore: Send + Sync {
     /// store in its inline mode): the hook then runs without an async runtime, and a missed
     /// deadline is contention rather than an unreachable server, so the store is never paused.
     fn local(&self, config: &Config) -> bool;
+
+    /// Opens the local copy of a server store's notes that hooks read in forward mode
+    /// ([`crate::replica`]; the binary's is the SQLite file [`Config::replica_path`]). `None` when
+    /// there is none: with `create`, when this integration keeps none; without, also when it was
+    /// never made (the hook then injects nothing, and the forwarder makes it).
+    async fn open_replica(
+        &self,
+        config: &Config,
+        create: bool,
+    ) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
+        let _ = (config, create);
+        Ok(None)
+    }
 }
 
 /// The process-level parts of a hook, supplied by the caller.
@@ -86,6 +100,16 @@ pub trait Process: Send + Sync {
     /// ([`DreamClaim::into_stdio`]) and no other stdio. Returns `false` when it could not; the
     /// lock is released with the claim and a later trigger tries again.
     fn start_dream(&self, claim: DreamClaim) -> bool;
+
+    /// In forward mode, events wait in the journal and no forwarder runs: start one, off the
+    /// hook's path, holding `claim` until it ends ([`crate::forward`]). The binary starts
+    /// `agent-memory sync --background` detached, as it starts the dream, with the claim's lock file
+    /// as its stdin ([`ForwardClaim::into_stdio`]). Returns `false` when it could not (the
+    /// default: events then wait for `agent-memory sync`).
+    fn start_forwarder(&self, claim: ForwardClaim) -> bool {
+        drop(claim);
+        false
+    }
 }
 
 /// Who answered the harness.
@@ -259,7 +283,7 @@ impl<'a> Hook<'a> {
             ),
             Stage::Ready(event) => {
                 let outcome = self.journal(&loaded.config, &event, "deadline passed");
-                if !self.stores.local(&loaded.config) {
+                if !self.stores.local(&loaded.config) && !loaded.config.forwards() {
                     StoreHealth::new(&loaded.config.data_dir()).miss(Utc::now());
                 }
                 let mut rendered = self.adapter.render(&event.kind, &HookResponse::pass());
@@ -324,7 +348,9 @@ impl<'a> Hook<'a> {
             Some(off) => format!("{kind} not recorded: {off}"),
         };
 
-        let local = self.stores.local(config);
+        // In forward mode a hook touches local files only: the journal and the copy of the notes.
+        let forward = config.forwards();
+        let local = forward || self.stores.local(config);
         let health = StoreHealth::new(&config.data_dir());
         if !local
             && record
@@ -347,6 +373,7 @@ impl<'a> Hook<'a> {
             injects,
             context_file,
             record,
+            forward,
         };
         // A prompt is embedded on its own thread while the store is opened and searched by words.
         let meaning = match (&kind, event.prompt.as_deref()) {
@@ -387,7 +414,22 @@ impl<'a> Hook<'a> {
         if !record {
             return Ok((rendered, summary));
         }
+        let summary = if forward { self.start_forwarder(config, summary) } else { summary };
         Ok((rendered, self.auto_dream(config, &kind, summary)))
+    }
+
+    /// Starts the forwarder unless one runs (one try of its lock); returns the log summary with
+    /// what happened, when anything did.
+    fn start_forwarder(&self, config: &Config, summary: String) -> String {
+        match ForwardClaim::take(config) {
+            Ok(Some(claim)) => {
+                let what =
+                    if self.process.start_forwarder(claim) { "started" } else { "could not be started" };
+                format!("{summary}; forwarder {what}")
+            }
+            Ok(None) => summary,
+            Err(e) => format!("{summary}; forwarder not started: {e}"),
+        }
     }
 
     /// Counts the event for the dream and starts one when a trigger fires and none runs. The count
@@ -630,6 +672,8 @@ struct Work<'w> {
     context_file: bool,
     /// Whether the event is stored: `false` for a session that is only given notes.
     record: bool,
+    /// Forward mode: events go to the journal, notes come from the local copy.
+    forward: bool,
 }
 
 impl Work<'_> {
@@ -667,15 +711,42 @@ impl Work<'_> {
         })
     }
 
+    /// Forward mode: journals an event for the forwarder.
+    fn forward_event(&self, event: &HookEvent) -> memory_core::Result<String> {
+        Journal::new(self.config.journal_dir()).write(event).map_err(into_store_error)?;
+        Ok("journaled for the forwarder".to_owned())
+    }
+
     async fn run_async(
         &self,
         meaning: Option<inject::Meaning>,
     ) -> memory_core::Result<(HookResponse, String)> {
+        if self.forward {
+            let outcome = if self.record { self.forward_event(self.event)? } else { String::new() };
+            if !self.injects {
+                return Ok((HookResponse::pass(), outcome));
+            }
+            let Some(copy) = self.stores.open_replica(self.config, false).await? else {
+                let outcome = if outcome.is_empty() { "no local copy of the notes yet" } else { &outcome };
+                return Ok((HookResponse::pass(), outcome.to_owned()));
+            };
+            return self.inject(&*copy, outcome, meaning).await;
+        }
         let store = self.stores.open(self.config).await?;
         let outcome = if self.record { self.store_event(&*store).await? } else { String::new() };
         if !self.injects {
             return Ok((HookResponse::pass(), outcome));
         }
+        self.inject(&*store, outcome, meaning).await
+    }
+
+    /// Builds the injection from `store`'s notes, and records the `Injection` event.
+    async fn inject(
+        &self,
+        store: &dyn MemoryStore,
+        outcome: String,
+        meaning: Option<inject::Meaning>,
+    ) -> memory_core::Result<(HookResponse, String)> {
         let ledger = Ledger::new(&self.config.sessions_dir(), &self.event.session);
         let hook = &self.config.hook;
         let cap = self.adapter.context_cap();
@@ -689,18 +760,14 @@ impl Work<'_> {
                     let _ = ledger.reset();
                     Default::default()
                 };
-                let injection = inject::session_start(
-                    &*store,
-                    self.project,
-                    hook.session_start_budget.min(cap),
-                    &already,
-                )
-                .await?;
+                let injection =
+                    inject::session_start(store, self.project, hook.session_start_budget.min(cap), &already)
+                        .await?;
                 if self.context_file && already.is_empty() {
                     // The file in the project's folder holds only the profile and this project's
                     // notes; a failure costs the session nothing.
                     if let Ok(block) =
-                        context_file::block(&*store, self.project, hook.session_start_budget.min(cap)).await
+                        context_file::block(store, self.project, hook.session_start_budget.min(cap)).await
                     {
                         let _ = context_file::update(
                             self.adapter,
@@ -715,7 +782,7 @@ impl Work<'_> {
             EventKind::UserPromptSubmit => match self.event.prompt.as_deref() {
                 Some(prompt) => {
                     inject::for_prompt(
-                        &*store,
+                        store,
                         self.project,
                         prompt,
                         &ledger.given(),
@@ -729,7 +796,7 @@ impl Work<'_> {
             },
             EventKind::PreToolUse => {
                 tool_time::before_tool(
-                    &*store,
+                    store,
                     self.project,
                     self.event,
                     &ledger.given(),
@@ -746,7 +813,12 @@ impl Work<'_> {
         }
         let _ = ledger.record(&injection.notes);
         if self.record {
-            store.append(&[injection_event(self.adapter, self.event, &injection)]).await?;
+            let injected = injection_event(self.adapter, self.event, &injection);
+            if self.forward {
+                self.forward_event(&injected)?;
+            } else {
+                store.append(&[injected]).await?;
+            }
         }
         let injected = format!("injected {} notes, {} chars", injection.notes.len(), injection.text.len());
         let outcome = if outcome.is_empty() { injected } else { format!("{outcome}; {injected}") };

@@ -204,6 +204,14 @@ WITH n
 UNWIND range(0, size($vectors) - 1) AS chunk
 CREATE (n)-[:EMBEDDED_AS]->(:NoteVector {key: n.key, scope: n.scope, model: $model, chunk: chunk, vector: $vectors[chunk]})";
 
+/// The vectors by `$model` of the notes keyed `$keys`, in chunk order; notes with none are left out.
+pub(crate) const NOTE_VECTORS: &str = "
+UNWIND $keys AS key
+MATCH (v:NoteVector {key: key, model: $model})
+WITH key, v
+ORDER BY v.chunk
+RETURN key, collect(v.vector) AS vectors";
+
 /// Current notes with no embedding by `$model`.
 pub(crate) const NOTES_WITHOUT_VECTORS: &str = "
 MATCH (n:Note)

@@ -103,8 +103,8 @@ pub(crate) const SHOW_CONSTRAINTS: &str = "SHOW CONSTRAINTS YIELD name RETURN na
 /// Lists the names of existing indexes (constraint-backed ones included) and whether they are online.
 pub(crate) const SHOW_INDEXES: &str = "SHOW INDEXES YIELD name, state RETURN name, state";
 
-/// Waits until new indexes are online.
-pub(crate) const AWAIT_INDEXES: &str = "CALL db.awaitIndexes(300)";
+/// Waits until new indexes are online, for fewer seconds than a statement may take.
+pub(crate) const AWAIT_INDEXES: &str = "CALL db.awaitIndexes(10)";
 
 #[cfg(test)]
 mod tests {

@@ -79,7 +79,10 @@ impl Neo4jStore {
             .uri(config.uri.as_str())
             .user(config.username.as_str())
             .password(secret)
-            .connection_timeout(config.connect_timeout)
+            // The driver's "connection timeout" bounds every wait for a server message, not only
+            // the connection: the longest a statement may take. The connection itself is bounded
+            // by `connect_timeout` below, around the first round trip.
+            .connection_timeout(config.query_timeout)
             // Despite its name, the pool's wait timeout: how long to wait for a free connection.
             .max_lifetime(config.query_timeout);
         if let Some(database) = &config.database {
@@ -181,25 +184,37 @@ impl Neo4jStore {
         if one == 1 { Ok(()) } else { Err(corrupt("connect", "wrong answer to a ping")) }
     }
 
-    async fn schema_state(&self) -> StoreResult<(HashSet<String>, bool)> {
+    /// The names of existing constraints and indexes, and those of our indexes whose population
+    /// failed.
+    async fn schema_state(&self) -> StoreResult<(HashSet<String>, Vec<String>)> {
         let op = "connect";
         let mut names = HashSet::new();
         for row in self.fetch(op, query(SHOW_CONSTRAINTS)).await? {
             names.insert(get::<String>(op, &row, "name")?);
         }
-        let mut offline = false;
+        let mut failed = Vec::new();
         for row in self.fetch(op, query(SHOW_INDEXES)).await? {
             let name: String = get(op, &row, "name")?;
             let state: String = get(op, &row, "state")?;
-            offline |= state != "ONLINE" && SCHEMA.iter().any(|item| item.name == name);
+            if state == "FAILED" && SCHEMA.iter().any(|item| item.name == name) {
+                failed.push(name.clone());
+            }
             names.insert(name);
         }
-        Ok((names, offline))
+        Ok((names, failed))
     }
 
+    /// Creates what is missing. An index another client is still populating is not waited for
+    /// (statements run meanwhile, a search may fail until it is online): a connection never
+    /// depends on how long a population takes. One whose population failed is dropped and
+    /// created again.
     async fn ensure_schema(&self) -> StoreResult<()> {
         let op = "connect";
-        let (names, offline) = self.schema_state().await?;
+        let (mut names, failed) = self.schema_state().await?;
+        for name in &failed {
+            self.graph.run(query(&format!("DROP INDEX {name} IF EXISTS"))).await.map_err(self.err(op))?;
+            names.remove(name);
+        }
         let missing: Vec<_> = SCHEMA.iter().filter(|item| !names.contains(item.name)).collect();
         for item in &missing {
             if let Err(e) = self.graph.run(query(item.create)).await {
@@ -210,8 +225,11 @@ impl Neo4jStore {
                 }
             }
         }
-        if offline || !missing.is_empty() {
-            self.graph.run(query(AWAIT_INDEXES)).await.map_err(self.err(op))?;
+        if !missing.is_empty() {
+            // New indexes on an empty database are online at once; on a large one this waits a
+            // bounded time and then goes on (the server reports a population still under way as
+            // an error, which is not this connection's).
+            let _ = self.graph.run(query(AWAIT_INDEXES)).await;
         }
         self.graph
             .run(query(cypher::ENSURE_COUNTER).param("name", COUNTER_NAME))
@@ -641,6 +659,26 @@ impl Neo4jStore {
         Ok(true)
     }
 
+    async fn vectors_of_once(&self, model: &str, notes: &[Note]) -> StoreResult<Vec<Vec<Vec<f32>>>> {
+        let op = "note_embeddings";
+        let keys: Vec<String> = notes.iter().map(|n| note_key(&n.meta.scope, &n.path)).collect();
+        let mut found: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
+        for chunk in keys.chunks(500) {
+            let param: Vec<BoltType> = chunk.iter().map(|k| k.as_str().into()).collect();
+            let q = query(cypher::NOTE_VECTORS).param("keys", param).param("model", model);
+            for row in self.fetch(op, q).await? {
+                let key: String = get(op, &row, "key")?;
+                let vectors: Vec<Vec<f64>> = get(op, &row, "vectors")?;
+                // Stored as Neo4j floats (f64) from the f32 the model gives: the cast back is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let vectors =
+                    vectors.into_iter().map(|v| v.into_iter().map(|x| x as f32).collect()).collect();
+                found.insert(key, vectors);
+            }
+        }
+        Ok(keys.iter().map(|k| found.remove(k).unwrap_or_default()).collect())
+    }
+
     async fn vectors_missing_once(&self, model: &str, limit: usize) -> StoreResult<Vec<Note>> {
         let op = "notes_without_embeddings";
         let q = query(cypher::NOTES_WITHOUT_VECTORS).param("model", model).param("limit", clamp(limit));
@@ -981,6 +1019,10 @@ impl MemoryStore for Neo4jStore {
         vectors: &[Vec<f32>],
     ) -> memory_core::Result<bool> {
         self.timed("put_embeddings", self.retrying(|| self.put_vectors_once(note, model, vectors))).await
+    }
+
+    async fn note_embeddings(&self, model: &str, notes: &[Note]) -> memory_core::Result<Vec<Vec<Vec<f32>>>> {
+        self.timed("note_embeddings", self.vectors_of_once(model, notes)).await
     }
 
     async fn notes_without_embeddings(&self, model: &str, limit: usize) -> memory_core::Result<Vec<Note>> {

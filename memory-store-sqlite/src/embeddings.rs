@@ -182,6 +182,45 @@ pub(crate) fn put(
     Ok(true)
 }
 
+/// Packed vectors ([`pack`]) back as `f32`s of unit length: the directions that were stored.
+fn unpack(packed: &[u8]) -> Vec<Vec<f32>> {
+    let Some(dims) = packed.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes) else {
+        return Vec::new();
+    };
+    let dims = usize::try_from(dims).unwrap_or(0);
+    if dims == 0 {
+        return Vec::new();
+    }
+    packed[4..]
+        .chunks_exact(4 + dims)
+        .map(|chunk| {
+            let norm = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            let scale = if norm > 0.0 { 1.0 / norm } else { 0.0 };
+            chunk[4..].iter().map(|&b| f32::from(i8::from_le_bytes([b])) * scale).collect()
+        })
+        .collect()
+}
+
+/// The vectors by `model` of each of `notes` (current versions, by scope and path).
+pub(crate) fn of_notes(
+    conn: &Connection,
+    model: &str,
+    notes: &[Note],
+) -> Result<Vec<Vec<Vec<f32>>>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.vectors FROM notes n JOIN note_embeddings e ON e.note_id = n.id AND e.model = ?3
+         WHERE n.scope = ?1 AND n.path = ?2",
+    )?;
+    let mut out = Vec::with_capacity(notes.len());
+    for note in notes {
+        let packed: Option<Vec<u8>> = stmt
+            .query_row(params![note.meta.scope.to_string(), note.path.as_str(), model], |row| row.get(0))
+            .optional()?;
+        out.push(packed.map(|p| unpack(&p)).unwrap_or_default());
+    }
+    Ok(out)
+}
+
 /// Current notes without vectors by `model`, in scope and path order.
 pub(crate) fn missing(conn: &Connection, model: &str, limit: usize) -> Result<Vec<Note>, StoreError> {
     let mut stmt = conn.prepare_cached(

@@ -264,6 +264,11 @@ impl MemoryStore for SqliteStore {
         .await
     }
 
+    async fn note_embeddings(&self, model: &str, notes: &[Note]) -> memory_core::Result<Vec<Vec<Vec<f32>>>> {
+        let (model, notes) = (model.to_owned(), notes.to_vec());
+        self.with(move |conn| embeddings::of_notes(conn, &model, &notes)).await
+    }
+
     async fn notes_without_embeddings(&self, model: &str, limit: usize) -> memory_core::Result<Vec<Note>> {
         let model = model.to_owned();
         self.with(move |conn| embeddings::missing(conn, &model, limit)).await

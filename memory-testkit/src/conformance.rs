@@ -354,6 +354,20 @@ pub async fn embeddings_follow_their_note(store: &dyn MemoryStore) {
     assert!(ok(store.put_embeddings(&elsewhere, &model, &[vec![1.0, 0.0, 0.0]]).await, "put"));
     let missing = ok(store.notes_without_embeddings(&model, 1000).await, "notes_without_embeddings");
     assert!(!missing.iter().any(|n| n == &a || n == &b), "embedded notes are not missing");
+    let unknown = note(&scope, "notes/none.md", "None", &[], "never stored\n");
+    let back = ok(store.note_embeddings(&model, &[b.clone(), a.clone(), unknown]).await, "note_embeddings");
+    let put: [&[Vec<f32>]; 2] = [&[vec![0.6, 0.8, 0.0]], &[vec![1.0, 0.0, 0.0], vec![0.0, 0.0, 1.0]]];
+    assert_eq!(back.len(), 3, "one list per asked note");
+    for (got, want) in back.iter().zip(put) {
+        assert_eq!(got.len(), want.len(), "every passage's vector, in order: {back:?}");
+        for (g, w) in got.iter().zip(want) {
+            assert!(memory_core::cosine(g, w) > 0.999, "the stored direction comes back: {g:?} vs {w:?}");
+        }
+    }
+    assert!(back[2].is_empty(), "a note not stored has none");
+    let other_model =
+        ok(store.note_embeddings("another-model", std::slice::from_ref(&a)).await, "note_embeddings");
+    assert_eq!(other_model, vec![Vec::<Vec<f32>>::new()], "only the asked model's");
     let ask = |vector: Vec<f32>, limit| VectorQuery {
         model: model.clone(),
         vector,

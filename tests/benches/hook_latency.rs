@@ -3,9 +3,14 @@
 //! events, for injection events (notes found by words) and, with the embedding model installed,
 //! for prompts found by words and meaning. The embedded store is measured with 1k, 10k and 100k
 //! notes; Neo4j with 10k when a server is given (`NEO4J_TEST_URI`, `NEO4J_TEST_USER`,
-//! `NEO4J_TEST_PASS`, as `scripts/neo4j-test-server run -- …` sets them).
+//! `NEO4J_TEST_PASS`, as `scripts/neo4j-test-server run -- …` sets them), in forward mode, on
+//! loopback and through a local TCP proxy that delays each direction by 50 ms; for each, the
+//! delivery lag of events while hooks run at a steady 20 per second (how long after a hook ended
+//! its event was in the server) and the rate of a bulk delivery of a journal, on a fresh and then
+//! a warmed server.
 //!
 //! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs; set
+//! `AGENT_MEMORY_BENCH_STORES=neo4j` or `sqlite` to measure one store's rows alone; set
 //! `AGENT_MEMORY_BENCH_BINARY` to measure another build of the binary instead). Peak RSS
 //! is read with GNU time (`/usr/bin/time`, Debian package `time`). A first row times
 //! `agent-memory --version`, spawned the same way: the cost of starting the process at all. Each
@@ -14,8 +19,12 @@
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
+#[path = "hook_latency/delivery.rs"]
+mod delivery;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;
+#[path = "hook_latency/proxy.rs"]
+mod proxy;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,7 +32,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use memory_core::{MemoryStore, Note, NoteChange, NoteKind, NoteMeta, NotePath, Scope};
+use memory_core::{MemoryStore, Note, NoteChange, NoteKind, NoteMeta, NotePath, Scope, SessionKey};
 use serde_json::{Value, json};
 
 const WORDS: &[&str] = &[
@@ -85,6 +94,7 @@ fn main() -> anyhow::Result<()> {
     };
     let time_available = Path::new("/usr/bin/time").exists();
     println!("hook latency: {} runs per row, binary {}", runs, binary.display());
+    println!("load average at the start: {}", load_average());
     println!(
         "{:<8} {:<10} {:<10} {:>9} {:>9} {:>12}",
         "store", "notes", "events", "p50 ms", "p99 ms", "peak RSS"
@@ -108,10 +118,28 @@ fn main() -> anyhow::Result<()> {
         ""
     );
     let wheel = embedding_model::wheel()?;
-    let mut plan: Vec<(Backend, usize)> =
-        [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect();
-    match neo4j_server() {
-        Some(config) => plan.push((Backend::Neo4j(config), 10_000)),
+    // `AGENT_MEMORY_BENCH_STORES=neo4j` measures the Neo4j rows alone (`sqlite`: the others).
+    let only = std::env::var("AGENT_MEMORY_BENCH_STORES").unwrap_or_default();
+    let mut plan: Vec<(Backend, usize)> = if only == "neo4j" {
+        Vec::new()
+    } else {
+        [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect()
+    };
+    match neo4j_server().filter(|_| only != "sqlite") {
+        Some(config) => {
+            // Forward mode (the default): hooks journal and read the local copy of the notes; a
+            // forwarder delivers. On loopback, then through a proxy adding 50 ms each way.
+            let upstream = std::net::ToSocketAddrs::to_socket_addrs(
+                config.uri.split_once("://").map_or(config.uri.as_str(), |(_, rest)| rest),
+            )?
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("cannot resolve {}", config.uri))?;
+            let proxy = proxy::DelayProxy::start(upstream, Duration::from_millis(50))?;
+            let hooks_uri = config.uri.clone();
+            plan.push((Backend::Neo4j { config: config.clone(), hooks_uri, label: "neo4j" }, 10_000));
+            let hooks_uri = format!("bolt://{}", proxy.addr);
+            plan.push((Backend::Neo4j { config, hooks_uri, label: "neo4j+50ms" }, 10_000));
+        }
         None => println!(
             "(no Neo4j rows: set NEO4J_TEST_URI, e.g. scripts/neo4j-test-server run -- cargo bench …)"
         ),
@@ -124,14 +152,10 @@ fn main() -> anyhow::Result<()> {
         std::fs::create_dir_all(&home)?;
         // Every hook counts its event for the dream as usual; the count never reaches the point
         // where a hook starts one, so no dream runs beside the measured hooks.
-        // A server store that misses the deadline is paused and events are journaled: the rows
-        // would time the journal. Generous deadlines keep every event going to the server.
+        // Neo4j in forward mode, with the shipped deadlines.
         let store_config = match &backend {
             Backend::Sqlite => String::new(),
-            Backend::Neo4j(_) => {
-                "[store]\nbackend = \"neo4j\"\n[hook]\ndeadline_ms = 10000\ninject_deadline_ms = 10000\n"
-                    .to_owned()
-            }
+            Backend::Neo4j { .. } => "[store]\nbackend = \"neo4j\"\n".to_owned(),
         };
         std::fs::write(
             dir.path().join("config.toml"),
@@ -142,19 +166,21 @@ fn main() -> anyhow::Result<()> {
             Backend::Sqlite => Box::new(memory_store_sqlite::SqliteStore::open(
                 &memory_store_sqlite::SqliteConfig::new(home.join("memory.db")),
             )?),
-            Backend::Neo4j(config) => {
+            Backend::Neo4j { config, .. } => {
                 Box::new(runtime.block_on(memory_store_neo4j::Neo4jStore::connect(config))?)
             }
         };
         runtime.block_on(seed(&*store, notes))?;
         let env =
             Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project, backend };
+        // The local copy of the notes hooks read in forward mode.
+        env.sync()?;
         let mut rows: Vec<(&str, Payload)> = Vec::new();
         if notes <= 10_000 {
             rows.push(("logging", logging_payload));
             rows.push(("injection", prompt_payload));
         }
-        if notes >= 10_000 {
+        if notes >= 10_000 && env.backend.name() != "neo4j+50ms" {
             rows.push(("semantic", prompt_payload));
         }
         for (label, make) in rows {
@@ -163,6 +189,7 @@ fn main() -> anyhow::Result<()> {
                 // every note's passages as well.
                 memory_embed::install(&wheel, &memory_embed::model_dir(&env.home))?;
                 runtime.block_on(seed_embeddings(&*store, notes))?;
+                env.sync()?;
             }
             // Unmeasured first runs: the first hook after seeding folds the seeding's WAL into
             // the database, and the first few run on cold caches.
@@ -198,21 +225,94 @@ fn main() -> anyhow::Result<()> {
                 rss
             );
         }
+        if let Backend::Neo4j { config, hooks_uri, label } = &env.backend {
+            steady_lag(&env, config, label, if quick { 200 } else { 600 })?;
+            let mut through = config.clone();
+            through.uri.clone_from(hooks_uri);
+            let store = runtime.block_on(memory_store_neo4j::Neo4jStore::connect(&through))?;
+            let count = if quick { 20_000 } else { 50_000 };
+            for round in ["cold", "warm"] {
+                let journal = dir.path().join(format!("bulk-{round}"));
+                delivery::fill_journal(&journal, count, &format!("{label}-{round}"))?;
+                let (delivered, rate) = runtime.block_on(delivery::bulk(&store, &journal))?;
+                println!("{label:<8} bulk delivery ({round}): {delivered} events, {rate:.0} events/s");
+            }
+        }
     }
+    println!("load average at the end: {}", load_average());
+    Ok(())
+}
+
+/// `/proc/loadavg`'s three figures.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "n/a".to_owned())
+}
+
+/// Hooks at a steady 20 per second; how long after each hook ended its event was in the server.
+fn steady_lag(
+    env: &Env,
+    config: &memory_store_neo4j::Neo4jConfig,
+    label: &str,
+    count: usize,
+) -> anyhow::Result<()> {
+    let session = format!("bench-lag-{label}-{}", std::process::id());
+    let watcher = delivery::Watcher::start(config.clone(), SessionKey::new("claude", &session))?;
+    let started = Instant::now();
+    let mut ended = Vec::with_capacity(count);
+    let mut hook_times = Vec::with_capacity(count);
+    for i in 0..count {
+        let due = started + Duration::from_millis(50) * u32::try_from(i)?;
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        let payload = json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": env.project,
+            "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+            "tool_use_id": format!("toolu_lag_{i}"), "tool_input": { "command": "cargo test" },
+            "tool_response": { "stdout": "ok", "stderr": "", "interrupted": false, "isImage": false },
+        });
+        hook_times.push(env.run("claude", &payload, false)?.0);
+        ended.push(Instant::now());
+    }
+    let mut lags = Vec::with_capacity(count);
+    for (i, end) in ended.iter().enumerate() {
+        let seen = watcher
+            .seen(&format!("toolu_lag_{i}"), Duration::from_secs(120))
+            .ok_or_else(|| anyhow::anyhow!("event {i} never reached the server"))?;
+        lags.push(seen.saturating_duration_since(*end));
+    }
+    lags.sort();
+    hook_times.sort();
+    println!(
+        "{label:<8} steady 20 hooks/s x {count}: hook p50 {:.2} ms p99 {:.2} ms; delivery lag p50 {:.0} ms p99 {:.0} ms max {:.0} ms",
+        ms(hook_times[count / 2]),
+        ms(hook_times[count * 99 / 100]),
+        ms(lags[count / 2]),
+        ms(lags[count * 99 / 100]),
+        ms(lags[count - 1])
+    );
     Ok(())
 }
 
 /// The store a row measures.
 enum Backend {
     Sqlite,
-    Neo4j(memory_store_neo4j::Neo4jConfig),
+    /// A Neo4j server; hooks and the forwarder reach it at `hooks_uri` (directly, or through the
+    /// delaying proxy).
+    Neo4j {
+        config: memory_store_neo4j::Neo4jConfig,
+        hooks_uri: String,
+        label: &'static str,
+    },
 }
 
 impl Backend {
     fn name(&self) -> &'static str {
         match self {
             Self::Sqlite => "sqlite",
-            Self::Neo4j(_) => "neo4j",
+            Self::Neo4j { label, .. } => label,
         }
     }
 }
@@ -290,7 +390,7 @@ impl Env {
         let log = std::fs::read_to_string(self.home.join("logs").join("hook.log"))?;
         let last = log.lines().last().unwrap_or_default();
         anyhow::ensure!(
-            last.contains(" stored"),
+            last.contains(" stored") || last.contains(" journaled for the forwarder"),
             "the {label} row's last hook did not store its event: {last}"
         );
         if label != "logging" {
@@ -299,6 +399,24 @@ impl Env {
                 "the {label} row's last hook injected nothing: {last}"
             );
         }
+        Ok(())
+    }
+
+    /// `agent-memory sync --wait`: delivers what waits and, with Neo4j, refreshes the local copy of
+    /// the notes hooks read.
+    fn sync(&self) -> anyhow::Result<()> {
+        let mut cmd = Command::new(&self.binary);
+        cmd.args(["sync", "--wait", "--timeout", "900"])
+            .current_dir(&self.project)
+            .env("AGENT_MEMORY_HOME", &self.home)
+            .env("AGENT_MEMORY_CONFIG", &self.config);
+        if let Backend::Neo4j { config, hooks_uri, .. } = &self.backend {
+            cmd.env("NEO4J_URI", hooks_uri)
+                .env("NEO4J_USERNAME", &config.username)
+                .env("NEO4J_PASSWORD", &config.password);
+        }
+        let out = cmd.output()?;
+        anyhow::ensure!(out.status.success(), "sync --wait failed: {}", String::from_utf8_lossy(&out.stderr));
         Ok(())
     }
 
@@ -318,8 +436,8 @@ impl Env {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if let Backend::Neo4j(config) = &self.backend {
-            cmd.env("NEO4J_URI", &config.uri)
+        if let Backend::Neo4j { config, hooks_uri, .. } = &self.backend {
+            cmd.env("NEO4J_URI", hooks_uri)
                 .env("NEO4J_USERNAME", &config.username)
                 .env("NEO4J_PASSWORD", &config.password);
         }

@@ -265,7 +265,13 @@ fn a_server_that_never_answers_is_paused_after_three_missed_deadlines() {
             open.push(stream);
         }
     });
-    let env = [("AGENT_MEMORY_STORE", "neo4j"), ("NEO4J_URI", uri.as_str()), ("NEO4J_PASSWORD", "x")];
+    // Direct mode: each hook tries the server itself (in forward mode no hook connects at all).
+    let env = [
+        ("AGENT_MEMORY_STORE", "neo4j"),
+        ("AGENT_MEMORY_STORE_MODE", "direct"),
+        ("NEO4J_URI", uri.as_str()),
+        ("NEO4J_PASSWORD", "x"),
+    ];
     let mut times = Vec::new();
     for i in 0..5 {
         let payload = claude(

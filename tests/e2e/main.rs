@@ -9,6 +9,7 @@ mod dream_kill;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;
 mod failure;
+mod forward;
 mod identity;
 mod local_llm;
 mod mcp;

@@ -1,6 +1,6 @@
-//! The Neo4j server stops mid-run and comes back: hooks keep answering at once and journal every
-//! event while it is down, and `agent-memory sync` delivers them once it is back, each exactly
-//! once and in order.
+//! The Neo4j server stops mid-run and comes back, with hooks writing to it directly (`mode =
+//! "direct"`): hooks keep answering at once and journal every event while it is down, and
+//! `agent-memory sync` delivers them once it is back, each exactly once and in order.
 //!
 //! The test stops a server, so it runs its own: `scripts/neo4j-test-server start` with a private
 //! state folder, restarted on the same port with the same data (`NEO4J_TEST_PORT`,
@@ -28,7 +28,7 @@ const DEADLINE_DOWN_MS: &str = "1000";
 const DOWN_HOOK_LIMIT: Duration = Duration::from_secs(3);
 
 /// Whether Neo4j test servers can be started here (see the module doc).
-fn tooling_available() -> bool {
+pub(crate) fn tooling_available() -> bool {
     if std::env::var("NEO4J_TEST_URI").is_ok_and(|u| !u.is_empty()) {
         return true;
     }
@@ -47,11 +47,11 @@ fn tooling_available() -> bool {
 }
 
 /// A Neo4j server of this test alone, stopped when dropped (panics included).
-struct PrivateServer {
+pub(crate) struct PrivateServer {
     state: tempfile::TempDir,
-    uri: String,
+    pub(crate) uri: String,
     port: u16,
-    password: String,
+    pub(crate) password: String,
 }
 
 impl PrivateServer {
@@ -78,7 +78,7 @@ impl PrivateServer {
     }
 
     /// Starts a server on a free port with an empty database.
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let state = tempfile::tempdir().unwrap();
         let out = Self::command(state.path(), "start").output().unwrap();
         // From here on the guard stops whatever was started.
@@ -101,13 +101,13 @@ impl PrivateServer {
         server
     }
 
-    fn stop(&self) {
+    pub(crate) fn stop(&self) {
         let out = Self::command(self.state.path(), "stop").output().unwrap();
         Self::check("stop", &out);
     }
 
     /// Starts the stopped server again on its port, with its data and password.
-    fn restart(&self) {
+    pub(crate) fn restart(&self) {
         let out = Self::command(self.state.path(), "start")
             .env("NEO4J_TEST_PORT", self.port.to_string())
             .env("NEO4J_TEST_KEEP", "1")
@@ -118,10 +118,12 @@ impl PrivateServer {
         assert!(line.contains(&format!("NEO4J_TEST_URI={} ", self.uri)), "restarted elsewhere: {line}");
     }
 
-    /// Environment for `agent-memory` processes using this server as their store.
-    fn store_env<'a>(&'a self, deadline_ms: &'a str) -> [(&'a str, &'a str); 6] {
+    /// Environment for `agent-memory` processes using this server as their store, writing to it
+    /// directly from every hook (this test's subject: the journal as the fallback).
+    fn store_env<'a>(&'a self, deadline_ms: &'a str) -> [(&'a str, &'a str); 7] {
         [
             ("AGENT_MEMORY_STORE", "neo4j"),
+            ("AGENT_MEMORY_STORE_MODE", "direct"),
             ("NEO4J_URI", self.uri.as_str()),
             ("NEO4J_USERNAME", "neo4j"),
             ("NEO4J_PASSWORD", self.password.as_str()),
@@ -148,7 +150,7 @@ fn run_json(m: &Machine, server: &PrivateServer, args: &[&str]) -> Value {
 }
 
 /// Journal files waiting for delivery.
-fn journaled(m: &Machine) -> usize {
+pub(crate) fn journaled(m: &Machine) -> usize {
     match std::fs::read_dir(m.home().join("journal")) {
         Ok(entries) => entries
             .filter(|e| {
@@ -163,14 +165,14 @@ fn journaled(m: &Machine) -> usize {
 }
 
 /// What a hook event is, as the timeline shows it: its kind and its prompt or tool call id.
-fn describe(event: &Value) -> String {
+pub(crate) fn describe(event: &Value) -> String {
     let kind = event["kind"].as_str().unwrap_or("?");
     let detail = event["prompt"].as_str().or_else(|| event["tool"]["use_id"].as_str()).unwrap_or("");
     format!("{kind} {detail}").trim_end().to_owned()
 }
 
 /// The events of one step of the run, in firing order, with what the timeline must show for each.
-fn payloads(session: &str, cwd: &Path, step: &str, count: usize) -> Vec<(Value, String)> {
+pub(crate) fn payloads(session: &str, cwd: &Path, step: &str, count: usize) -> Vec<(Value, String)> {
     (0..count)
         .flat_map(|i| {
             let prompt = format!("{step} prompt {i}: run the neo4j store tests");

@@ -99,6 +99,7 @@ impl Machine {
             .env("AGENT_MEMORY_CONFIG", self.dir.path().join("config.toml"))
             .env("HOME", self.dir.path())
             .env_remove("AGENT_MEMORY_STORE")
+            .env_remove("AGENT_MEMORY_STORE_MODE")
             .env_remove("AGENT_MEMORY_DB")
             .env_remove("AGENT_MEMORY_DREAM")
             .env_remove("CURSOR_VERSION")

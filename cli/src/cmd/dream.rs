@@ -487,6 +487,11 @@ pub(crate) async fn waiting(store: &dyn MemoryStore, cap: u64) -> memory_core::R
 
 async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow::Result<DreamReport> {
     let store = crate::store::open(config).await?;
+    if config.forwards() && !args.dry_run {
+        // In forward mode events wait in the journal until the forwarder delivers them: the dream
+        // reads the server, so it delivers them first (waiting for a delivery under way).
+        memory_hook::forward::deliver(&crate::cmd::sync::journals(config), &*store).await?;
+    }
     let provider = provider(args, config)?;
     let cwd = std::env::current_dir().ok();
     let scopes = crate::cmd::projects::Scopes::load(config, &*store, cwd.as_deref()).await?;
@@ -513,6 +518,8 @@ async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow
         crate::cmd::model::refresh(config, &*store).await?;
         // What this run distilled may now be old enough to go; a failure costs the run nothing.
         let _ = crate::cmd::prune::configured(config, &*store).await;
+        // Hooks in forward mode read the notes from their local copy.
+        crate::store::refresh_replica(config, &*store).await?;
     }
     progress.bar.finish_and_clear();
     Ok(report)

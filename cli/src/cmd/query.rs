@@ -241,6 +241,8 @@ fn tool_input(tool: &memory_core::ToolCall) -> String {
 
 pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<std::process::ExitCode> {
     let (store, scopes) = store_and_scopes().await?;
+    // Writes reach the local copy hooks read in forward mode at once.
+    let config = Config::load()?;
     match command {
         NotesCommand::List { scope, prefix } => {
             let scope = scope.as_deref().map(|s| scopes.scope(s)).transpose()?;
@@ -299,15 +301,23 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
                 }
             }
             let existed = store.delete_note(&scope, &path).await?;
+            crate::store::refresh_replica(&config, store.as_ref()).await?;
             if json {
                 print_json(&json!({ "deleted": existed }))?;
             } else {
                 print(&format!("deleted {label} {path} and its history"));
             }
         }
-        NotesCommand::Add(args) => return super::notes::add(json, &args, store.as_ref(), &scopes).await,
+        NotesCommand::Add(args) => {
+            let code = super::notes::add(json, &args, store.as_ref(), &scopes).await?;
+            crate::store::refresh_replica(&config, store.as_ref()).await?;
+            return Ok(code);
+        }
         NotesCommand::Edit { scope, path } => {
-            return super::notes::edit(json, &scopes.scope(&scope)?, &path, store.as_ref(), &scopes).await;
+            let code =
+                super::notes::edit(json, &scopes.scope(&scope)?, &path, store.as_ref(), &scopes).await?;
+            crate::store::refresh_replica(&config, store.as_ref()).await?;
+            return Ok(code);
         }
     }
     Ok(std::process::ExitCode::SUCCESS)

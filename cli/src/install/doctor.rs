@@ -137,6 +137,8 @@ pub(crate) struct Report {
     pub(crate) mcp: Vec<McpCheck>,
     pub(crate) store: StoreCheck,
     pub(crate) dream: DreamCheck,
+    /// Delivery to a server store: the backlog, its lag and the forwarder.
+    pub(crate) delivery: memory_hook::forward::ForwardStatus,
     pub(crate) capture: super::capture::CaptureCheck,
     pub(crate) last_events: Vec<LastEvent>,
     pub(crate) last_hooks: Vec<LastHook>,
@@ -245,7 +247,8 @@ pub(crate) async fn check(
         .ok()
         .cloned()
         .unwrap_or_else(|| memory_hook::Config::fallback(&memory_hook::Env::process()));
-    journal_findings(&data, &mut warnings, &mut problems);
+    let delivery = memory_hook::forward::status(&data, &memory_hook::Env::process());
+    journal_findings(&data, &delivery, &mut warnings, &mut problems);
     let config_ok = config.is_ok();
     let (store, last_events, log_dir, waiting) = check_store(config).await;
     if let Some(error) = store.error.as_ref().filter(|_| config_ok) {
@@ -272,6 +275,7 @@ pub(crate) async fn check(
         mcp: mcp_checks,
         store,
         dream,
+        delivery,
         capture,
         last_events,
         last_hooks,
@@ -334,7 +338,23 @@ pub(crate) fn dream_findings(
 
 /// Events waiting in the journals, set aside, unreadable or written to the fallback folder, and a
 /// paused store.
-fn journal_findings(config: &memory_hook::Config, warnings: &mut Vec<String>, problems: &mut Vec<String>) {
+fn journal_findings(
+    config: &memory_hook::Config,
+    delivery: &memory_hook::forward::ForwardStatus,
+    warnings: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) {
+    // In forward mode every event passes through the journal: a backlog is news only once it lags.
+    let lagging = delivery.lag_ms.is_some_and(|ms| ms >= FORWARD_LAG_WARNING_MS);
+    if delivery.forwarding && lagging {
+        let last = delivery.last.as_ref().and_then(|run| run.error.as_deref()).unwrap_or("none recorded");
+        warnings.push(format!(
+            "{} events wait for the forwarder, the oldest for {}s (last delivery error: {last}): \
+             `agent-memory sync --wait` delivers them",
+            delivery.backlog,
+            delivery.lag_ms.unwrap_or(0) / 1000
+        ));
+    }
     let journals = crate::cmd::sync::journals(config);
     for (i, journal) in journals.iter().enumerate() {
         let pending = journal.pending().map(|p| p.len()).unwrap_or(0);
@@ -353,7 +373,7 @@ fn journal_findings(config: &memory_hook::Config, warnings: &mut Vec<String>, pr
                  be written: make it writable, then run `agent-memory sync`",
                 config.data_dir().display()
             ));
-        } else if pending > large {
+        } else if pending > large && !delivery.forwarding {
             warnings.push(format!(
                 "{} events wait in the journal {dir}: run `agent-memory sync`",
                 pending - large
@@ -378,6 +398,37 @@ fn journal_findings(config: &memory_hook::Config, warnings: &mut Vec<String>, pr
             health.state().misses
         ));
     }
+}
+
+/// How long the oldest event may wait for the forwarder before `doctor` warns.
+const FORWARD_LAG_WARNING_MS: u64 = 60_000;
+
+/// The delivery section: in forward mode, the backlog, its lag and the forwarder's last run.
+fn render_delivery(delivery: &memory_hook::forward::ForwardStatus) -> String {
+    if !delivery.forwarding {
+        return String::new();
+    }
+    let mut out = String::from("\ndelivery: forward (hooks journal, the forwarder delivers to the server)\n");
+    match delivery.lag_ms {
+        Some(ms) => out.push_str(&format!(
+            "backlog: {} events, the oldest waiting {:.1}s\n",
+            delivery.backlog,
+            ms as f64 / 1000.0
+        )),
+        None => out.push_str("backlog: none\n"),
+    }
+    match &delivery.last {
+        Some(run) => out.push_str(&format!(
+            "last forwarder run: {} {}\n",
+            run.ended_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            run.log_line()
+        )),
+        None => out.push_str("last forwarder run: none yet\n"),
+    }
+    if let Some(holder) = &delivery.running {
+        out.push_str(&format!("the forwarder is running now (pid {})\n", holder.pid.unwrap_or(0)));
+    }
+    out
 }
 
 fn describe(state: BinaryState) -> &'static str {
@@ -737,6 +788,7 @@ pub(crate) fn render(report: &Report) -> String {
             out.push_str(&format!("last {name} hook run: {} {}\n", h.at, h.summary));
         }
     }
+    out.push_str(&render_delivery(&report.delivery));
     out.push_str(&render_dream(&report.dream));
     out.push_str(&super::capture::render(&report.capture));
     if !report.warnings.is_empty() {
