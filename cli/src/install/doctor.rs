@@ -327,7 +327,7 @@ pub(crate) fn dream_findings(
         if matches!(last.outcome, RunOutcome::Failed | RunOutcome::TimedOut) {
             warnings.push(format!(
                 "the last dream ({}) {}: {}",
-                last.started_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                crate::output::clock().minute(last.started_at),
                 if last.outcome == RunOutcome::Failed { "failed" } else { "reached its time limit" },
                 last.detail.as_deref().unwrap_or("see dream.log")
             ));
@@ -394,7 +394,7 @@ fn journal_findings(
         warnings.push(format!(
             "hooks skip the store until {} after {} missed deadlines in a row (events are journaled meanwhile; \
              `agent-memory sync` delivers them and ends the pause)",
-            until.to_rfc3339(),
+            crate::output::clock().minute(until),
             health.state().misses
         ));
     }
@@ -420,7 +420,7 @@ fn render_delivery(delivery: &memory_hook::forward::ForwardStatus) -> String {
     match &delivery.last {
         Some(run) => out.push_str(&format!(
             "last forwarder run: {} {}\n",
-            run.ended_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            crate::output::clock().exact(run.ended_at),
             run.log_line()
         )),
         None => out.push_str("last forwarder run: none yet\n"),
@@ -713,7 +713,7 @@ fn render_dream(dream: &DreamCheck) -> String {
     match &dream.last {
         Some(run) => out.push_str(&format!(
             "last dream: {} {}\n",
-            run.started_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            crate::output::clock().exact(run.started_at),
             crate::cmd::dream::describe_run(run)
         )),
         None => out.push_str("last dream: none yet\n"),
@@ -779,9 +779,11 @@ pub(crate) fn render(report: &Report) -> String {
     for harness in Harness::ALL {
         let name = harness.name();
         match report.last_events.iter().find(|e| e.harness == name) {
-            Some(e) => {
-                out.push_str(&format!("last {name} event: {} (session {})\n", e.at.to_rfc3339(), e.session))
-            }
+            Some(e) => out.push_str(&format!(
+                "last {name} event: {} (session {})\n",
+                crate::output::clock().minute(e.at),
+                e.session
+            )),
             None => out.push_str(&format!("last {name} event: none recorded\n")),
         }
         if let Some(h) = report.last_hooks.iter().find(|h| h.harness == name) {

@@ -39,6 +39,11 @@ impl Clock {
         self.zoned(at).strftime("%Y-%m-%d %H:%M %Z").to_string()
     }
 
+    /// Date and second with the zone's abbreviation: `2026-12-01 08:40:05 EST`.
+    pub(crate) fn exact(&self, at: DateTime<Utc>) -> String {
+        self.zoned(at).strftime("%Y-%m-%d %H:%M:%S %Z").to_string()
+    }
+
     /// Date and second, without the zone (for columns whose header names it).
     pub(crate) fn second(&self, at: DateTime<Utc>) -> String {
         self.zoned(at).strftime("%Y-%m-%d %H:%M:%S").to_string()
@@ -60,6 +65,7 @@ mod tests {
         assert_eq!(Clock::named("America/New_York").minute(at), "2026-12-01 07:40 EST");
         assert_eq!(Clock::named("Asia/Kolkata").second(at), "2026-12-01 18:10:05");
         assert_eq!(Clock::utc().minute(at), "2026-12-01 12:40 UTC");
+        assert_eq!(Clock::named("America/New_York").exact(at), "2026-12-01 07:40:05 EST");
         let summer = DateTime::parse_from_rfc3339("2026-07-01T12:00:00Z").unwrap().with_timezone(&Utc);
         assert_eq!(Clock::named("America/New_York").abbreviation(summer), "EDT");
     }
