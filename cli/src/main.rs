@@ -169,6 +169,12 @@ enum Command {
     Uninstall(install::InstallArgs),
     /// Check hooks, binary and store, per harness and per file.
     Doctor(install::DoctorArgs),
+    /// Browse your memory in a local web viewer: sessions live as hooks record them, notes with
+    /// their history and sources, search, what an injection would carry; edit, delete, forget.
+    ///
+    /// Listens on 127.0.0.1 only (`--bind` to choose another address) and prints the address to
+    /// open, with a token every request needs; opens the browser unless `--no-open`.
+    Ui(cmd::ui::UiArgs),
 }
 
 fn main() -> ExitCode {
@@ -239,6 +245,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Install(args) => install::install(&args, json),
             Command::Uninstall(args) => install::uninstall(&args, json),
             Command::Doctor(args) => install::doctor(&args, json).await,
+            Command::Ui(args) => cmd::ui::run(&args, json).await,
         }
     })
 }

@@ -40,6 +40,7 @@ pub mod inject;
 pub mod journal;
 pub mod ledger;
 pub mod log;
+pub mod notes;
 pub mod paths;
 pub mod project;
 mod runtime;
