@@ -69,7 +69,14 @@ pub(crate) async fn delete_note(State(state): State<Shared>, Form(f): Form<Delet
             esc(&f.scope),
             esc(&f.path)
         );
-        return Ok(confirm(&state, &format!("Delete note {path}?"), &plan, "/note/delete", &hidden, &note_href(&f.scope, &f.path)));
+        return Ok(confirm(
+            &state,
+            &format!("Delete note {path}?"),
+            &plan,
+            "/note/delete",
+            &hidden,
+            &note_href(&f.scope, &f.path),
+        ));
     }
     forget::apply(state.store.as_ref(), &plan).await?;
     Ok(Redirect::to(&format!("/notes?deleted={}", enc(&format!("{} {}", f.scope, f.path)))).into_response())
@@ -84,13 +91,23 @@ pub(crate) struct ForgetForm {
 }
 
 /// `POST /session/forget`: asks, then forgets the session everywhere `forget session` does.
-pub(crate) async fn forget_session(State(state): State<Shared>, Form(f): Form<ForgetForm>) -> Result<Response> {
+pub(crate) async fn forget_session(
+    State(state): State<Shared>,
+    Form(f): Form<ForgetForm>,
+) -> Result<Response> {
     checked(&state, &f.form_key)?;
     let target = Target::Session(SessionKey(f.key.trim().to_owned()));
     let plan = forget::plan(state.store.as_ref(), &state.config, &state.env, &target).await?;
     if !f.confirm {
         let hidden = format!("<input type=\"hidden\" name=\"key\" value=\"{}\">", esc(&f.key));
-        return Ok(confirm(&state, &format!("Forget session {}?", f.key), &plan, "/session/forget", &hidden, &session_href(&f.key)));
+        return Ok(confirm(
+            &state,
+            &format!("Forget session {}?", f.key),
+            &plan,
+            "/session/forget",
+            &hidden,
+            &session_href(&f.key),
+        ));
     }
     forget::apply(state.store.as_ref(), &plan).await?;
     Ok(Redirect::to(&format!("/?forgot={}", enc(&f.key))).into_response())
@@ -98,7 +115,10 @@ pub(crate) async fn forget_session(State(state): State<Shared>, Form(f): Form<Fo
 
 /// The question before a forget: what it deletes for good, and the button that does it.
 fn confirm(state: &Shared, title: &str, plan: &Plan, action: &str, hidden: &str, back: &str) -> Response {
-    let mut body = format!("<h1>{}</h1><p>This deletes for good, from the store, its indexes, the journal and the logs:</p><ul class=\"plan\">", esc(title));
+    let mut body = format!(
+        "<h1>{}</h1><p>This deletes for good, from the store, its indexes, the journal and the logs:</p><ul class=\"plan\">",
+        esc(title)
+    );
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     if !plan.events.is_empty() {
         let _ = write!(body, "<li>{} event{}</li>", plan.events.len(), plural(plan.events.len()));
@@ -107,10 +127,21 @@ fn confirm(state: &Shared, title: &str, plan: &Plan, action: &str, hidden: &str,
         let _ = write!(body, "<li>session {}</li>", esc(key.as_str()));
     }
     for n in &plan.notes {
-        let _ = write!(body, "<li>note {} {} ({}), with its history</li>", esc(&n.scope.to_string()), esc(n.path.as_str()), esc(&n.title));
+        let _ = write!(
+            body,
+            "<li>note {} {} ({}), with its history</li>",
+            esc(&n.scope.to_string()),
+            esc(n.path.as_str()),
+            esc(&n.title)
+        );
     }
     for n in &plan.rederived {
-        let _ = write!(body, "<li>note {} {} keeps its other sources and loses the forgotten ones</li>", esc(&n.scope.to_string()), esc(n.path.as_str()));
+        let _ = write!(
+            body,
+            "<li>note {} {} keeps its other sources and loses the forgotten ones</li>",
+            esc(&n.scope.to_string()),
+            esc(n.path.as_str())
+        );
     }
     if !plan.journal.is_empty() {
         let _ = write!(body, "<li>{} journal file{}</li>", plan.journal.len(), plural(plan.journal.len()));

@@ -156,7 +156,9 @@ mod tests {
         for ok in ["127.0.0.1:4000", "localhost:4000", "LOCALHOST:4000", "[::1]:4000", "127.0.0.2:4000"] {
             assert!(hosts.allows(ok), "{ok}");
         }
-        for bad in ["evil.example:4000", "127.0.0.1:4001", "127.0.0.1", "", "10.0.0.5:4000", "localhost.evil:4000"] {
+        for bad in
+            ["evil.example:4000", "127.0.0.1:4001", "127.0.0.1", "", "10.0.0.5:4000", "localhost.evil:4000"]
+        {
             assert!(!hosts.allows(bad), "{bad}");
         }
         let everywhere = Hosts::new("0.0.0.0:4000".parse().unwrap());

@@ -75,7 +75,10 @@ pub(crate) fn page_with(title: &str, active: &str, body: &str, attributes: &str)
 /// Whether a link in a note may be followed: the web, mail, and anchors within the page.
 fn safe_link(dest: &str) -> bool {
     let lower = dest.trim().to_ascii_lowercase();
-    lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("mailto:") || lower.starts_with('#')
+    lower.starts_with("https://")
+        || lower.starts_with("http://")
+        || lower.starts_with("mailto:")
+        || lower.starts_with('#')
 }
 
 /// A note's Markdown body as HTML. Raw HTML in the note is shown as text, links to anything but
@@ -118,7 +121,9 @@ mod tests {
 
     #[test]
     fn raw_html_and_script_links_in_a_note_stay_inert() {
-        let html = markdown("# Title\n\n<script>alert(1)</script>\n\nsee <b onclick=x>this</b> and [x](javascript:alert(1)) ![i](http://e/x.png)\n");
+        let html = markdown(
+            "# Title\n\n<script>alert(1)</script>\n\nsee <b onclick=x>this</b> and [x](javascript:alert(1)) ![i](http://e/x.png)\n",
+        );
         assert!(!html.contains("<script"), "{html}");
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(!html.contains("<b "), "{html}");

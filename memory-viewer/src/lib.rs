@@ -80,11 +80,8 @@ impl Viewer {
     /// The address to open for a server listening on `addr`: the first page, with the token.
     /// A server on every address is opened through loopback.
     pub fn url(&self, addr: SocketAddr) -> String {
-        let host = if addr.ip().is_unspecified() {
-            format!("127.0.0.1:{}", addr.port())
-        } else {
-            addr.to_string()
-        };
+        let host =
+            if addr.ip().is_unspecified() { format!("127.0.0.1:{}", addr.port()) } else { addr.to_string() };
         format!("http://{host}/?token={}", self.token)
     }
 

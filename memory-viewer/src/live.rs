@@ -62,42 +62,54 @@ pub(crate) async fn stream(
     // A reconnecting browser says what it saw last.
     let seen = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     let after = seen.unwrap_or(0).max(q.after);
-    let events = futures_util::stream::unfold((state, after, Vec::<Event>::new()), |(state, mut cursor, mut queue)| async move {
-        loop {
-            if !queue.is_empty() {
-                let next = queue.remove(0);
-                return Some((Ok(next), (state, cursor, queue)));
+    let events = futures_util::stream::unfold(
+        (state, after, Vec::<Event>::new()),
+        |(state, mut cursor, mut queue)| async move {
+            loop {
+                if !queue.is_empty() {
+                    let next = queue.remove(0);
+                    return Some((Ok(next), (state, cursor, queue)));
+                }
+                tokio::time::sleep(POLL).await;
+                let Ok(batch) = state.store.events_after(cursor, BATCH).await else { continue };
+                if batch.is_empty() {
+                    continue;
+                }
+                let names = catalog(&state).await.ok();
+                for stored in batch {
+                    cursor = cursor.max(stored.position);
+                    let e = &stored.event;
+                    let project = e.project.as_deref().map(|id| {
+                        names
+                            .as_ref()
+                            .and_then(|c| c.projects().iter().find(|k| k.id == id))
+                            .map_or(id, |k| k.name.as_str())
+                            .to_owned()
+                    });
+                    let info = SessionInfo {
+                        key: e.session.clone(),
+                        harness: e.harness.name.clone(),
+                        project: e.project.clone(),
+                        started_at: e.occurred_at,
+                        last_at: e.occurred_at,
+                        events: stored.seq,
+                    };
+                    let data = json!({
+                        "position": stored.position,
+                        "session": e.session.as_str(),
+                        "seq": stored.seq,
+                        "event_html": event_row(&stored),
+                        "session_html": session_row(&info, project.as_deref()),
+                    });
+                    queue.push(
+                        Event::default()
+                            .event("event")
+                            .id(stored.position.to_string())
+                            .data(data.to_string()),
+                    );
+                }
             }
-            tokio::time::sleep(POLL).await;
-            let Ok(batch) = state.store.events_after(cursor, BATCH).await else { continue };
-            if batch.is_empty() {
-                continue;
-            }
-            let names = catalog(&state).await.ok();
-            for stored in batch {
-                cursor = cursor.max(stored.position);
-                let e = &stored.event;
-                let project = e.project.as_deref().map(|id| {
-                    names.as_ref().and_then(|c| c.projects().iter().find(|k| k.id == id)).map_or(id, |k| k.name.as_str()).to_owned()
-                });
-                let info = SessionInfo {
-                    key: e.session.clone(),
-                    harness: e.harness.name.clone(),
-                    project: e.project.clone(),
-                    started_at: e.occurred_at,
-                    last_at: e.occurred_at,
-                    events: stored.seq,
-                };
-                let data = json!({
-                    "position": stored.position,
-                    "session": e.session.as_str(),
-                    "seq": stored.seq,
-                    "event_html": event_row(&stored),
-                    "session_html": session_row(&info, project.as_deref()),
-                });
-                queue.push(Event::default().event("event").id(stored.position.to_string()).data(data.to_string()));
-            }
-        }
-    });
+        },
+    );
     Sse::new(events).keep_alive(KeepAlive::default())
 }

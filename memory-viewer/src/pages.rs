@@ -72,7 +72,10 @@ pub(crate) struct SessionsQuery {
 }
 
 /// `/`: every session, most recent first, by day.
-pub(crate) async fn sessions(State(state): State<Shared>, Query(q): Query<SessionsQuery>) -> Result<Html<String>> {
+pub(crate) async fn sessions(
+    State(state): State<Shared>,
+    Query(q): Query<SessionsQuery>,
+) -> Result<Html<String>> {
     let all = state.store.sessions().await?;
     let catalog = catalog(&state).await?;
     let after = crate::live::end_position(state.store.as_ref()).await?;
@@ -121,11 +124,7 @@ pub(crate) async fn sessions(State(state): State<Shared>, Query(q): Query<Sessio
         body.push_str("</ul>");
     }
     body.push_str("</div>");
-    let filters = format!(
-        "harness={}&project={}",
-        enc(harness.unwrap_or("")),
-        enc(project.unwrap_or(""))
-    );
+    let filters = format!("harness={}&project={}", enc(harness.unwrap_or("")), enc(project.unwrap_or("")));
     body.push_str("<nav class=\"pages\">");
     if q.page > 0 {
         let _ = write!(body, "<a href=\"/?page={}&{}\">newer</a> ", q.page - 1, esc(&filters));
@@ -166,7 +165,10 @@ pub(crate) struct SessionQuery {
 }
 
 /// `/session?key=…`: one session's events in order.
-pub(crate) async fn session(State(state): State<Shared>, Query(q): Query<SessionQuery>) -> Result<Html<String>> {
+pub(crate) async fn session(
+    State(state): State<Shared>,
+    Query(q): Query<SessionQuery>,
+) -> Result<Html<String>> {
     let key = SessionKey(q.key.clone());
     let info = state.store.sessions().await?.into_iter().find(|s| s.key == key);
     let Some(info) = info else {
@@ -210,8 +212,10 @@ pub(crate) async fn session(State(state): State<Shared>, Query(q): Query<Session
         esc(&state.form_key),
         esc(info.key.as_str())
     );
-    let attributes =
-        format!(" data-live-after=\"{after}\" data-view=\"session\" data-session=\"{}\"", esc(info.key.as_str()));
+    let attributes = format!(
+        " data-live-after=\"{after}\" data-view=\"session\" data-session=\"{}\"",
+        esc(info.key.as_str())
+    );
     Ok(page_with(info.key.as_str(), "/", &body, &attributes))
 }
 
@@ -290,7 +294,14 @@ fn event_detail(e: &HookEvent) -> String {
         }
     }
     if e.kind == EventKind::Injection {
-        let notes: Vec<&str> = e.raw.get("notes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        let notes: Vec<&str> = e
+            .raw
+            .get("notes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
         let chars = e.raw.get("chars").and_then(Value::as_u64).unwrap_or(0);
         let trigger = e.raw.get("trigger").and_then(Value::as_str).unwrap_or("");
         let _ = write!(
@@ -339,7 +350,12 @@ pub(crate) async fn notes(State(state): State<Shared>, Query(q): Query<NotesQuer
     }
     body.push_str("<div class=\"tree\">");
     for ((_, label), group) in by_scope {
-        let _ = write!(body, "<details open><summary>{} <span class=\"count\">{}</span></summary>", esc(&label), group.len());
+        let _ = write!(
+            body,
+            "<details open><summary>{} <span class=\"count\">{}</span></summary>",
+            esc(&label),
+            group.len()
+        );
         let mut folder: Option<&str> = None;
         body.push_str("<ul>");
         for n in group {
@@ -386,7 +402,10 @@ pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>
     };
     let catalog = catalog(&state).await?;
     let history = state.store.note_history(&scope, &path).await?;
-    let kind = serde_json::to_value(note.meta.kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+    let kind = serde_json::to_value(note.meta.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
     let mut body = String::new();
     if q.saved {
         body.push_str("<p class=\"notice\">Saved; the previous version is in the history below.</p>");
@@ -400,7 +419,11 @@ pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>
         esc(&kind),
         esc(&note.meta.generator),
         time(note.meta.updated),
-        if note.meta.tags.is_empty() { String::new() } else { format!(" · tags: {}", esc(&note.meta.tags.join(", "))) },
+        if note.meta.tags.is_empty() {
+            String::new()
+        } else {
+            format!(" · tags: {}", esc(&note.meta.tags.join(", ")))
+        },
     );
     if let Some(d) = &note.meta.description {
         let _ = write!(body, "<p class=\"description\">{}</p>", esc(d));
@@ -477,17 +500,24 @@ async fn sources(state: &Shared, note: &Note) -> Result<String> {
     out.push_str("</ul>");
     let missing = note.meta.sources.len().saturating_sub(found.len());
     if missing > 0 {
-        let _ = write!(out, "<p class=\"empty\">{missing} more source event{} pruned or forgotten.</p>", if missing == 1 { "" } else { "s" });
+        let _ = write!(
+            out,
+            "<p class=\"empty\">{missing} more source event{} pruned or forgotten.</p>",
+            if missing == 1 { "" } else { "s" }
+        );
     }
     Ok(out)
 }
 
-/// Two versions of a note, line by line.
+/// Two versions of a note, line by line: what changed, with two lines around each change.
 fn diff(old: &str, new: &str) -> String {
     let mut out = String::from("<pre class=\"diff\">");
     let diff = similar::TextDiff::from_lines(old, new);
-    for op in diff.ops() {
-        for change in diff.iter_changes(op) {
+    for (i, group) in diff.grouped_ops(2).iter().enumerate() {
+        if i > 0 {
+            out.push_str("<span class=\"gap\">⋯</span>");
+        }
+        for change in group.iter().flat_map(|op| diff.iter_changes(op)) {
             let (class, sign) = match change.tag() {
                 similar::ChangeTag::Delete => ("del", '-'),
                 similar::ChangeTag::Insert => ("ins", '+'),
@@ -581,7 +611,11 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
     if history_only {
         body.push_str("<li class=\"empty\">Notes have no harness or time: with those filters, history alone is searched.</li>");
     }
-    let _ = write!(body, "</ul></section><section id=\"event-hits\"><h2>History ({})</h2><ul class=\"hits\">", events.len());
+    let _ = write!(
+        body,
+        "</ul></section><section id=\"event-hits\"><h2>History ({})</h2><ul class=\"hits\">",
+        events.len()
+    );
     for h in &events {
         let e = &h.event.event;
         let _ = write!(
@@ -611,7 +645,10 @@ pub(crate) struct PreviewForm {
 
 /// `/preview`: what a session start in a project would be given now, against the budget, and
 /// what a typed prompt would be given.
-pub(crate) async fn preview(State(state): State<Shared>, Query(f): Query<PreviewForm>) -> Result<Html<String>> {
+pub(crate) async fn preview(
+    State(state): State<Shared>,
+    Query(f): Query<PreviewForm>,
+) -> Result<Html<String>> {
     let catalog = catalog(&state).await?;
     let chosen = f
         .project
@@ -619,7 +656,8 @@ pub(crate) async fn preview(State(state): State<Shared>, Query(f): Query<Preview
         .filter(|p| !p.is_empty())
         .and_then(|p| catalog.find(p))
         .or_else(|| catalog.projects().first());
-    let mut body = String::from("<h1>Injection preview</h1><form class=\"filters\" method=\"get\" action=\"/preview\">");
+    let mut body =
+        String::from("<h1>Injection preview</h1><form class=\"filters\" method=\"get\" action=\"/preview\">");
     body.push_str(&project_select(&catalog, chosen.map(|k| k.id.as_str()), false));
     let _ = write!(
         body,
@@ -631,11 +669,17 @@ pub(crate) async fn preview(State(state): State<Shared>, Query(f): Query<Preview
         body.push_str("<p class=\"empty\">No project is known yet: a hook records one when a session starts in its folder.</p>");
         return Ok(page("Injection preview", "/preview", &body));
     };
-    let root = known.entry.as_ref().and_then(|e| e.roots.first()).map(|r| r.path.clone()).unwrap_or_else(PathBuf::new);
+    let root = known
+        .entry
+        .as_ref()
+        .and_then(|e| e.roots.first())
+        .map(|r| r.path.clone())
+        .unwrap_or_else(PathBuf::new);
     let project = Project { id: known.id.clone(), name: known.name.clone(), root };
     let hook = &state.config.hook;
     let none = BTreeSet::new();
-    let start = inject::session_start(state.store.as_ref(), &project, hook.session_start_budget, &none).await?;
+    let start =
+        inject::session_start(state.store.as_ref(), &project, hook.session_start_budget, &none).await?;
     let _ = write!(body, "<section id=\"preview-start\"><h2>Session start in {}</h2>", esc(&project.name));
     body.push_str(&injection(start.as_ref(), hook.session_start_budget));
     body.push_str("</section>");
@@ -644,8 +688,16 @@ pub(crate) async fn preview(State(state): State<Shared>, Query(f): Query<Preview
             vector: embedder.embed_in_background(f.prompt.clone(), memory_embed::PROMPT_TOKENS),
             min_similarity: state.config.retrieval.min_similarity,
         });
-        let given =
-            inject::for_prompt(state.store.as_ref(), &project, &f.prompt, &none, hook, hook.prompt_budget, meaning).await?;
+        let given = inject::for_prompt(
+            state.store.as_ref(),
+            &project,
+            &f.prompt,
+            &none,
+            hook,
+            hook.prompt_budget,
+            meaning,
+        )
+        .await?;
         body.push_str("<section id=\"preview-prompt-result\"><h2>This prompt</h2>");
         body.push_str(&injection(given.as_ref(), hook.prompt_budget));
         body.push_str("</section>");

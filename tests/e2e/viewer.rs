@@ -79,19 +79,51 @@ fn record(m: &Machine, dir: &Path) {
     for (i, ok) in [(1, false), (2, true)] {
         let id = format!("toolu_{i}");
         let input = json!({ "command": "cargo test --workspace" });
-        m.hook("claude", dir, &claude(s, dir, "PreToolUse", json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": input })));
+        m.hook(
+            "claude",
+            dir,
+            &claude(
+                s,
+                dir,
+                "PreToolUse",
+                json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": input }),
+            ),
+        );
         let post = if ok {
-            claude(s, dir, "PostToolUse", json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": input,
-                "tool_response": { "stdout": "test result: ok. 12 passed", "stderr": "", "interrupted": false, "isImage": false } }))
+            claude(
+                s,
+                dir,
+                "PostToolUse",
+                json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": input,
+                "tool_response": { "stdout": "test result: ok. 12 passed", "stderr": "", "interrupted": false, "isImage": false } }),
+            )
         } else {
-            claude(s, dir, "PostToolUseFailure", json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": input,
-                "error": "error[E0432]: unresolved import `crate::store`" }))
+            claude(
+                s,
+                dir,
+                "PostToolUseFailure",
+                json!({ "tool_name": "Bash", "tool_use_id": id, "tool_input": input,
+                "error": "error[E0432]: unresolved import `crate::store`" }),
+            )
         };
         m.hook("claude", dir, &post);
     }
     m.hook("claude", dir, &claude(s, dir, "Stop", json!({ "stop_hook_active": false })));
-    m.hook("codex", dir, &codex("codex-v1", dir, "UserPromptSubmit", json!({ "turn_id": "t1", "prompt": "add a retry to the upload client" })));
-    m.hook("cursor", dir, &cursor("cursor-v1", dir, "beforeSubmitPrompt", json!({ "prompt": "rename the config loader" })));
+    m.hook(
+        "codex",
+        dir,
+        &codex(
+            "codex-v1",
+            dir,
+            "UserPromptSubmit",
+            json!({ "turn_id": "t1", "prompt": "add a retry to the upload client" }),
+        ),
+    );
+    m.hook(
+        "cursor",
+        dir,
+        &cursor("cursor-v1", dir, "beforeSubmitPrompt", json!({ "prompt": "rename the config loader" })),
+    );
     m.run_json(&["dream"]);
     // A session start after the dream: an injection with the notes it carried.
     m.hook("codex", dir, &codex("codex-v2", dir, "SessionStart", json!({ "source": "startup" })));
@@ -118,7 +150,12 @@ fn the_viewer_shows_and_changes_memory_in_a_real_browser() {
     browser.goto(&ui.url);
     assert!(!browser.url().contains("token="), "{}", browser.url());
     let text = browser.text();
-    for key in ["claude:7a1c0e52-0000-4000-8000-00000000c1a0", "codex:codex-v1", "cursor:cursor-v1", "codex:codex-v2"] {
+    for key in [
+        "claude:7a1c0e52-0000-4000-8000-00000000c1a0",
+        "codex:codex-v1",
+        "cursor:cursor-v1",
+        "codex:codex-v2",
+    ] {
         assert!(text.contains(key), "the timeline lists {key}:\n{text}");
     }
     for harness in ["claude", "codex", "cursor"] {
@@ -136,12 +173,15 @@ fn the_viewer_shows_and_changes_memory_in_a_real_browser() {
     assert!(browser.html().contains("badge-failed"), "the failure is marked");
     assert!(!browser.html().contains(SECRET), "no secret is shown");
     assert!(text.contains("[REDACTED:"), "the redaction marker is shown instead: {text}");
-    let order = browser.script(
-        "return [...document.querySelectorAll('li.event .kind')].map(e => e.textContent);",
-    );
+    let order =
+        browser.script("return [...document.querySelectorAll('li.event .kind')].map(e => e.textContent);");
     let kinds: Vec<&str> = order.as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
     assert_eq!(kinds.first(), Some(&"SessionStart"), "{kinds:?}");
-    assert!(kinds.iter().position(|k| *k == "PostToolUseFailure") < kinds.iter().position(|k| *k == "PostToolUse"), "{kinds:?}");
+    assert!(
+        kinds.iter().position(|k| *k == "PostToolUseFailure")
+            < kinds.iter().position(|k| *k == "PostToolUse"),
+        "{kinds:?}"
+    );
     shot(&browser, "session");
 
     // The injection of a later session start, with the notes it carried, linked.
@@ -155,20 +195,24 @@ fn the_viewer_shows_and_changes_memory_in_a_real_browser() {
 
     // Edit the note: the change is saved by hand, kept in the history as a diff, and reaches
     // the next session start.
-    let edited = browser
-        .script("return document.getElementById('note-markdown').value;")
-        .as_str()
-        .unwrap()
-        .to_owned();
-    browser.fill("#note-markdown", &format!("{edited}- Release builds go through `just release`, never by hand.\n"));
+    let edited =
+        browser.script("return document.getElementById('note-markdown').value;").as_str().unwrap().to_owned();
+    browser.fill(
+        "#note-markdown",
+        &format!("{edited}- Release builds go through `just release`, never by hand.\n"),
+    );
     browser.click("#save-note");
     browser.wait_for("the saved note", "return !!document.querySelector('p.notice');");
     let text = browser.text();
     assert!(text.contains("just release"), "{text}");
     assert!(text.contains("version 2"), "the history holds both versions: {text}");
-    assert!(browser.html().contains("<span class=\"ins\">+ - Release builds"), "the diff shows the added line");
+    assert!(
+        browser.html().contains("<span class=\"ins\">+ - Release builds"),
+        "the diff shows the added line"
+    );
     shot(&browser, "note");
-    let start = m.hook("claude", &dir, &claude("after-edit", &dir, "SessionStart", json!({ "source": "startup" })));
+    let start =
+        m.hook("claude", &dir, &claude("after-edit", &dir, "SessionStart", json!({ "source": "startup" })));
     let context = start.context("claude").expect("notes at session start");
     assert!(context.contains("just release"), "the edit reaches the next session start: {context}");
 
@@ -205,7 +249,11 @@ fn the_viewer_shows_and_changes_memory_in_a_real_browser() {
     browser.goto(&format!("http://{}/", ui.addr));
     browser.wait_for("the live stream", "return document.body.dataset.live === 'on';");
     browser.script("window.notReloaded = true; return true;");
-    m.hook("cursor", &dir, &cursor("cursor-live", &dir, "beforeSubmitPrompt", json!({ "prompt": "live one" })));
+    m.hook(
+        "cursor",
+        &dir,
+        &cursor("cursor-live", &dir, "beforeSubmitPrompt", json!({ "prompt": "live one" })),
+    );
     browser.wait_for(
         "the live session",
         "return !!document.querySelector('li.session[data-key=\"cursor:cursor-live\"]') && window.notReloaded === true;",
@@ -219,7 +267,8 @@ fn the_viewer_shows_and_changes_memory_in_a_real_browser() {
     browser.click("#confirm");
     browser.wait_for("the timeline", "return document.body.dataset.view === 'sessions';");
     assert!(browser.text().contains("Forgot session codex:codex-v1"), "{}", browser.text());
-    let listed = browser.script("return !!document.querySelector('li.session[data-key=\"codex:codex-v1\"]');");
+    let listed =
+        browser.script("return !!document.querySelector('li.session[data-key=\"codex:codex-v1\"]');");
     assert_eq!(listed, json!(false), "no longer listed");
     let sessions = m.run_json(&["sessions"]);
     assert!(
@@ -271,7 +320,11 @@ fn the_viewer_refuses_requests_without_its_token_from_other_hosts_and_foreign_or
     // No token, a wrong token: refused, pages, assets and the live stream alike.
     for target in ["/", "/notes", "/assets/app.js", "/live", "/session?key=claude%3As-sec"] {
         assert_eq!(ui.get(target, &[]).status, 401, "{target} without a token");
-        assert_eq!(ui.get(target, &[("Cookie", "agent_memory_token=0000")]).status, 401, "{target} with a wrong token");
+        assert_eq!(
+            ui.get(target, &[("Cookie", "agent_memory_token=0000")]).status,
+            401,
+            "{target} with a wrong token"
+        );
     }
     assert_eq!(ui.get("/?token=deadbeef", &[]).status, 401);
     let ok = ui.get("/", &[("Cookie", &cookie)]);
@@ -284,16 +337,22 @@ fn the_viewer_refuses_requests_without_its_token_from_other_hosts_and_foreign_or
     assert!(set.contains("HttpOnly") && set.contains("SameSite=Strict"), "{set}");
 
     // A rebinding page's name, or another port: refused even with the token.
-    for wrong in [format!("attacker.example:{}", ui.addr.port()), "127.0.0.1:1".to_owned(), "localhost".to_owned()] {
+    for wrong in
+        [format!("attacker.example:{}", ui.addr.port()), "127.0.0.1:1".to_owned(), "localhost".to_owned()]
+    {
         let answer = ui.get("/", &[("Host", &wrong), ("Cookie", &cookie)]);
         assert_eq!(answer.status, 421, "Host {wrong}");
     }
-    assert_eq!(ui.get("/", &[("Host", &format!("localhost:{}", ui.addr.port())), ("Cookie", &cookie)]).status, 200);
+    assert_eq!(
+        ui.get("/", &[("Host", &format!("localhost:{}", ui.addr.port())), ("Cookie", &cookie)]).status,
+        200
+    );
 
     // Writes need the viewer's own origin (and its form key).
     let form = "form_key=x&key=claude%3As-sec";
     let post = |headers: &[(&str, &str)]| {
-        let mut all = vec![("Cookie", cookie.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
+        let mut all =
+            vec![("Cookie", cookie.as_str()), ("Content-Type", "application/x-www-form-urlencoded")];
         all.extend_from_slice(headers);
         http::request(ui.addr, "POST", "/session/forget", &all, form).unwrap().status
     };
@@ -327,6 +386,9 @@ fn another_address_than_loopback_is_taken_only_when_asked_for_with_a_warning() {
     // Still only for its own names and with its token.
     assert_eq!(ui.get("/", &[]).status, 401);
     let cookie = ui.cookie();
-    assert_eq!(ui.get("/", &[("Host", &format!("attacker.example:{}", ui.addr.port())), ("Cookie", &cookie)]).status, 421);
+    assert_eq!(
+        ui.get("/", &[("Host", &format!("attacker.example:{}", ui.addr.port())), ("Cookie", &cookie)]).status,
+        421
+    );
     assert_eq!(ui.get("/", &[("Cookie", &cookie)]).status, 200);
 }

@@ -101,7 +101,8 @@ impl Browser {
     }
 
     fn element(&self, css: &str) -> String {
-        let found = self.call("POST", &self.at("/element"), &json!({ "using": "css selector", "value": css }));
+        let found =
+            self.call("POST", &self.at("/element"), &json!({ "using": "css selector", "value": css }));
         found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}")).to_owned()
     }
 
@@ -122,7 +123,11 @@ impl Browser {
     pub(crate) fn wait_for(&self, what: &str, script: &str) {
         let started = Instant::now();
         while self.script(script) != Value::Bool(true) {
-            assert!(started.elapsed() < Duration::from_secs(20), "timed out waiting for {what}:\n{}", self.text());
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "timed out waiting for {what}:\n{}",
+                self.text()
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
