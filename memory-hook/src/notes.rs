@@ -50,3 +50,42 @@ pub async fn save(config: &Config, store: &dyn MemoryStore, mut note: Note) -> R
     }
     Ok(note)
 }
+
+#[cfg(test)]
+mod tests {
+    use memory_core::{GENERATOR_USER, Note, NoteKind, NoteMeta, NotePath, Scope};
+
+    use super::edited;
+
+    fn note() -> Note {
+        Note {
+            path: NotePath::new("tools/cargo.md").unwrap(),
+            meta: NoteMeta {
+                title: "Cargo".to_owned(),
+                description: None,
+                tags: Vec::new(),
+                scope: Scope::Project("acme-1".to_owned()),
+                kind: NoteKind::Tool,
+                sources: Vec::new(),
+                updated: chrono::Utc::now() - chrono::Duration::days(3),
+                generator: "deterministic".to_owned(),
+            },
+            body: "- run `cargo test`\n".to_owned(),
+        }
+    }
+
+    #[test]
+    fn an_edit_is_the_users_and_keeps_its_scope() {
+        let current = note();
+        let text = current.to_markdown().replace("run `cargo test`", "run `cargo nextest run`");
+        let changed = edited(&current, &text).unwrap();
+        assert_eq!(changed.body, "- run `cargo nextest run`\n");
+        assert_eq!(changed.meta.generator, GENERATOR_USER);
+        assert!(changed.meta.updated > current.meta.updated);
+        let moved = current.to_markdown().replace("scope: project:acme-1", "scope: user");
+        let refused = edited(&current, &moved).unwrap_err().to_string();
+        assert!(refused.contains("cannot change scope"), "{refused}");
+        let untitled = current.to_markdown().replace("title: Cargo", "title: ' '");
+        assert!(edited(&current, &untitled).is_err(), "an edit is checked like every note");
+    }
+}

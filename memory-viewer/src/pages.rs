@@ -711,7 +711,7 @@ fn injection(given: Option<&inject::Injection>, budget: usize) -> String {
         return format!("<p class=\"empty\">Nothing would be given (budget {budget} characters).</p>");
     };
     let used = given.text.chars().count();
-    let share = if budget == 0 { 0 } else { used * 100 / budget };
+    let share = (used * 100).checked_div(budget).unwrap_or(0);
     let mut out = format!(
         "<p class=\"budget\"><span class=\"used\">{used}</span> of {budget} characters ({share}%)\
          <meter min=\"0\" max=\"{budget}\" value=\"{used}\"></meter></p><ul class=\"carried\">"
