@@ -23,7 +23,7 @@ mod html;
 mod live;
 mod pages;
 
-use std::future::Future;
+use std::future::{Future, IntoFuture as _};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -33,6 +33,9 @@ use memory_core::MemoryStore;
 use memory_hook::{Config, Env};
 
 pub use error::{Error, Result};
+
+/// How long open connections may take to finish once the server is asked to stop.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// What every handler shares.
 #[derive(Debug)]
@@ -114,7 +117,25 @@ impl Viewer {
             .route("/assets/{file}", get(assets::serve))
             .layer(axum::middleware::from_fn_with_state(state.clone(), guard::check))
             .with_state(state);
-        axum::serve(listener, app).with_graceful_shutdown(shutdown).await?;
+        // Live streams never end by themselves: once `shutdown` completes, open connections get
+        // a moment to finish, then the server stops regardless.
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        });
+        let mut graceful = stopped.clone();
+        let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+            let _ = graceful.wait_for(|s| *s).await;
+        });
+        let mut waited = stopped;
+        tokio::select! {
+            served = server.into_future() => served?,
+            () = async move {
+                let _ = waited.wait_for(|s| *s).await;
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } => {}
+        }
         Ok(())
     }
 }
