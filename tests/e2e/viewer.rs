@@ -258,6 +258,20 @@ fn the_viewer_shows_and_changes_memory_in_a_real_browser() {
         "the live session",
         "return !!document.querySelector('li.session[data-key=\"cursor:cursor-live\"]') && window.notReloaded === true;",
     );
+    // And on the open session, the next event is appended.
+    browser.click("li.session[data-key=\"cursor:cursor-live\"] a");
+    browser.wait_for("the live stream", "return document.body.dataset.live === 'on';");
+    browser.script("window.notReloaded = true; return true;");
+    m.hook(
+        "cursor",
+        &dir,
+        &cursor("cursor-live", &dir, "beforeSubmitPrompt", json!({ "prompt": "and a second one" })),
+    );
+    browser.wait_for(
+        "the live event",
+        "return [...document.querySelectorAll('#events li.event')].some(e => e.innerText.includes('and a second one')) \
+         && window.notReloaded === true;",
+    );
 
     // Forget a session: asked first, then gone from the store.
     browser.goto(&format!("http://{}/session?key=codex%3Acodex-v1", ui.addr));
