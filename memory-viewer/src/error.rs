@@ -11,6 +11,9 @@ pub enum Error {
     /// The listener failed.
     #[error("the viewer's listener failed: {0}")]
     Io(#[from] std::io::Error),
+    /// The operating system gave no random numbers for the per-launch secrets.
+    #[error("no random numbers from the operating system: {0}")]
+    Random(String),
     /// A store call failed.
     #[error(transparent)]
     Store(#[from] memory_core::Error),

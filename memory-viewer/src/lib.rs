@@ -64,7 +64,7 @@ pub struct Viewer {
 /// 32 random bytes as hexadecimal.
 fn secret() -> Result<String> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| Error::Io(std::io::Error::other(e.to_string())))?;
+    getrandom::fill(&mut bytes).map_err(|e| Error::Random(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
