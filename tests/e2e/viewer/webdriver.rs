@@ -29,7 +29,7 @@ impl Browser {
     /// Starts chromedriver and a headless Chromium that makes no connection of its own.
     pub(crate) fn start() -> Self {
         let port = free_port();
-        let driver = Command::new("chromedriver")
+        let mut driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -38,7 +38,11 @@ impl Browser {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let started = Instant::now();
         while http::request(addr, "GET", "/status", &[], "").is_err() {
-            assert!(started.elapsed() < Duration::from_secs(30), "chromedriver did not start");
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = driver.kill();
+                let _ = driver.wait();
+                panic!("chromedriver did not start");
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
         let profile = tempfile::tempdir().unwrap();
