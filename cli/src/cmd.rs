@@ -13,6 +13,7 @@ pub(crate) mod prune;
 pub(crate) mod query;
 pub(crate) mod redact;
 pub(crate) mod sync;
+pub(crate) mod ui;
 
 use memory_core::{HarnessAdapter, NotePath};
 

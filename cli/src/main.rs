@@ -199,6 +199,12 @@ enum Command {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// Browse your memory in a local web viewer: sessions live as hooks record them, notes with
+    /// their history and sources, search, what an injection would carry; edit, delete, forget.
+    ///
+    /// Listens on 127.0.0.1 only (`--bind` to choose another address) and prints the address to
+    /// open, with a token every request needs; opens the browser unless `--no-open`.
+    Ui(cmd::ui::UiArgs),
 }
 
 fn main() -> ExitCode {
@@ -282,6 +288,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             Command::Man { dir } => man(dir.as_deref(), json),
+            Command::Ui(args) => cmd::ui::run(&args, json).await,
         }
     })
 }

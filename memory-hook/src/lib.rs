@@ -44,6 +44,7 @@ pub mod journal;
 pub mod ledger;
 pub mod lock;
 pub mod log;
+pub mod notes;
 pub mod paths;
 pub mod project;
 pub mod replica;

@@ -25,4 +25,5 @@ mod real_clis;
 mod support;
 mod tool_time;
 mod tree;
+mod viewer;
 mod write_paths;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chrono::Utc;
-use memory_core::{GENERATOR_USER, MemoryStore, Note, NoteDefaults, NoteKind, NoteMeta, NotePath, Scope};
+use memory_core::{GENERATOR_USER, MemoryStore, Note, NoteKind, NoteMeta, NotePath, Scope};
 use memory_hook::Config;
 use serde_json::json;
 
@@ -92,7 +92,7 @@ pub(crate) async fn add(
         }
         None => {
             let edited = in_editor(&note.to_markdown(), &path)?;
-            let defaults = defaults(&note);
+            let defaults = memory_hook::notes::defaults(&note);
             let parsed = Note::from_markdown_or(path.clone(), &edited.text, &defaults)?;
             if parsed.meta.scope != scope {
                 anyhow::bail!("the scope is chosen with --scope, not in the editor");
@@ -106,15 +106,6 @@ pub(crate) async fn add(
         note.body.push('\n');
     }
     save(json, &config, store, scopes, note, true).await
-}
-
-fn defaults(note: &Note) -> NoteDefaults {
-    NoteDefaults {
-        scope: Some(note.meta.scope.clone()),
-        kind: note.meta.kind,
-        updated: Utc::now(),
-        generator: GENERATOR_USER.to_owned(),
-    }
 }
 
 /// `notes edit`.
@@ -139,37 +130,22 @@ pub(crate) async fn edit(
         print("no change");
         return Ok(ExitCode::SUCCESS);
     }
-    let parsed = Note::from_markdown_or(path.clone(), &edited.text, &defaults(&current))
-        .and_then(|n| n.validate().map(|()| n))
+    let note = memory_hook::notes::edited(&current, &edited.text)
         .map_err(|e| anyhow::anyhow!("{e}; your edit is kept in {}", edited.path.display()))?;
-    if parsed.meta.scope != *scope {
-        anyhow::bail!(
-            "a note cannot change scope in an edit (it is {}); your edit is kept in {}",
-            scopes.label(scope),
-            edited.path.display()
-        );
-    }
     edited.done();
-    let mut note = parsed;
-    note.meta.updated = Utc::now();
-    note.meta.generator = GENERATOR_USER.to_owned();
     save(json, &config, store, scopes, note, false).await
 }
 
-/// Redacts, checks and stores a note, then embeds it when the model is installed.
+/// Stores a note written by hand ([`memory_hook::notes::save`]) and says so.
 async fn save(
     json: bool,
     config: &Config,
     store: &dyn MemoryStore,
     scopes: &Scopes,
-    mut note: Note,
+    note: Note,
     created: bool,
 ) -> anyhow::Result<ExitCode> {
-    config.redactor().redact_note(&mut note);
-    note.validate()?;
-    store.put_note(&note).await?;
-    // The note is saved either way; without its embedding it is found by its words.
-    let _ = super::model::refresh(config, store).await;
+    let note = memory_hook::notes::save(config, store, note).await?;
     if json {
         print_json(&json!({ "created": created, "note": note }))?;
     } else if created {

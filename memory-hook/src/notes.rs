@@ -1,0 +1,91 @@
+//! Notes changed by hand (`notes add`, `notes edit`, the viewer's editor): read back from
+//! Markdown, marked as the user's so the dream merges into them instead of overwriting them,
+//! redacted and checked like every other writer's notes, stored, then embedded when the model is
+//! installed.
+
+use chrono::Utc;
+use memory_core::{GENERATOR_USER, MemoryStore, Note, NoteDefaults};
+
+use crate::config::Config;
+use crate::error::Result;
+
+/// The defaults a note written by hand takes for what its frontmatter leaves out: `note`'s scope
+/// and kind, now, and the user as its generator.
+pub fn defaults(note: &Note) -> NoteDefaults {
+    NoteDefaults {
+        scope: Some(note.meta.scope.clone()),
+        kind: note.meta.kind,
+        updated: Utc::now(),
+        generator: GENERATOR_USER.to_owned(),
+    }
+}
+
+/// `current` as `markdown` (frontmatter and body) says it now, checked: the same path and scope,
+/// updated now, written by the user.
+pub fn edited(current: &Note, markdown: &str) -> Result<Note> {
+    let mut note = Note::from_markdown_or(current.path.clone(), markdown, &defaults(current))?;
+    note.validate()?;
+    if note.meta.scope != current.meta.scope {
+        return Err(memory_core::Error::InvalidInput(format!(
+            "a note cannot change scope in an edit (it is {})",
+            current.meta.scope
+        ))
+        .into());
+    }
+    note.meta.updated = Utc::now();
+    note.meta.generator = GENERATOR_USER.to_owned();
+    Ok(note)
+}
+
+/// Redacts, checks and stores a note written by hand (its previous version goes to its
+/// history), then embeds the notes waiting for it when the model is installed. Returns the note
+/// as stored.
+pub async fn save(config: &Config, store: &dyn MemoryStore, mut note: Note) -> Result<Note> {
+    config.redactor().redact_note(&mut note);
+    note.validate()?;
+    store.put_note(&note).await?;
+    // The note is saved either way; without its embedding it is found by its words.
+    if let Some(embedder) = config.embedder() {
+        let _ = memory_embed::refresh(store, &embedder, usize::MAX).await;
+    }
+    Ok(note)
+}
+
+#[cfg(test)]
+mod tests {
+    use memory_core::{GENERATOR_USER, Note, NoteKind, NoteMeta, NotePath, Scope};
+
+    use super::edited;
+
+    fn note() -> Note {
+        Note {
+            path: NotePath::new("tools/cargo.md").unwrap(),
+            meta: NoteMeta {
+                title: "Cargo".to_owned(),
+                description: None,
+                tags: Vec::new(),
+                scope: Scope::Project("acme-1".to_owned()),
+                kind: NoteKind::Tool,
+                sources: Vec::new(),
+                updated: chrono::Utc::now() - chrono::Duration::days(3),
+                generator: "deterministic".to_owned(),
+            },
+            body: "- run `cargo test`\n".to_owned(),
+        }
+    }
+
+    #[test]
+    fn an_edit_is_the_users_and_keeps_its_scope() {
+        let current = note();
+        let text = current.to_markdown().replace("run `cargo test`", "run `cargo nextest run`");
+        let changed = edited(&current, &text).unwrap();
+        assert_eq!(changed.body, "- run `cargo nextest run`\n");
+        assert_eq!(changed.meta.generator, GENERATOR_USER);
+        assert!(changed.meta.updated > current.meta.updated);
+        let moved = current.to_markdown().replace("scope: project:acme-1", "scope: user");
+        let refused = edited(&current, &moved).unwrap_err().to_string();
+        assert!(refused.contains("cannot change scope"), "{refused}");
+        let untitled = current.to_markdown().replace("title: Cargo", "title: ' '");
+        assert!(edited(&current, &untitled).is_err(), "an edit is checked like every note");
+    }
+}
