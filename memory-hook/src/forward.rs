@@ -383,14 +383,7 @@ pub async fn run(
         if caught_up && waiting(&journals) < FULL {
             tokio::time::sleep(GATHER).await;
         }
-        let attempt = async {
-            let open = match &store {
-                Some(open) => Arc::clone(open),
-                None => stores.open(config).await?,
-            };
-            store = Some(Arc::clone(&open));
-            deliver(&journals, &*open).await
-        };
+        let attempt = attempt(config, stores, &mut store, &journals);
         match attempt.await {
             Ok(done) => {
                 caught_up = done.delivered < FULL;
@@ -434,6 +427,22 @@ async fn linger(journals: &[Journal], limit: Duration) -> bool {
     false
 }
 
+/// One delivery: the store opened once (`store` keeps it for the next attempt; a failed open
+/// leaves it empty, so the next attempt connects again), then the journals delivered to it.
+async fn attempt(
+    config: &Config,
+    stores: &dyn OpenStore,
+    store: &mut Option<Arc<dyn MemoryStore>>,
+    journals: &[Journal],
+) -> Result<Delivered> {
+    let open = match store {
+        Some(open) => Arc::clone(open),
+        None => stores.open(config).await?,
+    };
+    *store = Some(Arc::clone(&open));
+    deliver(journals, &*open).await
+}
+
 /// Delivers every journal until none holds anything (events journaled meanwhile included),
 /// retrying while the store fails, for at most `timeout`: `agent-memory sync --wait`. Refreshes
 /// the local copy of the notes when hooks forward. An error when `timeout` passed first.
@@ -464,14 +473,7 @@ pub async fn wait(
                 cause: last_error.map(|e| e.to_string()).unwrap_or_else(|| "no delivery finished".to_owned()),
             });
         }
-        let attempt = async {
-            let open = match &store {
-                Some(open) => Arc::clone(open),
-                None => stores.open(config).await?,
-            };
-            store = Some(Arc::clone(&open));
-            deliver(&journals, &*open).await
-        };
+        let attempt = attempt(config, stores, &mut store, &journals);
         let left = timeout.saturating_sub(started.elapsed());
         match tokio::time::timeout(left, attempt).await {
             Ok(Ok(done)) => {
