@@ -237,20 +237,13 @@ impl ForwardRun {
 
     /// Records the run: one line in `<data_dir>/logs/forward.log`, and `last.json`.
     pub fn record(&self, config: &Config) -> Result<()> {
-        let _ = crate::log::line_in(&config.log_dir(), LOG_FILE, &self.log_line());
-        let dir = config.forward_dir();
-        ensure_private_dir(&dir).map_err(Error::io(&dir))?;
-        let path = dir.join(LAST_FILE);
-        let tmp = dir.join(format!(".{LAST_FILE}.{}.tmp", std::process::id()));
-        let text = serde_json::to_vec_pretty(self).map_err(|e| Error::io(&path)(std::io::Error::other(e)))?;
-        std::fs::write(&tmp, text).map_err(Error::io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(Error::io(&path))
+        let line = self.log_line();
+        crate::log::record_run((&config.log_dir(), LOG_FILE), &line, (&config.forward_dir(), LAST_FILE), self)
     }
 
     /// The last recorded run, if any.
     pub fn last(config: &Config) -> Option<Self> {
-        let text = std::fs::read(config.forward_dir().join(LAST_FILE)).ok()?;
-        serde_json::from_slice(&text).ok()
+        crate::log::last_run(&config.forward_dir(), LAST_FILE)
     }
 }
 

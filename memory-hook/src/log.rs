@@ -57,6 +57,35 @@ fn rotate(path: &Path) {
     let _ = std::fs::rename(path, rotated(path, 1));
 }
 
+/// Records a run of a background job (the dream, the forwarder): `line` in `<log_dir>/<log_file>`
+/// (failures ignored, as for every log line) and `run` as `<dir>/<last_file>`, written whole
+/// (a temporary file renamed over it, readable by the owner only).
+pub(crate) fn record_run(
+    (log_dir, log_file): (&Path, &str),
+    line: &str,
+    (dir, last_file): (&Path, &str),
+    run: &impl serde::Serialize,
+) -> crate::Result<()> {
+    use crate::Error;
+    let _ = line_in(log_dir, log_file, line);
+    ensure_private_dir(dir).map_err(Error::io(dir))?;
+    let path = dir.join(last_file);
+    let tmp = dir.join(format!(".{last_file}.{}.tmp", std::process::id()));
+    let text = serde_json::to_vec_pretty(run).map_err(|e| Error::io(&path)(std::io::Error::other(e)))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(&tmp).and_then(|mut file| file.write_all(&text)).map_err(Error::io(&tmp))?;
+    std::fs::rename(&tmp, &path).map_err(Error::io(&path))
+}
+
+/// The last run [`record_run`] wrote as `<dir>/<last_file>`, if any.
+pub(crate) fn last_run<T: serde::de::DeserializeOwned>(dir: &Path, last_file: &str) -> Option<T> {
+    let text = std::fs::read(dir.join(last_file)).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
