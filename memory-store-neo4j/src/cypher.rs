@@ -370,26 +370,30 @@ WITH count(*) AS done
 MATCH (c:Counter {name: $name})
 SET c.position = CASE WHEN c.position < $position THEN $position ELSE c.position END";
 
-/// Events whose search text matches a Lucene query, in the asked session, project and harness;
-/// best first (ties newest first).
-pub(crate) const SEARCH_EVENTS: &str = "
+/// Events whose search text matches a Lucene query, in the asked session, project and harness,
+/// in the order given.
+macro_rules! search_events {
+    ($order:literal) => {
+        concat!(
+            "
 CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
 WHERE ($session IS NULL OR node.session_id = $session)
   AND ($project IS NULL OR node.project = $project)
   AND ($harness IS NULL OR node.harness = $harness)
 RETURN node.seq AS seq, node.position AS position, node.json AS json, score
-ORDER BY score DESC, position DESC
-LIMIT $limit";
+ORDER BY ",
+            $order,
+            "
+LIMIT $limit"
+        )
+    };
+}
+
+/// Events matching a search, best first (ties newest first).
+pub(crate) const SEARCH_EVENTS: &str = search_events!("score DESC, position DESC");
 
 /// The same, newest first.
-pub(crate) const SEARCH_EVENTS_NEWEST: &str = "
-CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
-WHERE ($session IS NULL OR node.session_id = $session)
-  AND ($project IS NULL OR node.project = $project)
-  AND ($harness IS NULL OR node.harness = $harness)
-RETURN node.seq AS seq, node.position AS position, node.json AS json, score
-ORDER BY position DESC
-LIMIT $limit";
+pub(crate) const SEARCH_EVENTS_NEWEST: &str = search_events!("position DESC");
 
 /// Events in the asked session, project and harness, newest first.
 pub(crate) const FILTER_EVENTS: &str = "
