@@ -229,6 +229,23 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
+    /// What the call was given, in one line as people read it: the shell command, else the
+    /// input's `command` or `file_path`, else the input as JSON.
+    pub fn input_line(&self) -> String {
+        if let Some(shell) = &self.shell {
+            return shell.command.clone();
+        }
+        match &self.input {
+            Some(Value::Object(map)) => map
+                .get("command")
+                .or_else(|| map.get("file_path"))
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                .unwrap_or_else(|| Value::Object(map.clone()).to_string()),
+            Some(other) => other.to_string(),
+            None => String::new(),
+        }
+    }
+
     /// The text the harness-neutral fields copy out of the call's input: the shell command, the
     /// patch and the file paths. Whatever scrubs `input` before an event is stored must scrub
     /// these too.

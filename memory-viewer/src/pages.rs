@@ -242,22 +242,6 @@ pub(crate) async fn session(
     Ok(page_with(info.key.as_str(), "/", &body, &attributes))
 }
 
-/// What a tool was given, in one line: the command, else the file, else its JSON.
-fn tool_input(tool: &memory_core::ToolCall) -> String {
-    if let Some(shell) = &tool.shell {
-        return shell.command.clone();
-    }
-    match &tool.input {
-        Some(Value::Object(map)) => map
-            .get("command")
-            .or_else(|| map.get("file_path"))
-            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
-            .unwrap_or_else(|| Value::Object(map.clone()).to_string()),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    }
-}
-
 /// A tool's output as text.
 fn output_text(value: &Value) -> String {
     match value {
@@ -299,7 +283,7 @@ fn event_detail(e: &HookEvent) -> String {
             out,
             "<div class=\"tool\"><span class=\"tool-name\">{}</span> <code>{}</code></div>",
             esc(&tool.name),
-            esc(&clip(&tool_input(tool), 400))
+            esc(&clip(&tool.input_line(), 400))
         );
         if let Some(output) = &tool.output {
             let text = output_text(output);

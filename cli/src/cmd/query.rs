@@ -198,7 +198,7 @@ fn describe(
     let Some(tool) = e.tool.as_ref() else {
         return (String::new(), Tone::Plain, None);
     };
-    let detail = format!("{}: {}", tool.name, clip(&tool_input(tool), 90));
+    let detail = format!("{}: {}", tool.name, clip(&tool.input_line(), 90));
     if tool.failed != Some(true) && tool.error.is_none() {
         return (detail, Tone::Plain, None);
     }
@@ -221,21 +221,6 @@ fn output_text(output: &serde_json::Value) -> String {
             .find(|t| !t.trim().is_empty())
             .map_or_else(|| output.to_string(), str::to_owned),
         other => other.to_string(),
-    }
-}
-
-fn tool_input(tool: &memory_core::ToolCall) -> String {
-    if let Some(shell) = &tool.shell {
-        return shell.command.clone();
-    }
-    match &tool.input {
-        Some(serde_json::Value::Object(map)) => map
-            .get("command")
-            .or_else(|| map.get("file_path"))
-            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
-            .unwrap_or_else(|| serde_json::Value::Object(map.clone()).to_string()),
-        Some(other) => other.to_string(),
-        None => String::new(),
     }
 }
 
