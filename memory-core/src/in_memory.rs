@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::search::{expand, note_text};
+use crate::search::expand;
 use crate::store::{
     Appended, Capabilities, EventHit, EventQuery, ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit,
     SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, same_content,
@@ -195,7 +195,7 @@ impl MemoryStore for InMemoryStore {
             .map(|(_, note)| note)
             .collect();
         let docs: Vec<Vec<String>> =
-            notes.iter().map(|note| crate::search::words(&note_text(note))).collect();
+            notes.iter().map(|note| crate::search::words(&crate::search::indexed_text(note))).collect();
         let mut hits: Vec<SearchHit> = notes
             .iter()
             .zip(crate::search::bm25(&docs, &wanted))

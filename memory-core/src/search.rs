@@ -38,6 +38,23 @@ pub fn terms(text: &str) -> Vec<String> {
     out
 }
 
+mod concepts;
+
+pub use concepts::concepts;
+
+/// The topics a note's title, description and body name an instance of ([`concepts`]), one a line:
+/// what a store indexes beside the note's own text.
+pub fn concept_text(note: &crate::Note) -> String {
+    let meta = &note.meta;
+    let text = format!("{}\n{}\n{}", meta.title, meta.description.as_deref().unwrap_or(""), note.body);
+    concepts(&text).join("\n")
+}
+
+/// What search matches a note by: its text ([`note_text`]) and its topics ([`concept_text`]).
+pub fn indexed_text(note: &crate::Note) -> String {
+    format!("{}\n{}", note_text(note), concept_text(note))
+}
+
 /// The text of a note that search looks at: path words, title, description, tags and body.
 pub fn note_text(note: &crate::Note) -> String {
     let meta = &note.meta;
@@ -434,10 +451,10 @@ pub fn forms(query: &[Term]) -> Vec<String> {
     out
 }
 
-/// How many of the asked words a note covers ([`matched_in`]), as search sees its text
-/// ([`note_text`]).
+/// How many of the asked words a note covers ([`matched_in`]), as search sees it
+/// ([`indexed_text`]).
 pub fn matched_terms(note: &crate::Note, query: &[Term]) -> usize {
-    matched_in(&words(&note_text(note)), query)
+    matched_in(&words(&indexed_text(note)), query)
 }
 
 /// The words of a text as search sees them: runs of letters and digits, lowercased.

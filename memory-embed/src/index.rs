@@ -48,6 +48,19 @@ pub fn passages(note: &Note) -> Vec<String> {
     out
 }
 
+/// What is embedded for a passage: its text and the topics it names but does not say
+/// ([`memory_core::search::concepts`]), so a question asked by the topic ("which package
+/// manager?") is close to a passage naming only the tool (`use pnpm here`). A topic a word of
+/// which the passage already has ("for searching, use ripgrep") would only weigh it again.
+pub fn embedded_text(passage: &str) -> String {
+    let lower = passage.to_lowercase();
+    let topics: Vec<&str> = memory_core::search::concepts(passage)
+        .into_iter()
+        .filter(|topic| !memory_core::search::terms(topic).iter().any(|word| lower.contains(word.as_str())))
+        .collect();
+    if topics.is_empty() { passage.to_owned() } else { format!("{passage} ({})", topics.join("; ")) }
+}
+
 /// What [`refresh`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -79,7 +92,8 @@ pub async fn refresh(store: &dyn MemoryStore, embedder: &Embedder, limit: usize)
         if notes.is_empty() {
             break;
         }
-        let texts: Vec<Vec<String>> = notes.iter().map(passages).collect();
+        let texts: Vec<Vec<String>> =
+            notes.iter().map(|n| passages(n).iter().map(|p| embedded_text(p)).collect()).collect();
         let flat: Vec<&str> = texts.iter().flatten().map(String::as_str).collect();
         let mut vectors = embedder.embed_all(&flat, NOTE_TOKENS)?.into_iter();
         for (note, texts) in notes.iter().zip(&texts) {
@@ -124,5 +138,16 @@ mod tests {
                 "Preferences: tabs, not spaces",
             ]
         );
+    }
+
+    #[test]
+    fn a_passage_is_embedded_with_the_topics_it_names() {
+        assert_eq!(
+            super::embedded_text("Preferences: never force-push to main"),
+            "Preferences: never force-push to main (git history, branches)"
+        );
+        assert_eq!(super::embedded_text("Preferences: short answers"), "Preferences: short answers");
+        let said = "Preferences: for searching, use ripgrep";
+        assert_eq!(super::embedded_text(said), said, "the topic is already said");
     }
 }

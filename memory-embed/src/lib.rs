@@ -27,7 +27,7 @@ mod tokenizer;
 mod weights;
 
 pub use error::{Error, Result};
-pub use index::{MAX_PASSAGES, Refreshed, passages, refresh};
+pub use index::{MAX_PASSAGES, Refreshed, embedded_text, passages, refresh};
 pub use install::{
     Installed, PACKAGE, PACKAGE_VERSION, WHEEL_NAME, WHEEL_SHA256, WHEEL_URL, file_sha256, install, installed,
 };

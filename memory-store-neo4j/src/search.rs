@@ -8,11 +8,10 @@
 //! the forms are OR-ed.
 
 use memory_core::Note;
-use memory_core::search::note_text;
 
-/// The text stored in the full-text index for a note.
+/// The text stored in the full-text index for a note: its words and its topics'.
 pub(crate) fn indexed_text(note: &Note) -> String {
-    memory_core::search::words(&note_text(note)).join(" ")
+    memory_core::search::words(&memory_core::search::indexed_text(note)).join(" ")
 }
 
 /// Characters with a meaning in Lucene's query syntax.

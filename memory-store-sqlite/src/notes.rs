@@ -81,6 +81,7 @@ pub(crate) fn put(conn: &Connection, note: &Note) -> Result<(), StoreError> {
         .optional()?;
     let description = note.meta.description.as_deref();
     let tags = note.meta.tags.join(" ");
+    let concepts = memory_core::search::concept_text(note);
     match current {
         Some((_, old_meta, old_body)) if old_meta == meta && old_body == note.body => {}
         Some((id, old_meta, old_body)) => {
@@ -89,15 +90,16 @@ pub(crate) fn put(conn: &Connection, note: &Note) -> Result<(), StoreError> {
             )?
             .execute(params![scope, note.path.as_str(), old_meta, old_body])?;
             conn.prepare_cached(
-                "UPDATE notes SET title = ?2, description = ?3, tags = ?4, body = ?5, meta = ?6 WHERE id = ?1",
+                "UPDATE notes SET title = ?2, description = ?3, tags = ?4, body = ?5, meta = ?6, concepts = ?7
+                 WHERE id = ?1",
             )?
-            .execute(params![id, note.meta.title, description, tags, note.body, meta])?;
+            .execute(params![id, note.meta.title, description, tags, note.body, meta, concepts])?;
         }
         None => {
             let (rank, key) = scope_order(&note.meta.scope);
             conn.prepare_cached(
-                "INSERT INTO notes (scope, scope_rank, scope_key, path, title, description, tags, body, meta)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                "INSERT INTO notes (scope, scope_rank, scope_key, path, title, description, tags, body, meta, concepts)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?
             .execute(params![
                 scope,
@@ -108,10 +110,27 @@ pub(crate) fn put(conn: &Connection, note: &Note) -> Result<(), StoreError> {
                 description,
                 tags,
                 note.body,
-                meta
+                meta,
+                concepts
             ])?;
         }
     }
+    Ok(())
+}
+
+/// Fills in every note's topics ([`memory_core::search::concept_text`]) and rebuilds the
+/// full-text index from the notes: the migration that adds the column.
+pub(crate) fn fill_concepts(conn: &Connection) -> Result<(), StoreError> {
+    let rows: Vec<(i64, String, String, String)> = conn
+        .prepare("SELECT id, path, meta, body FROM notes")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut update = conn.prepare("UPDATE notes SET concepts = ?2 WHERE id = ?1")?;
+    for (id, path, meta, body) in rows {
+        let note = decode(path, &meta, body)?;
+        update.execute(params![id, memory_core::search::concept_text(&note)])?;
+    }
+    conn.execute("INSERT INTO notes_fts (notes_fts) VALUES ('rebuild')", [])?;
     Ok(())
 }
 

@@ -140,7 +140,46 @@ CREATE TABLE events_fts_indexed (
 );
 INSERT INTO events_fts_indexed (id, position) VALUES (1, 0);
 "#,
+    // The topics a note names (`memory_core::search::concept_text`), indexed as a column of its
+    // own: `pnpm` in a note is found by "package manager". Filled in from every note on
+    // migration, the index rebuilt from the notes, then [`CONCEPTS_TRIGGERS`] keep it level.
+    r#"
+ALTER TABLE notes ADD COLUMN concepts TEXT NOT NULL DEFAULT '';
+DROP TRIGGER notes_fts_insert;
+DROP TRIGGER notes_fts_delete;
+DROP TRIGGER notes_fts_update;
+DROP TABLE notes_vocab;
+DROP TABLE notes_fts;
+CREATE VIRTUAL TABLE notes_fts USING fts5(
+    path, title, description, tags, body, concepts,
+    content = 'notes', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+"#,
 ];
+
+/// The migration that adds `notes.concepts`, after which every note's topics are filled in.
+const CONCEPTS_VERSION: i64 = 6;
+
+/// The triggers that keep `notes_fts` level with `notes` from [`CONCEPTS_VERSION`] on, created
+/// once the index is rebuilt (an update trigger firing on rows the new index lacks would break it).
+const CONCEPTS_TRIGGERS: &str = r#"
+CREATE TRIGGER notes_fts_insert AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts (rowid, path, title, description, tags, body, concepts)
+    VALUES (new.id, new.path, new.title, new.description, new.tags, new.body, new.concepts);
+END;
+CREATE TRIGGER notes_fts_delete AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, path, title, description, tags, body, concepts)
+    VALUES ('delete', old.id, old.path, old.title, old.description, old.tags, old.body, old.concepts);
+END;
+CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, path, title, description, tags, body, concepts)
+    VALUES ('delete', old.id, old.path, old.title, old.description, old.tags, old.body, old.concepts);
+    INSERT INTO notes_fts (rowid, path, title, description, tags, body, concepts)
+    VALUES (new.id, new.path, new.title, new.description, new.tags, new.body, new.concepts);
+END;
+"#;
 
 /// The migration that adds `note_codes`, after which the codes of stored vectors are computed.
 const CODES_VERSION: i64 = 4;
@@ -168,6 +207,10 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         tx.execute_batch(sql)?;
         if version == CODES_VERSION {
             crate::embeddings::fill_codes(&tx)?;
+        }
+        if version == CONCEPTS_VERSION {
+            crate::notes::fill_concepts(&tx)?;
+            tx.execute_batch(CONCEPTS_TRIGGERS)?;
         }
         tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [version])?;
         tx.pragma_update(None, "user_version", version)?;

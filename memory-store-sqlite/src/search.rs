@@ -12,8 +12,9 @@ use crate::error::StoreError;
 use crate::events::to_sql;
 use crate::notes::decode;
 
-/// BM25 column weights, in the FTS table's column order: path, title, description, tags, body.
-const WEIGHTS: &str = "4.0, 10.0, 5.0, 10.0, 1.0";
+/// BM25 column weights, in the FTS table's column order: path, title, description, tags, body,
+/// concepts (the topics the note names, which say less than its own words).
+const WEIGHTS: &str = "4.0, 10.0, 5.0, 10.0, 1.0, 1.0";
 
 /// Terms found in more notes than this are left out of the index query while a rarer term
 /// remains: they barely move BM25 ranking, yet would make it score most of a large store.

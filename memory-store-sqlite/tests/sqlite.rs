@@ -255,6 +255,7 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     }
     // The database as the release before the codes left it.
     let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(BEFORE_CONCEPTS).expect("downgrade");
     conn.execute_batch(
         "DROP TABLE events_fts; DROP TABLE events_fts_indexed; DROP TRIGGER note_codes_follow; DROP TABLE note_codes;\n         DELETE FROM schema_version WHERE version >= 4; PRAGMA user_version = 3;",
     )
@@ -266,6 +267,66 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     assert_eq!(hits.len(), 1, "the migration computed the stored vectors' codes");
     assert_eq!((hits[0].note.path.as_str(), hits[0].passage), ("facts/old.md", 1));
     assert!(hits[0].similarity > 0.99);
+}
+
+/// Takes a database back to the schema before notes had their topics indexed (version 5).
+const BEFORE_CONCEPTS: &str = "
+DROP TRIGGER notes_fts_insert; DROP TRIGGER notes_fts_delete; DROP TRIGGER notes_fts_update;
+DROP TABLE notes_vocab; DROP TABLE notes_fts;
+ALTER TABLE notes DROP COLUMN concepts;
+CREATE VIRTUAL TABLE notes_fts USING fts5(path, title, description, tags, body,
+    content = 'notes', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 0');
+CREATE TRIGGER notes_fts_insert AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts (rowid, path, title, description, tags, body)
+    VALUES (new.id, new.path, new.title, new.description, new.tags, new.body);
+END;
+CREATE TRIGGER notes_fts_delete AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, path, title, description, tags, body)
+    VALUES ('delete', old.id, old.path, old.title, old.description, old.tags, old.body);
+END;
+CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
+    INSERT INTO notes_fts (notes_fts, rowid, path, title, description, tags, body)
+    VALUES ('delete', old.id, old.path, old.title, old.description, old.tags, old.body);
+    INSERT INTO notes_fts (rowid, path, title, description, tags, body)
+    VALUES (new.id, new.path, new.title, new.description, new.tags, new.body);
+END;
+INSERT INTO notes_fts (notes_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+DELETE FROM schema_version WHERE version >= 6; PRAGMA user_version = 5;
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notes_stored_before_topics_were_indexed_are_found_by_their_topic_and_keep_their_vectors() {
+    let (_dir, path) = temp_db();
+    let scope = project_scope("older");
+    let pnpm = note(&scope, "conventions.md", "Conventions", &[], "- always use pnpm here, not npm\n");
+    let port = note(&scope, "commands.md", "Commands", &[], "- `curl localhost:5173/checkout`\n");
+    let vectors = unit_vectors(2, 7);
+    {
+        let store = open(&path);
+        store.put_note(&pnpm).await.expect("put");
+        store.put_note(&port).await.expect("put");
+        assert!(store.put_embeddings(&pnpm, "test-model", &vectors).await.expect("embed"));
+    }
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(BEFORE_CONCEPTS).expect("downgrade");
+    drop(conn);
+    let store = open(&path);
+    assert_eq!(header_user_version(&path), SCHEMA_VERSION);
+    let search = |text: &str| SearchQuery::new(text, vec![scope.clone()], 5);
+    let hits = store.search_notes(&search("which package manager?")).await.expect("search");
+    let paths: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
+    assert_eq!(paths, ["conventions.md"], "found by the topic pnpm names");
+    assert_eq!(hits[0].matched_terms, 2, "both words of the topic count");
+    let hits = store.search_notes(&search("what port")).await.expect("search");
+    assert_eq!(hits.iter().map(|h| h.note.path.as_str()).collect::<Vec<_>>(), ["commands.md"]);
+    let hits = store.search_embeddings(&vector_query(vectors[0].clone(), &scope, 3)).await.expect("search");
+    assert_eq!(hits.len(), 1, "the migration left the note's vectors alone");
+    // A note written after the migration is indexed by its topics as it is written.
+    let db = note(&scope, "db.md", "Database", &[], "- we moved to Postgres 16\n");
+    store.put_note(&db).await.expect("put");
+    let hits = store.search_notes(&search("database server")).await.expect("search");
+    assert_eq!(hits.first().map(|h| h.note.path.as_str()), Some("db.md"));
 }
 
 /// Whether any file of `dir` holds `needle`, in any letter case.

@@ -110,7 +110,7 @@ pub const HOSTILE_QUERIES: &[&str] = &[
 
 /// The words of a note as search sees them when every term is ASCII.
 fn ascii_words(note: &Note) -> BTreeSet<String> {
-    memory_core::search::note_text(note)
+    memory_core::search::indexed_text(note)
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)

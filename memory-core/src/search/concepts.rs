@@ -1,0 +1,305 @@
+//! What a line is about when it names a tool but not the topic: `please always use pnpm here`
+//! is about the project's package manager, `the dev server is on 5173 now` about where the app is
+//! served. People ask by the topic ("which package manager?", "what URL do I open?"), so search
+//! also indexes the topics of what a note names, and embeds a passage with them.
+//!
+//! Each concept is a short description and the words (or phrases) that name an instance of it.
+//! The table is general developer knowledge, not a list of any user's facts.
+
+use super::words;
+
+/// A topic and the words that name an instance of it.
+struct Concept {
+    /// What the topic is called, as a person asking about it would say.
+    topic: &'static str,
+    /// Words or phrases (matched as whole, consecutive words, case-insensitively) that name it.
+    named_by: &'static [&'static str],
+}
+
+const CONCEPTS: &[Concept] = &[
+    Concept {
+        topic: "package manager, installing dependencies",
+        named_by: &[
+            "npm",
+            "pnpm",
+            "yarn",
+            "bun",
+            "pip",
+            "pipx",
+            "uv",
+            "poetry",
+            "pdm",
+            "conda",
+            "mamba",
+            "gem",
+            "bundler",
+            "composer",
+            "nuget",
+            "brew",
+            "homebrew",
+            "apt",
+            "apt-get",
+            "cargo add",
+            "go get",
+        ],
+    },
+    Concept {
+        topic: "test runner, running the tests",
+        named_by: &[
+            "jest",
+            "vitest",
+            "mocha",
+            "jasmine",
+            "pytest",
+            "nextest",
+            "cargo test",
+            "go test",
+            "rspec",
+            "minitest",
+            "junit",
+            "testng",
+            "unittest",
+            "tox",
+            "nox",
+            "make check",
+            "make test",
+            "npm test",
+            "yarn test",
+            "pnpm test",
+            "phpunit",
+            "ctest",
+        ],
+    },
+    Concept {
+        topic: "end-to-end browser tests",
+        named_by: &["playwright", "cypress", "selenium", "puppeteer", "webdriver", "chromedriver"],
+    },
+    Concept {
+        topic: "code formatting, code style",
+        named_by: &[
+            "prettier",
+            "black",
+            "rustfmt",
+            "cargo fmt",
+            "gofmt",
+            "goimports",
+            "clang-format",
+            "ruff format",
+            "autopep8",
+            "yapf",
+            "isort",
+            "indent",
+            "indentation",
+            "tabs",
+            "line length",
+            "printwidth",
+            "editorconfig",
+        ],
+    },
+    Concept {
+        topic: "linter, static analysis",
+        named_by: &[
+            "eslint",
+            "ruff",
+            "clippy",
+            "flake8",
+            "pylint",
+            "golangci-lint",
+            "stylelint",
+            "rubocop",
+            "shellcheck",
+            "hadolint",
+            "biome",
+        ],
+    },
+    Concept {
+        topic: "type checking, type annotations",
+        named_by: &["mypy", "pyright", "tsc", "type hints", "typecheck", "type annotations"],
+    },
+    Concept {
+        topic: "database server",
+        named_by: &[
+            "postgres",
+            "postgresql",
+            "psql",
+            "mysql",
+            "mariadb",
+            "sqlite",
+            "mongodb",
+            "mongo",
+            "redis",
+            "cockroachdb",
+            "dynamodb",
+            "cassandra",
+            "clickhouse",
+            "oracle",
+            "mssql",
+        ],
+    },
+    Concept {
+        topic: "database schema migrations",
+        named_by: &["alembic", "flyway", "liquibase", "prisma migrate", "knex", "migration", "migrations"],
+    },
+    Concept {
+        topic: "error handling",
+        named_by: &["thiserror", "anyhow", "eyre", "snafu", "unwrap", "exception", "exceptions", "panic"],
+    },
+    Concept {
+        topic: "local server address, URL and port",
+        named_by: &["localhost", "127.0.0.1", "0.0.0.0", "port", "dev server", "listens", "listening"],
+    },
+    Concept {
+        topic: "minimum supported compiler and language version",
+        named_by: &[
+            "msrv",
+            "rust-version",
+            "rustc",
+            "rustup",
+            "toolchain",
+            "nvm",
+            "nvmrc",
+            "pyenv",
+            "python-version",
+            "requires-python",
+        ],
+    },
+    Concept {
+        topic: "documentation comments on public items",
+        named_by: &[
+            "missing_docs",
+            "rustdoc",
+            "docstring",
+            "docstrings",
+            "jsdoc",
+            "tsdoc",
+            "doc comment",
+            "doc comments",
+        ],
+    },
+    Concept { topic: "code comments", named_by: &["comment", "comments"] },
+    Concept { topic: "searching code and files", named_by: &["ripgrep", "rg", "grep", "ag", "ack", "fzf"] },
+    Concept {
+        topic: "commits, commit messages",
+        named_by: &["commit", "commits", "conventional commits", "conventional commit"],
+    },
+    Concept {
+        topic: "git history, branches",
+        named_by: &[
+            "force-push",
+            "force push",
+            "push --force",
+            "force-with-lease",
+            "rebase",
+            "squash",
+            "amend",
+        ],
+    },
+    Concept {
+        topic: "third-party dependencies, libraries",
+        named_by: &["dependency", "dependencies", "deps", "crate", "crates", "library", "libraries"],
+    },
+    Concept {
+        topic: "environment variables, settings",
+        named_by: &["dotenv", ".env", "env var", "env vars", "environment variable", "environment variables"],
+    },
+    Concept {
+        topic: "imports, module paths",
+        named_by: &["import", "imports", "alias", "tsconfig", "module resolution"],
+    },
+    Concept {
+        topic: "browser APIs in tests, polyfills",
+        named_by: &["jsdom", "happy-dom", "fetch", "polyfill", "whatwg-fetch", "msw"],
+    },
+    Concept { topic: "time zones, dates", named_by: &["tz", "timezone", "time zone", "utc"] },
+    Concept {
+        topic: "containers",
+        named_by: &["docker", "docker compose", "docker-compose", "podman", "dockerfile"],
+    },
+    Concept {
+        topic: "deployment, Kubernetes",
+        named_by: &["kubernetes", "k8s", "kubectl", "helm", "terraform", "ansible"],
+    },
+    Concept {
+        topic: "continuous integration pipeline",
+        named_by: &["github actions", "gitlab-ci", "jenkins", "circleci", "buildkite"],
+    },
+    Concept {
+        topic: "build tool, building the project",
+        named_by: &[
+            "makefile",
+            "cmake",
+            "webpack",
+            "vite",
+            "esbuild",
+            "rollup",
+            "cargo build",
+            "gradle",
+            "maven",
+            "bazel",
+            "turbo",
+            "nx",
+        ],
+    },
+    Concept {
+        topic: "HTTP client library",
+        named_by: &["httpx", "axios", "reqwest", "aiohttp", "urllib3", "okhttp"],
+    },
+    Concept { topic: "pull requests, code review", named_by: &["gh pr", "pull request", "pull requests"] },
+];
+
+/// The topics `text` names an instance of, in the table's order, each once.
+pub fn concepts(text: &str) -> Vec<&'static str> {
+    let words = words(text);
+    let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
+    let joined = format!(" {} ", words.join(" "));
+    CONCEPTS
+        .iter()
+        .filter(|c| {
+            c.named_by.iter().any(|name| {
+                let name = super::words(name);
+                match name.as_slice() {
+                    [one] => present.contains(one.as_str()),
+                    many => !many.is_empty() && joined.contains(&format!(" {} ", many.join(" "))),
+                }
+            })
+        })
+        .map(|c| c.topic)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::concepts;
+
+    #[test]
+    fn a_tool_names_its_topic() {
+        assert_eq!(
+            concepts("no, please always use pnpm here, not npm."),
+            ["package manager, installing dependencies"]
+        );
+        assert_eq!(concepts("the dev server is on 5173 now"), ["local server address, URL and port"]);
+        assert_eq!(concepts("we moved to Postgres 16"), ["database server"]);
+    }
+
+    #[test]
+    fn phrases_match_as_consecutive_words_and_words_as_whole_words() {
+        assert_eq!(concepts("never force-push to main"), ["git history, branches"]);
+        assert!(concepts("push the branch, then force the rebuild").is_empty());
+        // `ag` names the searcher only as a word of its own, never inside another.
+        assert!(concepts("tag the release").is_empty());
+        assert!(concepts("").is_empty());
+    }
+
+    #[test]
+    fn a_line_naming_several_topics_gets_each_once() {
+        let found = concepts("run `uv run pytest` and `uv run ruff check` before pushing, pytest first");
+        assert_eq!(
+            found,
+            [
+                "package manager, installing dependencies",
+                "test runner, running the tests",
+                "linter, static analysis"
+            ]
+        );
+    }
+}
