@@ -247,23 +247,31 @@ const CONCEPTS: &[Concept] = &[
     Concept { topic: "pull requests, code review", named_by: &["gh pr", "pull request", "pull requests"] },
 ];
 
+/// A concept's topic and its names, each as search words.
+type Named = (&'static str, Vec<Vec<String>>);
+
+/// Each concept's names as search words, split once.
+fn named_words() -> &'static [Named] {
+    static NAMES: std::sync::OnceLock<Vec<Named>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        CONCEPTS.iter().map(|c| (c.topic, c.named_by.iter().map(|name| words(name)).collect())).collect()
+    })
+}
+
 /// The topics `text` names an instance of, in the table's order, each once.
 pub fn concepts(text: &str) -> Vec<&'static str> {
     let words = words(text);
     let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
     let joined = format!(" {} ", words.join(" "));
-    CONCEPTS
+    named_words()
         .iter()
-        .filter(|c| {
-            c.named_by.iter().any(|name| {
-                let name = super::words(name);
-                match name.as_slice() {
-                    [one] => present.contains(one.as_str()),
-                    many => !many.is_empty() && joined.contains(&format!(" {} ", many.join(" "))),
-                }
+        .filter(|(_, names)| {
+            names.iter().any(|name| match name.as_slice() {
+                [one] => present.contains(one.as_str()),
+                many => !many.is_empty() && joined.contains(&format!(" {} ", many.join(" "))),
             })
         })
-        .map(|c| c.topic)
+        .map(|(topic, _)| *topic)
         .collect()
 }
 
