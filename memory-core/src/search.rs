@@ -374,6 +374,10 @@ fn inflections(word: &str) -> Vec<String> {
     } else if let Some(s) = strip("s").filter(|s| !s.ends_with('s') && !s.ends_with('u') && !s.ends_with('i'))
     {
         stems.push(s.to_owned());
+    } else if let Some(s) = word.strip_suffix("ly").filter(|s| s.chars().count() >= 4) {
+        // An adverb names its adjective: `locally` → `local`, `weekly` → `week`.
+        stems.push(s.to_owned());
+        stems.push(word.to_owned());
     } else {
         stems.push(word.to_owned());
     }
@@ -480,6 +484,9 @@ mod tests {
         assert!(inflections("installation").contains(&"install".to_owned()));
         assert!(!inflections("station").iter().any(|f| f == "st" || f == "ste"));
         assert!(inflections("running").contains(&"run".to_owned()));
+        assert!(inflections("locally").contains(&"local".to_owned()));
+        assert!(inflections("weekly").contains(&"week".to_owned()));
+        assert!(!inflections("reply").iter().any(|f| f == "rep"));
         assert!(inflections("status").is_empty() || !inflections("status").contains(&"statu".to_owned()));
         assert!(inflections("go").is_empty());
         assert!(inflections("v16").is_empty());

@@ -145,7 +145,7 @@ const CONCEPTS: &[Concept] = &[
         named_by: &["thiserror", "anyhow", "eyre", "snafu", "unwrap", "exception", "exceptions", "panic"],
     },
     Concept {
-        topic: "local server address, URL and port",
+        topic: "local server: the address, URL and port it listens on",
         named_by: &["localhost", "127.0.0.1", "0.0.0.0", "port", "dev server", "listens", "listening"],
     },
     Concept {
@@ -285,7 +285,10 @@ mod tests {
             concepts("no, please always use pnpm here, not npm."),
             ["package manager, installing dependencies"]
         );
-        assert_eq!(concepts("the dev server is on 5173 now"), ["local server address, URL and port"]);
+        assert_eq!(
+            concepts("the dev server is on 5173 now"),
+            ["local server: the address, URL and port it listens on"]
+        );
         assert_eq!(concepts("we moved to Postgres 16"), ["database server"]);
     }
 
