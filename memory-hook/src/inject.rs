@@ -35,6 +35,15 @@ pub struct Meaning {
     pub min_similarity: f32,
 }
 
+impl Meaning {
+    /// Starts embedding `prompt` on a thread of its own, with the topics it names
+    /// ([`memory_embed::embedded_text`], as note passages are embedded).
+    pub fn of(embedder: memory_embed::Embedder, prompt: &str, min_similarity: f32) -> Self {
+        let text = memory_embed::embedded_text(prompt);
+        Self { vector: embedder.embed_in_background(text, memory_embed::PROMPT_TOKENS), min_similarity }
+    }
+}
+
 /// The tags around every block the hook hands an agent.
 pub(crate) const OPEN: &str = "<agent-memory>\n";
 pub(crate) const CLOSE: &str = "</agent-memory>\n";

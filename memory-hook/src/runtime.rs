@@ -378,10 +378,7 @@ impl<'a> Hook<'a> {
         // A prompt is embedded on its own thread while the store is opened and searched by words.
         let meaning = match (&kind, event.prompt.as_deref()) {
             (EventKind::UserPromptSubmit, Some(prompt)) if injects => {
-                config.embedder().map(|embedder| inject::Meaning {
-                    vector: embedder.embed_in_background(prompt.to_owned(), memory_embed::PROMPT_TOKENS),
-                    min_similarity: config.retrieval.min_similarity,
-                })
+                config.embedder().map(|e| inject::Meaning::of(e, prompt, config.retrieval.min_similarity))
             }
             _ => None,
         };

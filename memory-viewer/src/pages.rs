@@ -691,10 +691,8 @@ pub(crate) async fn preview(
     body.push_str(&injection(start.as_ref(), hook.session_start_budget));
     body.push_str("</section>");
     if !f.prompt.trim().is_empty() {
-        let meaning = state.config.embedder().map(|embedder| inject::Meaning {
-            vector: embedder.embed_in_background(f.prompt.clone(), memory_embed::PROMPT_TOKENS),
-            min_similarity: state.config.retrieval.min_similarity,
-        });
+        let min_similarity = state.config.retrieval.min_similarity;
+        let meaning = state.config.embedder().map(|e| inject::Meaning::of(e, &f.prompt, min_similarity));
         let given = inject::for_prompt(
             state.store.as_ref(),
             &project,
