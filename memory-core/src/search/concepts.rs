@@ -195,7 +195,7 @@ const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
-        topic: "third-party dependencies, libraries",
+        topic: "third-party dependencies: libraries and packages",
         named_by: &["dependency", "dependencies", "deps", "crate", "crates", "library", "libraries"],
     },
     Concept {
