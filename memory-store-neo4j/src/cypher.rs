@@ -21,8 +21,19 @@ pub(crate) const EVENTS_INDEXED: &str = "events_indexed";
 /// Name of the full-text index over events' words.
 pub(crate) const EVENT_INDEX: &str = "agent_memory_event_text";
 
-/// Name of the full-text index over notes.
-pub(crate) const NOTE_INDEX: &str = "agent_memory_note_text";
+/// Name of the full-text index over notes. Its number is the version of what a note's
+/// `search_text` holds: a database without this index holds notes indexed by an earlier rule,
+/// whose text is written anew when a store connects ([`NOTE_TEXTS`], [`SET_NOTE_TEXTS`]).
+pub(crate) const NOTE_INDEX: &str = "agent_memory_note_text_2";
+/// Full-text indexes over notes by earlier rules, dropped once the notes are indexed anew.
+pub(crate) const EARLIER_NOTE_INDEXES: &[&str] = &["agent_memory_note_text"];
+
+/// Every note's key and JSON, to write its `search_text` anew.
+pub(crate) const NOTE_TEXTS: &str = "MATCH (n:Note) RETURN n.key AS key, n.json AS json";
+
+/// Sets the `search_text` of notes by key (`$rows`: `{key, text}`).
+pub(crate) const SET_NOTE_TEXTS: &str =
+    "UNWIND $rows AS r MATCH (n:Note {key: r.key}) SET n.search_text = r.text";
 /// The vector index over notes' embeddings.
 pub(crate) const VECTOR_INDEX: &str = "agent_memory_note_vector";
 /// The length of the vectors the vector index holds (the embedding model's).

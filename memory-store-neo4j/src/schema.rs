@@ -72,7 +72,7 @@ pub(crate) const SCHEMA: &[SchemaItem] = &[
     ),
     item(
         NOTE_INDEX,
-        "CREATE FULLTEXT INDEX agent_memory_note_text IF NOT EXISTS FOR (n:Note) ON EACH [n.search_text] \
+        "CREATE FULLTEXT INDEX agent_memory_note_text_2 IF NOT EXISTS FOR (n:Note) ON EACH [n.search_text] \
          OPTIONS { indexConfig: { `fulltext.analyzer`: 'standard-no-stop-words', \
          `fulltext.eventually_consistent`: false } }",
     ),

@@ -45,6 +45,8 @@ type StoreResult<T> = Result<T, Neo4jStoreError>;
 const SEARCH_FETCH_FACTOR: usize = 16;
 /// See [`SEARCH_FETCH_FACTOR`].
 const SEARCH_FETCH_MIN: usize = 200;
+/// Notes whose `search_text` one statement writes when notes are indexed anew.
+const NOTE_TEXT_BATCH: usize = 1_000;
 
 /// A [`MemoryStore`] on a Neo4j server (5.x or later, over Bolt 4.4).
 ///
@@ -216,6 +218,15 @@ impl Neo4jStore {
             names.remove(name);
         }
         let missing: Vec<_> = SCHEMA.iter().filter(|item| !names.contains(item.name)).collect();
+        if !names.contains(NOTE_INDEX) {
+            self.index_notes_anew().await?;
+            for earlier in cypher::EARLIER_NOTE_INDEXES.iter().filter(|name| names.contains(**name)) {
+                self.graph
+                    .run(query(&format!("DROP INDEX {earlier} IF EXISTS")))
+                    .await
+                    .map_err(self.err(op))?;
+            }
+        }
         for item in &missing {
             if let Err(e) = self.graph.run(query(item.create)).await {
                 // Another process may have created it at the same moment.
@@ -235,6 +246,27 @@ impl Neo4jStore {
             .run(query(cypher::ENSURE_COUNTER).param("name", COUNTER_NAME))
             .await
             .map_err(self.err(op))?;
+        Ok(())
+    }
+
+    /// Writes every note's `search_text` by today's rule ([`indexed_text`]), in batches: the notes
+    /// of a database indexed by an earlier one are then found as new notes are.
+    async fn index_notes_anew(&self) -> StoreResult<()> {
+        let op = "connect";
+        let mut rows: Vec<BoltType> = Vec::new();
+        for row in self.fetch(op, query(cypher::NOTE_TEXTS)).await? {
+            let key: String = get(op, &row, "key")?;
+            let json: String = get(op, &row, "json")?;
+            let note = decode_note(&json).map_err(|e| corrupt(op, &format!("note {key}: {e}")))?;
+            let mut entry: HashMap<String, BoltType> = HashMap::new();
+            entry.insert("key".to_owned(), key.into());
+            entry.insert("text".to_owned(), indexed_text(&note).into());
+            rows.push(entry.into());
+        }
+        for batch in rows.chunks(NOTE_TEXT_BATCH) {
+            let q = query(cypher::SET_NOTE_TEXTS).param("rows", batch.to_vec());
+            self.graph.run(q).await.map_err(self.err(op))?;
+        }
         Ok(())
     }
 
