@@ -3,26 +3,12 @@
 //! A test binary of its own: it drops and recreates the notes' full-text index, which the tests
 //! of `neo4j.rs` search through while they run (test binaries run one after another).
 
-use std::time::Duration;
-
 use memory_core::{MemoryStore, SearchQuery};
-use memory_store_neo4j::{Neo4jConfig, Neo4jStore};
 use memory_testkit::fixtures::{note, project_scope};
-use neo4rs::{ConfigBuilder, Graph, query};
+use neo4rs::{Graph, query};
+use support::{connect, raw, server};
 
-/// The test server, or `None` outside CI when none is configured (`neo4j.rs` says so once).
-fn server() -> Option<Neo4jConfig> {
-    let Some(uri) = std::env::var("NEO4J_TEST_URI").ok().filter(|u| !u.is_empty()) else {
-        assert!(std::env::var_os("CI").is_none(), "NEO4J_TEST_URI is not set but CI is");
-        return None;
-    };
-    let user = std::env::var("NEO4J_TEST_USER").unwrap_or_else(|_| "neo4j".to_owned());
-    let pass = std::env::var("NEO4J_TEST_PASS").unwrap_or_default();
-    let mut config = Neo4jConfig::new(uri, user, pass);
-    config.connect_timeout = Duration::from_secs(20);
-    config.query_timeout = Duration::from_secs(60);
-    Some(config)
-}
+mod support;
 
 async fn index_names(graph: &Graph) -> Vec<String> {
     let mut rows = graph.execute(query("SHOW INDEXES YIELD name RETURN name")).await.expect("show");
@@ -38,17 +24,11 @@ async fn notes_indexed_by_an_earlier_rule_are_found_by_their_topics_after_a_conn
     let Some(config) = server() else { return };
     let scope = project_scope("reindexed");
     let pnpm = note(&scope, "conventions.md", "Conventions", &[], "- always use pnpm here, not npm\n");
-    Neo4jStore::connect(&config).await.expect("connect").put_note(&pnpm).await.expect("put");
+    connect(&config).await.put_note(&pnpm).await.expect("put");
 
     // The database as the release before topics left it: the note's words only, under the
     // earlier index.
-    let raw = ConfigBuilder::default()
-        .uri(config.uri.as_str())
-        .user(config.username.as_str())
-        .password(config.password.as_str())
-        .build()
-        .expect("driver config");
-    let graph = Graph::connect(raw).expect("driver");
+    let graph = raw(&config);
     let words = memory_core::search::words(&memory_core::search::note_text(&pnpm)).join(" ");
     graph
         .run(
@@ -69,7 +49,7 @@ async fn notes_indexed_by_an_earlier_rule_are_found_by_their_topics_after_a_conn
         .expect("earlier index");
     graph.run(query("CALL db.awaitIndexes(30)")).await.expect("online");
 
-    let store = Neo4jStore::connect(&config).await.expect("connect");
+    let store = connect(&config).await;
     graph.run(query("CALL db.awaitIndexes(30)")).await.expect("online");
     let names = index_names(&graph).await;
     assert!(names.iter().any(|n| n == "agent_memory_note_text_2"), "{names:?}");
