@@ -80,6 +80,13 @@ pub trait OpenStore: Send + Sync {
         let _ = (config, create);
         Ok(None)
     }
+
+    /// Tidies the local copy after a refresh changed its notes, for the hooks that read it next
+    /// (the binary merges its full-text index into one segment). Nothing by default.
+    async fn tidy_replica(&self, config: &Config) -> memory_core::Result<()> {
+        let _ = config;
+        Ok(())
+    }
 }
 
 /// The process-level parts of a hook, supplied by the caller.

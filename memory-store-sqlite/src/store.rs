@@ -109,6 +109,18 @@ impl SqliteStore {
         &self.path
     }
 
+    /// Merges the notes' full-text index into one segment (FTS5 `optimize`), so a search seeks
+    /// each term once instead of once per segment. What a search finds and how it ranks it stay
+    /// the same. Costs a rewrite of the index: for a copy of notes written in many commits and
+    /// then searched by many processes, each opening it afresh.
+    pub async fn optimize_note_search(&self) -> memory_core::Result<()> {
+        self.with(|conn| {
+            conn.execute("INSERT INTO notes_fts (notes_fts) VALUES ('optimize')", [])?;
+            Ok(())
+        })
+        .await
+    }
+
     /// Runs `work` on the connection, on Tokio's blocking pool or, inline, on this thread.
     async fn with<T, F>(&self, work: F) -> memory_core::Result<T>
     where
