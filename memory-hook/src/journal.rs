@@ -291,13 +291,17 @@ async fn deliver_in_batches(
 ) -> Result<Delivery> {
     let mut done = Delivery::default();
     if files.len() <= batch {
-        let read = read_batch(&mut files.into_iter().peekable(), batch, batch_bytes)?;
-        if !read.events.is_empty() {
-            store.append(&read.events).await?;
+        // One batch by count (a few, when the events are big): nothing to overlap.
+        let mut next = files.into_iter().peekable();
+        while next.peek().is_some() {
+            let read = read_batch(&mut next, batch, batch_bytes)?;
+            if !read.events.is_empty() {
+                store.append(&read.events).await?;
+            }
+            remove_delivered(&read.files)?;
+            done.delivered += read.events.len();
+            done.corrupt += read.corrupt;
         }
-        remove_delivered(&read.files)?;
-        done.delivered = read.events.len();
-        done.corrupt = read.corrupt;
         return Ok(done);
     }
     // One batch waits read while another is written: at most three in memory.
@@ -453,6 +457,15 @@ mod tests {
             deliver_in_batches(journal.dir(), journal.pending().unwrap(), &store, 4, 1).await.unwrap();
         assert_eq!(again.delivered, 9);
         assert_eq!(store.events_after(0, 100).await.unwrap().len(), 23);
+        assert!(journal.pending().unwrap().is_empty());
+
+        // Fewer events than a batch holds, but more bytes: delivered in several, all of them.
+        for e in &events[..3] {
+            journal.write(e).unwrap();
+        }
+        let files = journal.pending().unwrap();
+        let again = deliver_in_batches(journal.dir(), files, &store, 100, 1).await.unwrap();
+        assert_eq!(again.delivered, 3);
         assert!(journal.pending().unwrap().is_empty());
     }
 }
