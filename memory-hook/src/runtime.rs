@@ -737,7 +737,7 @@ impl Work<'_> {
             // copy (work for the CPU).
             let journaling = self.record.then(|| {
                 let (journal, event) = (Journal::new(self.config.journal_dir()), self.event.clone());
-                std::thread::spawn(move || journal.write(&event))
+                std::thread::Builder::new().spawn(move || journal.write(&event))
             });
             let found = match self.stores.open_replica(self.config, false).await {
                 Ok(Some(copy)) => self.injection(&*copy, meaning).await.map(|found| Some((copy, found))),
@@ -746,7 +746,9 @@ impl Work<'_> {
             };
             // Durable before the hook goes on, and before anything after it is journaled.
             let outcome = match journaling {
-                Some(writing) => match writing.join() {
+                // No thread to be had: written here, after the search.
+                Some(Err(_)) => self.forward_event(self.event)?,
+                Some(Ok(writing)) => match writing.join() {
                     Ok(written) => {
                         written.map_err(into_store_error)?;
                         "journaled for the forwarder".to_owned()
