@@ -47,15 +47,22 @@ impl memory_hook::OpenStore for HookStores {
         config: &Config,
         create: bool,
     ) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
-        let path = config.replica_path();
-        if !create && !path.exists() {
+        if !create && !config.replica_path().exists() {
             return Ok(None);
         }
-        let sqlite = memory_store_sqlite::SqliteConfig::new(path).with_inline(true);
-        let store = memory_store_sqlite::SqliteStore::open(&sqlite)
-            .map_err(|e| memory_core::Error::backend("local copy of the notes", e.to_string(), false))?;
-        Ok(Some(Arc::new(store)))
+        Ok(Some(Arc::new(open_replica(config)?)))
     }
+
+    async fn tidy_replica(&self, config: &Config) -> memory_core::Result<()> {
+        open_replica(config)?.optimize_note_search().await
+    }
+}
+
+/// The local copy of the notes, inline: hooks query it on their own thread.
+fn open_replica(config: &Config) -> memory_core::Result<memory_store_sqlite::SqliteStore> {
+    let sqlite = memory_store_sqlite::SqliteConfig::new(config.replica_path()).with_inline(true);
+    memory_store_sqlite::SqliteStore::open(&sqlite)
+        .map_err(|e| memory_core::Error::backend("local copy of the notes", e.to_string(), false))
 }
 
 /// Brings the local copy of the notes level with the configured server store, when hooks read

@@ -302,6 +302,10 @@ pub async fn refresh_replica(
 ) -> Result<u64> {
     let Some(copy) = stores.open_replica(config, true).await? else { return Ok(0) };
     let refreshed = crate::replica::refresh(store, &*copy, memory_embed::MODEL_NAME).await?;
+    drop(copy);
+    if refreshed.written + refreshed.deleted > 0 {
+        stores.tidy_replica(config).await?;
+    }
     let dir = config.forward_dir();
     if ensure_private_dir(&dir).is_ok() {
         let _ = std::fs::write(dir.join(REFRESHED_FILE), Utc::now().to_rfc3339());

@@ -159,40 +159,9 @@ impl Journal {
         }
         let (batch, batch_bytes) =
             if mode == DrainMode::All { (BULK_BATCH, BULK_BATCH_BYTES) } else { (BATCH, BATCH_BYTES) };
-        let mut next = files.into_iter().peekable();
-        while next.peek().is_some() {
-            let (mut events, mut readable, mut bytes) = (Vec::new(), Vec::new(), 0);
-            while let Some(path) = next.next_if(|_| events.len() < batch && bytes < batch_bytes) {
-                match std::fs::read(&path) {
-                    Ok(data) => match serde_json::from_slice::<HookEvent>(&data) {
-                        Ok(event) => {
-                            bytes += data.len() as u64;
-                            events.push(event);
-                            readable.push(path);
-                        }
-                        Err(_) => {
-                            std::fs::rename(&path, path.with_extension("corrupt"))
-                                .map_err(Error::journal(&path))?;
-                            drained.corrupt += 1;
-                        }
-                    },
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(Error::journal(&path)(e)),
-                }
-            }
-            if !events.is_empty() {
-                store.append(&events).await?;
-            }
-            for path in readable {
-                match std::fs::remove_file(&path) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(Error::journal(&path)(e));
-                    }
-                    _ => {}
-                }
-            }
-            drained.delivered += events.len();
-        }
+        let delivery = deliver_in_batches(&self.dir, files, store, batch, batch_bytes).await?;
+        drained.delivered += delivery.delivered;
+        drained.corrupt += delivery.corrupt;
         drained.empty = self.is_empty();
         Ok(drained)
     }
@@ -254,6 +223,133 @@ impl Journal {
     }
 }
 
+/// Events read from the journal for one store call, with their files, in order.
+#[derive(Debug, Default)]
+struct Batch {
+    events: Vec<HookEvent>,
+    files: Vec<PathBuf>,
+    corrupt: usize,
+}
+
+/// Reads the next batch from `next`: up to `batch` events or `batch_bytes` bytes of them. Files
+/// that do not parse are moved aside as `*.corrupt`; files gone meanwhile are skipped.
+fn read_batch(
+    next: &mut std::iter::Peekable<std::vec::IntoIter<PathBuf>>,
+    batch: usize,
+    batch_bytes: u64,
+) -> Result<Batch> {
+    let (mut read, mut bytes) = (Batch::default(), 0);
+    while let Some(path) = next.next_if(|_| read.events.len() < batch && bytes < batch_bytes) {
+        match std::fs::read(&path) {
+            Ok(data) => match serde_json::from_slice::<HookEvent>(&data) {
+                Ok(event) => {
+                    bytes += data.len() as u64;
+                    read.events.push(event);
+                    read.files.push(path);
+                }
+                Err(_) => {
+                    std::fs::rename(&path, path.with_extension("corrupt")).map_err(Error::journal(&path))?;
+                    read.corrupt += 1;
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::journal(&path)(e)),
+        }
+    }
+    Ok(read)
+}
+
+fn remove_delivered(files: &[PathBuf]) -> Result<()> {
+    for path in files {
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::journal(path)(e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// What [`deliver_in_batches`] did.
+#[derive(Debug, Default)]
+struct Delivery {
+    delivered: usize,
+    corrupt: usize,
+}
+
+/// Delivers `files` in order, a batch per store call. With more than one batch, the next batch is
+/// read and parsed on a thread of its own while the store writes the current one, and the files
+/// of a written batch are removed on another, so the store waits on neither. A file is removed
+/// only once the store has its batch: a delivery killed at any point leaves every undelivered
+/// event in the journal (and perhaps some delivered ones, which the store skips when they come
+/// again).
+async fn deliver_in_batches(
+    dir: &Path,
+    files: Vec<PathBuf>,
+    store: &dyn MemoryStore,
+    batch: usize,
+    batch_bytes: u64,
+) -> Result<Delivery> {
+    let mut done = Delivery::default();
+    if files.len() <= batch {
+        // One batch by count (a few, when the events are big): nothing to overlap.
+        let mut next = files.into_iter().peekable();
+        while next.peek().is_some() {
+            let read = read_batch(&mut next, batch, batch_bytes)?;
+            if !read.events.is_empty() {
+                store.append(&read.events).await?;
+            }
+            remove_delivered(&read.files)?;
+            done.delivered += read.events.len();
+            done.corrupt += read.corrupt;
+        }
+        return Ok(done);
+    }
+    // One batch waits read while another is written: at most three in memory.
+    let (batches, read) = std::sync::mpsc::sync_channel::<Result<Batch>>(1);
+    let reader = std::thread::spawn(move || {
+        let mut next = files.into_iter().peekable();
+        while next.peek().is_some() {
+            let read = read_batch(&mut next, batch, batch_bytes);
+            let failed = read.is_err();
+            if batches.send(read).is_err() || failed {
+                break;
+            }
+        }
+    });
+    let (delivered, to_remove) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+    let remover = std::thread::spawn(move || -> Result<()> {
+        for files in to_remove {
+            remove_delivered(&files)?;
+        }
+        Ok(())
+    });
+    let written: Result<()> = async {
+        // A blocking receive: the store is idle here, and the reader has this batch ready or
+        // nearly (it started on it while the store wrote the last one).
+        while let Ok(next) = read.recv() {
+            let next = next?;
+            done.corrupt += next.corrupt;
+            if !next.events.is_empty() {
+                store.append(&next.events).await?;
+            }
+            done.delivered += next.events.len();
+            let _ = delivered.send(next.files);
+        }
+        Ok(())
+    }
+    .await;
+    // Stops the reader at its next batch when the store failed, and lets the remover finish.
+    drop(read);
+    drop(delivered);
+    let panicked = |_| Error::journal(dir)(std::io::Error::other("a journal thread panicked"));
+    let read_all = reader.join();
+    let removed = remover.join();
+    written?;
+    read_all.map_err(panicked)?;
+    removed.map_err(panicked)??;
+    Ok(done)
+}
+
 /// The file name an event is journaled under: its time first, so names sort in delivery order.
 fn file_name(event: &HookEvent) -> String {
     let nanos = event.occurred_at.timestamp_nanos_opt().unwrap_or_default().max(0);
@@ -301,4 +397,75 @@ fn open_lock(path: &Path) -> std::io::Result<File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{DateTime, Utc};
+    use memory_core::{EventId, EventKind, Harness, InMemoryStore, SessionKey};
+
+    use super::*;
+
+    fn event(session: &str, i: usize, base: DateTime<Utc>) -> HookEvent {
+        let at = base + chrono::Duration::microseconds(i as i64);
+        HookEvent::new(
+            EventId::derive("claude", session, at, format!("e{i}").as_bytes()),
+            Harness::named("claude"),
+            SessionKey::new("claude", session),
+            EventKind::PostToolUse,
+            at,
+            serde_json::json!({ "n": i }),
+        )
+    }
+
+    #[tokio::test]
+    async fn events_of_many_batches_arrive_in_order_and_leave_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::new(dir.path().join("journal"));
+        let base = Utc::now();
+        let events: Vec<HookEvent> =
+            (0..23).map(|i| event(if i % 3 == 0 { "a" } else { "b" }, i, base)).collect();
+        for e in &events {
+            journal.write(e).unwrap();
+        }
+        // A file that does not parse, among them: moved aside, the rest delivered around it.
+        std::fs::write(journal.dir().join(format!("{:020}-bad.json", 1)), b"{ not an event").unwrap();
+        let store = InMemoryStore::new();
+        let files = journal.pending().unwrap();
+        assert_eq!(files.len(), 24);
+        let done = deliver_in_batches(journal.dir(), files, &store, 4, u64::MAX).await.unwrap();
+        assert_eq!((done.delivered, done.corrupt), (23, 1));
+        assert!(journal.pending().unwrap().is_empty(), "every delivered file removed");
+        assert!(journal.dir().join(format!("{:020}-bad.corrupt", 1)).exists());
+        let stored = store.events_after(0, 100).await.unwrap();
+        let ids: Vec<&EventId> = stored.iter().map(|s| &s.event.id).collect();
+        assert_eq!(ids, events.iter().map(|e| &e.id).collect::<Vec<_>>(), "in journal order");
+        for session in ["a", "b"] {
+            let seqs: Vec<u64> = stored
+                .iter()
+                .filter(|s| s.event.session.as_str().ends_with(session))
+                .map(|s| s.seq)
+                .collect();
+            assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>(), "gap-free in {session}");
+        }
+
+        // Delivered again (a forwarder killed before it removed the files): nothing twice.
+        for e in &events[..9] {
+            journal.write(e).unwrap();
+        }
+        let again =
+            deliver_in_batches(journal.dir(), journal.pending().unwrap(), &store, 4, 1).await.unwrap();
+        assert_eq!(again.delivered, 9);
+        assert_eq!(store.events_after(0, 100).await.unwrap().len(), 23);
+        assert!(journal.pending().unwrap().is_empty());
+
+        // Fewer events than a batch holds, but more bytes: delivered in several, all of them.
+        for e in &events[..3] {
+            journal.write(e).unwrap();
+        }
+        let files = journal.pending().unwrap();
+        let again = deliver_in_batches(journal.dir(), files, &store, 100, 1).await.unwrap();
+        assert_eq!(again.delivered, 3);
+        assert!(journal.pending().unwrap().is_empty());
+    }
 }

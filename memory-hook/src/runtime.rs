@@ -80,6 +80,13 @@ pub trait OpenStore: Send + Sync {
         let _ = (config, create);
         Ok(None)
     }
+
+    /// Tidies the local copy after a refresh changed its notes, for the hooks that read it next
+    /// (the binary merges its full-text index into one segment). Nothing by default.
+    async fn tidy_replica(&self, config: &Config) -> memory_core::Result<()> {
+        let _ = config;
+        Ok(())
+    }
 }
 
 /// The process-level parts of a hook, supplied by the caller.
@@ -719,15 +726,41 @@ impl Work<'_> {
         meaning: Option<inject::Meaning>,
     ) -> memory_core::Result<(HookResponse, String)> {
         if self.forward {
-            let outcome = if self.record { self.forward_event(self.event)? } else { String::new() };
             if !self.injects {
+                let outcome = if self.record { self.forward_event(self.event)? } else { String::new() };
                 return Ok((HookResponse::pass(), outcome));
             }
-            let Some(copy) = self.stores.open_replica(self.config, false).await? else {
+            // The event's write (an fsync: waiting on the disk) overlaps the search of the local
+            // copy (work for the CPU).
+            let journaling = self.record.then(|| {
+                let (journal, event) = (Journal::new(self.config.journal_dir()), self.event.clone());
+                std::thread::Builder::new().spawn(move || journal.write(&event))
+            });
+            let found = match self.stores.open_replica(self.config, false).await {
+                Ok(Some(copy)) => self.injection(&*copy, meaning).await.map(|found| Some((copy, found))),
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
+            };
+            // Durable before the hook goes on, and before anything after it is journaled.
+            let outcome = match journaling {
+                // No thread to be had: written here, after the search.
+                Some(Err(_)) => self.forward_event(self.event)?,
+                Some(Ok(writing)) => match writing.join() {
+                    Ok(written) => {
+                        written.map_err(into_store_error)?;
+                        "journaled for the forwarder".to_owned()
+                    }
+                    Err(_) => {
+                        return Err(memory_core::Error::backend("journal", "the write panicked", false));
+                    }
+                },
+                None => String::new(),
+            };
+            let Some((copy, injection)) = found? else {
                 let outcome = if outcome.is_empty() { "no local copy of the notes yet" } else { &outcome };
                 return Ok((HookResponse::pass(), outcome.to_owned()));
             };
-            return self.inject(&*copy, outcome, meaning).await;
+            return self.give(&*copy, injection, outcome).await;
         }
         let store = self.stores.open(self.config).await?;
         let outcome = if self.record { self.store_event(&*store).await? } else { String::new() };
@@ -744,6 +777,16 @@ impl Work<'_> {
         outcome: String,
         meaning: Option<inject::Meaning>,
     ) -> memory_core::Result<(HookResponse, String)> {
+        let injection = self.injection(store, meaning).await?;
+        self.give(store, injection, outcome).await
+    }
+
+    /// What `store`'s notes give this event, if anything.
+    async fn injection(
+        &self,
+        store: &dyn MemoryStore,
+        meaning: Option<inject::Meaning>,
+    ) -> memory_core::Result<Option<Injection>> {
         let ledger = Ledger::new(&self.config.sessions_dir(), &self.event.session);
         let hook = &self.config.hook;
         let cap = self.adapter.context_cap();
@@ -803,12 +846,23 @@ impl Work<'_> {
             }
             _ => None,
         };
+        Ok(injection)
+    }
+
+    /// Answers with `injection`, remembers it for the session and records the `Injection` event
+    /// (in `store`, or in forward mode in the journal).
+    async fn give(
+        &self,
+        store: &dyn MemoryStore,
+        injection: Option<Injection>,
+        outcome: String,
+    ) -> memory_core::Result<(HookResponse, String)> {
         let Some(injection) = injection else { return Ok((HookResponse::pass(), outcome)) };
         if !self.adapter.support(&self.event.kind).context {
             // Delivered through the context file only.
             return Ok((HookResponse::pass(), outcome));
         }
-        let _ = ledger.record(&injection.notes);
+        let _ = Ledger::new(&self.config.sessions_dir(), &self.event.session).record(&injection.notes);
         if self.record {
             let injected = injection_event(self.adapter, self.event, &injection);
             if self.forward {

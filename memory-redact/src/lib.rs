@@ -218,7 +218,7 @@ impl Redactor {
         }
         let triggered = self.triggers.scan(&current);
         for (index, rule) in RULES.iter().enumerate() {
-            if triggered & (1 << index) == 0 {
+            if triggered & (1 << index) == 0 || rule.gate.is_some_and(|gate| !gate(current.as_bytes())) {
                 continue;
             }
             let regex = self.compiled[index]

@@ -41,6 +41,9 @@ pub(super) struct Rule {
     pub(super) pattern: &'static str,
     /// What to replace.
     pub(super) accept: Accept,
+    /// A cheaper test the text must pass for the pattern to match at all (a necessary condition,
+    /// never a sufficient one), checked after the triggers and before the pattern is compiled.
+    pub(super) gate: Option<fn(&[u8]) -> bool>,
 }
 
 /// Finds, in one pass over a text, which rules have a trigger literal in it.
@@ -115,7 +118,25 @@ const fn rule(
     pattern: &'static str,
     accept: Accept,
 ) -> Rule {
-    Rule { kind, triggers, pattern, accept }
+    Rule { kind, triggers, pattern, accept, gate: None }
+}
+
+impl Rule {
+    /// The rule, run only on texts that pass `gate` (see [`Rule::gate`]).
+    const fn gated(self, gate: fn(&[u8]) -> bool) -> Rule {
+        Rule { gate: Some(gate), ..self }
+    }
+}
+
+/// Whether `text` holds an upper-case name with an underscore followed, somewhere after, by a
+/// colon: what `[A-Z][A-Z0-9]*_[A-Z0-9_]+` then `:` needs. Payload keys (`session_id`,
+/// `tool_use_id`) have the underscore, in lower case, so they pass the trigger but not this.
+pub(super) fn upper_snake_then_colon(text: &[u8]) -> bool {
+    let Some(last_colon) = text.iter().rposition(|&b| b == b':') else { return false };
+    let upper_or_digit = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit();
+    text[..last_colon]
+        .windows(3)
+        .any(|w| w[1] == b'_' && upper_or_digit(w[0]) && (upper_or_digit(w[2]) || w[2] == b'_'))
 }
 
 /// Optional quote around a name or value, plain or JSON-escaped.
@@ -457,7 +478,8 @@ pub(super) static RULES: &[Rule] = &[
             r#"(?P<val>\\"[^"\\\r\n]*\\"|"[^"\r\n]*"|'[^'\r\n]*'|[^ \t\r\n"'\\&;,)}\]>]+)"#
         ),
         Accept::Check(env_line),
-    ),
+    )
+    .gated(upper_snake_then_colon),
 ];
 
 /// Database URL schemes: credentials in these get the `db-credentials` kind.

@@ -288,14 +288,20 @@ impl Neo4jStore {
             first_index.entry(&event.id).or_insert(i);
         }
         let mut txn = self.begin(op).await?;
-
-        let rows =
-            self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
-        let base: i64 =
-            get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
+        let mut sessions: BTreeMap<String, SessionState> = BTreeMap::new();
+        let session_param = |ids: &[usize]| -> Vec<BoltType> {
+            let mut sessions: Vec<&str> = ids.iter().map(|&i| events[i].session.as_str()).collect();
+            sessions.sort_unstable();
+            sessions.dedup();
+            sessions.into_iter().map(Into::into).collect()
+        };
 
         let mut known: HashMap<String, (SessionKey, u64)> = HashMap::new();
-        if check_stored {
+        let (base, fresh): (i64, Vec<usize>) = if check_stored {
+            let rows =
+                self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
+            let base: i64 =
+                get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
             let ids: Vec<BoltType> = events
                 .iter()
                 .enumerate()
@@ -308,29 +314,33 @@ impl Neo4jStore {
                 let session: String = get(op, &row, "session")?;
                 known.insert(id, (SessionKey(session), to_u64(op, get(op, &row, "seq")?)?));
             }
-        }
-        let fresh: Vec<usize> = (0..events.len())
-            .filter(|&i| first_index[&events[i].id] == i && !known.contains_key(&events[i].id.0))
-            .collect();
-        if fresh.is_empty() {
-            txn.rollback().await.map_err(self.err(op))?;
-            return answer(op, events, &known, &HashSet::new());
-        }
-
-        let session_ids: Vec<&str> = {
-            let mut ids: Vec<&str> = fresh.iter().map(|&i| events[i].session.as_str()).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            ids
+            let fresh: Vec<usize> = (0..events.len())
+                .filter(|&i| first_index[&events[i].id] == i && !known.contains_key(&events[i].id.0))
+                .collect();
+            if fresh.is_empty() {
+                txn.rollback().await.map_err(self.err(op))?;
+                return answer(op, events, &known, &HashSet::new());
+            }
+            let q = query(cypher::LOCK_SESSIONS).param("sessions", session_param(&fresh));
+            for row in self.txn_fetch(op, &mut txn, q).await? {
+                sessions.insert(get(op, &row, "id")?, SessionState::from_row(op, &row)?);
+            }
+            (base, fresh)
+        } else {
+            // Every first occurrence is new, or the write fails the id constraint and the batch
+            // comes back here checked.
+            let fresh: Vec<usize> = (0..events.len()).filter(|&i| first_index[&events[i].id] == i).collect();
+            let q = query(cypher::LOCK_COUNTER_AND_SESSIONS)
+                .param("name", COUNTER_NAME)
+                .param("sessions", session_param(&fresh));
+            let rows = self.txn_fetch(op, &mut txn, q).await?;
+            let base: i64 =
+                get(op, rows.first().ok_or_else(|| corrupt(op, "position counter missing"))?, "position")?;
+            for row in rows {
+                sessions.insert(get(op, &row, "id")?, SessionState::from_row(op, &row)?);
+            }
+            (base, fresh)
         };
-        let session_param: Vec<BoltType> = session_ids.iter().map(|s| (*s).into()).collect();
-        let mut sessions: BTreeMap<String, SessionState> = BTreeMap::new();
-        for row in self
-            .txn_fetch(op, &mut txn, query(cypher::LOCK_SESSIONS).param("sessions", session_param))
-            .await?
-        {
-            sessions.insert(get(op, &row, "id")?, SessionState::from_row(op, &row)?);
-        }
 
         let mut columns = EventColumns::with_capacity(fresh.len());
         let mut newest: HashMap<&str, i64> = HashMap::new();

@@ -421,3 +421,53 @@ async fn forget_says_so_when_a_reader_keeps_the_wal_and_succeeds_once_it_is_gone
     let wal = std::fs::metadata(path.with_file_name("memory.db-wal")).map_or(0, |m| m.len());
     assert_eq!(wal, 0, "and empties the log");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_optimized_note_index_finds_and_ranks_as_before() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("optimize");
+    // Many commits, one segment of the full-text index each.
+    for batch in 0..12 {
+        let notes: Vec<memory_core::NoteChange> = (0..40)
+            .map(|i| {
+                let n = batch * 40 + i;
+                let body = format!(
+                    "- retry the flaky {} step {n}\n- cache {}\n",
+                    ["build", "deploy", "test"][n % 3],
+                    n % 7
+                );
+                memory_core::NoteChange::Put(note(
+                    &scope,
+                    &format!("notes/n{n}.md"),
+                    &format!("Note {n}"),
+                    &[],
+                    &body,
+                ))
+            })
+            .collect();
+        store.commit(&notes, None).await.expect("commit");
+    }
+    let queries = ["retry the flaky deploy", "cache 3", "build step 17", "nothing matches zebra"];
+    let search = |q: &'static str| {
+        let store = &store;
+        let scope = scope.clone();
+        async move {
+            let hits = store.search_notes(&SearchQuery::new(q, vec![scope], 12)).await.expect("search");
+            hits.into_iter().map(|h| (h.note.path.to_string(), h.score, h.matched_terms)).collect::<Vec<_>>()
+        }
+    };
+    let mut before = Vec::new();
+    for q in queries {
+        before.push(search(q).await);
+    }
+    assert!(before[0].len() == 12, "the queries find notes: {:?}", before[0]);
+    store.optimize_note_search().await.expect("optimize");
+    for (q, expected) in queries.into_iter().zip(&before) {
+        assert_eq!(&search(q).await, expected, "{q}");
+    }
+    // Notes written after it are found as ever.
+    let late = note(&scope, "notes/late.md", "Late", &[], "- retry the flaky deploy late\n");
+    store.put_note(&late).await.expect("put");
+    assert!(search("late").await.iter().any(|(path, ..)| path == "notes/late.md"));
+}

@@ -321,3 +321,41 @@ fn a_forwarder_killed_mid_batch_loses_and_duplicates_nothing() {
     assert_eq!(events.len(), EVENTS, "nothing lost, nothing twice");
     assert_eq!(tool_ids(&events), (0..EVENTS).map(|i| format!("toolu_k_{i}")).collect());
 }
+
+#[test]
+fn a_prompt_given_notes_from_the_local_copy_arrives_before_its_injection_record() {
+    let Some(server) = Server::shared() else { return };
+    let env = server.env();
+    let m = Machine::new();
+    let cwd = m.project("heron-app");
+    let add = [
+        "notes",
+        "add",
+        "Heron deploy checklist",
+        "--scope",
+        "user",
+        "--body=- Warm the heron cache before the deploy.",
+    ];
+    run_json(&m, &env, &add);
+    sync_wait(&m, &env);
+    let sessions: Vec<String> = (0..6).map(|i| format!("heron-{i}-{}", std::process::id())).collect();
+    for session in &sessions {
+        let prompt = claude(
+            session,
+            &cwd,
+            "UserPromptSubmit",
+            json!({ "prompt": "how do we warm the heron cache before the deploy?" }),
+        );
+        let run = m.hook_env("claude", &cwd, &prompt, &env);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+        let context = run.context("claude").unwrap_or_default();
+        assert!(context.contains("Heron deploy checklist"), "injected from the copy: {}", run.stdout);
+    }
+    sync_wait(&m, &env);
+    for session in &sessions {
+        let events = chain(&m, &env, &format!("claude:{session}"), 10);
+        let kinds: Vec<&str> = events.iter().map(|e| e["event"]["kind"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["UserPromptSubmit", "Injection"], "{session}");
+        assert_eq!(events[1]["event"]["raw"]["trigger_event"], events[0]["event"]["id"], "{session}");
+    }
+}
