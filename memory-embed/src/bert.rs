@@ -15,12 +15,6 @@ const FFN: usize = 1536;
 const LAYERS: usize = 6;
 const POSITIONS: usize = 512;
 const EPS: f32 = 1e-12;
-/// Weight matrices of at least this many values are multiplied in two halves at once (the
-/// feed-forward ones, two thirds of the encoder's weights).
-const SPLIT_AT: usize = FFN * HIDDEN;
-
-/// The buffers weight rows are read into, one per half of a split matrix, reused across layers.
-type Buffers = [Vec<f32>; 2];
 
 /// A dense layer: the weight matrix (`out × in`, read when used) and its bias.
 #[derive(Debug)]
@@ -125,9 +119,9 @@ impl Bert {
             layer_norm(&mut x, &self.embedding_norm);
             states.push(x);
         }
-        let mut buffers: Buffers = [Vec::new(), Vec::new()];
+        let mut buffer = Vec::new();
         for layer in &self.layers {
-            states = self.layer(layer, &states, &mut buffers)?;
+            states = self.layer(layer, &states, &mut buffer)?;
         }
         Ok(states
             .into_iter()
@@ -140,7 +134,7 @@ impl Bert {
             .collect())
     }
 
-    fn layer(&self, layer: &Layer, xs: &[Array2<f32>], buffer: &mut Buffers) -> Result<Vec<Array2<f32>>> {
+    fn layer(&self, layer: &Layer, xs: &[Array2<f32>], buffer: &mut Vec<f32>) -> Result<Vec<Array2<f32>>> {
         let qs = self.dense(&layer.query, xs, buffer)?;
         let ks = self.dense(&layer.key, xs, buffer)?;
         let vs = self.dense(&layer.value, xs, buffer)?;
@@ -179,53 +173,19 @@ impl Bert {
         Ok(out)
     }
 
-    /// `x · Wᵀ + b` for every `x`. A large matrix is read and multiplied in two halves of its
-    /// rows at once, one on a thread of its own: reading and packing the weights is most of what a
-    /// short prompt's pass costs, and the two halves share it.
-    fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffers: &mut Buffers) -> Result<Vec<Array2<f32>>> {
+    fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffer: &mut Vec<f32>) -> Result<Vec<Array2<f32>>> {
+        self.weights.read(&dense.weight, buffer)?;
         let (out, inp) = (dense.weight.shape[0], dense.weight.shape[1]);
-        let ys = if out * inp >= SPLIT_AT {
-            let half = out / 2;
-            let [first, second] = buffers;
-            let (a, b) = std::thread::scope(|scope| {
-                let other = scope.spawn(|| self.rows_times(dense, half, out - half, xs, second));
-                let mine = self.rows_times(dense, 0, half, xs, first);
-                let other = other
-                    .join()
-                    .unwrap_or_else(|_| Err(crate::Error::Model("an encoder thread panicked".to_owned())));
-                (mine, other)
-            });
-            let (a, b) = (a?, b?);
-            a.iter()
-                .zip(&b)
-                .map(|(a, b)| ndarray::concatenate(Axis(1), &[a.view(), b.view()]))
-                .collect::<std::result::Result<Vec<_>, _>>()
-                .map_err(|e| crate::Error::Model(format!("joining a layer's halves: {e}")))?
-        } else {
-            self.rows_times(dense, 0, out, xs, &mut buffers[0])?
-        };
-        Ok(ys
-            .into_iter()
-            .map(|mut y| {
+        let weight = ArrayView2::from_shape((out, inp), &buffer[..])
+            .map_err(|e| crate::Error::Model(format!("a weight matrix: {e}")))?;
+        Ok(xs
+            .iter()
+            .map(|x| {
+                let mut y = x.dot(&weight.t());
                 y += &dense.bias;
                 y
             })
             .collect())
-    }
-
-    /// `x · W[start..start + count]ᵀ` for every `x`, the rows read into `buffer`.
-    fn rows_times(
-        &self,
-        dense: &Dense,
-        start: usize,
-        count: usize,
-        xs: &[Array2<f32>],
-        buffer: &mut Vec<f32>,
-    ) -> Result<Vec<Array2<f32>>> {
-        self.weights.read_rows(&dense.weight, start, count, buffer)?;
-        let weight = ArrayView2::from_shape((count, dense.weight.shape[1]), &buffer[..])
-            .map_err(|e| crate::Error::Model(format!("a weight matrix: {e}")))?;
-        Ok(xs.iter().map(|x| x.dot(&weight.t())).collect())
     }
 }
 

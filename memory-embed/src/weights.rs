@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::Read as _;
+use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::Path;
+use std::sync::Mutex;
 
 use serde::Deserialize;
 
@@ -39,10 +40,7 @@ impl Tensor {
 /// An open `safetensors` file of `f32` tensors.
 #[derive(Debug)]
 pub(crate) struct Weights {
-    file: File,
-    /// Held around a seek and a read where the OS has no positioned reads.
-    #[cfg(not(unix))]
-    lock: std::sync::Mutex<()>,
+    file: Mutex<File>,
     tensors: HashMap<String, Tensor>,
 }
 
@@ -82,12 +80,7 @@ impl Weights {
             }
             tensors.insert(name, Tensor { shape: entry.shape, offset: 8 + len + entry.data_offsets[0] });
         }
-        Ok(Self {
-            file,
-            #[cfg(not(unix))]
-            lock: std::sync::Mutex::new(()),
-            tensors,
-        })
+        Ok(Self { file: Mutex::new(file), tensors })
     }
 
     /// The tensor called `name`, which must have `shape`.
@@ -106,26 +99,6 @@ impl Weights {
         self.read_at(tensor.offset, into)
     }
 
-    /// Reads `count` rows of a matrix from row `start` into `into` (resized to fit).
-    pub(crate) fn read_rows(
-        &self,
-        tensor: &Tensor,
-        start: usize,
-        count: usize,
-        into: &mut Vec<f32>,
-    ) -> Result<()> {
-        let width = tensor.shape.last().copied().unwrap_or(0);
-        if tensor.shape.len() != 2 || tensor.shape.first().is_none_or(|&rows| start + count > rows) {
-            return Err(Error::Model(format!(
-                "rows {start}..{} are outside a {:?} tensor",
-                start + count,
-                tensor.shape
-            )));
-        }
-        into.resize(count * width, 0.0);
-        self.read_at(tensor.offset + (start * width * 4) as u64, into)
-    }
-
     /// Reads row `row` of a matrix into `into` (its length is the row's).
     pub(crate) fn read_row(&self, tensor: &Tensor, row: usize, into: &mut [f32]) -> Result<()> {
         let width = tensor.shape.last().copied().unwrap_or(0);
@@ -135,22 +108,13 @@ impl Weights {
         self.read_at(tensor.offset + (row * width * 4) as u64, into)
     }
 
-    /// Reads at `offset`; threads may read at once (positioned reads where the OS has them).
     fn read_at(&self, offset: u64, into: &mut [f32]) -> Result<()> {
+        let mut file =
+            self.file.lock().map_err(|_| Error::Model("the weights file lock is poisoned".to_owned()))?;
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(into);
-        #[cfg(unix)]
-        std::os::unix::fs::FileExt::read_exact_at(&self.file, bytes, offset)
+        file.seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(bytes))
             .map_err(|e| Error::Model(format!("reading the weights: {e}")))?;
-        #[cfg(not(unix))]
-        {
-            let _held =
-                self.lock.lock().map_err(|_| Error::Model("the weights file lock is poisoned".to_owned()))?;
-            use std::io::{Seek as _, SeekFrom};
-            let mut file = &self.file;
-            file.seek(SeekFrom::Start(offset))
-                .and_then(|_| file.read_exact(bytes))
-                .map_err(|e| Error::Model(format!("reading the weights: {e}")))?;
-        }
         if cfg!(target_endian = "big") {
             for value in into.iter_mut() {
                 *value = f32::from_bits(value.to_bits().swap_bytes());
