@@ -19,21 +19,31 @@ const WEIGHTS: &str = "4.0, 10.0, 5.0, 10.0, 1.0, 1.0";
 /// Terms found in more notes than this are left out of the index query while a rarer term
 /// remains: they barely move BM25 ranking, yet would make it score most of a large store.
 const COMMON_TERM_NOTES: i64 = 2_000;
+/// In a smaller store, a term in more than this share of the notes is as common (but never one
+/// in fewer than [`COMMON_TERM_MIN`] notes): a word of a topic many notes name, like "handling"
+/// of error handling, would otherwise have a fifth of the store scored for it.
+const COMMON_TERM_SHARE: i64 = 10;
+/// See [`COMMON_TERM_SHARE`].
+const COMMON_TERM_MIN: i64 = 200;
 
 /// The terms worth asking the index for: all of them, less the very common ones when a rarer
 /// term is there to rank by.
 fn selective_terms(conn: &Connection, terms: &[String]) -> Result<Vec<String>, StoreError> {
+    // The highest id is the number of notes ever stored: a cheap bound on how many there are.
+    let stored: i64 =
+        conn.prepare_cached("SELECT coalesce(max(id), 0) FROM notes")?.query_row([], |row| row.get(0))?;
+    let common = (stored / COMMON_TERM_SHARE).clamp(COMMON_TERM_MIN, COMMON_TERM_NOTES);
     let mut stmt = conn.prepare_cached("SELECT doc FROM notes_vocab WHERE term = ?1")?;
     let mut counted = Vec::with_capacity(terms.len());
     for term in terms {
         let notes: i64 = stmt.query_row([term], |row| row.get(0)).optional()?.unwrap_or(0);
         counted.push((term, notes));
     }
-    if counted.iter().all(|(_, notes)| *notes > COMMON_TERM_NOTES) {
+    if counted.iter().all(|(_, notes)| *notes > common) {
         let rarest = counted.iter().min_by_key(|(_, notes)| *notes).map(|(t, _)| (*t).clone());
         return Ok(rarest.into_iter().collect());
     }
-    Ok(counted.into_iter().filter(|(_, notes)| *notes <= COMMON_TERM_NOTES).map(|(t, _)| t.clone()).collect())
+    Ok(counted.into_iter().filter(|(_, notes)| *notes <= common).map(|(t, _)| t.clone()).collect())
 }
 
 /// The FTS5 query matching any of the terms.
