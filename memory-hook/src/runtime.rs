@@ -717,8 +717,7 @@ impl Work<'_> {
 
     /// Forward mode: journals an event for the forwarder.
     fn forward_event(&self, event: &HookEvent) -> memory_core::Result<String> {
-        Journal::new(self.config.journal_dir()).write(event).map_err(into_store_error)?;
-        Ok("journaled for the forwarder".to_owned())
+        journaled(Journal::new(self.config.journal_dir()).write(event))
     }
 
     async fn run_async(
@@ -746,10 +745,7 @@ impl Work<'_> {
                 // No thread to be had: written here, after the search.
                 Some(Err(_)) => self.forward_event(self.event)?,
                 Some(Ok(writing)) => match writing.join() {
-                    Ok(written) => {
-                        written.map_err(into_store_error)?;
-                        "journaled for the forwarder".to_owned()
-                    }
+                    Ok(written) => journaled(written)?,
                     Err(_) => {
                         return Err(memory_core::Error::backend("journal", "the write panicked", false));
                     }
@@ -875,6 +871,12 @@ impl Work<'_> {
         let outcome = if outcome.is_empty() { injected } else { format!("{outcome}; {injected}") };
         Ok((HookResponse::with_context(injection.text), outcome))
     }
+}
+
+/// The outcome of journaling an event for the forwarder.
+fn journaled<T>(written: crate::Result<T>) -> memory_core::Result<String> {
+    written.map_err(into_store_error)?;
+    Ok("journaled for the forwarder".to_owned())
 }
 
 fn into_store_error(e: crate::Error) -> memory_core::Error {

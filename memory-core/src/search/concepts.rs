@@ -247,14 +247,28 @@ const CONCEPTS: &[Concept] = &[
     Concept { topic: "pull requests, code review", named_by: &["gh pr", "pull request", "pull requests"] },
 ];
 
-/// A concept's topic and its names, each as search words.
-type Named = (&'static str, Vec<Vec<String>>);
+/// A concept's topic, its one-word names, and its names of several words spelled as they stand
+/// in a text's words joined by single spaces (with a space either side).
+type Named = (&'static str, Vec<String>, Vec<String>);
 
 /// Each concept's names as search words, split once.
 fn named_words() -> &'static [Named] {
     static NAMES: std::sync::OnceLock<Vec<Named>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        CONCEPTS.iter().map(|c| (c.topic, c.named_by.iter().map(|name| words(name)).collect())).collect()
+        CONCEPTS
+            .iter()
+            .map(|c| {
+                let (mut single, mut phrases) = (Vec::new(), Vec::new());
+                for name in c.named_by.iter().map(|name| words(name)) {
+                    match name.as_slice() {
+                        [] => {}
+                        [one] => single.push(one.clone()),
+                        many => phrases.push(format!(" {} ", many.join(" "))),
+                    }
+                }
+                (c.topic, single, phrases)
+            })
+            .collect()
     })
 }
 
@@ -265,13 +279,11 @@ pub fn concepts(text: &str) -> Vec<&'static str> {
     let joined = format!(" {} ", words.join(" "));
     named_words()
         .iter()
-        .filter(|(_, names)| {
-            names.iter().any(|name| match name.as_slice() {
-                [one] => present.contains(one.as_str()),
-                many => !many.is_empty() && joined.contains(&format!(" {} ", many.join(" "))),
-            })
+        .filter(|(_, single, phrases)| {
+            single.iter().any(|w| present.contains(w.as_str()))
+                || phrases.iter().any(|p| joined.contains(p.as_str()))
         })
-        .map(|(topic, _)| *topic)
+        .map(|(topic, _, _)| *topic)
         .collect()
 }
 
