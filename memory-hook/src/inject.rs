@@ -270,17 +270,15 @@ pub async fn for_prompt(
         rank += 1;
         chosen.insert(key, Chosen { note: hit.note, passage: None, score: 1.0 / (RRF_K + rank as f64) });
     }
-    if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search)
-        && let Ok(vector) = meaning.vector.wait()
-    {
+    if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search) {
         let query = VectorQuery {
             model: memory_embed::MODEL_NAME.to_owned(),
-            vector,
+            vector: Vec::new(),
             scopes,
             limit: PROMPT_CANDIDATES,
         };
         let mut rank = 0usize;
-        for hit in store.search_embeddings(&query).await? {
+        for hit in store.search_embeddings_pending(&query, Box::new(meaning.vector)).await? {
             let key = note_key(&hit.note);
             // Meaning alone needs the floor; with the prompt's words in the note, less will do.
             let coverage = worded.get(&key).copied().unwrap_or(0.0);

@@ -6,7 +6,7 @@
 //! differing signs tracks the angle between two vectors), keeps the [`SHORTLIST`] closest notes,
 //! ranks those by their signed-byte vectors, and reads only the winners' notes.
 
-use memory_core::{Note, Scope, VectorHit, VectorQuery};
+use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use crate::error::StoreError;
@@ -260,13 +260,49 @@ impl<T: Copy + PartialOrd> Best<T> {
     }
 }
 
+/// A query vector as it is compared: scaled to signed bytes, its length, and its signs.
+struct Prepared {
+    quantized: Vec<i8>,
+    norm: f32,
+    code: Vec<u8>,
+}
+
+impl Prepared {
+    fn new(vector: &[f32]) -> Self {
+        let (quantized, norm) = quantize(vector);
+        let code = signs(quantized.iter().map(|&q| q > 0));
+        Self { quantized, norm, code }
+    }
+}
+
 /// Notes by their best vector's similarity to the query's, best first.
 pub(crate) fn search(conn: &Connection, query: &VectorQuery) -> Result<Vec<VectorHit>, StoreError> {
+    search_pending(conn, query, Box::new(Given(Some(query.vector.clone()))))
+}
+
+/// A vector that is already there.
+struct Given(Option<Vec<f32>>);
+
+impl PendingVector for Given {
+    fn ready(&self) -> bool {
+        true
+    }
+
+    fn wait(self: Box<Self>) -> Option<Vec<f32>> {
+        self.0
+    }
+}
+
+/// [`search`] for a vector still being made: the codes of the asked scopes are read meanwhile,
+/// and those read before it is there are kept until it is.
+pub(crate) fn search_pending(
+    conn: &Connection,
+    query: &VectorQuery,
+    vector: Box<dyn PendingVector>,
+) -> Result<Vec<VectorHit>, StoreError> {
     if query.limit == 0 {
         return Ok(Vec::new());
     }
-    let (quantized, query_norm) = quantize(&query.vector);
-    let query_code = signs(quantized.iter().map(|&q| q > 0));
     let scopes: Vec<String> = query.scopes.iter().map(Scope::to_string).collect();
     let scope_json = serde_json::to_string(&scopes)?;
     // The notes whose signs are closest to the query's.
@@ -276,19 +312,51 @@ pub(crate) fn search(conn: &Connection, query: &VectorQuery) -> Result<Vec<Vecto
          WHERE model = ?1 AND (?2 = '[]' OR scope IN (SELECT value FROM json_each(?2)))",
     )?;
     let mut rows = scan.query(params![query.model, scope_json])?;
+    // Codes read before the vector is made: their notes' ids, and where each ends in `early`.
+    let (mut early, mut early_notes): (Vec<u8>, Vec<(i64, usize)>) = (Vec::new(), Vec::new());
+    let mut pending = Some(vector);
+    let mut prepared: Option<Prepared> = None;
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
         let rusqlite::types::ValueRef::Blob(codes) = row.get_ref(1)? else { continue };
-        if let Some(distance) = nearest(codes, &query_code) {
+        if prepared.is_none() && pending.as_ref().is_some_and(|p| p.ready()) {
+            let Some(vector) = pending.take().and_then(|p| p.wait()) else { return Ok(Vec::new()) };
+            prepared = Some(Prepared::new(&vector));
+        }
+        match &prepared {
+            Some(q) => {
+                if let Some(distance) = nearest(codes, &q.code) {
+                    shortlist.offer(id, distance, |a, b| a < b);
+                }
+            }
+            None => {
+                early.extend_from_slice(codes);
+                early_notes.push((id, early.len()));
+            }
+        }
+    }
+    let query_vector = match prepared {
+        Some(q) => q,
+        None => match pending.and_then(|p| p.wait()) {
+            Some(vector) => Prepared::new(&vector),
+            None => return Ok(Vec::new()),
+        },
+    };
+    let mut from = 0;
+    for (id, to) in early_notes {
+        if let Some(distance) = nearest(&early[from..to], &query_vector.code) {
             shortlist.offer(id, distance, |a, b| a < b);
         }
+        from = to;
     }
     // Those ranked by their full vectors.
     let mut top: Best<(f32, usize)> = Best::new(query.limit);
     let mut vectors = conn.prepare_cached("SELECT vectors FROM note_embeddings WHERE note_id = ?1")?;
     for (id, _) in shortlist.items {
         let packed: Option<Vec<u8>> = vectors.query_row([id], |row| row.get(0)).optional()?;
-        if let Some(found) = packed.and_then(|packed| best(&packed, &quantized, query_norm)) {
+        if let Some(found) =
+            packed.and_then(|packed| best(&packed, &query_vector.quantized, query_vector.norm))
+        {
             top.offer(id, found, |a, b| a.0 > b.0);
         }
     }

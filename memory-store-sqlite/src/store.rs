@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use memory_core::{
     Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
-    Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey,
-    StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
+    Note, NoteChange, NoteFilter, NotePath, PendingVector, Scope, SearchHit, SearchQuery, SessionInfo,
+    SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
 };
 use rusqlite::{Connection, TransactionBehavior};
 
@@ -293,6 +293,15 @@ impl MemoryStore for SqliteStore {
     async fn search_embeddings(&self, query: &VectorQuery) -> memory_core::Result<Vec<VectorHit>> {
         let query = query.clone();
         self.with(move |conn| embeddings::search(conn, &query)).await
+    }
+
+    async fn search_embeddings_pending(
+        &self,
+        query: &VectorQuery,
+        vector: Box<dyn PendingVector>,
+    ) -> memory_core::Result<Vec<VectorHit>> {
+        let query = query.clone();
+        self.with(move |conn| embeddings::search_pending(conn, &query, vector)).await
     }
 
     async fn prune_events(

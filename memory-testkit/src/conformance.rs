@@ -6,6 +6,7 @@
 //! [`MemoryStore::capabilities`] declares it.
 
 use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
 
 use memory_core::{
     Appended, Error, EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
@@ -385,6 +386,16 @@ pub async fn embeddings_follow_their_note(store: &dyn MemoryStore) {
     assert_eq!(hits[0].note, a, "hits carry the current note");
     assert_eq!((hits[0].passage, hits[1].passage), (1, 0), "and which of its vectors is closest");
     assert_eq!(ok(store.search_embeddings(&ask(vec![1.0, 0.0, 0.0], 1)).await, "search").len(), 1, "limit");
+    // A vector still being made finds what the made one finds, whenever it arrives; none, nothing.
+    for delay in [Duration::ZERO, Duration::from_millis(30)] {
+        let later = Later::after(vec![0.0, 0.1, 1.0], delay);
+        let pending =
+            ok(store.search_embeddings_pending(&ask(Vec::new(), 10), Box::new(later)).await, "pending");
+        assert_eq!(pending, hits, "a vector ready after {delay:?} gives the same hits");
+    }
+    let never = Later { vector: None, ready_at: Instant::now() };
+    let none = ok(store.search_embeddings_pending(&ask(Vec::new(), 10), Box::new(never)).await, "pending");
+    assert!(none.is_empty(), "no vector, no hits: {none:?}");
     let other_model = VectorQuery { model: "another-model".to_owned(), ..ask(vec![1.0, 0.0, 0.0], 10) };
     assert!(ok(store.search_embeddings(&other_model).await, "search").is_empty(), "only the asked model");
 
@@ -821,4 +832,27 @@ pub async fn forget_removes_events_sessions_and_notes(store: &dyn MemoryStore) {
         "what is not stored is ignored"
     );
     assert_eq!(ok(store.forget(&ForgetSet::default()).await, "forget"), Forgotten::default());
+}
+
+/// A query vector made on another thread, there after a while (or never).
+struct Later {
+    vector: Option<Vec<f32>>,
+    ready_at: Instant,
+}
+
+impl Later {
+    fn after(vector: Vec<f32>, delay: Duration) -> Self {
+        Self { vector: Some(vector), ready_at: Instant::now() + delay }
+    }
+}
+
+impl memory_core::PendingVector for Later {
+    fn ready(&self) -> bool {
+        Instant::now() >= self.ready_at
+    }
+
+    fn wait(self: Box<Self>) -> Option<Vec<f32>> {
+        std::thread::sleep(self.ready_at.saturating_duration_since(Instant::now()));
+        self.vector
+    }
 }

@@ -138,6 +138,14 @@ pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::
         "words only (no embedding model; `agent-memory model install` adds finding by meaning)".to_owned()
     };
     let mut summary = format!("retrieval: {mode}\nmodel folder: {}", dir.display());
+    // A folder installed by an earlier release holds the published weights only.
+    let quantized = memory_embed::is_quantized(&dir);
+    if installed.is_some() && !quantized {
+        summary.push_str(
+            "\nmodel weights: as published (f32); `agent-memory model install` again stores them as bytes, \
+             which embeds a prompt in about half the time",
+        );
+    }
     if let Some(waiting) = waiting {
         let more = if waiting == WAITING_CAP { " or more" } else { "" };
         summary.push_str(&format!("\nnotes waiting to be embedded: {waiting}{more}"));
@@ -147,6 +155,7 @@ pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::
         "semantic": !off && vectors && installed.is_some(),
         "dir": dir,
         "installed": installed,
+        "quantized": installed.is_some() && quantized,
         "notes_waiting": waiting,
         "summary": summary,
     }))
