@@ -247,10 +247,11 @@ impl<T: Copy + PartialOrd> Best<T> {
         Self { limit, items: Vec::with_capacity(limit + 1) }
     }
 
-    /// Offers a pair; `better(a, b)` says whether score `a` ranks above `b`.
+    /// Offers a pair; `better(a, b)` says whether score `a` ranks above `b`. What is kept does not
+    /// depend on the order pairs are offered in.
     fn offer(&mut self, id: i64, score: T, better: impl Fn(T, T) -> bool) {
-        if self.limit == 0
-            || (self.items.len() == self.limit && self.items.last().is_some_and(|&(_, s)| !better(score, s)))
+        let before_last = |&(other, s): &(i64, T)| better(score, s) || (s == score && id < other);
+        if self.limit == 0 || (self.items.len() == self.limit && !self.items.last().is_some_and(before_last))
         {
             return;
         }
@@ -378,6 +379,23 @@ pub(crate) fn search_pending(
 #[cfg(test)]
 mod tests {
     use super::{best, codes, nearest, pack, quantize, signs};
+
+    #[test]
+    fn the_best_kept_are_the_same_in_any_order() {
+        let pairs = [(5, 2u32), (1, 3), (3, 2), (2, 2), (4, 1), (6, 3)];
+        let kept = |order: &[(i64, u32)]| {
+            let mut best = super::Best::new(3);
+            for &(id, score) in order {
+                best.offer(id, score, |a, b| a < b);
+            }
+            best.items
+        };
+        let forward = kept(&pairs);
+        assert_eq!(forward, vec![(4, 1), (2, 2), (3, 2)], "lowest scores, ties to the lower id");
+        let mut backward = pairs;
+        backward.reverse();
+        assert_eq!(kept(&backward), forward);
+    }
 
     #[test]
     fn packed_vectors_rank_as_the_originals_do() {
