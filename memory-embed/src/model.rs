@@ -35,8 +35,8 @@ pub fn is_installed(dir: &Path) -> bool {
 }
 
 /// Whether the model in `dir` has its layers' weights quantized, as an install writes them
-/// today. A folder installed before holds the published `f32` weights only: it works, and
-/// embeds a prompt in about twice the time; installing again converts it.
+/// today. A folder installed before holds the published `f32` weights only: it works, reading
+/// four times the bytes for each prompt; installing again converts it.
 pub fn is_quantized(dir: &Path) -> bool {
     dir.join(QUANTIZED_FILE).is_file()
 }

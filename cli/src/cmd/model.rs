@@ -143,7 +143,7 @@ pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::
     if installed.is_some() && !quantized {
         summary.push_str(
             "\nmodel weights: as published (f32); `agent-memory model install` again stores them as bytes, \
-             which embeds a prompt in about half the time",
+             a quarter of what embedding a prompt reads",
         );
     }
     if let Some(waiting) = waiting {
