@@ -37,7 +37,7 @@ pub(crate) enum StoreError {
 }
 
 impl StoreError {
-    fn is_transient(&self) -> bool {
+    pub(crate) fn is_transient(&self) -> bool {
         match self {
             Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)

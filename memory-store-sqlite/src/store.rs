@@ -100,7 +100,21 @@ impl SqliteStore {
     /// Opens (creating when missing) the database at `config.path` and brings its schema up to
     /// date. Cheap when the schema is current: no migration work is done.
     pub fn open(config: &SqliteConfig) -> memory_core::Result<Self> {
-        let conn = open_connection(config)?;
+        // Processes opening a new database at once race to set its journal mode and schema, and
+        // SQLite answers some of them "busy" at once rather than wait (a lock it cannot wait for
+        // without risking a deadlock): they try again, within the busy timeout.
+        let started = std::time::Instant::now();
+        let mut pause = std::time::Duration::from_millis(2);
+        let conn = loop {
+            match open_connection(config) {
+                Ok(conn) => break conn,
+                Err(e) if e.is_transient() && started.elapsed() + pause < config.busy_timeout => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        };
         Ok(Self { conn: Arc::new(Mutex::new(conn)), path: config.path.clone(), inline: config.inline })
     }
 

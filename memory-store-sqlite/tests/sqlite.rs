@@ -151,6 +151,41 @@ fn files_are_private() {
     assert_eq!(mode(&wal), 0o600, "the WAL file is private too");
 }
 
+/// Set in the processes [`processes_opening_a_new_database_at_once_all_open_it`] starts.
+const OPEN_CHILD: &str = "AGENT_MEMORY_TEST_OPEN_CHILD";
+
+/// Hooks of a first session fire together on a machine with no database yet: every process
+/// opens it (SQLite answers some "busy" at once while another sets the journal mode and schema).
+#[test]
+fn processes_opening_a_new_database_at_once_all_open_it() {
+    if let Ok(path) = std::env::var(OPEN_CHILD) {
+        drop(open(Path::new(&path)));
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let exe = std::env::current_exe().expect("the test binary");
+    for round in 0..4 {
+        let path = dir.path().join(format!("fresh-{round}.db"));
+        let children: Vec<std::process::Child> = (0..12)
+            .map(|_| {
+                std::process::Command::new(&exe)
+                    .args(["--exact", "processes_opening_a_new_database_at_once_all_open_it", "--nocapture"])
+                    .env(OPEN_CHILD, &path)
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("spawn")
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().expect("wait");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "a process failed to open {}: {stderr}", path.display());
+        }
+        assert_eq!(header_user_version(&path), SCHEMA_VERSION);
+    }
+}
+
 #[test]
 fn opening_twice_is_idempotent_and_cheap() {
     let (_dir, path) = temp_db();
