@@ -31,7 +31,7 @@ pub fn model_dir(data_dir: &Path) -> PathBuf {
 
 /// Whether a complete model is installed in `dir`.
 pub fn is_installed(dir: &Path) -> bool {
-    weights_file(dir).is_some() && [SORTED_VOCAB_FILE, MANIFEST_FILE].iter().all(|f| dir.join(f).is_file())
+    installed_weights(dir).is_some()
 }
 
 /// Whether the model in `dir` has its layers' weights quantized, as an install writes them
@@ -41,9 +41,11 @@ pub fn is_quantized(dir: &Path) -> bool {
     dir.join(QUANTIZED_FILE).is_file()
 }
 
-/// The weights file of the model in `dir`: the quantized one when there is one.
-fn weights_file(dir: &Path) -> Option<PathBuf> {
-    [QUANTIZED_FILE, WEIGHTS_FILE].iter().map(|f| dir.join(f)).find(|p| p.is_file())
+/// The weights file of the model installed in `dir` (the quantized one when there is one), when
+/// the folder holds a complete model.
+fn installed_weights(dir: &Path) -> Option<PathBuf> {
+    let weights = [QUANTIZED_FILE, WEIGHTS_FILE].iter().map(|f| dir.join(f)).find(|p| p.is_file())?;
+    [SORTED_VOCAB_FILE, MANIFEST_FILE].iter().all(|f| dir.join(f).is_file()).then_some(weights)
 }
 
 /// An embedding model ready to use.
@@ -57,13 +59,11 @@ impl Embedder {
     /// Opens the model installed in `dir` ([`model_dir`]). Cheap: the weights are read while
     /// embedding, not here.
     pub fn open(dir: &Path) -> Result<Self> {
-        if !is_installed(dir) {
-            return Err(Error::NotInstalled { dir: dir.to_owned() });
-        }
+        let weights_path =
+            installed_weights(dir).ok_or_else(|| Error::NotInstalled { dir: dir.to_owned() })?;
         let vocab_path = dir.join(SORTED_VOCAB_FILE);
         let vocab = std::fs::read_to_string(&vocab_path).map_err(|e| Error::io(&vocab_path, e))?;
         let tokenizer = Tokenizer::from_sorted(vocab)?;
-        let weights_path = weights_file(dir).ok_or_else(|| Error::NotInstalled { dir: dir.to_owned() })?;
         let weights = Weights::open(&weights_path)?;
         let bert = Bert::new(weights, tokenizer.len())?;
         Ok(Self { tokenizer, bert })

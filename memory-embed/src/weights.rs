@@ -156,13 +156,7 @@ impl Weights {
     /// Reads a whole `f32` tensor into `into` (resized to fit).
     pub(crate) fn read(&self, tensor: &Tensor, into: &mut Vec<f32>) -> Result<()> {
         into.resize(tensor.len(), 0.0);
-        self.read_at(tensor.offset, bytemuck::cast_slice_mut(&mut into[..]))?;
-        if cfg!(target_endian = "big") {
-            for value in into.iter_mut() {
-                *value = f32::from_bits(value.to_bits().swap_bytes());
-            }
-        }
-        Ok(())
+        self.read_floats(tensor.offset, into)
     }
 
     /// Reads a whole byte tensor into `into` (resized to fit).
@@ -177,7 +171,12 @@ impl Weights {
         if into.len() != width || tensor.shape.first().is_none_or(|&rows| row >= rows) {
             return Err(Error::Model(format!("row {row} is outside a {:?} tensor", tensor.shape)));
         }
-        self.read_at(tensor.offset + (row * width * 4) as u64, bytemuck::cast_slice_mut(&mut into[..]))?;
+        self.read_floats(tensor.offset + (row * width * 4) as u64, into)
+    }
+
+    /// Reads little-endian `f32`s at `offset` into `into`.
+    fn read_floats(&self, offset: u64, into: &mut [f32]) -> Result<()> {
+        self.read_at(offset, bytemuck::cast_slice_mut(into))?;
         if cfg!(target_endian = "big") {
             for value in into.iter_mut() {
                 *value = f32::from_bits(value.to_bits().swap_bytes());
@@ -244,16 +243,14 @@ fn quantized(name: &str, tensor: &Tensor) -> bool {
 pub(crate) fn quantize(from: &Path, to: &Path) -> Result<()> {
     let weights = Weights::open(from)?;
     let mut header = BTreeMap::new();
-    let mut payload: Vec<(String, Vec<u8>)> = Vec::new();
+    // Each tensor's bytes, in the order of their offsets.
+    let mut payload: Vec<Vec<u8>> = Vec::new();
     let mut offset = 0u64;
     let mut push = |name: String, dtype: Dtype, shape: Vec<usize>, bytes: Vec<u8>| {
         let end = offset + bytes.len() as u64;
-        header.insert(
-            name.clone(),
-            Entry { dtype: dtype.name().to_owned(), shape, data_offsets: [offset, end] },
-        );
+        header.insert(name, Entry { dtype: dtype.name().to_owned(), shape, data_offsets: [offset, end] });
         offset = end;
-        payload.push((name, bytes));
+        payload.push(bytes);
     };
     let mut values = Vec::new();
     for name in weights.names() {
@@ -277,8 +274,7 @@ pub(crate) fn quantize(from: &Path, to: &Path) -> Result<()> {
             push(name, Dtype::F32, tensor.shape.clone(), le_bytes(&values));
         }
     }
-    // Entries are written in offset order; the header is padded to a multiple of 8 bytes.
-    payload.sort_by_key(|(name, _)| header[name].data_offsets[0]);
+    // The header is padded to a multiple of 8 bytes.
     let mut text = serde_json::to_vec(&header).map_err(|e| Error::Model(e.to_string()))?;
     while !text.len().is_multiple_of(8) {
         text.push(b' ');
@@ -288,7 +284,7 @@ pub(crate) fn quantize(from: &Path, to: &Path) -> Result<()> {
     let write = |out: &mut BufWriter<File>, bytes: &[u8]| out.write_all(bytes).map_err(|e| Error::io(to, e));
     write(&mut out, &(text.len() as u64).to_le_bytes())?;
     write(&mut out, &text)?;
-    for (_, bytes) in &payload {
+    for bytes in &payload {
         write(&mut out, bytes)?;
     }
     let file = out.into_inner().map_err(|e| Error::io(to, e.into_error()))?;
