@@ -315,19 +315,23 @@ pub(crate) fn search_pending(
     let mut rows = scan.query(params![query.model, scope_json])?;
     // Codes read before the vector is made: their notes' ids, and where each ends in `early`.
     let (mut early, mut early_notes): (Vec<u8>, Vec<(i64, usize)>) = (Vec::new(), Vec::new());
+    let take = |pending: Box<dyn PendingVector>| pending.wait().map(|vector| Prepared::new(&vector));
+    let nearer = |a: u32, b: u32| a < b;
     let mut pending = Some(vector);
     let mut prepared: Option<Prepared> = None;
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
         let rusqlite::types::ValueRef::Blob(codes) = row.get_ref(1)? else { continue };
         if prepared.is_none() && pending.as_ref().is_some_and(|p| p.ready()) {
-            let Some(vector) = pending.take().and_then(|p| p.wait()) else { return Ok(Vec::new()) };
-            prepared = Some(Prepared::new(&vector));
+            prepared = pending.take().and_then(take);
+            if prepared.is_none() {
+                return Ok(Vec::new());
+            }
         }
         match &prepared {
             Some(q) => {
                 if let Some(distance) = nearest(codes, &q.code) {
-                    shortlist.offer(id, distance, |a, b| a < b);
+                    shortlist.offer(id, distance, nearer);
                 }
             }
             None => {
@@ -336,17 +340,11 @@ pub(crate) fn search_pending(
             }
         }
     }
-    let query_vector = match prepared {
-        Some(q) => q,
-        None => match pending.and_then(|p| p.wait()) {
-            Some(vector) => Prepared::new(&vector),
-            None => return Ok(Vec::new()),
-        },
-    };
+    let Some(query_vector) = prepared.or_else(|| pending.and_then(take)) else { return Ok(Vec::new()) };
     let mut from = 0;
     for (id, to) in early_notes {
         if let Some(distance) = nearest(&early[from..to], &query_vector.code) {
-            shortlist.offer(id, distance, |a, b| a < b);
+            shortlist.offer(id, distance, nearer);
         }
         from = to;
     }
