@@ -64,6 +64,11 @@ fn run_json(m: &Machine, env: &[(&str, &str)], args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `notes add <title> --scope user --body=<body>` with `env`.
+fn add_user_note(m: &Machine, env: &[(&str, &str)], title: &str, body: &str) {
+    run_json(m, env, &["notes", "add", title, "--scope", "user", &format!("--body={body}")]);
+}
+
 /// `sync --wait`: everything journaled is in the server when it returns.
 fn sync_wait(m: &Machine, env: &[(&str, &str)]) -> Value {
     let report = run_json(m, env, &["sync", "--wait", "--timeout", SYNC_TIMEOUT]);
@@ -221,15 +226,7 @@ fn a_server_stopped_mid_session_gets_every_event_once_in_order_and_injection_goe
         assert_eq!(m.hook_env("claude", &cwd, payload, &env).code, 0);
     }
     // A note written by hand goes to the server; sync refreshes the local copy hooks read.
-    let add = [
-        "notes",
-        "add",
-        "Flamingo rollout checklist",
-        "--scope",
-        "user",
-        "--body=- Drain the flamingo queue before the rollout.",
-    ];
-    run_json(&m, &env, &add);
+    add_user_note(&m, &env, "Flamingo rollout checklist", "- Drain the flamingo queue before the rollout.");
     sync_wait(&m, &env);
     assert_eq!(chain(&m, &env, &key, 100).len(), expected.len());
 
@@ -328,15 +325,7 @@ fn a_prompt_given_notes_from_the_local_copy_arrives_before_its_injection_record(
     let env = server.env();
     let m = Machine::new();
     let cwd = m.project("heron-app");
-    let add = [
-        "notes",
-        "add",
-        "Heron deploy checklist",
-        "--scope",
-        "user",
-        "--body=- Warm the heron cache before the deploy.",
-    ];
-    run_json(&m, &env, &add);
+    add_user_note(&m, &env, "Heron deploy checklist", "- Warm the heron cache before the deploy.");
     sync_wait(&m, &env);
     let sessions: Vec<String> = (0..6).map(|i| format!("heron-{i}-{}", std::process::id())).collect();
     for session in &sessions {
