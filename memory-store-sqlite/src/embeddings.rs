@@ -1,12 +1,13 @@
 //! Notes' embeddings, in the same database file: one row per note holding all its vectors (one
 //! per passage), dropped by triggers when the note changes or goes. Vectors are kept as signed
 //! bytes with their length, a quarter of `f32`s: ranking by them differs from exact cosine by
-//! far less than the gap between a relevant note and the next. Beside them, in `note_codes`,
-//! each vector's signs as bits. Search scans the codes of the asked scopes (the number of
-//! differing signs tracks the angle between two vectors), keeps the [`SHORTLIST`] closest notes,
-//! ranks those by their signed-byte vectors, and reads only the winners' notes.
+//! far less than the gap between a relevant note and the next. Beside them, in `code_blocks`,
+//! each vector's signs as bits, the codes of a scope's notes with neighbouring ids in one row.
+//! Search scans the codes of the asked scopes (the number of differing signs tracks the angle
+//! between two vectors), keeps the [`SHORTLIST`] closest notes, ranks those by their signed-byte
+//! vectors, and reads only the winners' notes.
 
-use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
+use memory_core::{Note, PendingVector, VectorHit, VectorQuery};
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use crate::error::StoreError;
@@ -54,54 +55,215 @@ fn signs(values: impl Iterator<Item = bool>) -> Vec<u8> {
     out
 }
 
-/// The codes of packed vectors ([`pack`]): each vector's signs, one after another.
-fn codes(packed: &[u8]) -> Option<Vec<u8>> {
+/// The codes of packed vectors ([`pack`]): the length of one code in bytes, and each vector's
+/// signs, one after another.
+fn codes(packed: &[u8]) -> Option<(usize, Vec<u8>)> {
     let dims = usize::try_from(u32::from_le_bytes(packed.get(..4)?.try_into().ok()?)).ok()?;
-    if dims == 0 {
-        return Some(Vec::new());
-    }
     let mut out = Vec::new();
-    for vector in packed[4..].chunks_exact(4 + dims) {
-        out.extend(signs(vector[4..].iter().map(|&b| (b as i8) > 0)));
+    if dims > 0 {
+        for vector in packed[4..].chunks_exact(4 + dims) {
+            out.extend(signs(vector[4..].iter().map(|&b| (b as i8) > 0)));
+        }
     }
-    Some(out)
+    Some((dims.div_ceil(8), out))
 }
 
-/// The fewest signs any of a note's codes differs in from the query's.
-fn nearest(codes: &[u8], query: &[u8]) -> Option<u32> {
-    if query.is_empty() {
+/// How many signs two codes differ in.
+fn distance(code: &[u8], query: &[u8]) -> u32 {
+    let words = code.chunks_exact(8).zip(query.chunks_exact(8));
+    let whole: u32 = words
+        .map(|(a, b)| {
+            let a = u64::from_le_bytes(a.try_into().unwrap_or_default());
+            let b = u64::from_le_bytes(b.try_into().unwrap_or_default());
+            (a ^ b).count_ones()
+        })
+        .sum();
+    let tail = code.len() - code.len() % 8;
+    whole + code[tail..].iter().zip(&query[tail..]).map(|(a, b)| (a ^ b).count_ones()).sum::<u32>()
+}
+
+/// A block (a row of `code_blocks`) holds the codes of the notes of one scope whose ids differ
+/// only in their last `BLOCK_BITS` bits; the schema's `code_blocks_follow` trigger computes the
+/// same block.
+const BLOCK_BITS: u32 = 6;
+
+/// The bytes of a note's id in a block's entry.
+const ID_BYTES: usize = 8;
+
+/// A block's bytes: the length of one code (`u32`, little-endian), then an entry per vector (its
+/// note's id as an `i64`, little-endian, then its code), a note's vectors one after another.
+fn block_entries(block: &[u8]) -> Option<(usize, impl Iterator<Item = (i64, &[u8])>)> {
+    let code_len = usize::try_from(u32::from_le_bytes(block.get(..4)?.try_into().ok()?)).ok()?;
+    if code_len == 0 {
         return None;
     }
-    codes
-        .chunks_exact(query.len())
-        .map(|code| {
-            let words = code.chunks_exact(8).zip(query.chunks_exact(8));
-            let whole: u32 = words
-                .map(|(a, b)| {
-                    let a = u64::from_le_bytes(a.try_into().unwrap_or_default());
-                    let b = u64::from_le_bytes(b.try_into().unwrap_or_default());
-                    (a ^ b).count_ones()
-                })
-                .sum();
-            let tail = code.len() - code.len() % 8;
-            whole + code[tail..].iter().zip(&query[tail..]).map(|(a, b)| (a ^ b).count_ones()).sum::<u32>()
-        })
-        .min()
+    let entries = block[4..].chunks_exact(ID_BYTES + code_len).map(|entry| {
+        let (id, code) = entry.split_at(ID_BYTES);
+        (i64::from_le_bytes(id.try_into().unwrap_or_default()), code)
+    });
+    Some((code_len, entries))
 }
 
-/// Computes the codes of every stored vector, once, when `note_codes` is added.
-pub(crate) fn fill_codes(conn: &Connection) -> Result<(), StoreError> {
-    let rows: Vec<(i64, String, String, Vec<u8>)> = conn
-        .prepare("SELECT note_id, scope, model, vectors FROM note_embeddings")?
+/// Offers every note of a block to the shortlist, at the fewest signs any of its codes differs in
+/// from the query's.
+fn offer_block(block: &[u8], query: &[u8], shortlist: &mut Best<u32>) {
+    let Some((code_len, entries)) = block_entries(block) else { return };
+    if code_len != query.len() {
+        return;
+    }
+    let nearer = |a: u32, b: u32| a < b;
+    let mut current: Option<(i64, u32)> = None;
+    for (id, code) in entries {
+        let d = distance(code, query);
+        current = match current {
+            Some((note, best)) if note == id => Some((note, best.min(d))),
+            Some((note, best)) => {
+                shortlist.offer(note, best, nearer);
+                Some((id, d))
+            }
+            None => Some((id, d)),
+        };
+    }
+    if let Some((note, best)) = current {
+        shortlist.offer(note, best, nearer);
+    }
+}
+
+/// Whether note `id` has vectors by `model`.
+fn has_vectors(conn: &Connection, id: i64, model: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM note_embeddings WHERE note_id = ?1 AND model = ?2")?
+        .query_row(params![id, model], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Writes a block's entries (dropping the row when none are left).
+fn write_block(
+    conn: &Connection,
+    model: &str,
+    scope: &str,
+    block: i64,
+    code_len: usize,
+    entries: &[u8],
+) -> Result<(), StoreError> {
+    if entries.is_empty() {
+        conn.prepare_cached("DELETE FROM code_blocks WHERE model = ?1 AND scope = ?2 AND block = ?3")?
+            .execute(params![model, scope, block])?;
+        return Ok(());
+    }
+    let mut bytes = Vec::with_capacity(4 + entries.len());
+    bytes.extend_from_slice(&u32::try_from(code_len).unwrap_or(0).to_le_bytes());
+    bytes.extend_from_slice(entries);
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO code_blocks (model, scope, block, stale, entries) VALUES (?1, ?2, ?3, 0, ?4)",
+    )?
+    .execute(params![model, scope, block, bytes])?;
+    Ok(())
+}
+
+/// The entries of a stored block that stay: not of note `replaced`, and, when the block is stale,
+/// only of notes that still have vectors. `None` when the block's codes are of another length.
+fn kept_entries(
+    conn: &Connection,
+    model: &str,
+    block: &[u8],
+    stale: bool,
+    replaced: Option<i64>,
+) -> Result<Option<(usize, Vec<u8>)>, StoreError> {
+    let Some((code_len, entries)) = block_entries(block) else { return Ok(None) };
+    let mut kept = Vec::new();
+    let mut alive: Option<(i64, bool)> = None;
+    for (id, code) in entries {
+        if Some(id) == replaced {
+            continue;
+        }
+        if stale {
+            let live = match alive {
+                Some((note, live)) if note == id => live,
+                _ => has_vectors(conn, id, model)?,
+            };
+            alive = Some((id, live));
+            if !live {
+                continue;
+            }
+        }
+        kept.extend_from_slice(&id.to_le_bytes());
+        kept.extend_from_slice(code);
+    }
+    Ok(Some((code_len, kept)))
+}
+
+/// Puts note `id`'s codes in its block, in place of any it had there; inside the caller's write
+/// transaction.
+fn put_codes(conn: &Connection, id: i64, scope: &str, model: &str, packed: &[u8]) -> Result<(), StoreError> {
+    let block = id >> BLOCK_BITS;
+    let (code_len, codes) = codes(packed).unwrap_or_default();
+    let stored: Option<(Vec<u8>, bool)> = conn
+        .prepare_cached("SELECT entries, stale FROM code_blocks WHERE model = ?1 AND scope = ?2 AND block = ?3")?
+        .query_row(params![model, scope, block], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    let mut entries = Vec::new();
+    let mut length = code_len;
+    if let Some((stored, stale)) = stored
+        && let Some((stored_len, kept)) = kept_entries(conn, model, &stored, stale, Some(id))?
+        && (stored_len == code_len || codes.is_empty())
+    {
+        entries = kept;
+        length = stored_len;
+    }
+    if code_len > 0 && length == code_len {
+        for code in codes.chunks_exact(code_len) {
+            entries.extend_from_slice(&id.to_le_bytes());
+            entries.extend_from_slice(code);
+        }
+    }
+    write_block(conn, model, scope, block, length, &entries)
+}
+
+/// Drops from stale blocks the codes of notes whose vectors went; inside the caller's write
+/// transaction. Cheap when no block is stale (an index holds the stale ones).
+pub(crate) fn compact_stale(conn: &Connection) -> Result<(), StoreError> {
+    let stale: Vec<(String, String, i64, Vec<u8>)> = conn
+        .prepare_cached("SELECT model, scope, block, entries FROM code_blocks WHERE stale = 1")?
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut insert = conn.prepare(
-        "INSERT OR REPLACE INTO note_codes (note_id, scope, model, codes) VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    for (id, scope, model, packed) in rows {
-        if let Some(codes) = codes(&packed) {
-            insert.execute(params![id, scope, model, codes])?;
+    for (model, scope, block, stored) in stale {
+        let (code_len, kept) = kept_entries(conn, &model, &stored, true, None)?.unwrap_or_default();
+        write_block(conn, &model, &scope, block, code_len, &kept)?;
+    }
+    Ok(())
+}
+
+/// Computes the codes of every stored vector into their blocks, once, when `code_blocks` is
+/// added.
+pub(crate) fn fill_blocks(conn: &Connection) -> Result<(), StoreError> {
+    let mut read =
+        conn.prepare("SELECT note_id, scope, model, vectors FROM note_embeddings ORDER BY model, scope, note_id")?;
+    let mut rows = read.query([])?;
+    // The block being filled: its key, the length of its codes, its entries.
+    let mut open: Option<((String, String, i64), usize, Vec<u8>)> = None;
+    while let Some(row) = rows.next()? {
+        let (id, scope, model, packed): (i64, String, String, Vec<u8>) =
+            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+        let Some((code_len, codes)) = codes(&packed).filter(|(len, codes)| *len > 0 && !codes.is_empty())
+        else {
+            continue;
+        };
+        let key = (model, scope, id >> BLOCK_BITS);
+        if open.as_ref().is_some_and(|(k, len, _)| *k != key || *len != code_len)
+            && let Some(((model, scope, block), len, entries)) = open.take()
+        {
+            write_block(conn, &model, &scope, block, len, &entries)?;
         }
+        let (_, _, entries) = open.get_or_insert_with(|| (key, code_len, Vec::new()));
+        for code in codes.chunks_exact(code_len) {
+            entries.extend_from_slice(&id.to_le_bytes());
+            entries.extend_from_slice(code);
+        }
+    }
+    if let Some(((model, scope, block), len, entries)) = open {
+        write_block(conn, &model, &scope, block, len, &entries)?;
     }
     Ok(())
 }
@@ -175,10 +337,7 @@ pub(crate) fn put(
         "INSERT OR REPLACE INTO note_embeddings (note_id, scope, model, vectors) VALUES (?1, ?2, ?3, ?4)",
     )?
     .execute(params![id, scope, model, packed])?;
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO note_codes (note_id, scope, model, codes) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![id, scope, model, codes(&packed).unwrap_or_default()])?;
+    put_codes(conn, id, &scope, model, &packed)?;
     Ok(true)
 }
 
@@ -304,49 +463,43 @@ pub(crate) fn search_pending(
     if query.limit == 0 {
         return Ok(Vec::new());
     }
-    let scopes: Vec<String> = query.scopes.iter().map(Scope::to_string).collect();
-    let scope_json = serde_json::to_string(&scopes)?;
+    // Every scope's blocks, or every block when no scope is asked.
+    let scopes: Vec<Option<String>> = if query.scopes.is_empty() {
+        vec![None]
+    } else {
+        query.scopes.iter().map(|scope| Some(scope.to_string())).collect()
+    };
     // The notes whose signs are closest to the query's.
     let mut shortlist = Best::new(SHORTLIST.max(query.limit));
-    let mut scan = conn.prepare_cached(
-        "SELECT note_id, codes FROM note_codes
-         WHERE model = ?1 AND (?2 = '[]' OR scope IN (SELECT value FROM json_each(?2)))",
-    )?;
-    let mut rows = scan.query(params![query.model, scope_json])?;
-    // Codes read before the vector is made: their notes' ids, and where each ends in `early`.
-    let (mut early, mut early_notes): (Vec<u8>, Vec<(i64, usize)>) = (Vec::new(), Vec::new());
+    let mut of_scope = conn.prepare_cached("SELECT entries FROM code_blocks WHERE model = ?1 AND scope = ?2")?;
+    let mut of_all = conn.prepare_cached("SELECT entries FROM code_blocks WHERE model = ?1")?;
+    // Blocks read before the vector is made, kept until it is.
+    let mut early: Vec<Vec<u8>> = Vec::new();
     let take = |pending: Box<dyn PendingVector>| pending.wait().map(|vector| Prepared::new(&vector));
-    let nearer = |a: u32, b: u32| a < b;
     let mut pending = Some(vector);
     let mut prepared: Option<Prepared> = None;
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(0)?;
-        let rusqlite::types::ValueRef::Blob(codes) = row.get_ref(1)? else { continue };
-        if prepared.is_none() && pending.as_ref().is_some_and(|p| p.ready()) {
-            prepared = pending.take().and_then(take);
-            if prepared.is_none() {
-                return Ok(Vec::new());
-            }
-        }
-        match &prepared {
-            Some(q) => {
-                if let Some(distance) = nearest(codes, &q.code) {
-                    shortlist.offer(id, distance, nearer);
+    for scope in &scopes {
+        let mut rows = match scope {
+            Some(scope) => of_scope.query(params![query.model, scope])?,
+            None => of_all.query([&query.model])?,
+        };
+        while let Some(row) = rows.next()? {
+            let rusqlite::types::ValueRef::Blob(block) = row.get_ref(0)? else { continue };
+            if prepared.is_none() && pending.as_ref().is_some_and(|p| p.ready()) {
+                prepared = pending.take().and_then(take);
+                if prepared.is_none() {
+                    return Ok(Vec::new());
                 }
             }
-            None => {
-                early.extend_from_slice(codes);
-                early_notes.push((id, early.len()));
+            match &prepared {
+                Some(q) => offer_block(block, &q.code, &mut shortlist),
+                None => early.push(block.to_vec()),
             }
         }
     }
     let Some(query_vector) = prepared.or_else(|| pending.and_then(take)) else { return Ok(Vec::new()) };
-    let mut from = 0;
-    for (id, to) in early_notes {
-        if let Some(distance) = nearest(&early[from..to], &query_vector.code) {
-            shortlist.offer(id, distance, nearer);
-        }
-        from = to;
+    for block in &early {
+        offer_block(block, &query_vector.code, &mut shortlist);
     }
     // Those ranked by their full vectors.
     let mut top: Best<(f32, usize)> = Best::new(query.limit);
@@ -376,7 +529,7 @@ pub(crate) fn search_pending(
 
 #[cfg(test)]
 mod tests {
-    use super::{best, codes, nearest, pack, quantize, signs};
+    use super::{best, codes, distance, offer_block, pack, quantize, signs};
 
     #[test]
     fn the_best_kept_are_the_same_in_any_order() {
@@ -413,12 +566,36 @@ mod tests {
     #[test]
     fn codes_count_the_signs_two_vectors_differ_in() {
         let packed = pack(&[vec![0.5f32, -0.5, 0.1, -0.1, 0.3, 0.3, -0.2, 0.9, -0.4], vec![-1.0f32; 9]]);
-        let codes = codes(&packed).unwrap();
+        let (code_len, codes) = codes(&packed).unwrap();
+        assert_eq!(code_len, 2);
         assert_eq!(codes, [0b1011_0101, 0, 0, 0], "two bytes per 9-value vector, signs in order");
         let query = signs([true, false, true, false, true, true, false, true, false].into_iter());
-        assert_eq!(nearest(&codes, &query), Some(0), "the first vector has the query's signs");
+        assert_eq!(distance(&codes[..2], &query), 0, "the first vector has the query's signs");
         let flipped = signs([false, true, true, false, true, true, false, true, false].into_iter());
-        assert_eq!(nearest(&codes, &flipped), Some(2));
-        assert_eq!(nearest(&codes[2..], &flipped), Some(5), "all-negative: the five positive signs differ");
+        assert_eq!(distance(&codes[..2], &flipped), 2);
+        assert_eq!(distance(&codes[2..], &flipped), 5, "all-negative: the five positive signs differ");
+    }
+
+    #[test]
+    fn a_block_offers_each_note_once_at_its_nearest_code() {
+        let code = |bits: [bool; 9]| signs(bits.into_iter());
+        let query = code([true; 9]);
+        let mut block = 2u32.to_le_bytes().to_vec();
+        let entries: [(i64, [bool; 9]); 4] = [
+            (7, [false; 9]),
+            (7, [true, true, true, true, true, true, true, true, false]),
+            (9, [false, false, true, true, true, true, true, true, true]),
+            (12, [false; 9]),
+        ];
+        for (id, bits) in entries {
+            block.extend_from_slice(&id.to_le_bytes());
+            block.extend_from_slice(&code(bits));
+        }
+        let mut shortlist = super::Best::new(2);
+        offer_block(&block, &query, &mut shortlist);
+        assert_eq!(shortlist.items, vec![(7, 1), (9, 2)], "note 7 by its second vector, note 12 left out");
+        let mut other = super::Best::new(2);
+        offer_block(&block, &[0xff; 3], &mut other);
+        assert!(other.items.is_empty(), "codes of another length compare with nothing");
     }
 }

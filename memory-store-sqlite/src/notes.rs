@@ -94,6 +94,8 @@ pub(crate) fn put(conn: &Connection, note: &Note) -> Result<(), StoreError> {
                  WHERE id = ?1",
             )?
             .execute(params![id, note.meta.title, description, tags, note.body, meta, concepts])?;
+            // Codes of the note's earlier text go now, not at the next write to their block.
+            crate::embeddings::compact_stale(conn)?;
         }
         None => {
             let (rank, key) = scope_order(&note.meta.scope);
@@ -142,6 +144,8 @@ pub(crate) fn delete(conn: &Connection, scope: &Scope, path: &NotePath) -> Resul
     let deleted = conn
         .prepare_cached("DELETE FROM notes WHERE scope = ?1 AND path = ?2")?
         .execute(params![scope, path.as_str()])?;
+    // The note's codes go with it, not at the next write to their block.
+    crate::embeddings::compact_stale(conn)?;
     Ok(deleted > 0)
 }
 

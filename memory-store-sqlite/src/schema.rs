@@ -157,6 +157,29 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 );
 CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
 "#,
+    // The codes in blocks: one row holds the codes of a scope's notes whose ids share all but
+    // their last few bits (`crate::embeddings::BLOCK_BITS`), kept in the order of those rows, so a
+    // search by meaning steps through a row per block instead of a row per note (at 100,000 notes,
+    // the steps cost more than comparing the codes). A note's vectors going mark its block stale;
+    // the next write to that block, or the end of the write that removed the note, drops its
+    // codes. Filled in from the stored vectors on migration.
+    r#"
+DROP TRIGGER note_codes_follow;
+DROP TABLE note_codes;
+CREATE TABLE code_blocks (
+    model   TEXT NOT NULL,
+    scope   TEXT NOT NULL,
+    block   INTEGER NOT NULL,
+    stale   INTEGER NOT NULL DEFAULT 0,
+    entries BLOB NOT NULL,
+    PRIMARY KEY (model, scope, block)
+) WITHOUT ROWID;
+CREATE INDEX code_blocks_stale ON code_blocks (stale) WHERE stale = 1;
+CREATE TRIGGER code_blocks_follow AFTER DELETE ON note_embeddings BEGIN
+    UPDATE code_blocks SET stale = 1
+    WHERE model = old.model AND scope = old.scope AND block = old.note_id >> 6;
+END;
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.
@@ -181,8 +204,9 @@ CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
 END;
 "#;
 
-/// The migration that adds `note_codes`, after which the codes of stored vectors are computed.
-const CODES_VERSION: i64 = 4;
+/// The migration that keeps the codes in blocks, after which the codes of stored vectors are
+/// computed (the per-note table of migration 4 is dropped by it, so it is left empty).
+const BLOCKS_VERSION: i64 = 7;
 
 fn user_version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
@@ -205,8 +229,8 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     for (index, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         let version = index as i64 + 1;
         tx.execute_batch(sql)?;
-        if version == CODES_VERSION {
-            crate::embeddings::fill_codes(&tx)?;
+        if version == BLOCKS_VERSION {
+            crate::embeddings::fill_blocks(&tx)?;
         }
         if version == CONCEPTS_VERSION {
             crate::notes::fill_concepts(&tx)?;

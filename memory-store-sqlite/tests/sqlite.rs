@@ -277,6 +277,57 @@ async fn search_by_meaning_over_many_notes_ranks_as_exact_cosine_does() {
     }
 }
 
+/// How many vectors' codes the blocks of `path` hold for notes of `scope`, by note id.
+fn codes_per_note(path: &Path, scope: &Scope) -> std::collections::BTreeMap<i64, usize> {
+    let conn = rusqlite::Connection::open(path).expect("open");
+    let mut stmt = conn.prepare("SELECT entries FROM code_blocks WHERE scope = ?1").expect("prepare");
+    let blocks: Vec<Vec<u8>> = stmt
+        .query_map([scope.to_string()], |row| row.get(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    let mut counts = std::collections::BTreeMap::new();
+    for block in blocks {
+        let code_len = u32::from_le_bytes(block[..4].try_into().expect("header")) as usize;
+        for entry in block[4..].chunks_exact(8 + code_len) {
+            *counts.entry(i64::from_le_bytes(entry[..8].try_into().expect("id"))).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codes_of_a_rewritten_or_deleted_note_leave_its_block_at_once() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("blocks");
+    let vectors = unit_vectors(8, 0x51);
+    let notes: Vec<_> = (0..3)
+        .map(|i| note(&scope, &format!("facts/n{i}.md"), &format!("Note {i}"), &[], "- a\n- b\n"))
+        .collect();
+    for (i, n) in notes.iter().enumerate() {
+        store.put_note(n).await.expect("put");
+        assert!(store.put_embeddings(n, "test-model", &vectors[i * 2..i * 2 + 2]).await.expect("embed"));
+    }
+    assert_eq!(codes_per_note(&path, &scope).values().copied().collect::<Vec<_>>(), [2, 2, 2]);
+    // Embedded again with three passages: its two earlier codes are replaced, not kept beside.
+    assert!(store.put_embeddings(&notes[0], "test-model", &vectors[5..8]).await.expect("embed"));
+    assert_eq!(codes_per_note(&path, &scope).values().copied().collect::<Vec<_>>(), [3, 2, 2]);
+    // A rewritten note's codes go with its vectors; a deleted note's too.
+    let mut changed = notes[1].clone();
+    changed.body = "- c\n".to_owned();
+    store.put_note(&changed).await.expect("rewrite");
+    assert!(store.delete_note(&scope, &notes[2].path).await.expect("delete"));
+    assert_eq!(codes_per_note(&path, &scope).values().copied().collect::<Vec<_>>(), [3]);
+    let hits = store.search_embeddings(&vector_query(vectors[3].clone(), &scope, 5)).await.expect("search");
+    let found: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
+    assert_eq!(found, ["facts/n0.md"], "only the note that still has vectors is found");
+    // Embedded anew, the rewritten note is found by its new vector.
+    assert!(store.put_embeddings(&changed, "test-model", &vectors[4..5]).await.expect("embed"));
+    let hits = store.search_embeddings(&vector_query(vectors[4].clone(), &scope, 1)).await.expect("search");
+    assert_eq!((hits[0].note.path.as_str(), hits[0].passage), ("facts/n1.md", 0));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vectors_stored_before_the_codes_existed_are_found() {
     let (_dir, path) = temp_db();
@@ -290,6 +341,7 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     }
     // The database as the release before the codes left it.
     let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(BEFORE_BLOCKS).expect("downgrade");
     conn.execute_batch(BEFORE_CONCEPTS).expect("downgrade");
     conn.execute_batch(
         "DROP TABLE events_fts; DROP TABLE events_fts_indexed; DROP TRIGGER note_codes_follow; DROP TABLE note_codes;\n         DELETE FROM schema_version WHERE version >= 4; PRAGMA user_version = 3;",
@@ -303,6 +355,19 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     assert_eq!((hits[0].note.path.as_str(), hits[0].passage), ("facts/old.md", 1));
     assert!(hits[0].similarity > 0.99);
 }
+
+/// Takes a database back to the schema before the codes were kept in blocks (version 6): a row of
+/// codes per note, empty.
+const BEFORE_BLOCKS: &str = "
+DROP TRIGGER code_blocks_follow; DROP TABLE code_blocks;
+CREATE TABLE note_codes (note_id INTEGER PRIMARY KEY, scope TEXT NOT NULL, model TEXT NOT NULL,
+    codes BLOB NOT NULL);
+CREATE INDEX note_codes_model ON note_codes (model, scope);
+CREATE TRIGGER note_codes_follow AFTER DELETE ON note_embeddings BEGIN
+    DELETE FROM note_codes WHERE note_id = old.note_id;
+END;
+DELETE FROM schema_version WHERE version >= 7; PRAGMA user_version = 6;
+";
 
 /// Takes a database back to the schema before notes had their topics indexed (version 5).
 const BEFORE_CONCEPTS: &str = "
@@ -344,6 +409,7 @@ async fn notes_stored_before_topics_were_indexed_are_found_by_their_topic_and_ke
         assert!(store.put_embeddings(&pnpm, "test-model", &vectors).await.expect("embed"));
     }
     let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(BEFORE_BLOCKS).expect("downgrade");
     conn.execute_batch(BEFORE_CONCEPTS).expect("downgrade");
     drop(conn);
     let store = open(&path);

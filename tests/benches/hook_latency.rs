@@ -11,7 +11,8 @@
 //!
 //! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs; set
 //! `AGENT_MEMORY_BENCH_STORES=neo4j` or `sqlite` to measure one store's rows alone; set
-//! `AGENT_MEMORY_BENCH_BINARY` to measure another build of the binary instead). Peak RSS
+//! `AGENT_MEMORY_BENCH_BINARY` to measure another build of the binary instead;
+//! `AGENT_MEMORY_BENCH_KEEP=1` to keep each row's store, config and logs). Peak RSS
 //! is read with GNU time (`/usr/bin/time`, Debian package `time`). A first row times
 //! `agent-memory --version`, spawned the same way: the cost of starting the process at all. Each
 //! row is measured after ten unmeasured hooks. Hooks count their events for the dream as always,
@@ -146,6 +147,14 @@ fn main() -> anyhow::Result<()> {
     }
     for (backend, notes) in plan {
         let dir = tempfile::tempdir()?;
+        // `AGENT_MEMORY_BENCH_KEEP=1` keeps each row's folder (store, config, logs) for a closer look.
+        let dir = if std::env::var_os("AGENT_MEMORY_BENCH_KEEP").is_some() {
+            let kept = dir.keep();
+            println!("(keeping {})", kept.display());
+            Kept::Path(kept)
+        } else {
+            Kept::Temp(dir)
+        };
         let project = dir.path().join("acme-api");
         std::fs::create_dir_all(&project)?;
         let home = dir.path().join("data");
@@ -294,6 +303,21 @@ fn steady_lag(
         ms(lags[count - 1])
     );
     Ok(())
+}
+
+/// A row's folder: removed after the row, or kept.
+enum Kept {
+    Temp(tempfile::TempDir),
+    Path(PathBuf),
+}
+
+impl Kept {
+    fn path(&self) -> &Path {
+        match self {
+            Self::Temp(dir) => dir.path(),
+            Self::Path(path) => path,
+        }
+    }
 }
 
 /// The store a row measures.
