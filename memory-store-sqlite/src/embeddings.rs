@@ -266,6 +266,9 @@ pub(crate) fn compact_stale(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A block's model, scope and number.
+type BlockKey = (String, String, i64);
+
 /// Computes the codes of every stored vector into their blocks, once, when `code_blocks` is
 /// added.
 pub(crate) fn fill_blocks(conn: &Connection) -> Result<(), StoreError> {
@@ -274,7 +277,7 @@ pub(crate) fn fill_blocks(conn: &Connection) -> Result<(), StoreError> {
     )?;
     let mut rows = read.query([])?;
     // The block being filled: its key, the length of its codes, its entries.
-    let mut open: Option<((String, String, i64), usize, Vec<u8>)> = None;
+    let mut open: Option<(BlockKey, usize, Vec<u8>)> = None;
     while let Some(row) = rows.next()? {
         let (id, scope, model, packed): (i64, String, String, Vec<u8>) =
             (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
