@@ -180,6 +180,12 @@ CREATE TRIGGER code_blocks_follow AFTER DELETE ON note_embeddings BEGIN
     WHERE model = old.model AND scope = old.scope AND block = old.note_id >> 6;
 END;
 "#,
+    // Each note's scope beside its id, a few bytes an entry: a search by words checks the scope
+    // of every note that matches a term here (`INDEXED BY`), not in the notes' rows, whose text
+    // fills a page with a few notes (at 10,000 notes, 130 page reads instead of 1,200).
+    r#"
+CREATE INDEX notes_scope_of ON notes (id, scope);
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.

@@ -63,11 +63,12 @@ pub(crate) fn search(
     let scope_json = serde_json::to_string(&scopes)?;
     // Rank inside the FTS index first and read only the winners' rows: reading every matching
     // note's body just to sort it would dominate the cost on large stores. The scope filter is
-    // checked per matching row, never by listing every note of a scope.
+    // checked per matching row, never by listing every note of a scope, in the narrow index of
+    // notes' scopes (the planner would read the notes' rows for it).
     let sql = format!(
         "WITH top AS (
              SELECT notes_fts.rowid AS id, bm25(notes_fts, {WEIGHTS}) AS rank
-             FROM notes_fts JOIN notes scoped ON scoped.id = notes_fts.rowid
+             FROM notes_fts JOIN notes scoped INDEXED BY notes_scope_of ON scoped.id = notes_fts.rowid
              WHERE notes_fts MATCH ?1
                AND (?2 = '[]' OR scoped.scope IN (SELECT value FROM json_each(?2)))
              ORDER BY rank

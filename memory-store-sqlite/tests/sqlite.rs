@@ -356,10 +356,10 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     assert!(hits[0].similarity > 0.99);
 }
 
-/// Takes a database back to the schema before the codes were kept in blocks (version 6): a row of
-/// codes per note, empty.
+/// Takes a database back to the schema before the codes were kept in blocks (version 6), without
+/// the index of notes' scopes: a row of codes per note, empty.
 const BEFORE_BLOCKS: &str = "
-DROP TRIGGER code_blocks_follow; DROP TABLE code_blocks;
+DROP INDEX notes_scope_of; DROP TRIGGER code_blocks_follow; DROP TABLE code_blocks;
 CREATE TABLE note_codes (note_id INTEGER PRIMARY KEY, scope TEXT NOT NULL, model TEXT NOT NULL,
     codes BLOB NOT NULL);
 CREATE INDEX note_codes_model ON note_codes (model, scope);
