@@ -39,8 +39,10 @@ pub fn terms(text: &str) -> Vec<String> {
 }
 
 mod concepts;
+mod ecosystems;
 
 pub use concepts::concepts;
+pub use ecosystems::ecosystem;
 
 /// The topics a note's title, description and body name an instance of ([`concepts`]), one a line:
 /// what a store indexes beside the note's own text.

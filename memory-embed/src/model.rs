@@ -82,13 +82,14 @@ impl Embedder {
         self.bert.embed(&sequences)
     }
 
-    /// Starts embedding `text` on a thread of its own and returns at once: a caller with other
-    /// work (opening a store, searching it by words) does it meanwhile and collects the vector
-    /// with [`Pending::wait`].
-    pub fn embed_in_background(self, text: String, max_tokens: usize) -> Pending {
+    /// Opens the model installed in `dir` and embeds `text` on a thread of its own, returning at
+    /// once: a caller with other work (opening a store, searching it by words) does it meanwhile
+    /// and collects the vector with [`Pending::wait`]. The opening (the vocabulary, the weights'
+    /// header: about a millisecond and a half) is off the caller's thread too.
+    pub fn embed_in_background(dir: PathBuf, text: String, max_tokens: usize) -> Pending {
         let thread = std::thread::Builder::new()
             .name("agent-memory-embed".to_owned())
-            .spawn(move || self.embed(&text, max_tokens));
+            .spawn(move || Self::open(&dir)?.embed(&text, max_tokens));
         match thread {
             Ok(handle) => Pending(Ok(handle)),
             Err(e) => Pending(Err(Error::Model(format!("cannot start the embedding thread: {e}")))),

@@ -491,10 +491,14 @@ impl Config {
 
     /// The embedding model, when semantic retrieval is on and the model is installed.
     pub fn embedder(&self) -> Option<memory_embed::Embedder> {
-        if self.retrieval.semantic == Semantic::Off {
-            return None;
-        }
-        memory_embed::Embedder::open(&self.model_dir()).ok()
+        memory_embed::Embedder::open(&self.semantic_model()?).ok()
+    }
+
+    /// The folder of the embedding model retrieval by meaning uses: `None` when it is turned off
+    /// or no complete model is installed there.
+    pub fn semantic_model(&self) -> Option<PathBuf> {
+        let dir = self.model_dir();
+        (self.retrieval.semantic != Semantic::Off && memory_embed::is_installed(&dir)).then_some(dir)
     }
 
     /// The SQLite database file.

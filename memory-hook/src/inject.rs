@@ -36,11 +36,13 @@ pub struct Meaning {
 }
 
 impl Meaning {
-    /// Starts embedding `prompt` on a thread of its own, with the topics it names
-    /// ([`memory_embed::embedded_text`], as note passages are embedded).
-    pub fn of(embedder: memory_embed::Embedder, prompt: &str, min_similarity: f32) -> Self {
+    /// Starts embedding `prompt` with the model installed in `model_dir`, on a thread of its own,
+    /// with the topics it names ([`memory_embed::embedded_text`], as note passages are embedded).
+    pub fn of(model_dir: std::path::PathBuf, prompt: &str, min_similarity: f32) -> Self {
         let text = memory_embed::embedded_text(prompt);
-        Self { vector: embedder.embed_in_background(text, memory_embed::PROMPT_TOKENS), min_similarity }
+        let vector =
+            memory_embed::Embedder::embed_in_background(model_dir, text, memory_embed::PROMPT_TOKENS);
+        Self { vector, min_similarity }
     }
 }
 
@@ -125,12 +127,24 @@ pub fn usefulness(note: &Note, tools: &BTreeSet<String>, now: chrono::DateTime<c
     let age_days = (now - note.meta.updated).num_hours().max(0) as f64 / 24.0;
     // Age weighs little: a note nothing has contradicted for a month is no less true.
     let recency = 0.8 + 0.2 / (1.0 + age_days / 30.0);
-    let tool = path.strip_prefix("tools/").and_then(|rest| rest.split('/').next());
-    let relevance = match (&note.meta.scope, tool) {
-        (Scope::User, Some(tool)) if !tools.contains(tool) => 0.3,
-        _ => 1.0,
-    };
+    let relevance = if tool_elsewhere(note, tools).is_some() { ELSEWHERE } else { 1.0 };
     kind * recency * relevance
+}
+
+/// How much a note of the user's about a tool of another ecosystem than the project's weighs
+/// against one that concerns the project.
+const ELSEWHERE: f64 = 0.3;
+
+/// The tool a note of the user's is about (`tools/<tool>/…`) when the project, which uses `tools`,
+/// uses neither it nor anything of its language's ecosystem (a `rust` note concerns a project
+/// that runs `cargo`; a `mypy` note does not). `None` for any other note, and when the project's
+/// tools are not known.
+fn tool_elsewhere<'a>(note: &'a Note, tools: &BTreeSet<String>) -> Option<&'a str> {
+    let tool = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    let ecosystem = memory_core::search::ecosystem(tool);
+    let used = tools.contains(tool)
+        || ecosystem.is_some_and(|e| tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(e)));
+    (note.meta.scope == Scope::User && !tools.is_empty() && !used).then_some(tool)
 }
 
 /// Notes most useful first ([`usefulness`]), ties in path order.
@@ -296,10 +310,17 @@ pub async fn for_prompt(
     if chosen.is_empty() {
         return Ok(None);
     }
-    // What was said in this project is more specific than the user's general notes.
+    // What was said in this project is more specific than the user's general notes; a note about
+    // a tool of another language than the project's comes after the rest, unless the prompt
+    // names that tool.
+    let tools = tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
     for hit in chosen.values_mut() {
         if matches!(&hit.note.meta.scope, Scope::Project(id) if *id == project.id) {
             hit.score *= PROJECT_BOOST;
+        } else if let Some(tool) = tool_elsewhere(&hit.note, &tools)
+            && !terms.iter().any(|t| t == tool)
+        {
+            hit.score *= ELSEWHERE;
         }
     }
     let mut ranked: Vec<(String, Chosen)> = chosen.into_iter().collect();
@@ -393,8 +414,9 @@ fn focused(body: &str, terms: &[String], preferred: Option<&str>, cap: usize) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{focused, rank_by_usefulness, tools_used};
+    use super::{focused, rank_by_usefulness, tool_elsewhere, tools_used};
     use memory_core::{Note, NoteKind, NoteMeta, NotePath, Scope};
+    use std::collections::BTreeSet;
 
     fn note(scope: Scope, path: &str, kind: NoteKind, days_old: i64, body: &str) -> Note {
         Note {
@@ -454,6 +476,13 @@ mod tests {
             "tools/cargo/test-flags.md",
             "a tool this project uses comes first"
         );
+        let rust = note(Scope::User, "tools/rust/errors.md", NoteKind::Tool, 30, "- use thiserror\n");
+        let mypy = note(Scope::User, "tools/mypy/config.md", NoteKind::Tool, 0, "- `--strict`\n");
+        let mut user: Vec<&Note> = vec![&mypy, &rust];
+        rank_by_usefulness(&mut user, &tools, chrono::Utc::now());
+        assert_eq!(user[0].path.as_str(), "tools/rust/errors.md", "Rust's own tools are this project's");
+        assert!(tool_elsewhere(&mypy, &tools).is_some() && tool_elsewhere(&rust, &tools).is_none());
+        assert!(tool_elsewhere(&mypy, &BTreeSet::new()).is_none(), "nothing known, nothing set aside");
     }
 
     #[test]

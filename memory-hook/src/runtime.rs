@@ -384,9 +384,9 @@ impl<'a> Hook<'a> {
         };
         // A prompt is embedded on its own thread while the store is opened and searched by words.
         let meaning = match (&kind, event.prompt.as_deref()) {
-            (EventKind::UserPromptSubmit, Some(prompt)) if injects => {
-                config.embedder().map(|e| inject::Meaning::of(e, prompt, config.retrieval.min_similarity))
-            }
+            (EventKind::UserPromptSubmit, Some(prompt)) if injects => config
+                .semantic_model()
+                .map(|dir| inject::Meaning::of(dir, prompt, config.retrieval.min_similarity)),
             _ => None,
         };
         let (rendered, summary) = match work.run(local, meaning) {

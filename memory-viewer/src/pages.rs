@@ -692,7 +692,8 @@ pub(crate) async fn preview(
     body.push_str("</section>");
     if !f.prompt.trim().is_empty() {
         let min_similarity = state.config.retrieval.min_similarity;
-        let meaning = state.config.embedder().map(|e| inject::Meaning::of(e, &f.prompt, min_similarity));
+        let meaning =
+            state.config.semantic_model().map(|dir| inject::Meaning::of(dir, &f.prompt, min_similarity));
         let given = inject::for_prompt(
             state.store.as_ref(),
             &project,
