@@ -7,7 +7,7 @@
 //! between two vectors), keeps the [`SHORTLIST`] closest notes, ranks those by their signed-byte
 //! vectors, and reads only the winners' notes.
 
-use memory_core::{Note, PendingVector, VectorHit, VectorQuery};
+use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use crate::error::StoreError;
@@ -116,27 +116,30 @@ fn sum_bytes(bytes: u64) -> u32 {
 /// same block.
 const BLOCK_BITS: u32 = 6;
 
-/// The bytes of a note's id in a block's entry.
-const ID_BYTES: usize = 8;
-
-/// A block's bytes: the length of one code (`u32`, little-endian), then an entry per vector (its
-/// note's id as an `i64`, little-endian, then its code), a note's vectors one after another.
-fn block_entries(block: &[u8]) -> Option<(usize, impl Iterator<Item = (i64, &[u8])>)> {
-    let code_len = usize::try_from(u32::from_le_bytes(block.get(..4)?.try_into().ok()?)).ok()?;
+/// A block's bytes: the length of one code (`u32`, little-endian), then an entry per vector, a
+/// note's vectors one after another: the last `BLOCK_BITS` bits of its note's id (one byte; the
+/// block number holds the rest), then its code.
+fn block_entries(block: i64, bytes: &[u8]) -> Option<(usize, impl Iterator<Item = (i64, &[u8])>)> {
+    let code_len = usize::try_from(u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?)).ok()?;
     if code_len == 0 {
         return None;
     }
-    let entries = block[4..].chunks_exact(ID_BYTES + code_len).map(|entry| {
-        let (id, code) = entry.split_at(ID_BYTES);
-        (i64::from_le_bytes(id.try_into().unwrap_or_default()), code)
-    });
+    let entries = bytes[4..]
+        .chunks_exact(1 + code_len)
+        .map(move |entry| ((block << BLOCK_BITS) | i64::from(entry[0]), &entry[1..]));
     Some((code_len, entries))
+}
+
+/// Appends note `id`'s entry for one code to a block's entries.
+fn push_entry(entries: &mut Vec<u8>, id: i64, code: &[u8]) {
+    entries.push((id & ((1 << BLOCK_BITS) - 1)) as u8);
+    entries.extend_from_slice(code);
 }
 
 /// Offers every note of a block to the shortlist, at the fewest signs any of its codes differs in
 /// from the query's.
-fn offer_block(block: &[u8], query: &[u8], shortlist: &mut Best<u32>) {
-    let Some((code_len, entries)) = block_entries(block) else { return };
+fn offer_block(block: i64, bytes: &[u8], query: &[u8], shortlist: &mut Best<u32>) {
+    let Some((code_len, entries)) = block_entries(block, bytes) else { return };
     if code_len != query.len() {
         return;
     }
@@ -196,11 +199,11 @@ fn write_block(
 fn kept_entries(
     conn: &Connection,
     model: &str,
-    block: &[u8],
+    (block, bytes): (i64, &[u8]),
     stale: bool,
     replaced: Option<i64>,
 ) -> Result<Option<(usize, Vec<u8>)>, StoreError> {
-    let Some((code_len, entries)) = block_entries(block) else { return Ok(None) };
+    let Some((code_len, entries)) = block_entries(block, bytes) else { return Ok(None) };
     let mut kept = Vec::new();
     let mut alive: Option<(i64, bool)> = None;
     for (id, code) in entries {
@@ -217,8 +220,7 @@ fn kept_entries(
                 continue;
             }
         }
-        kept.extend_from_slice(&id.to_le_bytes());
-        kept.extend_from_slice(code);
+        push_entry(&mut kept, id, code);
     }
     Ok(Some((code_len, kept)))
 }
@@ -237,7 +239,7 @@ fn put_codes(conn: &Connection, id: i64, scope: &str, model: &str, packed: &[u8]
     let mut entries = Vec::new();
     let mut length = code_len;
     if let Some((stored, stale)) = stored
-        && let Some((stored_len, kept)) = kept_entries(conn, model, &stored, stale, Some(id))?
+        && let Some((stored_len, kept)) = kept_entries(conn, model, (block, &stored), stale, Some(id))?
         && (stored_len == code_len || codes.is_empty())
     {
         entries = kept;
@@ -245,8 +247,7 @@ fn put_codes(conn: &Connection, id: i64, scope: &str, model: &str, packed: &[u8]
     }
     if code_len > 0 && length == code_len {
         for code in codes.chunks_exact(code_len) {
-            entries.extend_from_slice(&id.to_le_bytes());
-            entries.extend_from_slice(code);
+            push_entry(&mut entries, id, code);
         }
     }
     write_block(conn, model, scope, block, length, &entries)
@@ -260,7 +261,7 @@ pub(crate) fn compact_stale(conn: &Connection) -> Result<(), StoreError> {
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
         .collect::<rusqlite::Result<_>>()?;
     for (model, scope, block, stored) in stale {
-        let (code_len, kept) = kept_entries(conn, &model, &stored, true, None)?.unwrap_or_default();
+        let (code_len, kept) = kept_entries(conn, &model, (block, &stored), true, None)?.unwrap_or_default();
         write_block(conn, &model, &scope, block, code_len, &kept)?;
     }
     Ok(())
@@ -293,8 +294,7 @@ pub(crate) fn fill_blocks(conn: &Connection) -> Result<(), StoreError> {
         }
         let (_, _, entries) = open.get_or_insert_with(|| (key, code_len, Vec::new()));
         for code in codes.chunks_exact(code_len) {
-            entries.extend_from_slice(&id.to_le_bytes());
-            entries.extend_from_slice(code);
+            push_entry(entries, id, code);
         }
     }
     if let Some(((model, scope, block), len, entries)) = open {
@@ -498,19 +498,20 @@ pub(crate) fn search_pending(
     if query.limit == 0 {
         return Ok(Vec::new());
     }
-    // Every scope's blocks, or every block when no scope is asked.
+    // Every asked scope's blocks (each scope once), or every block when no scope is asked.
     let scopes: Vec<Option<String>> = if query.scopes.is_empty() {
         vec![None]
     } else {
-        query.scopes.iter().map(|scope| Some(scope.to_string())).collect()
+        let named: std::collections::BTreeSet<String> = query.scopes.iter().map(Scope::to_string).collect();
+        named.into_iter().map(Some).collect()
     };
     // The notes whose signs are closest to the query's.
     let mut shortlist = Best::new(SHORTLIST.max(query.limit));
     let mut of_scope =
-        conn.prepare_cached("SELECT entries FROM code_blocks WHERE model = ?1 AND scope = ?2")?;
-    let mut of_all = conn.prepare_cached("SELECT entries FROM code_blocks WHERE model = ?1")?;
+        conn.prepare_cached("SELECT block, entries FROM code_blocks WHERE model = ?1 AND scope = ?2")?;
+    let mut of_all = conn.prepare_cached("SELECT block, entries FROM code_blocks WHERE model = ?1")?;
     // Blocks read before the vector is made, kept until it is.
-    let mut early: Vec<Vec<u8>> = Vec::new();
+    let mut early: Vec<(i64, Vec<u8>)> = Vec::new();
     let take = |pending: Box<dyn PendingVector>| pending.wait().map(|vector| Prepared::new(&vector));
     let mut pending = Some(vector);
     let mut prepared: Option<Prepared> = None;
@@ -520,7 +521,8 @@ pub(crate) fn search_pending(
             None => of_all.query([&query.model])?,
         };
         while let Some(row) = rows.next()? {
-            let rusqlite::types::ValueRef::Blob(block) = row.get_ref(0)? else { continue };
+            let block: i64 = row.get(0)?;
+            let rusqlite::types::ValueRef::Blob(bytes) = row.get_ref(1)? else { continue };
             if prepared.is_none() && pending.as_ref().is_some_and(|p| p.ready()) {
                 prepared = pending.take().and_then(take);
                 if prepared.is_none() {
@@ -528,14 +530,14 @@ pub(crate) fn search_pending(
                 }
             }
             match &prepared {
-                Some(q) => offer_block(block, &q.code, &mut shortlist),
-                None => early.push(block.to_vec()),
+                Some(q) => offer_block(block, bytes, &q.code, &mut shortlist),
+                None => early.push((block, bytes.to_vec())),
             }
         }
     }
     let Some(query_vector) = prepared.or_else(|| pending.and_then(take)) else { return Ok(Vec::new()) };
-    for block in &early {
-        offer_block(block, &query_vector.code, &mut shortlist);
+    for (block, bytes) in &early {
+        offer_block(*block, bytes, &query_vector.code, &mut shortlist);
     }
     // Those ranked by their full vectors.
     let mut top: Best<(f32, usize)> = Best::new(query.limit);
@@ -565,7 +567,7 @@ pub(crate) fn search_pending(
 
 #[cfg(test)]
 mod tests {
-    use super::{best, codes, distance, offer_block, pack, quantize, signs};
+    use super::{best, codes, distance, offer_block, pack, push_entry, quantize, signs};
 
     #[test]
     fn the_best_kept_are_the_same_in_any_order() {
@@ -636,20 +638,20 @@ mod tests {
         let query = code([true; 9]);
         let mut block = 2u32.to_le_bytes().to_vec();
         let entries: [(i64, [bool; 9]); 4] = [
-            (7, [false; 9]),
-            (7, [true, true, true, true, true, true, true, true, false]),
-            (9, [false, false, true, true, true, true, true, true, true]),
-            (12, [false; 9]),
+            (135, [false; 9]),
+            (135, [true, true, true, true, true, true, true, true, false]),
+            (137, [false, false, true, true, true, true, true, true, true]),
+            (191, [false; 9]),
         ];
         for (id, bits) in entries {
-            block.extend_from_slice(&id.to_le_bytes());
-            block.extend_from_slice(&code(bits));
+            push_entry(&mut block, id, &code(bits));
         }
+        assert_eq!(block.len(), 4 + 4 * 3, "a byte of the id and two of code an entry");
         let mut shortlist = super::Best::new(2);
-        offer_block(&block, &query, &mut shortlist);
-        assert_eq!(shortlist.items, vec![(7, 1), (9, 2)], "note 7 by its second vector, note 12 left out");
+        offer_block(2, &block, &query, &mut shortlist);
+        assert_eq!(shortlist.items, vec![(135, 1), (137, 2)], "note 135 by its second vector, 191 left out");
         let mut other = super::Best::new(2);
-        offer_block(&block, &[0xff; 3], &mut other);
+        offer_block(2, &block, &[0xff; 3], &mut other);
         assert!(other.items.is_empty(), "codes of another length compare with nothing");
     }
 }

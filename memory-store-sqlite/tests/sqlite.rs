@@ -280,17 +280,17 @@ async fn search_by_meaning_over_many_notes_ranks_as_exact_cosine_does() {
 /// How many vectors' codes the blocks of `path` hold for notes of `scope`, by note id.
 fn codes_per_note(path: &Path, scope: &Scope) -> std::collections::BTreeMap<i64, usize> {
     let conn = rusqlite::Connection::open(path).expect("open");
-    let mut stmt = conn.prepare("SELECT entries FROM code_blocks WHERE scope = ?1").expect("prepare");
-    let blocks: Vec<Vec<u8>> = stmt
-        .query_map([scope.to_string()], |row| row.get(0))
+    let mut stmt = conn.prepare("SELECT block, entries FROM code_blocks WHERE scope = ?1").expect("prepare");
+    let blocks: Vec<(i64, Vec<u8>)> = stmt
+        .query_map([scope.to_string()], |row| Ok((row.get(0)?, row.get(1)?)))
         .expect("query")
         .collect::<Result<_, _>>()
         .expect("rows");
     let mut counts = std::collections::BTreeMap::new();
-    for block in blocks {
-        let code_len = u32::from_le_bytes(block[..4].try_into().expect("header")) as usize;
-        for entry in block[4..].chunks_exact(8 + code_len) {
-            *counts.entry(i64::from_le_bytes(entry[..8].try_into().expect("id"))).or_insert(0) += 1;
+    for (block, bytes) in blocks {
+        let code_len = u32::from_le_bytes(bytes[..4].try_into().expect("header")) as usize;
+        for entry in bytes[4..].chunks_exact(1 + code_len) {
+            *counts.entry(block * 64 + i64::from(entry[0])).or_insert(0) += 1;
         }
     }
     counts
@@ -322,6 +322,10 @@ async fn codes_of_a_rewritten_or_deleted_note_leave_its_block_at_once() {
     let hits = store.search_embeddings(&vector_query(vectors[3].clone(), &scope, 5)).await.expect("search");
     let found: Vec<&str> = hits.iter().map(|h| h.note.path.as_str()).collect();
     assert_eq!(found, ["facts/n0.md"], "only the note that still has vectors is found");
+    let mut twice = vector_query(vectors[3].clone(), &scope, 5);
+    twice.scopes.push(scope.clone());
+    let hits = store.search_embeddings(&twice).await.expect("search");
+    assert_eq!(hits.len(), 1, "a scope asked twice finds each note once");
     // Embedded anew, the rewritten note is found by its new vector.
     assert!(store.put_embeddings(&changed, "test-model", &vectors[4..5]).await.expect("embed"));
     let hits = store.search_embeddings(&vector_query(vectors[4].clone(), &scope, 1)).await.expect("search");
