@@ -8,6 +8,8 @@
 //! vectors, and reads only the winners' notes.
 
 use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
+use std::collections::BTreeMap;
+
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use crate::error::StoreError;
@@ -270,36 +272,66 @@ pub(crate) fn compact_stale(conn: &Connection) -> Result<(), StoreError> {
 /// A block's model, scope and number.
 type BlockKey = (String, String, i64);
 
-/// Computes the codes of every stored vector into their blocks, once, when `code_blocks` is
-/// added.
-pub(crate) fn fill_blocks(conn: &Connection) -> Result<(), StoreError> {
-    let mut read = conn.prepare(
-        "SELECT note_id, scope, model, vectors FROM note_embeddings ORDER BY model, scope, note_id",
+/// Computes the codes of every stored vector, once, when `note_codes` is added (a row per note,
+/// its vectors' codes one after another; [`fill_blocks`] later moves them into blocks).
+pub(crate) fn fill_codes(conn: &Connection) -> Result<(), StoreError> {
+    let rows: Vec<(i64, String, String, Vec<u8>)> = conn
+        .prepare("SELECT note_id, scope, model, vectors FROM note_embeddings")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut insert = conn.prepare(
+        "INSERT OR REPLACE INTO note_codes (note_id, scope, model, codes) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    let mut rows = read.query([])?;
-    // The block being filled: its key, the length of its codes, its entries.
-    let mut open: Option<(BlockKey, usize, Vec<u8>)> = None;
-    while let Some(row) = rows.next()? {
-        let (id, scope, model, packed): (i64, String, String, Vec<u8>) =
-            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
-        let Some((code_len, codes)) = codes(&packed).filter(|(len, codes)| *len > 0 && !codes.is_empty())
-        else {
-            continue;
-        };
-        let key = (model, scope, id >> BLOCK_BITS);
-        if open.as_ref().is_some_and(|(k, len, _)| *k != key || *len != code_len)
-            && let Some(((model, scope, block), len, entries)) = open.take()
-        {
+    for (id, scope, model, packed) in rows {
+        if let Some((_, codes)) = codes(&packed) {
+            insert.execute(params![id, scope, model, codes])?;
+        }
+    }
+    Ok(())
+}
+
+/// Moves the per-note codes of `note_codes` into their blocks and drops that table, once, when
+/// `code_blocks` is added: it reads the codes (a few megabytes at 100,000 notes), not the vectors
+/// they were computed from (eight times as many bytes).
+pub(crate) fn fill_blocks(conn: &Connection) -> Result<(), StoreError> {
+    // The length of one code of each model, from the length of its vectors.
+    let mut lengths: BTreeMap<String, usize> = BTreeMap::new();
+    {
+        let mut dims =
+            conn.prepare("SELECT substr(vectors, 1, 4) FROM note_embeddings WHERE model = ?1 LIMIT 1")?;
+        let mut read = conn
+            .prepare("SELECT note_id, scope, model, codes FROM note_codes ORDER BY model, scope, note_id")?;
+        let mut rows = read.query([])?;
+        // The block being filled: its key, the length of its codes, its entries.
+        let mut open: Option<(BlockKey, usize, Vec<u8>)> = None;
+        while let Some(row) = rows.next()? {
+            let (id, scope, model, codes): (i64, String, String, Vec<u8>) =
+                (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+            if !lengths.contains_key(&model) {
+                let header: Option<Vec<u8>> = dims.query_row([&model], |row| row.get(0)).optional()?;
+                let dims = header.and_then(|h| Some(u32::from_le_bytes(h.get(..4)?.try_into().ok()?)));
+                lengths.insert(model.clone(), dims.map_or(0, |d| (d as usize).div_ceil(8)));
+            }
+            let code_len = lengths[&model];
+            if code_len == 0 || codes.is_empty() || codes.len() % code_len != 0 {
+                continue;
+            }
+            let key = (model, scope, id >> BLOCK_BITS);
+            if open.as_ref().is_some_and(|(k, len, _)| *k != key || *len != code_len)
+                && let Some(((model, scope, block), len, entries)) = open.take()
+            {
+                write_block(conn, &model, &scope, block, len, &entries)?;
+            }
+            let (_, _, entries) = open.get_or_insert_with(|| (key, code_len, Vec::new()));
+            for code in codes.chunks_exact(code_len) {
+                push_entry(entries, id, code);
+            }
+        }
+        if let Some(((model, scope, block), len, entries)) = open {
             write_block(conn, &model, &scope, block, len, &entries)?;
         }
-        let (_, _, entries) = open.get_or_insert_with(|| (key, code_len, Vec::new()));
-        for code in codes.chunks_exact(code_len) {
-            push_entry(entries, id, code);
-        }
     }
-    if let Some(((model, scope, block), len, entries)) = open {
-        write_block(conn, &model, &scope, block, len, &entries)?;
-    }
+    conn.execute_batch("DROP TABLE note_codes")?;
     Ok(())
 }
 

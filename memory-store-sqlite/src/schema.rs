@@ -162,10 +162,9 @@ CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
     // search by meaning steps through a row per block instead of a row per note (at 100,000 notes,
     // the steps cost more than comparing the codes). A note's vectors going mark its block stale;
     // the next write to that block, or the end of the write that removed the note, drops its
-    // codes. Filled in from the stored vectors on migration.
+    // codes. Filled in from the per-note rows of migration 4 on migration, which then go.
     r#"
 DROP TRIGGER note_codes_follow;
-DROP TABLE note_codes;
 CREATE TABLE code_blocks (
     model   TEXT NOT NULL,
     scope   TEXT NOT NULL,
@@ -210,8 +209,10 @@ CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
 END;
 "#;
 
-/// The migration that keeps the codes in blocks, after which the codes of stored vectors are
-/// computed (the per-note table of migration 4 is dropped by it, so it is left empty).
+/// The migration that adds `note_codes`, after which the codes of stored vectors are computed.
+const CODES_VERSION: i64 = 4;
+
+/// The migration that keeps the codes in blocks, after which the per-note codes are moved there.
 const BLOCKS_VERSION: i64 = 7;
 
 fn user_version(conn: &Connection) -> Result<i64, StoreError> {
@@ -235,6 +236,9 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     for (index, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         let version = index as i64 + 1;
         tx.execute_batch(sql)?;
+        if version == CODES_VERSION {
+            crate::embeddings::fill_codes(&tx)?;
+        }
         if version == BLOCKS_VERSION {
             crate::embeddings::fill_blocks(&tx)?;
         }

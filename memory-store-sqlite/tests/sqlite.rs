@@ -345,7 +345,7 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
     }
     // The database as the release before the codes left it.
     let conn = rusqlite::Connection::open(&path).expect("open");
-    conn.execute_batch(BEFORE_BLOCKS).expect("downgrade");
+    before_blocks(&conn);
     conn.execute_batch(BEFORE_CONCEPTS).expect("downgrade");
     conn.execute_batch(
         "DROP TABLE events_fts; DROP TABLE events_fts_indexed; DROP TRIGGER note_codes_follow; DROP TABLE note_codes;\n         DELETE FROM schema_version WHERE version >= 4; PRAGMA user_version = 3;",
@@ -361,7 +361,36 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
 }
 
 /// Takes a database back to the schema before the codes were kept in blocks (version 6), without
-/// the index of notes' scopes: a row of codes per note, empty.
+/// the index of notes' scopes: a row of codes per note, as that release wrote them.
+fn before_blocks(conn: &rusqlite::Connection) {
+    let mut per_note: std::collections::BTreeMap<i64, (String, String, Vec<u8>)> = Default::default();
+    {
+        let mut stmt = conn.prepare("SELECT model, scope, block, entries FROM code_blocks").expect("prepare");
+        let mut rows = stmt.query([]).expect("query");
+        while let Some(row) = rows.next().expect("row") {
+            let (model, scope, block, bytes): (String, String, i64, Vec<u8>) =
+                (row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap(), row.get(3).unwrap());
+            let code_len = u32::from_le_bytes(bytes[..4].try_into().expect("header")) as usize;
+            for entry in bytes[4..].chunks_exact(1 + code_len) {
+                let note = per_note.entry(block * 64 + i64::from(entry[0])).or_insert((
+                    model.clone(),
+                    scope.clone(),
+                    Vec::new(),
+                ));
+                note.2.extend_from_slice(&entry[1..]);
+            }
+        }
+    }
+    conn.execute_batch(BEFORE_BLOCKS).expect("downgrade");
+    for (id, (model, scope, codes)) in per_note {
+        conn.execute(
+            "INSERT INTO note_codes (note_id, scope, model, codes) VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![id, scope, model, codes],
+        )
+        .expect("insert");
+    }
+}
+
 const BEFORE_BLOCKS: &str = "
 DROP INDEX notes_scope_of; DROP TRIGGER code_blocks_follow; DROP TABLE code_blocks;
 CREATE TABLE note_codes (note_id INTEGER PRIMARY KEY, scope TEXT NOT NULL, model TEXT NOT NULL,
@@ -413,7 +442,7 @@ async fn notes_stored_before_topics_were_indexed_are_found_by_their_topic_and_ke
         assert!(store.put_embeddings(&pnpm, "test-model", &vectors).await.expect("embed"));
     }
     let conn = rusqlite::Connection::open(&path).expect("open");
-    conn.execute_batch(BEFORE_BLOCKS).expect("downgrade");
+    before_blocks(&conn);
     conn.execute_batch(BEFORE_CONCEPTS).expect("downgrade");
     drop(conn);
     let store = open(&path);
