@@ -140,11 +140,17 @@ const ELSEWHERE: f64 = 0.3;
 /// that runs `cargo`; a `mypy` note does not). `None` for any other note, and when the project's
 /// tools are not known.
 fn tool_elsewhere<'a>(note: &'a Note, tools: &BTreeSet<String>) -> Option<&'a str> {
-    let tool = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    let tool = user_tool(note)?;
     let ecosystem = memory_core::search::ecosystem(tool);
     let used = tools.contains(tool)
         || ecosystem.is_some_and(|e| tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(e)));
-    (note.meta.scope == Scope::User && !tools.is_empty() && !used).then_some(tool)
+    (!tools.is_empty() && !used).then_some(tool)
+}
+
+/// The tool a note of the user's is about (`tools/<tool>/…`).
+fn user_tool(note: &Note) -> Option<&str> {
+    let tool = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    (note.meta.scope == Scope::User).then_some(tool)
 }
 
 /// Notes most useful first ([`usefulness`]), ties in path order.
@@ -312,8 +318,13 @@ pub async fn for_prompt(
     }
     // What was said in this project is more specific than the user's general notes; a note about
     // a tool of another language than the project's comes after the rest, unless the prompt
-    // names that tool.
-    let tools = tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
+    // names that tool. The project's notes are read for that only when a user's tool note is in.
+    let any_tool_note = chosen.values().any(|hit| user_tool(&hit.note).is_some());
+    let tools = if any_tool_note {
+        tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?)
+    } else {
+        BTreeSet::new()
+    };
     for hit in chosen.values_mut() {
         if matches!(&hit.note.meta.scope, Scope::Project(id) if *id == project.id) {
             hit.score *= PROJECT_BOOST;
