@@ -8,7 +8,7 @@
 //! vectors, and reads only the winners' notes.
 
 use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::{Connection, OptionalExtension as _, params};
 
@@ -534,7 +534,7 @@ pub(crate) fn search_pending(
     let scopes: Vec<Option<String>> = if query.scopes.is_empty() {
         vec![None]
     } else {
-        let named: std::collections::BTreeSet<String> = query.scopes.iter().map(Scope::to_string).collect();
+        let named: BTreeSet<String> = query.scopes.iter().map(Scope::to_string).collect();
         named.into_iter().map(Some).collect()
     };
     // The notes whose signs are closest to the query's.

@@ -241,19 +241,32 @@ fn vector_query(vector: Vec<f32>, scope: &Scope, limit: usize) -> memory_core::V
     memory_core::VectorQuery { model: "test-model".to_owned(), vector, scopes: vec![scope.clone()], limit }
 }
 
+/// `count` notes `facts/n<i>.md` of `scope`, each stored with the next `per_note` of `vectors`.
+async fn notes_with_vectors(
+    store: &SqliteStore,
+    scope: &Scope,
+    count: usize,
+    per_note: usize,
+    vectors: &[Vec<f32>],
+) -> Vec<memory_core::Note> {
+    let notes: Vec<_> = (0..count)
+        .map(|i| note(scope, &format!("facts/n{i}.md"), &format!("Note {i}"), &[], "- a\n- b\n"))
+        .collect();
+    for (i, n) in notes.iter().enumerate() {
+        store.put_note(n).await.expect("put");
+        let mine = &vectors[i * per_note..(i + 1) * per_note];
+        assert!(store.put_embeddings(n, "test-model", mine).await.expect("embed"));
+    }
+    notes
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_by_meaning_over_many_notes_ranks_as_exact_cosine_does() {
     let (_dir, path) = temp_db();
     let store = open(&path);
     let scope = project_scope("many");
     let vectors = unit_vectors(1_200, 0x9e37_79b9_7f4a_7c15);
-    let notes: Vec<_> = (0..400)
-        .map(|i| note(&scope, &format!("facts/n{i}.md"), &format!("Note {i}"), &[], "- a\n- b\n"))
-        .collect();
-    for (i, n) in notes.iter().enumerate() {
-        store.put_note(n).await.expect("put");
-        assert!(store.put_embeddings(n, "test-model", &vectors[i * 3..i * 3 + 3]).await.expect("embed"));
-    }
+    let notes = notes_with_vectors(&store, &scope, 400, 3, &vectors).await;
     for (probe, target) in [(0usize, 17usize), (1, 250), (2, 399)] {
         // A query near one passage of the target, with noise as large as the signal.
         let noise = &unit_vectors(1, 77 + probe as u64)[0];
@@ -302,13 +315,7 @@ async fn codes_of_a_rewritten_or_deleted_note_leave_its_block_at_once() {
     let store = open(&path);
     let scope = project_scope("blocks");
     let vectors = unit_vectors(8, 0x51);
-    let notes: Vec<_> = (0..3)
-        .map(|i| note(&scope, &format!("facts/n{i}.md"), &format!("Note {i}"), &[], "- a\n- b\n"))
-        .collect();
-    for (i, n) in notes.iter().enumerate() {
-        store.put_note(n).await.expect("put");
-        assert!(store.put_embeddings(n, "test-model", &vectors[i * 2..i * 2 + 2]).await.expect("embed"));
-    }
+    let notes = notes_with_vectors(&store, &scope, 3, 2, &vectors).await;
     assert_eq!(codes_per_note(&path, &scope).values().copied().collect::<Vec<_>>(), [2, 2, 2]);
     // Embedded again with three passages: its two earlier codes are replaced, not kept beside.
     assert!(store.put_embeddings(&notes[0], "test-model", &vectors[5..8]).await.expect("embed"));
