@@ -612,3 +612,56 @@ async fn an_optimized_note_index_finds_and_ranks_as_before() {
     store.put_note(&late).await.expect("put");
     assert!(search("late").await.iter().any(|(path, ..)| path == "notes/late.md"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_word_in_many_notes_finds_a_note_only_beside_another_word_of_the_query() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("broad");
+    // "cargo" in 120 notes, "clippy" in 60 of them: both in more than the 50 notes that make a
+    // word broad, neither in so many that it is left out.
+    let mut notes: Vec<memory_core::NoteChange> = (0..120)
+        .map(|n| {
+            let lint = if n < 60 { "\n- clippy runs with -D warnings" } else { "" };
+            let body = format!("- run cargo build for crate {n}{lint}\n");
+            memory_core::NoteChange::Put(note(
+                &scope,
+                &format!("crates/c{n}.md"),
+                &format!("Crate {n}"),
+                &[],
+                &body,
+            ))
+        })
+        .collect();
+    for (path, body) in [
+        ("tools/kalomix.md", "- kalomix is built with cargo xtask\n"),
+        ("tools/kalomix-docs.md", "- kalomix docs live on the wiki\n"),
+    ] {
+        notes.push(memory_core::NoteChange::Put(note(&scope, path, "Kalomix", &[], body)));
+    }
+    store.commit(&notes, None).await.expect("commit");
+    let search = |q: &'static str| {
+        let (store, scope) = (&store, scope.clone());
+        async move {
+            let hits = store.search_notes(&SearchQuery::new(q, vec![scope], 12)).await.expect("search");
+            hits.into_iter().map(|h| h.note.path.to_string()).collect::<Vec<_>>()
+        }
+    };
+    // The rare word finds its notes; the broad one ranks them and finds none alone.
+    assert_eq!(search("kalomix with cargo").await, ["tools/kalomix.md", "tools/kalomix-docs.md"]);
+    // Two broad words find the notes that have both.
+    let both = search("kalomix cargo clippy").await;
+    assert_eq!(&both[..2], ["tools/kalomix.md", "tools/kalomix-docs.md"]);
+    assert_eq!(both.len(), 12);
+    assert!(
+        both[2..].iter().all(|p| p
+            .trim_start_matches("crates/c")
+            .trim_end_matches(".md")
+            .parse::<u32>()
+            .unwrap()
+            < 60),
+        "{both:?}"
+    );
+    // Without a rarer word, a broad word alone finds notes as ever.
+    assert_eq!(search("cargo").await.len(), 12);
+}
