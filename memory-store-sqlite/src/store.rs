@@ -129,14 +129,7 @@ impl SqliteStore {
     /// of notes written in many commits and then searched by many processes, each opening it
     /// afresh.
     pub async fn optimize_note_search(&self) -> memory_core::Result<()> {
-        self.with(|conn| {
-            conn.execute("INSERT INTO notes_fts (notes_fts) VALUES ('optimize')", [])?;
-            // The rewrite went to the WAL: folded back here, not by the next process to open the
-            // file (which truncates a WAL past a small size).
-            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-            Ok(())
-        })
-        .await
+        self.with(|conn| notes::optimize_index(conn)).await
     }
 
     /// Runs `work` on the connection, on Tokio's blocking pool or, inline, on this thread.
@@ -230,6 +223,9 @@ impl MemoryStore for SqliteStore {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let existed = notes::delete(&tx, &scope, &path)?;
             tx.commit()?;
+            if existed {
+                let _ = notes::tidy_index(conn);
+            }
             Ok(existed)
         })
         .await
@@ -273,6 +269,11 @@ impl MemoryStore for SqliteStore {
                 notes::set_watermark(&tx, &mark.name, mark.position)?;
             }
             tx.commit()?;
+            // The notes are written; a merge that fails (another writer holds the lock past the
+            // busy timeout) is left to the next commit.
+            if !changes.is_empty() {
+                let _ = notes::tidy_index(conn);
+            }
             Ok(())
         })
         .await

@@ -665,3 +665,35 @@ async fn a_word_in_many_notes_finds_a_note_only_beside_another_word_of_the_query
     // Without a rarer word, a broad word alone finds notes as ever.
     assert_eq!(search("cargo").await.len(), 12);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_writes_leave_the_note_index_in_a_few_segments() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("segments");
+    let segments = || {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.query_row("SELECT count(DISTINCT segid) FROM notes_fts_idx", [], |row| row.get::<_, i64>(0))
+            .expect("segments")
+    };
+    let mut most = 0;
+    for n in 0..40 {
+        let body = format!("- deploy step {n} runs wharfcheck\n");
+        store
+            .put_note(&note(&scope, &format!("steps/s{n}.md"), &format!("Step {n}"), &[], &body))
+            .await
+            .expect("put");
+        if n % 3 == 0 {
+            store
+                .delete_note(&scope, &memory_testkit::fixtures::path(&format!("steps/s{}.md", n / 3)))
+                .await
+                .expect("delete");
+        }
+        most = most.max(segments());
+    }
+    assert!(most <= 4, "at most four segments after any write, found {most}");
+    // Every note still there is found, and none deleted.
+    let hits = store.search_notes(&SearchQuery::new("wharfcheck", vec![scope], 100)).await.expect("search");
+    let deleted: std::collections::BTreeSet<usize> = (0..40).filter(|n| n % 3 == 0).map(|n| n / 3).collect();
+    assert_eq!(hits.len(), 40 - deleted.len());
+}
