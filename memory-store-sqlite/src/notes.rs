@@ -136,7 +136,6 @@ pub(crate) fn fill_concepts(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Deletes a note and its history inside the caller's write transaction.
 /// Segments of the notes' full-text index past which a write of notes merges it into one. Every
 /// commit adds a segment and FTS5 merges them only level by level, so a store written by many
 /// dreams is searched in up to a dozen; a search seeks each of its terms in each one.
@@ -163,6 +162,7 @@ pub(crate) fn tidy_index(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Deletes a note and its history inside the caller's write transaction.
 pub(crate) fn delete(conn: &Connection, scope: &Scope, path: &NotePath) -> Result<bool, StoreError> {
     let scope = scope.to_string();
     conn.prepare_cached("DELETE FROM note_history WHERE scope = ?1 AND path = ?2")?

@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+/// Payloads up to this size go into the hook's stdin before it starts (a pipe holds 64 KiB).
+const PREFILLED_PAYLOAD: usize = 16 * 1024;
+
 /// The `agent-memory` binary of this workspace, built once per test run.
 pub(crate) fn binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
@@ -115,19 +118,33 @@ impl Machine {
         payload: &Value,
         env: &[(&str, &str)],
     ) -> HookRun {
-        let mut cmd = self.command(&["hook", harness]);
-        cmd.current_dir(cwd).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let started = Instant::now();
-        let mut child = cmd.spawn().unwrap();
         let bytes = if let Value::String(raw) = payload {
             raw.clone().into_bytes()
         } else {
             payload.to_string().into_bytes()
         };
-        child.stdin.take().unwrap().write_all(&bytes).unwrap();
+        let mut cmd = self.command(&["hook", harness]);
+        cmd.current_dir(cwd).stdout(Stdio::piped()).stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        // A payload that fits the pipe is in it before the hook starts, as a harness writes it
+        // at once: a test thread the machine schedules late (many hooks at once) must not pass
+        // for a harness that keeps the hook waiting past its deadline.
+        let prefilled = (bytes.len() <= PREFILLED_PAYLOAD).then(|| {
+            let (reader, mut writer) = std::io::pipe().unwrap();
+            writer.write_all(&bytes).unwrap();
+            reader
+        });
+        match prefilled {
+            Some(reader) => cmd.stdin(reader),
+            None => cmd.stdin(Stdio::piped()),
+        };
+        let started = Instant::now();
+        let mut child = cmd.spawn().unwrap();
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(&bytes).unwrap();
+        }
         let out = child.wait_with_output().unwrap();
         HookRun {
             stdout: String::from_utf8(out.stdout).unwrap(),
