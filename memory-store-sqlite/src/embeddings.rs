@@ -7,9 +7,9 @@
 //! between two vectors), keeps the [`SHORTLIST`] closest notes, ranks those by their signed-byte
 //! vectors, and reads only the winners' notes.
 
-use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
 use std::collections::{BTreeMap, BTreeSet};
 
+use memory_core::{Note, PendingVector, Scope, VectorHit, VectorQuery};
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use crate::error::StoreError;

@@ -45,7 +45,7 @@ struct IndexQuery {
     found: Option<String>,
 }
 
-/// How many notes hold each form of `terms`, as the index counts them.
+/// How many notes hold each of `forms`, as the index counts them.
 fn notes_with(conn: &Connection, forms: &[String]) -> Result<Vec<i64>, StoreError> {
     let mut stmt = conn.prepare_cached("SELECT doc FROM notes_vocab WHERE term = ?1")?;
     forms.iter().map(|form| Ok(stmt.query_row([form], |row| row.get(0)).optional()?.unwrap_or(0))).collect()

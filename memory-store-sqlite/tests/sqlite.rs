@@ -290,20 +290,31 @@ async fn search_by_meaning_over_many_notes_ranks_as_exact_cosine_does() {
     }
 }
 
-/// How many vectors' codes the blocks of `path` hold for notes of `scope`, by note id.
-fn codes_per_note(path: &Path, scope: &Scope) -> std::collections::BTreeMap<i64, usize> {
-    let conn = rusqlite::Connection::open(path).expect("open");
-    let mut stmt = conn.prepare("SELECT block, entries FROM code_blocks WHERE scope = ?1").expect("prepare");
-    let blocks: Vec<(i64, Vec<u8>)> = stmt
-        .query_map([scope.to_string()], |row| Ok((row.get(0)?, row.get(1)?)))
+/// Every code the blocks hold, in the blocks' order: its model, scope, note id and bytes.
+fn stored_codes(conn: &rusqlite::Connection) -> Vec<(String, String, i64, Vec<u8>)> {
+    let mut stmt = conn.prepare("SELECT model, scope, block, entries FROM code_blocks").expect("prepare");
+    let blocks: Vec<(String, String, i64, Vec<u8>)> = stmt
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
         .expect("query")
         .collect::<Result<_, _>>()
         .expect("rows");
-    let mut counts = std::collections::BTreeMap::new();
-    for (block, bytes) in blocks {
+    let mut codes = Vec::new();
+    for (model, scope, block, bytes) in blocks {
         let code_len = u32::from_le_bytes(bytes[..4].try_into().expect("header")) as usize;
         for entry in bytes[4..].chunks_exact(1 + code_len) {
-            *counts.entry(block * 64 + i64::from(entry[0])).or_insert(0) += 1;
+            codes.push((model.clone(), scope.clone(), block * 64 + i64::from(entry[0]), entry[1..].to_vec()));
+        }
+    }
+    codes
+}
+
+/// How many vectors' codes the blocks of `path` hold for notes of `scope`, by note id.
+fn codes_per_note(path: &Path, scope: &Scope) -> std::collections::BTreeMap<i64, usize> {
+    let conn = rusqlite::Connection::open(path).expect("open");
+    let mut counts = std::collections::BTreeMap::new();
+    for (_, of, id, _) in stored_codes(&conn) {
+        if of == scope.to_string() {
+            *counts.entry(id).or_insert(0) += 1;
         }
     }
     counts
@@ -371,22 +382,8 @@ async fn vectors_stored_before_the_codes_existed_are_found() {
 /// the index of notes' scopes: a row of codes per note, as that release wrote them.
 fn before_blocks(conn: &rusqlite::Connection) {
     let mut per_note: std::collections::BTreeMap<i64, (String, String, Vec<u8>)> = Default::default();
-    {
-        let mut stmt = conn.prepare("SELECT model, scope, block, entries FROM code_blocks").expect("prepare");
-        let mut rows = stmt.query([]).expect("query");
-        while let Some(row) = rows.next().expect("row") {
-            let (model, scope, block, bytes): (String, String, i64, Vec<u8>) =
-                (row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap(), row.get(3).unwrap());
-            let code_len = u32::from_le_bytes(bytes[..4].try_into().expect("header")) as usize;
-            for entry in bytes[4..].chunks_exact(1 + code_len) {
-                let note = per_note.entry(block * 64 + i64::from(entry[0])).or_insert((
-                    model.clone(),
-                    scope.clone(),
-                    Vec::new(),
-                ));
-                note.2.extend_from_slice(&entry[1..]);
-            }
-        }
+    for (model, scope, id, code) in stored_codes(conn) {
+        per_note.entry(id).or_insert((model, scope, Vec::new())).2.extend_from_slice(&code);
     }
     conn.execute_batch(BEFORE_BLOCKS).expect("downgrade");
     for (id, (model, scope, codes)) in per_note {
