@@ -186,11 +186,13 @@ impl Redactor {
 
     /// [`Redactor::redact_text`] that adds to `counts` instead of the totals.
     pub fn redact_text_counted<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
-        // A truncation marker is ours: redact what precedes it and keep it intact.
+        // The truncation marker a string ends with is ours: redact what precedes it and keep it
+        // intact. Only the last one: a text that looks like a marker before it came from the tool
+        // (or a user) and is redacted like any other text.
         let tail = cap::trailing_marker_len(text);
         if tail > 0 {
             let (body, marker) = text.split_at(text.len() - tail);
-            return match self.redact_text_counted(body, counts) {
+            return match self.redact_body(body, counts) {
                 Cow::Borrowed(_) => Cow::Borrowed(text),
                 Cow::Owned(mut redacted) => {
                     redacted.push_str(marker);
@@ -198,6 +200,11 @@ impl Redactor {
                 }
             };
         }
+        self.redact_body(text, counts)
+    }
+
+    /// Scans `text` again until nothing more changes (at most `MAX_PASSES` times).
+    fn redact_body<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
         let mut current = Cow::Borrowed(text);
         for _ in 0..MAX_PASSES {
             match self.pass(&current, counts) {

@@ -177,3 +177,23 @@ fn a_cut_after_an_authorization_scheme_stays_stable() {
     r.redact_event(&mut event, 123);
     assert_eq!(event, once);
 }
+
+#[test]
+fn text_shaped_like_a_truncation_marker_before_the_real_one_is_redacted_as_text() {
+    let r = Redactor::new();
+    let fake = "[agent-memory: output truncated, 12 bytes omitted]";
+    let capped = format!("Authorization: {fake}{}", cap::marker(120));
+    let once = r.redact_text(&capped).into_owned();
+    assert!(once.starts_with("Authorization: [REDACTED:bearer-token]"), "{once}");
+    assert!(once.ends_with("[agent-memory: output truncated, 120 bytes omitted]"), "{once}");
+    assert_eq!(r.redact_text(&once), once);
+
+    let input = format!("header\nAuthorization: {fake}\n{}", "line of output\n".repeat(20));
+    let mut event = tool_event(&input, json!({"stdout": input, "stderr": input}), Some(&input));
+    r.redact_event(&mut event, 200);
+    let first = event.clone();
+    r.redact_event(&mut event, 200);
+    assert_eq!(event, first);
+    let stderr = first.tool.as_ref().unwrap().output.as_ref().unwrap()["stderr"].as_str().unwrap().to_owned();
+    assert!(!stderr.contains(&format!("Authorization: {fake}")), "{stderr}");
+}
