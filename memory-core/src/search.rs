@@ -287,8 +287,9 @@ pub struct Term {
     pub forms: Vec<String>,
 }
 
-/// Abbreviations and their expansions that developers use interchangeably; a query naming one
-/// finds notes naming another.
+/// Abbreviations and their expansions, and words, that developers use interchangeably ("add a
+/// library" is adding a dependency, "how do we report failures" asks how errors are reported); a
+/// query naming one finds notes naming another.
 const SYNONYMS: &[&[&str]] = &[
     &["db", "database", "databases"],
     &[
@@ -300,7 +301,8 @@ const SYNONYMS: &[&[&str]] = &[
     ],
     &["env", "environment"],
     &["envvar", "env var", "environment variable"],
-    &["deps", "dep", "dependency", "dependencies"],
+    &["deps", "dep", "dependency", "dependencies", "library", "libraries"],
+    &["error", "errors", "failure", "failures"],
     &["repo", "repository"],
     &["config", "configuration", "conf", "cfg"],
     &["prod", "production"],
@@ -503,5 +505,15 @@ mod tests {
         assert!(query.iter().any(|t| t.forms.contains(&"msrv".to_owned())), "{query:?}");
         let query = expand("msrv");
         assert!(query[0].forms.contains(&"minimum supported rust version".to_owned()));
+    }
+
+    #[test]
+    fn words_used_for_one_another_count_as_each_other() {
+        let forms = |text: &str| expand(text).remove(0).forms;
+        assert!(forms("failures").contains(&"errors".to_owned()), "{:?}", forms("failures"));
+        assert!(forms("error").contains(&"failure".to_owned()));
+        assert!(forms("library").contains(&"dependency".to_owned()));
+        assert!(forms("dependencies").contains(&"libraries".to_owned()));
+        assert!(!forms("errors").contains(&"library".to_owned()));
     }
 }
