@@ -3,11 +3,11 @@
 //! tensor at a time (each layer's matrices from bytes and scales when the install quantized
 //! them).
 
-use ndarray::linalg::general_mat_mul;
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, Slice};
+use ndarray::{Array1, Array2, ArrayView1, Axis, Slice};
 
 use crate::error::Result;
-use crate::weights::{Dtype, GROUP, QUANTIZED, SCALES, Tensor, Weights, dequantize};
+use crate::matmul::{Rows, rows_times};
+use crate::weights::{Dtype, GROUP, QUANTIZED, SCALES, Tensor, Weights};
 
 /// Width of every hidden state, and of the embeddings.
 pub(crate) const HIDDEN: usize = 384;
@@ -17,8 +17,6 @@ const FFN: usize = 1536;
 const LAYERS: usize = 6;
 const POSITIONS: usize = 512;
 const EPS: f32 = 1e-12;
-/// Most values of a quantized matrix turned into `f32`s at once (256 KiB).
-const BLOCK_VALUES: usize = 64 * 1024;
 
 /// A weight matrix (`out × in`), read when used.
 #[derive(Debug)]
@@ -204,46 +202,27 @@ impl Bert {
     }
 
     fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffer: &mut Scratch) -> Result<Vec<Array2<f32>>> {
-        let (out, inp) = (dense.out, dense.inp);
-        let shape_error = |e: ndarray::ShapeError| crate::Error::Model(format!("a weight matrix: {e}"));
-        let mut ys: Vec<Array2<f32>> = xs.iter().map(|x| Array2::zeros((x.nrows(), out))).collect();
-        match &dense.weight {
+        let rows = match &dense.weight {
             Matrix::F32(tensor) => {
                 self.weights.read(tensor, &mut buffer.weight)?;
-                let weight = ArrayView2::from_shape((out, inp), &buffer.weight[..]).map_err(shape_error)?;
-                for (x, y) in xs.iter().zip(&mut ys) {
-                    general_mat_mul(1.0, x, &weight.t(), 0.0, y);
-                }
+                Rows::F32(&buffer.weight)
             }
             Matrix::Quantized { values, scales } => {
                 self.weights.read_bytes(values, &mut buffer.bytes)?;
                 self.weights.read(scales, &mut buffer.scales)?;
-                // A block of rows at a time: its values as `f32` stay in the core's cache, and a
-                // process never touches memory for the whole matrix.
-                let rows = (BLOCK_VALUES / inp).max(1);
-                for start in (0..out).step_by(rows) {
-                    let end = (start + rows).min(out);
-                    dequantize(
-                        &buffer.bytes[start * inp..end * inp],
-                        &buffer.scales[start * inp / GROUP..end * inp / GROUP],
-                        &mut buffer.weight,
-                    );
-                    let block = ArrayView2::from_shape((end - start, inp), &buffer.weight[..])
-                        .map_err(shape_error)?;
-                    for (x, y) in xs.iter().zip(&mut ys) {
-                        general_mat_mul(
-                            1.0,
-                            x,
-                            &block.t(),
-                            0.0,
-                            &mut y.slice_axis_mut(Axis(1), Slice::from(start..end)),
-                        );
-                    }
-                }
+                Rows::Quantized { values: &buffer.bytes, scales: &buffer.scales }
             }
-        }
-        for y in &mut ys {
-            *y += &dense.bias;
+        };
+        let standard: Vec<_> = xs.iter().map(|x| x.as_standard_layout()).collect();
+        let slices: Vec<&[f32]> = standard.iter().map(|x| x.as_slice().unwrap_or_default()).collect();
+        let mut outputs = vec![Vec::new(); xs.len()];
+        rows_times(&slices, dense.inp, rows, &mut outputs);
+        let mut ys = Vec::with_capacity(xs.len());
+        for (x, y) in xs.iter().zip(outputs) {
+            let mut y = Array2::from_shape_vec((x.nrows(), dense.out), y)
+                .map_err(|e| crate::Error::Model(format!("a dense layer's output: {e}")))?;
+            y += &dense.bias;
+            ys.push(y);
         }
         Ok(ys)
     }

@@ -23,6 +23,7 @@ mod bert;
 mod error;
 mod index;
 mod install;
+mod matmul;
 mod model;
 mod tokenizer;
 mod weights;

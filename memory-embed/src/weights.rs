@@ -201,18 +201,6 @@ impl Weights {
     }
 }
 
-/// Fills `into` with the values of a quantized matrix: each run of [`GROUP`] bytes times its scale.
-pub(crate) fn dequantize(values: &[i8], scales: &[f32], into: &mut Vec<f32>) {
-    into.resize(values.len(), 0.0);
-    // Groups of a constant length, so the compiler turns each into a few vector instructions.
-    for ((out, group), &scale) in into.chunks_exact_mut(GROUP).zip(values.chunks_exact(GROUP)).zip(scales) {
-        let group: &[i8; GROUP] = group.try_into().unwrap_or(&[0; GROUP]);
-        for (o, &v) in out.iter_mut().zip(group) {
-            *o = f32::from(v) * scale;
-        }
-    }
-}
-
 /// The bytes and scales of a matrix whose rows are `width` values (a multiple of [`GROUP`]):
 /// each group scaled so that its largest magnitude is 127.
 fn quantize_values(values: &[f32]) -> (Vec<i8>, Vec<f32>) {
@@ -297,15 +285,16 @@ fn le_bytes(values: &[f32]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{GROUP, dequantize, quantize_values};
+    use super::{GROUP, quantize_values};
+    use crate::matmul::dequantize_row;
 
     #[test]
     fn quantized_values_come_back_within_half_a_step() {
         let values: Vec<f32> = (0..GROUP * 4).map(|i| ((i * 37 % 101) as f32 - 50.0) / 61.0).collect();
         let (bytes, scales) = quantize_values(&values);
         assert_eq!((bytes.len(), scales.len()), (values.len(), 4));
-        let mut back = Vec::new();
-        dequantize(&bytes, &scales, &mut back);
+        let mut back = vec![f32::NAN; values.len()];
+        dequantize_row(&bytes, &scales, &mut back);
         for (i, (a, b)) in values.iter().zip(&back).enumerate() {
             assert!((a - b).abs() <= scales[i / GROUP] / 2.0 + 1e-7, "{a} came back as {b}");
         }
@@ -315,8 +304,8 @@ mod tests {
     #[test]
     fn a_group_of_zeros_stays_zero() {
         let (bytes, scales) = quantize_values(&[0.0; GROUP]);
-        let mut back = Vec::new();
-        dequantize(&bytes, &scales, &mut back);
+        let mut back = vec![f32::NAN; GROUP];
+        dequantize_row(&bytes, &scales, &mut back);
         assert!(back.iter().all(|&v| v == 0.0));
     }
 }
