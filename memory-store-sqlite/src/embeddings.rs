@@ -479,13 +479,21 @@ impl<T: Copy + PartialOrd> Best<T> {
     }
 
     /// Offers a pair; `better(a, b)` says whether score `a` ranks above `b`. What is kept does not
-    /// depend on the order pairs are offered in.
+    /// depend on the order pairs are offered in. Inlined: nearly every pair of a large search is
+    /// turned away by its first comparison.
+    #[inline(always)]
     fn offer(&mut self, id: i64, score: T, better: impl Fn(T, T) -> bool) {
         let before_last = |&(other, s): &(i64, T)| better(score, s) || (s == score && id < other);
         if self.limit == 0 || (self.items.len() == self.limit && !self.items.last().is_some_and(before_last))
         {
             return;
         }
+        self.insert(id, score, better);
+    }
+
+    /// Puts a pair that ranks among the kept in its place.
+    #[inline(never)]
+    fn insert(&mut self, id: i64, score: T, better: impl Fn(T, T) -> bool) {
         let at = self.items.partition_point(|&(other, s)| better(s, score) || (s == score && other < id));
         self.items.insert(at, (id, score));
         self.items.truncate(self.limit);
