@@ -22,8 +22,8 @@ const TOKENS: usize = 4;
 pub(crate) enum Rows<'a> {
     /// As `f32`s.
     F32(&'a [f32]),
-    /// As bytes with one scale per [`GROUP`] values ([`dequantize_row`]): two rows
-    /// are turned into `f32`s at a time, in the core's first-level cache.
+    /// As bytes with one scale per [`GROUP`] values ([`dequantize_row`]): the [`ROWS`] rows
+    /// multiplied at a time are turned into `f32`s in the core's first-level cache.
     Quantized { values: &'a [i8], scales: &'a [f32] },
 }
 
@@ -38,7 +38,7 @@ impl Rows<'_> {
 
 /// For each of `xs` (a text's hidden states, rows of `k` values), writes into the matching `ys`
 /// the product `x · wᵀ`: `y[i][j] = x[i] · w[j]`, row-major, as many values a row as `w` has
-/// rows. Each pair of weight rows is read (and turned into `f32`s) once for all the texts.
+/// rows. Each group of weight rows is read (and turned into `f32`s) once for all the texts.
 pub(crate) fn rows_times(xs: &[&[f32]], k: usize, w: Rows<'_>, ys: &mut [Vec<f32>]) {
     if k == 0 {
         return;
@@ -130,8 +130,8 @@ fn dots<S: Simd>(simd: S, tokens: [&[f32]; TOKENS], weights: [&[f32]; ROWS]) -> 
 }
 
 /// Values of a quantized matrix as `f32`s: each run of [`GROUP`] bytes times its scale. Kept out
-/// of line: compiled for the baseline target it vectorises, where inlined into the kernel's
-/// target it came out as scalar code, four times slower.
+/// of line: compiled for the baseline target it vectorises, while inlined into the kernel it came
+/// out as scalar code.
 #[inline(never)]
 pub(crate) fn dequantize_row(values: &[i8], scales: &[f32], into: &mut [f32]) {
     // Groups of a constant length, so the compiler turns each into a few vector instructions.

@@ -72,9 +72,9 @@ fn codes(packed: &[u8]) -> Option<(usize, Vec<u8>)> {
 
 /// How many signs two codes differ in: the bits of their exclusive or, counted a word of eight
 /// bytes at a time. A search runs this under [`pulp`]'s dispatch ([`offer_block`]), which enables
-/// the CPU's population count instruction where it has one; over 100,000 notes' codes that took a
-/// third of the time of counting with shifts and masks. Codes of the shipped model's length take
-/// a path the compiler unrolls.
+/// the CPU's population count instruction where it has one (in a profile of a search over
+/// 100,000 notes, the comparison's share fell from 8 % of the samples, counting with shifts and
+/// masks, to 2 %). Codes of the shipped model's length take a path the compiler unrolls.
 #[inline(always)]
 fn distance(code: &[u8], query: &[u8]) -> u32 {
     if let (Ok(code), Ok(query)) = (<&[u8; MODEL_CODE]>::try_from(code), <&[u8; MODEL_CODE]>::try_from(query))
