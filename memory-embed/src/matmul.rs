@@ -10,7 +10,7 @@
 
 use pulp::{Arch, Simd, WithSimd};
 
-use crate::weights::GROUP;
+use crate::weights::{GROUP, dequantize};
 
 /// Weight rows taken at once.
 const ROWS: usize = 3;
@@ -22,7 +22,7 @@ const TOKENS: usize = 4;
 pub(crate) enum Rows<'a> {
     /// As `f32`s.
     F32(&'a [f32]),
-    /// As bytes with one scale per [`GROUP`] values ([`dequantize_row`]): the [`ROWS`] rows
+    /// As bytes with one scale per [`GROUP`] values ([`dequantize`]): the [`ROWS`] rows
     /// multiplied at a time are turned into `f32`s in the core's first-level cache.
     Quantized { values: &'a [i8], scales: &'a [f32] },
 }
@@ -76,7 +76,7 @@ impl WithSimd for RowsTimes<'_> {
                 Rows::Quantized { values, scales } => {
                     for (slot, &j) in row_values.chunks_exact_mut(k).zip(&taken) {
                         let groups = j * k / GROUP..(j + 1) * k / GROUP;
-                        dequantize_row(&values[j * k..(j + 1) * k], &scales[groups], slot);
+                        dequantize(&values[j * k..(j + 1) * k], &scales[groups], slot);
                     }
                     std::array::from_fn(|r| &row_values[r * k..(r + 1) * k])
                 }
@@ -127,23 +127,6 @@ fn dots<S: Simd>(simd: S, tokens: [&[f32]; TOKENS], weights: [&[f32]; ROWS]) -> 
         }
     }
     out
-}
-
-/// Values of a quantized matrix as `f32`s: each run of [`GROUP`] bytes times its scale. Kept out
-/// of line: compiled for the baseline target it vectorises, while inlined into the kernel it came
-/// out as scalar code.
-#[inline(never)]
-pub(crate) fn dequantize_row(values: &[i8], scales: &[f32], into: &mut [f32]) {
-    // Groups of a constant length, so the compiler turns each into a few vector instructions.
-    for ((out, group), &scale) in into.chunks_exact_mut(GROUP).zip(values.chunks_exact(GROUP)).zip(scales) {
-        let (Ok(out), Ok(group)) = (<&mut [f32; GROUP]>::try_from(out), <&[i8; GROUP]>::try_from(group))
-        else {
-            continue;
-        };
-        for (o, &v) in out.iter_mut().zip(group) {
-            *o = f32::from(v) * scale;
-        }
-    }
 }
 
 #[cfg(test)]
