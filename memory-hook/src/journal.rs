@@ -296,12 +296,17 @@ fn remove_delivered(files: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
-/// Empties a delivered file and moves it into `spare_dir`. Emptied first: a file in the spare
-/// folder may be taken by a write at any moment, and is never touched here after the move.
+/// Empties a delivered file and moves it into `spare_dir`, under a name of its own (not the
+/// event's: nothing of a delivered event stays, for `forget` to find). Emptied first: a file in
+/// the spare folder may be taken by a write at any moment, and is never touched here after the
+/// move.
 fn keep_as_spare(path: &Path, spare_dir: &Path) -> std::io::Result<()> {
     ensure_private_dir(spare_dir)?;
     std::fs::OpenOptions::new().write(true).open(path)?.set_len(0)?;
-    std::fs::rename(path, spare_dir.join(path.file_name().unwrap_or_default()))
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
+    let name = format!("{nanos}-{}-{}", std::process::id(), WRITES.fetch_add(1, Ordering::Relaxed));
+    std::fs::rename(path, spare_dir.join(name))
 }
 
 /// A spare file of `dir` renamed to `tmp` and opened empty, when there is one; several writers
@@ -552,6 +557,11 @@ mod tests {
         let kept = spares(&journal);
         assert_eq!(kept.len(), SPARE_FILES, "spares up to the limit, the rest removed");
         assert!(kept.iter().all(|p| std::fs::metadata(p).unwrap().len() == 0), "every spare emptied");
+        let ids: Vec<String> = (0..total).map(|i| event("a", i, base).id.to_string()).collect();
+        assert!(
+            kept.iter().all(|p| ids.iter().all(|id| !p.to_string_lossy().contains(id.as_str()))),
+            "no spare named after its event"
+        );
         assert!(journal.pending().unwrap().is_empty() && journal.is_empty(), "a spare is no event");
         let visible = std::fs::read_dir(journal.dir())
             .unwrap()
