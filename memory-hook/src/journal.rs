@@ -277,8 +277,12 @@ fn remove_delivered(files: &[PathBuf]) -> Result<()> {
     for path in files {
         let Some(dir) = path.parent() else { continue };
         if spares.as_ref().is_none_or(|(spare_dir, _)| spare_dir.parent() != Some(dir)) {
+            // Made once per folder; a folder that cannot have one keeps no spares.
             let spare_dir = dir.join(SPARE_DIR);
-            let count = std::fs::read_dir(&spare_dir).map_or(0, Iterator::count);
+            let count = match ensure_private_dir(&spare_dir) {
+                Ok(()) => std::fs::read_dir(&spare_dir).map_or(0, Iterator::count),
+                Err(_) => SPARE_FILES,
+            };
             spares = Some((spare_dir, count));
         }
         if let Some((spare_dir, count)) = spares.as_mut()
@@ -296,12 +300,11 @@ fn remove_delivered(files: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
-/// Empties a delivered file and moves it into `spare_dir`, under a name of its own (not the
-/// event's: nothing of a delivered event stays, for `forget` to find). Emptied first: a file in
-/// the spare folder may be taken by a write at any moment, and is never touched here after the
-/// move.
+/// Empties a delivered file and moves it into `spare_dir` (which exists), under a name of its
+/// own (not the event's: nothing of a delivered event stays, for `forget` to find). Emptied
+/// first: a file in the spare folder may be taken by a write at any moment, and is never touched
+/// here after the move.
 fn keep_as_spare(path: &Path, spare_dir: &Path) -> std::io::Result<()> {
-    ensure_private_dir(spare_dir)?;
     std::fs::OpenOptions::new().write(true).open(path)?.set_len(0)?;
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
