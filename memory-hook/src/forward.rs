@@ -17,8 +17,10 @@
 //!   [`Limits::max_run`] in any case). With the journal empty
 //!   it waits [`Limits::linger`] for more events (a session fires them in bursts) before it ends.
 //!   It releases the lock and then looks once more, so an event journaled while it was ending is
-//!   never left waiting for the next hook. Once it has caught up it lets new events gather for
-//!   200 ms before it delivers them, so a burst costs one transaction rather than one per event.
+//!   never left waiting for the next hook. Once it has caught up it lets new events gather until
+//!   the hooks have been quiet for 100 ms (for 1 s at most) before it delivers them: a
+//!   burst costs one transaction, delivered once the burst is over, instead of one every few
+//!   moments while the hooks still run.
 //! - After its first delivery it refreshes the local copy of the notes ([`crate::replica`]) when
 //!   that is missing or older than five minutes (the dream, `sync` and the commands that write
 //!   notes refresh it themselves).
@@ -52,10 +54,15 @@ const LOCK_FILE: &str = "lock";
 const LAST_FILE: &str = "last.json";
 /// How often a lingering forwarder looks for new events.
 const POLL: Duration = Duration::from_millis(25);
-/// How long a forwarder that has caught up lets new events gather before it delivers them: one
-/// transaction for the events of a burst instead of one per event, which spares the machine's
-/// CPU (the hooks', and a local server's) far more than it adds to the lag.
-const GATHER: Duration = Duration::from_millis(200);
+/// A forwarder that has caught up delivers new events once no other has arrived for this long:
+/// the hooks of a burst (a prompt, the tool calls of a turn) come milliseconds apart, the next
+/// burst seconds later.
+const QUIET: Duration = Duration::from_millis(100);
+/// ... or once it has gathered this long, when hooks never pause. A transaction costs
+/// a server far more than the events in it (docs/benchmarks.md: several milliseconds of a young
+/// server's CPU for a small one, against tens of microseconds an event), and on one machine that
+/// CPU is taken from the hooks; so while hooks run, the forwarder delivers seldom.
+const GATHER_MAX: Duration = Duration::from_secs(1);
 /// A forwarder leaves the local copy of the notes alone when it was refreshed less than this long
 /// ago: a refresh reads every note of the server, and what changes notes (the dream, `sync`,
 /// commands that write notes) refreshes it itself.
@@ -378,7 +385,7 @@ pub async fn run(
             break;
         }
         if caught_up && waiting(&journals) < FULL {
-            tokio::time::sleep(GATHER).await;
+            gather(&journals).await;
         }
         let attempt = attempt(config, stores, &mut store, &journals);
         match attempt.await {
@@ -410,6 +417,21 @@ pub async fn run(
     };
     let _ = run.record(config);
     run
+}
+
+/// Waits until no new event has arrived in `journals` for [`QUIET`], [`GATHER_MAX`] at most, or
+/// until a full batch waits.
+async fn gather(journals: &[Journal]) {
+    use tokio::time::Instant;
+    let started = Instant::now();
+    let (mut seen, mut quiet_since) = (waiting(journals), started);
+    while started.elapsed() < GATHER_MAX && quiet_since.elapsed() < QUIET && seen < FULL {
+        tokio::time::sleep(POLL).await;
+        let now = waiting(journals);
+        if now != seen {
+            (seen, quiet_since) = (now, Instant::now());
+        }
+    }
 }
 
 /// Waits up to `limit` for an event to arrive in `journals`; whether one did.
@@ -517,5 +539,58 @@ mod tests {
         assert!(ForwardClaim::take(&config).unwrap().is_none(), "one forwarder at a time");
         drop(claim);
         assert_eq!(ForwardClaim::holder(&config), None, "released with its file");
+    }
+
+    fn event(i: usize) -> memory_core::HookEvent {
+        use memory_core::{EventId, EventKind, Harness, SessionKey};
+        let at = Utc::now();
+        memory_core::HookEvent::new(
+            EventId::derive("claude", "s", at, format!("e{i}").as_bytes()),
+            Harness::named("claude"),
+            SessionKey::new("claude", "s"),
+            EventKind::PostToolUse,
+            at,
+            serde_json::json!({ "n": i }),
+        )
+    }
+
+    /// How long (in the test's clock) [`gather`] waits while `arrivals` events are journaled, one
+    /// every `every`, starting with `waiting` events already there.
+    async fn gathered_for(waiting: usize, arrivals: usize, every: Duration) -> Duration {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::new(dir.path().join("journal"));
+        for i in 0..waiting {
+            journal.write(&event(i)).unwrap();
+        }
+        let writer = {
+            let journal = journal.clone();
+            tokio::spawn(async move {
+                for i in 0..arrivals {
+                    tokio::time::sleep(every).await;
+                    journal.write(&event(waiting + i)).unwrap();
+                }
+            })
+        };
+        let started = tokio::time::Instant::now();
+        gather(std::slice::from_ref(&journal)).await;
+        let waited = started.elapsed();
+        writer.abort();
+        waited
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn gathering_ends_once_the_hooks_are_quiet_or_after_its_longest_wait() {
+        let waited = gathered_for(1, 0, Duration::ZERO).await;
+        assert!((QUIET..QUIET + POLL).contains(&waited), "nothing more arrives: {waited:?}");
+        // Hooks 50 ms apart for 300 ms: delivered once they have been quiet for a while (seen at the
+        // next look after the last one).
+        let last = Duration::from_millis(300);
+        let waited = gathered_for(1, 6, Duration::from_millis(50)).await;
+        assert!((last + QUIET..=last + POLL + QUIET).contains(&waited), "a burst: {waited:?}");
+        // Hooks that never pause: delivered after the longest wait.
+        let waited = gathered_for(1, 1_000, Duration::from_millis(30)).await;
+        assert!((GATHER_MAX..GATHER_MAX + POLL).contains(&waited), "a steady stream: {waited:?}");
+        // A full batch is not held back.
+        assert_eq!(gathered_for(FULL, 0, Duration::ZERO).await, Duration::ZERO);
     }
 }
