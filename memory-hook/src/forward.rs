@@ -521,6 +521,7 @@ pub async fn wait(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::journal::tests::event;
 
     #[test]
     fn a_journal_file_name_gives_when_its_event_was_received() {
@@ -541,33 +542,20 @@ mod tests {
         assert_eq!(ForwardClaim::holder(&config), None, "released with its file");
     }
 
-    fn event(i: usize) -> memory_core::HookEvent {
-        use memory_core::{EventId, EventKind, Harness, SessionKey};
-        let at = Utc::now();
-        memory_core::HookEvent::new(
-            EventId::derive("claude", "s", at, format!("e{i}").as_bytes()),
-            Harness::named("claude"),
-            SessionKey::new("claude", "s"),
-            EventKind::PostToolUse,
-            at,
-            serde_json::json!({ "n": i }),
-        )
-    }
-
     /// How long (in the test's clock) [`gather`] waits while `arrivals` events are journaled, one
     /// every `every`, starting with `waiting` events already there.
     async fn gathered_for(waiting: usize, arrivals: usize, every: Duration) -> Duration {
         let dir = tempfile::tempdir().unwrap();
         let journal = Journal::new(dir.path().join("journal"));
         for i in 0..waiting {
-            journal.write(&event(i)).unwrap();
+            journal.write(&event("s", i, Utc::now())).unwrap();
         }
         let writer = {
             let journal = journal.clone();
             tokio::spawn(async move {
                 for i in 0..arrivals {
                     tokio::time::sleep(every).await;
-                    journal.write(&event(waiting + i)).unwrap();
+                    journal.write(&event("s", waiting + i, Utc::now())).unwrap();
                 }
             })
         };

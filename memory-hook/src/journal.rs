@@ -465,13 +465,14 @@ fn open_lock(path: &Path) -> std::io::Result<File> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use chrono::{DateTime, Utc};
     use memory_core::{EventId, EventKind, Harness, InMemoryStore, SessionKey};
 
     use super::*;
 
-    fn event(session: &str, i: usize, base: DateTime<Utc>) -> HookEvent {
+    /// A tool event of `session`, `i` microseconds after `base`.
+    pub(crate) fn event(session: &str, i: usize, base: DateTime<Utc>) -> HookEvent {
         let at = base + chrono::Duration::microseconds(i as i64);
         HookEvent::new(
             EventId::derive("claude", session, at, format!("e{i}").as_bytes()),
