@@ -384,7 +384,7 @@ pub async fn run(
         if started.elapsed() >= limits.max_run {
             break;
         }
-        if caught_up && waiting(&journals) < FULL {
+        if caught_up {
             gather(&journals).await;
         }
         let attempt = attempt(config, stores, &mut store, &journals);
