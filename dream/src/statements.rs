@@ -19,6 +19,12 @@ use regex::Regex;
 use crate::values;
 use memory_core::shell;
 
+mod mood;
+mod reference;
+
+pub(crate) use mood::secret;
+pub(crate) use reference::{Reference, affinity, same_shape_other_value, shaped_values};
+
 /// Longest statement kept, in characters.
 const MAX_STATEMENT_CHARS: usize = 240;
 /// Sentences longer than this are pasted text, not something the user says.
@@ -38,6 +44,10 @@ pub(crate) enum Reach {
 pub(crate) struct Statement {
     pub(crate) text: String,
     pub(crate) reach: Reach,
+    /// What it corrects by pointing back at it ("scratch what I said about my shell, …").
+    pub(crate) reference: Option<Reference>,
+    /// Whether it only takes back what it points at, giving no new value.
+    pub(crate) retracts_only: bool,
 }
 
 fn re(pattern: &str) -> Regex {
@@ -47,13 +57,20 @@ fn re(pattern: &str) -> Regex {
 /// Discourse fillers in front of what is said ("also, ", "btw ").
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder)\b[,:!]?\s+)+",
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
     )
 });
 /// Corrections in front of what is said ("no, ", "actually, ").
 static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^(?:(?:(?:no|nope|nah|wait|sorry|correction|scratch that|update|change of plan)[,:!]|actually,?)\s+)+",
+    )
+});
+/// Everything at the head of a sentence that is not what it says: fillers, interjections and
+/// correction leads ("oh wait, ", "no, actually ").
+static LEAD_NOISE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
     )
 });
 static POLITE: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:(?:please|pls|plz|kindly)\b,?\s+)+"));
@@ -95,6 +112,78 @@ static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         ),\s*
     ")
 });
+/// A condition with no comma before its rule ("when you leave a todo write it as …"): the rule
+/// starts at the first verb of an instruction.
+static CONDITION_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:when|whenever|every\ time|each\ time|any\ time|anytime)\ (?:you|we|i)\ \w+\ (?:[\w'-]+\ ){0,6}?
+        (?P<rule>give|write|use|put|add|run|tell|ask|show|keep|make|call|name|prefix|format|include|leave|mark
+          |label|check|prefer|avoid|don't|do\ not|never|always|start|end|link|mention|say|list|sort|wrap|cite|stick)\b
+    ")
+});
+/// Said to hold beyond the project ("in all my projects", "the org has a DCO check").
+static EVERYWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:in|across|for|on)\ (?:all|every|each|any)\ (?:of\ )?(?:my\ |our\ |the\ )?(?:projects?|repos?|repositories|codebases?|work)\b
+      | \beverywhere\ i\ (?:work|go|code)\b|\bwhatever\ the\ (?:project|repo)\b|\bglobally\b
+      | \b(?:the|our|my)\ (?:org|organi[sz]ation|company|employer)\b|\b(?:org|company|organi[sz]ation)-wide\b
+    ")
+});
+/// How the user wants the agent to work with them ("commands you hand me", "tell me before …").
+static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:you|u)\ (?:write|give|hand|show|tell|send|suggest|leave|generate|propose|output|produce|draft|reply|answer|explain|respond)\b
+      | \b(?:tell|ask|show|give|hand|ping|warn|remind|check\ with)\ me\b|\byourself\b
+    ")
+});
+/// A sentence about how things are in the code ("background work goes through Oban workers",
+/// "errors in the public API are typed throws"): a subject, then a verb of how it is.
+static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:the\ |our\ |all\ |every\ |each\ |any\ |new\ |most\ )?
+        (?P<subject>[a-z0-9][\w./:@+\#-]*(?:\ [\w./:@+\#-]+){0,5}?)\ 
+        (?:is|are|goes|go|lives|live|runs|run|uses|use|loads|load|builds|build|ships|ship|targets|target|needs
+          |need|requires|require|comes|come|sits|sit|stays|stay|happens|happen|lands|land|belongs|belong|talks
+          |talk|points|point|deploys|deploy|get|gets)\b
+    ")
+});
+/// Words that cannot open the subject of a sentence about how things are.
+const NOT_SUBJECTS: &[&str] = &[
+    "never", "always", "please", "don't", "dont", "do", "can", "could", "would", "will", "you", "i", "we",
+    "just", "also", "then", "to", "should", "must", "let's", "let", "make", "try", "pls", "only", "it",
+    "this", "that", "there", "here", "what", "which", "who", "how", "why", "when", "where", "if", "so",
+    "and", "but", "or",
+];
+
+/// Whether a clause says how things are in the code: a subject that names something, then a
+/// verb of how it is.
+fn declarative(clause: &str) -> bool {
+    DECLARATIVE.captures(clause).is_some_and(|c| {
+        let subject = &c["subject"];
+        let first = subject.split_whitespace().next().unwrap_or_default();
+        !NOT_SUBJECTS.contains(&first)
+            && !FACT_SUBJECT_EXCLUDED.is_match(subject)
+            && !TASK_VERB.is_match(clause)
+    })
+}
+
+/// Where a statement may start after a request in the same sentence ("add tests for X, i like
+/// parametrized tests over copy-pasted ones").
+static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't))\b",
+    )
+});
+/// A clause about how the user and the agent work together ("just tell me the command and i'll run
+/// it"): part of the rule it follows, not a request.
+static ABOUT_US: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:me|i'll|i will|i can|i'd)\b"));
+/// "the X should …" of one thing being built: a specification of work, not a rule.
+static SPEC_SHOULD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^the [\w.-]+(?: [\w.-]+)? (?:should|must|needs to|has to)\b"));
+/// Words at the head of a clause that join it to the one before.
+static JOINER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:(?:and|so|then|also|pls|please|now|just|and then|but)\s+)+"));
+
 /// Words that tie a condition to one piece of work rather than to every time it happens.
 static CONDITION_SPECIFIC: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:the|this|that|these|those|it|its|my|our|your)\b"));
@@ -146,8 +235,14 @@ static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// What users say of where they work ("I'm on a Mac").
-static PERSONAL_SETUP: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^i'?m (?:on|using|running) (?:a |an )?(?P<what>\w+)"));
+static PERSONAL_SETUP: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^i'?m (?:on|using|running|in|based in|located in|living in|working from) (?:a |an )?(?P<what>\w+)")
+});
+/// Where a user says they are that says nothing lasting ("I'm in a hurry").
+const PASSING_STATES: &[&str] = &[
+    "it", "this", "that", "the", "my", "your", "hurry", "rush", "meeting", "middle", "call", "class",
+    "train", "transit", "car", "bed", "office", "charge",
+];
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \bi(?:'d|\ would|'m|\ am)?\ (?:(?:really|strongly|generally|usually|much|always|mostly|definitely|do|also|personally|still|just|absolutely|kind\ of|kinda)\ )*
@@ -157,6 +252,9 @@ static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
       | \bi'?m\ not\ into\b
     ")
 });
+/// "I always …", "I never …": a habit of the user's own.
+static HABIT_OF_MINE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\bi (?:always|never|usually|generally|normally|typically|tend to)\b"));
 /// A preference verb that asks for work instead ("I want you to …", "I'd like to see …").
 static PREFERENCE_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -169,7 +267,7 @@ static NEGATIVE_START: LazyLock<Regex> = LazyLock::new(|| {
 /// What the user says of themselves ("my editor is neovim").
 static PERSONAL_FACT: LazyLock<Regex> = LazyLock::new(|| re(r"^my (?:\w+ ){0,2}?(?:is|are|uses|runs)\b"));
 static CONTRAST: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:instead of|rather than)\b|, (?:and )?(?:not|never) \S|\bnot \S+,? but\b"));
+    LazyLock::new(|| re(r"\b(?:instead of|rather than)\b|, (?:and )?(?:not|never|no) \S|\bnot \S+,? but\b"));
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:moved\ to|moving\ to|switched\ to|switch\ to|switched\ from|switching\ to|migrated\ to|migrating\ to|changed\ to|upgraded\ to|downgraded\ to|went\ to|replaced\ \S+\ with|no\ longer|any\ ?more|is\ now|are\ now|now\ (?:uses?|runs?|lives?|is|are|on|at|in|points)|ignore\ (?:the|all\ the|any)|forget\ (?:about\ )?the|(?:is|are)\ deprecated)\b
@@ -196,7 +294,7 @@ static REMEMBER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,3}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -206,7 +304,7 @@ static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\d|`|https?://|\b[a-z0-9]+_[a-z0-9_]+\b|(?:^|\s)--[a-z]|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql)\b",
+        r"\d|`|https?://|\b[a-z0-9]+_[a-z0-9_]+\b|(?:^|\s)--?[a-z]|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql|md|swift|kt|ex|exs)\b|\b[a-z][\w-]*\.[a-z][\w-]*\.[a-z][\w.-]*\b",
     )
 });
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -227,6 +325,8 @@ static DEFINITE_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:a|an|the|this|that|these|those|my|your|his|her|it|them|some|one|up|out|on|off|going|working|me|us|him|there|here)$",
     )
 });
+/// A definite thing, anywhere in a clause.
+static DEFINITE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:the|this|that|these|those|it|them)\b"));
 static SPECIFIC: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:it|them)\b
@@ -248,31 +348,154 @@ static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The sentences of a prompt that state something durable, in order.
 pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
-    sentences(prompt)
-        .into_iter()
-        .filter_map(|sentence| {
-            let sentence = match TRAILING_REQUEST.find(&sentence) {
-                Some(m) if sentence[..m.start()].split_whitespace().count() >= 3 => {
-                    sentence[..m.start()].to_owned()
-                }
-                _ => sentence,
-            };
-            let reach = classify(&sentence)?;
-            let text = FILLER.replace(&sentence, "");
-            let text = text.trim();
-            let mut kept: String = text.chars().take(MAX_STATEMENT_CHARS).collect();
-            if kept.len() < text.len() {
-                kept.push('…');
+    sentences(prompt).iter().filter_map(|sentence| statement(sentence)).collect()
+}
+
+/// What one sentence states, if it states something durable.
+fn statement(sentence: &str) -> Option<Statement> {
+    let sentence = match TRAILING_REQUEST.find(sentence) {
+        Some(m) if sentence[..m.start()].split_whitespace().count() >= 3 => &sentence[..m.start()],
+        _ => sentence,
+    };
+    let spoken = LEAD_NOISE.replace(sentence, "");
+    let spoken = spoken.trim();
+    if spoken.chars().count() > MAX_SENTENCE_CHARS || spoken.split_whitespace().count() < 3 {
+        return None;
+    }
+    let lower = normalize(spoken);
+    if mood::not_lasting(&lower).is_some() || ONE_OFF.is_match(&lower) {
+        return None;
+    }
+    if let Some(reference) = reference::reference(&lower) {
+        let rest = lower[reference.end.min(lower.len())..].trim();
+        let rest = JOINER.replace(rest, "");
+        let gives_value = rest.split_whitespace().count() >= 2 && !asks_for_work(&rest);
+        let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
+        let reach = classify(&rest).unwrap_or_else(|| reach_of(&lower, &rest, personal, false));
+        let text = if gives_value { kept(&without_tasks(spoken)) } else { kept(spoken) };
+        return Some(Statement { text, reach, reference: Some(reference), retracts_only: !gives_value });
+    }
+    if let Some(reach) = classify(sentence) {
+        return Some(Statement {
+            text: kept(&without_tasks(spoken)),
+            reach,
+            reference: None,
+            retracts_only: false,
+        });
+    }
+    // A statement after a request in the same sentence.
+    clause_starts(spoken).into_iter().skip(1).find_map(|at| {
+        let tail = spoken[at..].trim();
+        STATEMENT_LEAD.is_match(&normalize(tail)).then_some(())?;
+        let reach = classify(tail)?;
+        let tail = LEAD_NOISE.replace(tail, "");
+        Some(Statement { text: kept(&without_tasks(&tail)), reach, reference: None, retracts_only: false })
+    })
+}
+
+/// A statement's text as kept: trimmed to the longest length.
+fn kept(text: &str) -> String {
+    let text = text.trim().trim_end_matches([',', ';', ':']).trim();
+    let mut kept: String = text.chars().take(MAX_STATEMENT_CHARS).collect();
+    if kept.len() < text.len() {
+        kept.push('…');
+    }
+    kept
+}
+
+/// Byte offsets where the clauses of a sentence start: the start, and after each `, ` or `; `
+/// outside code spans and brackets.
+fn clause_starts(sentence: &str) -> Vec<usize> {
+    let mut out = vec![0];
+    let mut depth = 0i32;
+    let mut code = false;
+    let bytes = sentence.as_bytes();
+    for (at, c) in sentence.char_indices() {
+        match c {
+            '`' => code = !code,
+            '(' | '[' | '{' | '<' if !code => depth += 1,
+            ')' | ']' | '}' | '>' if !code => depth = (depth - 1).max(0),
+            ',' | ';' if !code && depth == 0 && bytes.get(at + 1) == Some(&b' ') => out.push(at + 2),
+            // A full stop standing alone between words (`… https://x.dev . update the config`).
+            '.' if !code
+                && depth == 0
+                && at > 0
+                && bytes[at - 1] == b' '
+                && bytes.get(at + 1) == Some(&b' ') =>
+            {
+                out.push(at + 2)
             }
-            Some(Statement { text: kept, reach })
-        })
-        .collect()
+            // After a colon, a clause that does something to one definite thing ("keep commits
+            // clean: split the bump from the todo"); a list after a colon stays.
+            ':' if !code
+                && depth == 0
+                && bytes.get(at + 1) == Some(&b' ')
+                && DEFINITE.is_match(sentence[at + 2..].split([',', ';']).next().unwrap_or("")) =>
+            {
+                out.push(at + 2)
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a clause asks for a piece of work rather than saying how things are done.
+fn asks_for_work(clause: &str) -> bool {
+    let clause = normalize(clause);
+    let clause = JOINER.replace(clause.trim(), "");
+    let clause = POLITE.replace(&clause, "");
+    if ABOUT_US.is_match(&clause) {
+        return false;
+    }
+    REQUEST.is_match(&clause)
+        || (TASK_VERB.is_match(&clause)
+            && !declarative(&clause)
+            && !NEGATIVE_START.is_match(&clause)
+            && !HABIT.is_match(&clause)
+            && !STRONG_CONVENTION_VERB.is_match(&clause)
+            && !clause.starts_with("use ")
+            && !clause.starts_with("assume "))
+}
+
+/// A statement without the requests for work that follow it in its sentence ("the staging db is
+/// read-only, add a note to the README" → "the staging db is read-only").
+fn without_tasks(sentence: &str) -> String {
+    let starts = clause_starts(sentence);
+    let cut = starts.iter().skip(1).find(|&&at| asks_for_work(&sentence[at..])).copied();
+    match cut {
+        Some(at) => sentence[..at].trim_end().trim_end_matches([',', ';']).to_owned(),
+        None => sentence.to_owned(),
+    }
 }
 
 /// Whether a text names the project as where it applies ("here", "in this repo", "for this app").
 pub(crate) fn project_worded(text: &str) -> bool {
     let lower = normalize(text);
     PROJECT_WORDING.find_iter(&lower).any(|m| !m.as_str().contains("here") || !HERE_POINTING.is_match(&lower))
+}
+
+/// Whose a correction is, read from how it speaks (the words that point back, "what I said", "I
+/// gave you", aside): the project's when it names it or speaks for the team, the user's when it
+/// speaks of the user or of everywhere, else undecided.
+pub(crate) fn speaker(text: &str) -> Option<Reach> {
+    static POINTING: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?:what )?(?:i|we) (?:said|told you|gave you|mentioned|wrote|set|gave|told)(?: you)?(?: about| re)?\b|\bmy (?:earlier|previous|old|last) (?:note|rule|comment)s?\b",
+        )
+    });
+    static PERSONAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b"));
+    let lower = normalize(text);
+    let said = POINTING.replace_all(&lower, " ");
+    if EVERYWHERE.is_match(&said) {
+        Some(Reach::General)
+    } else if project_worded(&said) || TEAM_WORDING.is_match(&said) {
+        Some(Reach::Project)
+    } else if PERSONAL.is_match(&said) {
+        Some(Reach::General)
+    } else {
+        None
+    }
 }
 
 /// Whether a text is said for one run only ("just for this run", "for now", "this time").
@@ -301,9 +524,18 @@ fn classify(sentence: &str) -> Option<Reach> {
     let rest = if led_by_project { PROJECT_LEAD.replace(&s, "").into_owned() } else { s.clone() };
     let rest = POLITE.replace(&rest, "").into_owned();
     let rest = rest.trim();
-    let condition = CONDITION_LEAD.find(rest).filter(|m| !CONDITION_SPECIFIC.is_match(m.as_str()));
+    let condition = CONDITION_LEAD
+        .find(rest)
+        .map(|m| (m.as_str(), m.end()))
+        .or_else(|| {
+            CONDITION_BARE
+                .captures(rest)
+                .and_then(|c| c.name("rule"))
+                .map(|m| (&rest[..m.start()], m.start()))
+        })
+        .filter(|(text, _)| !CONDITION_SPECIFIC.is_match(text));
     let rest = match condition {
-        Some(m) => POLITE.replace(&rest[m.end()..], "").into_owned(),
+        Some((_, end)) => POLITE.replace(&rest[end..], "").into_owned(),
         None => rest.to_owned(),
     };
     let rest = rest.trim();
@@ -318,6 +550,9 @@ fn classify(sentence: &str) -> Option<Reach> {
     {
         return None;
     }
+    if SPEC_SHOULD.is_match(rest) && !SHOULD.captures(rest).is_some_and(|c| c["subject"].ends_with('s')) {
+        return None;
+    }
     let preference = PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest);
     let first_clause = rest.split([',', ';', '(']).next().unwrap_or(rest);
     let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
@@ -325,7 +560,10 @@ fn classify(sentence: &str) -> Option<Reach> {
         TASK_VERB.is_match(rest) && !NEGATIVE_START.is_match(rest) && !convention_imperative(rest, &whole);
     let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
     let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
-    let team = TEAM_START.is_match(rest) && !TEAM_TASK.is_match(rest) && !TROUBLE.is_match(rest);
+    let team = TEAM_START.is_match(rest)
+        && !TEAM_TASK.is_match(rest)
+        && !TROUBLE.is_match(rest)
+        && rest.strip_prefix("our ").is_none_or(declarative);
     let fact = is_fact(rest, corrected, announced || project_worded(&whole));
     let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
     // "X should be …" of things in general (plural: "error messages"), not of one thing being
@@ -335,9 +573,10 @@ fn classify(sentence: &str) -> Option<Reach> {
         subject.ends_with('s') && !FACT_SUBJECT_EXCLUDED.is_match(subject)
     }) && !TROUBLE.is_match(rest)
         && !SPECIFIC.is_match(first_clause);
-    let setup = PERSONAL_SETUP.captures(rest).is_some_and(|c| {
-        !matches!(c.name("what").map_or("", |m| m.as_str()), "it" | "this" | "that" | "the" | "my" | "your")
-    }) && !TROUBLE.is_match(rest);
+    let setup = PERSONAL_SETUP
+        .captures(rest)
+        .is_some_and(|c| !PASSING_STATES.contains(&c.name("what").map_or("", |m| m.as_str())))
+        && !TROUBLE.is_match(rest);
     let remembered = REMEMBER.is_match(rest) || (PERSONAL_FACT.is_match(rest) && !TROUBLE.is_match(rest));
     let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
     let convention = convention_imperative(rest, &whole);
@@ -360,18 +599,32 @@ fn classify(sentence: &str) -> Option<Reach> {
     if !durable {
         return None;
     }
-    let personal = rest.starts_with("my ") || rest.starts_with("i ") || rest.starts_with("i'");
+    let personal = rest.starts_with("my ")
+        || rest.starts_with("i ")
+        || rest.starts_with("i'")
+        || preference
+        || setup
+        || HABIT_OF_MINE.is_match(rest);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
-    let reach = if project_worded(&whole)
-        || TEAM_WORDING.is_match(&whole)
-        || ((fact || placed || fact_clause) && !personal)
-    {
+    Some(reach_of(&whole, rest, personal, fact || placed || fact_clause || declarative(rest)))
+}
+
+/// Where a statement applies: everywhere when it says so; the project when it names it, speaks
+/// for the team or says how things are in the code; the user when it speaks of them or of how
+/// the agent is to work with them; else (an instruction with no place named) the user.
+fn reach_of(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> Reach {
+    if EVERYWHERE.is_match(whole) {
+        Reach::General
+    } else if project_worded(whole) || TEAM_WORDING.is_match(whole) {
+        Reach::Project
+    } else if personal || TO_AGENT.is_match(whole) {
+        Reach::General
+    } else if about_the_code || declarative(rest) {
         Reach::Project
     } else {
         Reach::General
-    };
-    Some(reach)
+    }
 }
 
 /// A declarative fact about a thing with a value, one said as a correction ("the dev server is
@@ -402,7 +655,9 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
     }
     let after_verb = &rest[captures.name("object").map_or(0, |m| m.start())..];
     let short = rest.split_whitespace().count() <= 6;
-    scoped || MANNER.is_match(after_verb) || (short && strong)
+    // "bump the version in the instance setup": a verb of work aimed at one definite thing.
+    let aimed = !strong && DEFINITE.is_match(after_verb);
+    scoped || (MANNER.is_match(after_verb) && !aimed) || (short && strong)
 }
 
 /// Splits text into trimmed sentences at line breaks and at `.`, `!`, `?` followed by a space.
@@ -427,7 +682,11 @@ fn sentences(text: &str) -> Vec<String> {
             if c == '`' {
                 in_code = !in_code;
             }
-            if !in_code && matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()) {
+            if !in_code
+                && matches!(c, '.' | '!' | '?')
+                && chars.peek().is_none_or(|n| n.is_whitespace())
+                && ends_sentence(&current)
+            {
                 push_sentence(&mut out, &current);
                 current.clear();
             }
@@ -435,6 +694,26 @@ fn sentences(text: &str) -> Vec<String> {
         push_sentence(&mut out, &current);
     }
     out
+}
+
+/// Abbreviations whose full stop does not end a sentence.
+const ABBREVIATIONS: &[&str] =
+    &["e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "esp", "aka", "a.k.a", "w.r.t", "resp", "viz"];
+
+/// Whether the `.`, `!` or `?` that `text` ends with ends a sentence: not one standing alone
+/// (`git add .`), not an ellipsis, not an abbreviation's.
+fn ends_sentence(text: &str) -> bool {
+    let mut back = text.chars().rev();
+    let mark = back.next();
+    let before = back.next();
+    if mark != Some('.') {
+        return true;
+    }
+    if before.is_none_or(|c| c.is_whitespace() || c == '.') {
+        return false;
+    }
+    let word = text[..text.len() - 1].rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    !ABBREVIATIONS.contains(&word.to_lowercase().as_str())
 }
 
 fn push_sentence(out: &mut Vec<String>, raw: &str) {
@@ -895,6 +1174,16 @@ impl Claim {
         })
     }
 
+    /// Adds values this statement rules out beyond those it names ("we dropped celery" rules out
+    /// `celery`; a retired item's `g++-13` goes with it).
+    pub(crate) fn rule_out(&mut self, values: impl IntoIterator<Item = String>) {
+        for value in values {
+            if !value.is_empty() && !self.replaced.contains(&value) {
+                self.replaced.push(value);
+            }
+        }
+    }
+
     /// Whether an earlier line of a note asserts what this statement names as replaced: the one
     /// supersession a reader can check without knowing how the line was meant.
     pub(crate) fn rules_out_line(&self, line: &str) -> bool {
@@ -928,7 +1217,9 @@ impl Claim {
                 if on_topic && !position_of(&tokens, &value_tokens).is_empty() {
                     return true;
                 }
-            } else if value_tokens.len() > 1 && !position_of(&tokens, &value_tokens).is_empty() {
+            } else if (value_tokens.len() > 1 || value.contains(['-', '.', '/', '+', '_']))
+                && !position_of(&tokens, &value_tokens).is_empty()
+            {
                 return true;
             }
         }

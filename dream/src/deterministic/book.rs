@@ -78,6 +78,11 @@ impl Page {
         }
     }
 
+    /// The texts of the note's items (none of a person's note: those are theirs to change).
+    pub(crate) fn texts(&self) -> Vec<String> {
+        if self.human { Vec::new() } else { self.items.values().map(|item| item.text.clone()).collect() }
+    }
+
     /// Takes over the items of another note (a project's tool note joining the user's), because
     /// of `stored`.
     pub(crate) fn absorb(&mut self, note: &Note, stored: &StoredEvent) {
@@ -137,6 +142,10 @@ impl<'a> Book<'a> {
                 items.retain(|_, item| {
                     !crate::statements::project_worded(&item.text) && !crate::statements::one_off(&item.text)
                 });
+            }
+            if !human {
+                // A credential never stays in a note, whichever version of the distiller filed it.
+                items.retain(|_, item| !crate::statements::secret(&item.text.to_lowercase()));
             }
             Page {
                 spec: spec(),

@@ -8,7 +8,7 @@ use crate::DreamRequest;
 use crate::deterministic::book::{Book, Spec};
 use crate::deterministic::fixes::Fixes;
 use crate::evidence::{self, FileAction, Outcome};
-use crate::statements::{self, Claim, Reach, Statement};
+use crate::statements::{self, Claim, Reach, Reference, Statement};
 use memory_core::shell::{self, Invocation};
 
 /// Programs whose runs are file and version-control chores, not how a project is built or checked.
@@ -113,24 +113,101 @@ impl Fold<'_> {
     }
 
     /// A statement of the user: filed in its scope, superseding what it corrects there, and
-    /// retiring the project's commands and tool notes it rules out.
+    /// retiring the project's commands and tool notes it rules out. A correction by reference
+    /// ("scratch what I said about my shell, …") first retires what it points at, in the
+    /// project's conventions or the profile, and is filed where that was.
     fn statement(&mut self, statement: &Statement, stored: &StoredEvent) {
-        let claim = statements::claim(&statement.text);
+        let mut claim = statements::claim(&statement.text);
         let project = self.project.clone();
-        let page = match (statement.reach, &project) {
-            (Reach::Project, Some(project)) => {
-                self.book.page(&project.scope, &format!("{}/conventions.md", project.folder), || {
-                    conventions_spec(project)
-                })
-            }
-            (Reach::Project, None) => return,
-            (Reach::General, _) => self.book.page(&Scope::User, "profile/preferences.md", preferences_spec),
-        };
-        page.retire(stored, |item| claim.supersedes(&item.text));
-        page.observe(&statement.text, stored);
+        let mut reach = statement.reach;
+        if let Some(reference) = &statement.reference {
+            let speaker = statements::speaker(&statement.text);
+            let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
+            reach = speaker.or(home).unwrap_or(reach);
+            claim.rule_out(reference.names.iter().cloned());
+            claim.rule_out(retired.iter().flat_map(|text| statements::shaped_values(text, &statement.text)));
+        }
+        if !statement.retracts_only {
+            let page = match (reach, &project) {
+                (Reach::Project, Some(project)) => {
+                    self.book.page(&project.scope, &format!("{}/conventions.md", project.folder), || {
+                        conventions_spec(project)
+                    })
+                }
+                (Reach::Project, None) => return,
+                (Reach::General, _) => {
+                    self.book.page(&Scope::User, "profile/preferences.md", preferences_spec)
+                }
+            };
+            page.retire(stored, |item| claim.supersedes(&item.text));
+            page.observe(&statement.text, stored);
+        }
         if let Some(project) = &project {
             self.retire_commands(project, stored, &claim);
         }
+    }
+
+    /// Retires the items a correction by reference points at: of the project's conventions and
+    /// the profile, those that speak of its topic most (by words, the topics of the tools they
+    /// name, and a value of the shape the correction gives). Returns where they were, and their
+    /// texts.
+    fn retire_referent(
+        &mut self,
+        reference: &Reference,
+        correction: &str,
+        speaker: Option<Reach>,
+        stored: &StoredEvent,
+    ) -> (Option<Reach>, Vec<String>) {
+        let project = self.project.clone();
+        let score = |text: &str| {
+            statements::affinity(reference, text)
+                + 2 * usize::from(statements::same_shape_other_value(correction, text))
+        };
+        let mut scored: Vec<(Reach, String, usize)> = Vec::new();
+        let looks_in = |reach: Reach| speaker.is_none_or(|s| s == reach);
+        if looks_in(Reach::Project)
+            && let Some(project) = &project
+            && let Some(page) =
+                self.book.existing(&project.scope, &format!("{}/conventions.md", project.folder), || {
+                    conventions_spec(project)
+                })
+        {
+            scored.extend(page.texts().into_iter().map(|t| (Reach::Project, t.clone(), score(&t))));
+        }
+        if looks_in(Reach::General)
+            && let Some(page) = self.book.existing(&Scope::User, "profile/preferences.md", preferences_spec)
+        {
+            scored.extend(page.texts().into_iter().map(|t| (Reach::General, t.clone(), score(&t))));
+        }
+        let best = scored.iter().map(|(_, _, s)| *s).max().unwrap_or(0);
+        if best == 0 {
+            return (None, Vec::new());
+        }
+        let hits: Vec<(Reach, String)> =
+            scored.into_iter().filter(|(_, _, s)| *s == best).map(|(reach, text, _)| (reach, text)).collect();
+        for reach in [Reach::Project, Reach::General] {
+            let texts: BTreeSet<String> =
+                hits.iter().filter(|(r, _)| *r == reach).map(|(_, t)| t.to_lowercase()).collect();
+            if texts.is_empty() {
+                continue;
+            }
+            let page = match (reach, &project) {
+                (Reach::Project, Some(project)) => {
+                    self.book.existing(&project.scope, &format!("{}/conventions.md", project.folder), || {
+                        conventions_spec(project)
+                    })
+                }
+                (Reach::Project, None) => None,
+                (Reach::General, _) => {
+                    self.book.existing(&Scope::User, "profile/preferences.md", preferences_spec)
+                }
+            };
+            if let Some(page) = page {
+                page.retire(stored, |item| texts.contains(&item.text.to_lowercase()));
+            }
+        }
+        let home = hits.first().map(|(reach, _)| *reach);
+        (home, hits.into_iter().map(|(_, text)| text).collect())
     }
 
     fn retire_commands(&mut self, project: &Project, stored: &StoredEvent, claim: &Claim) {

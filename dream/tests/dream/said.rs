@@ -176,7 +176,8 @@ async fn corrections_replace_what_they_correct_in_one_run_or_across_runs() {
             );
         }
         let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap();
-        assert!(profile.contains("actually use vitest, not jest"), "{profile}");
+        // The correction is kept as what it says, without its lead ("actually, ").
+        assert!(profile.contains("- use vitest, not jest"), "{profile}");
         assert!(!profile.contains("use jest for unit tests"), "{profile}");
         let commands = body(&store, &project("webshop"), "project/webshop/commands.md").await.unwrap();
         assert!(commands.contains("localhost:5173"), "{commands}");
@@ -199,7 +200,7 @@ async fn a_general_correction_replaces_a_general_preference_only() {
     let store = store_with(&story.events()).await;
     dream_once(&store).await;
     let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap();
-    assert!(profile.contains("Actually, I prefer 4 spaces for indentation now."), "{profile}");
+    assert!(profile.contains("- I prefer 4 spaces for indentation now."), "{profile}");
     assert!(!profile.contains("I prefer 2 spaces"), "{profile}");
     let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
     assert!(conventions.contains("Indent with 4 spaces in this repo."), "{conventions}");

@@ -242,7 +242,33 @@ const CONCEPTS: &[Concept] = &[
     },
     Concept {
         topic: "HTTP client library",
-        named_by: &["httpx", "axios", "reqwest", "aiohttp", "urllib3", "okhttp"],
+        named_by: &[
+            "httpx",
+            "axios",
+            "reqwest",
+            "aiohttp",
+            "urllib3",
+            "okhttp",
+            "httpoison",
+            "tesla",
+            "finch",
+            "faraday",
+            "guzzle",
+            "alamofire",
+            "retrofit",
+        ],
+    },
+    Concept {
+        topic: "compiler, C and C++ toolchain",
+        named_by: &["gcc", "g++", "clang", "clang++", "msvc", "mingw", "icc", "icx", "tcc"],
+    },
+    Concept {
+        topic: "image loading library",
+        named_by: &["glide", "coil", "picasso", "fresco", "kingfisher", "sdwebimage", "nuke"],
+    },
+    Concept {
+        topic: "JSON encoding and decoding library",
+        named_by: &["jason", "poison", "serde_json", "gson", "moshi", "jackson", "simplejson", "orjson"],
     },
     Concept { topic: "pull requests, code review", named_by: &["gh pr", "pull request", "pull requests"] },
 ];

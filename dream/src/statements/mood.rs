@@ -1,0 +1,326 @@
+//! A sentence's mood and reach: whether it is said to last, or is a question, a hypothetical,
+//! someone else's opinion, a story about the past, a joke, or carries a secret. None of those is
+//! a rule, whatever words of rules ("always", "never", "don't") it holds.
+//!
+//! Every check reads a normalised sentence (lowercase, plain quotes) with its leading fillers
+//! removed.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::re;
+
+/// Why a sentence is not a lasting statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotLasting {
+    /// Asked, with or without a question mark ("should we always squash?", "I wonder if …").
+    Question,
+    /// Only imagined ("if we ever …", "what if …").
+    Hypothetical,
+    /// Somebody else's words ("my lead says …", "the docs claim …").
+    Reported,
+    /// How things were ("last year we always used Jenkins", "at my old job we never …").
+    Past,
+    /// Said in jest ("… lol", "tempted to …", "love that for me").
+    Joke,
+    /// A password, token or other credential, or text already redacted.
+    Secret,
+}
+
+/// A question asked without a question mark, by how it opens.
+static ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:do\ you\ think|d'you\ think|you\ think|what\ do\ you\ think|do\ we\ (?:want|need)\ to
+          |should\ (?:we|i|it|they)|shall\ we|ought\ we
+          |i\ (?:was\ )?wonder(?:ing)?|wondering|i'm\ wondering|curious\ (?:if|whether)
+          |would\ it|would\ an?\ |would\ that|would\ this|is\ it\ (?:worth|better|ok|okay|fine|a\ good\ idea|wise|bad)
+          |does\ it\ make\ sense|does\ that\ make\ sense|any\ (?:thoughts|opinion|idea)s?|thoughts\ on
+          |(?:i'm\ )?not\ sure\ (?:if|whether)|i\ can't\ decide|maybe\ we\ should|perhaps\ we\ should
+          |how\ about|what\ about|why\ not)\b
+    ")
+});
+/// A polite request for a habit, said as a question ("can you always run clippy first?").
+static HABIT_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:always|never|stop|remember|make sure|from now on)\b",
+    )
+});
+static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:what\ if|suppose|supposing|imagine|hypothetically|in\ theory|theoretically|say\ we|let's\ say
+          |one\ day|someday|some\ day|eventually|in\ an\ ideal\ world|ideally\ we'd|in\ a\ perfect\ world)\b
+      | \bif\ (?:we|i|you|they|it)\ (?:ever|one\ day|someday|eventually)\b
+      | \bif\ ever\b|\bin\ case\ we\ ever\b
+      | ^if\b[^,]*,\s*(?:we|i|you|it|that|this)(?:'d|\ would|\ could|\ might)\b
+    ")
+});
+/// Somebody other than the user (or the team speaking as "we") said it.
+static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?P<who>(?:[\w'-]+\s+){1,6}?)
+         (?:says|say|said|swears|swear|swore|insists|insist|insisted|claims|claim|claimed|reckons|reckon|believes
+           |believe|argues|argue|argued|suggests|suggest|suggested|keeps\ saying|kept\ saying|keeps\ bringing|keeps\ telling|told\ me|tells\ me|told\ us
+           |tells\ us|mentioned|recommends|recommended|wants\ us\ to|is\ convinced|thinks|thought|maintains
+           |preaches|swear\ by|swears\ by|is\ adamant|was\ adamant|pushes\ for|pushed\ for)\b
+      | \baccording\ to\b
+      | \b(?:i|i've|we've)\ (?:read|heard|seen)\ (?:somewhere|online|on\ \w+|that|people|it\ said)\b
+      | \b(?:sounds\ wrong|not\ convinced|i'm\ not\ convinced|i\ disagree|i\ doubt\ it|i'm\ not\ sure\ (?:about\ that|i\ agree)|i've\ heard\ both)\b
+    ")
+});
+/// Who may speak for the user in a sentence that reports words.
+static OWN_VOICE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:i|i'm|i've|i'd|we|we've|we're|you|it|this|that|the\ (?:team|user))\s"));
+static PAST: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:last\ (?:year|job|company|team)|years\ ago|a\ while\ ago|back\ (?:then|in\ the\ day|in\ \d{4}|at|when|in\ my)
+          |at\ my\ (?:old|previous|last|former|first)\ (?:job|company|team|gig|place|work|employer|startup)
+          |in\ my\ (?:old|previous|last|former)\ (?:job|company|team|role)|when\ i\ was\ (?:at|in|working)
+          |(?:we|i|they)\ used\ to|used\ to\ be|in\ the\ old\ days|once\ upon\ a\ time|at\ the\ time)\b
+    ")
+});
+/// What turns a story about the past into a correction ("we used to use yarn, now it's pnpm").
+static NOW: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:now|these\ days|nowadays|today\ we|anymore|any\ more|no\ longer|since\ then|from\ now\ on|going\ forward)\b",
+    )
+});
+static JOKE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|just\ kidding|kidding|joking|love\ that\ for\ me
+          |what\ could\ (?:possibly\ )?go\ wrong|(?:i'm\ |half\ |so\ )?tempted\ to|i\ wish|in\ my\ dreams|yeah\ right
+          |because\ why\ not|what\ a\ time\ to\ be\ alive)\b
+      | (?:^|\s)/s\b
+      | [\u{1F602}\u{1F923}\u{1F605}\u{1F643}\u{1F480}\u{1F644}]
+    ")
+});
+/// A credential said with its value ("the wifi password is hunter2", "my token: ghp_…"), or a
+/// marker of text already redacted.
+static SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \[redacted|<private>|\[agent-memory:
+      | \b(?:password|passwd|passphrase|pass\ ?code|passcode|pin|pin\ code|token|api[\ _-]?key|access[\ _-]?key
+          |secret|secret[\ _-]?key|client[\ _-]?secret|wifi|wi-fi|wlan|ssid|credentials?|login|private[\ _-]?key)
+        (?:\ (?:for|of|to|on)\ (?:the\ |our\ |my\ )?[\w.-]+(?:\ [\w.-]+)?){0,2}
+        \s*(?:is|are|=|:|was|reads)\s+
+        (?P<value>[^\s,;]+)
+    ")
+});
+/// What follows "the password is" when it says where a secret lives, not what it is.
+const NOT_A_SECRET_VALUE: &[&str] = &[
+    "in",
+    "on",
+    "at",
+    "from",
+    "stored",
+    "kept",
+    "managed",
+    "read",
+    "set",
+    "the",
+    "a",
+    "an",
+    "rotated",
+    "required",
+    "needed",
+    "missing",
+    "wrong",
+    "expired",
+    "not",
+    "never",
+    "always",
+    "only",
+    "handled",
+    "loaded",
+    "injected",
+    "passed",
+    "provided",
+    "pulled",
+    "fetched",
+    "saved",
+    "encrypted",
+    "under",
+    "via",
+    "through",
+    "per",
+    "and",
+    "or",
+    "taken",
+    "generated",
+    "created",
+    "invalid",
+    "empty",
+    "optional",
+    "mandatory",
+    "shared",
+    "same",
+    "valid",
+    "good",
+    "short-lived",
+    "long-lived",
+    "sent",
+    "attached",
+    "added",
+    "checked",
+    "verified",
+    "cached",
+    "refreshed",
+    "signed",
+    "scoped",
+    "used",
+    "ignored",
+    "hashed",
+    "too",
+    "still",
+    "to",
+    "that",
+    "what",
+    "where",
+    "how",
+    "why",
+    "configured",
+    "defined",
+    "documented",
+    "listed",
+    "described",
+    "explained",
+    "per-user",
+];
+
+/// Why a sentence (normalised, fillers removed) is not a lasting statement, if it is not.
+pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
+    let s = sentence.trim();
+    if secret(s) {
+        return Some(NotLasting::Secret);
+    }
+    if (s.ends_with('?') && !HABIT_REQUEST.is_match(s)) || ASKS.is_match(s) {
+        return Some(NotLasting::Question);
+    }
+    if HYPOTHETICAL.is_match(s) {
+        return Some(NotLasting::Hypothetical);
+    }
+    if REPORTED.captures(s).is_some_and(|c| {
+        c.name("who").is_none_or(|who| {
+            !OWN_VOICE.is_match(who.as_str())
+                && !who
+                    .as_str()
+                    .split_whitespace()
+                    .any(|w| matches!(w, "i" | "we" | "you" | "i've" | "we've"))
+        })
+    }) {
+        return Some(NotLasting::Reported);
+    }
+    if PAST.is_match(s) && !NOW.is_match(s) {
+        return Some(NotLasting::Past);
+    }
+    if JOKE.is_match(s) {
+        return Some(NotLasting::Joke);
+    }
+    None
+}
+
+/// Whether a text carries a credential with its value, or text already redacted.
+pub(crate) fn secret(text: &str) -> bool {
+    SECRET.captures_iter(text).any(|c| {
+        c.name("value").is_none_or(|value| {
+            let value = value.as_str().trim_matches(|c: char| !c.is_alphanumeric());
+            !value.is_empty() && !NOT_A_SECRET_VALUE.contains(&value)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NotLasting, not_lasting};
+
+    fn mood(sentence: &str) -> Option<NotLasting> {
+        not_lasting(&sentence.to_lowercase())
+    }
+
+    #[test]
+    fn questions_with_or_without_a_question_mark_are_asked() {
+        for sentence in [
+            "should we always rebase before merging?",
+            "do you think we should never use mocks in the service tests",
+            "i wonder if it's better to always pin exact versions",
+            "is it worth forbidding default exports across the board, or is that overkill",
+            "would a rule like 'never call the api from components' make sense",
+            "maybe we should always run the e2e suite on merge",
+        ] {
+            assert_eq!(mood(sentence), Some(NotLasting::Question), "{sentence}");
+        }
+        assert_eq!(mood("can you always run the formatter before you commit?"), None);
+    }
+
+    #[test]
+    fn hypotheticals_are_only_imagined() {
+        for sentence in [
+            "if we ever move to kubernetes we'd need helm charts for everything",
+            "what if we always deployed on fridays",
+            "someday we could switch the whole thing to bun",
+            "if the budget allows, we would put the cache in redis",
+        ] {
+            assert_eq!(mood(sentence), Some(NotLasting::Hypothetical), "{sentence}");
+        }
+        assert_eq!(mood("if you add a dependency, ask me first"), None);
+    }
+
+    #[test]
+    fn reported_speech_is_somebody_elses() {
+        for sentence in [
+            "my lead says you should never use an orm here",
+            "the docs claim you must always call close() on the client",
+            "a colleague swears we should never rebase, is that true",
+            "our architect insists every service needs its own database",
+            "according to the style guide, imports are sorted alphabetically",
+        ] {
+            assert_eq!(mood(sentence), Some(NotLasting::Reported), "{sentence}");
+        }
+        assert_eq!(mood("we always squash-merge feature branches"), None);
+    }
+
+    #[test]
+    fn stories_about_the_past_are_not_rules_unless_they_say_what_holds_now() {
+        for sentence in [
+            "last year we always used jenkins for deploys, what a pain",
+            "at my previous company we never wrote integration tests",
+            "we used to keep the configs in a shared drive, long story",
+            "back when i was at the agency we always deployed by hand",
+        ] {
+            assert_eq!(mood(sentence), Some(NotLasting::Past), "{sentence}");
+        }
+        assert_eq!(mood("we used to use yarn, now everything goes through pnpm"), None);
+    }
+
+    #[test]
+    fn jokes_and_exaggeration_are_not_meant() {
+        for sentence in [
+            "let's just delete the test suite and ship it lol",
+            "honestly i'm tempted to rewrite it all in assembly",
+            "another flaky ci run, love that for me",
+            "sure, deploy on friday at 5pm, what could possibly go wrong",
+        ] {
+            assert_eq!(mood(sentence), Some(NotLasting::Joke), "{sentence}");
+        }
+    }
+
+    #[test]
+    fn credentials_and_redacted_text_are_secret() {
+        for sentence in [
+            "the office wifi is correcthorse99",
+            "my token is [redacted:github-token]",
+            "the staging db password: hunter2, don't share it",
+            "the api key for the maps service is ak_live_3f9d",
+            "the admin login is admin/letmein",
+        ] {
+            assert_eq!(mood(sentence), Some(NotLasting::Secret), "{sentence}");
+        }
+        for sentence in [
+            "the api key is stored in vault, never in the repo",
+            "secrets live in sops encrypted files",
+            "the password is read from the environment at startup",
+        ] {
+            assert_eq!(mood(sentence), None, "{sentence}");
+        }
+    }
+}
