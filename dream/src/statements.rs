@@ -132,7 +132,8 @@ static EVERYWHERE: LazyLock<Regex> = LazyLock::new(|| {
 /// How the user wants the agent to work with them ("commands you hand me", "tell me before …").
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        \b(?:you|u)\ (?:write|give|hand|show|tell|send|suggest|leave|generate|propose|output|produce|draft|reply|answer|explain|respond)\b
+        \byour\ (?:answers?|replies|responses|explanations|messages|summaries)\b
+      | \b(?:you|u)\ (?:write|give|hand|show|tell|send|suggest|leave|generate|propose|output|produce|draft|reply|answer|explain|respond)\b
       | \b(?:tell|ask|show|give|hand|ping|warn|remind|check\ with)\ me\b|\byourself\b
     ")
 });
@@ -144,7 +145,7 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
         (?P<subject>[a-z0-9][\w./:@+\#-]*(?:\ [\w./:@+\#-]+){0,5}?)\ 
         (?:is|are|goes|go|lives|live|runs|run|uses|use|loads|load|builds|build|ships|ship|targets|target|needs
           |need|requires|require|comes|come|sits|sit|stays|stay|happens|happen|lands|land|belongs|belong|talks
-          |talk|points|point|deploys|deploy|get|gets)\b
+          |talk|points|point|deploys|deploy|get|gets|follow|follows|contain|contains|include|includes|match|matches)\b
     ")
 });
 /// Words that cannot open the subject of a sentence about how things are.
@@ -161,12 +162,22 @@ fn declarative(clause: &str) -> bool {
     DECLARATIVE.captures(clause).is_some_and(|c| {
         let subject = &c["subject"];
         let first = subject.split_whitespace().next().unwrap_or_default();
-        !NOT_SUBJECTS.contains(&first)
-            && !FACT_SUBJECT_EXCLUDED.is_match(subject)
-            && !TASK_VERB.is_match(clause)
+        // A lone verb of work opens an imperative, not a sentence of how things are ("commit
+        // messages follow …" is one).
+        let lone_verb = !subject.contains(' ') && TASK_VERB.is_match(subject);
+        !NOT_SUBJECTS.contains(&first) && !FACT_SUBJECT_EXCLUDED.is_match(subject) && !lone_verb
     })
 }
 
+/// How the user wants the agent to answer ("be brief", "keep your answers short", "no preamble").
+static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:be\ (?:brief|concise|terse|direct|succinct|short|blunt)
+          |keep\ (?:it|them|your\ (?:answers?|replies|responses|explanations|messages|summaries))\ (?:short|brief|concise|tight|terse|under)
+          |(?:answer|reply|respond|explain)\ (?:briefly|concisely|tersely|in\ (?:english|german|french|spanish|bullet|one|a\ few|short)|like)
+          |no\ (?:fluff|preamble|small\ talk|emojis|apologies|filler))\b
+    ")
+});
 /// Where a statement may start after a request in the same sentence ("add tests for X, i like
 /// parametrized tests over copy-pasted ones").
 static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -556,8 +567,10 @@ fn classify(sentence: &str) -> Option<Reach> {
     let preference = PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest);
     let first_clause = rest.split([',', ';', '(']).next().unwrap_or(rest);
     let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
-    let starts_with_task =
-        TASK_VERB.is_match(rest) && !NEGATIVE_START.is_match(rest) && !convention_imperative(rest, &whole);
+    let starts_with_task = TASK_VERB.is_match(rest)
+        && !NEGATIVE_START.is_match(rest)
+        && !convention_imperative(rest, &whole)
+        && !ANSWER_STYLE.is_match(rest);
     let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
     let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
     let team = TEAM_START.is_match(rest)
@@ -583,7 +596,11 @@ fn classify(sentence: &str) -> Option<Reach> {
     if starts_with_task && !habit {
         return None;
     }
+    let style = ANSWER_STYLE.is_match(rest);
+    let led_everywhere = EVERYWHERE.is_match(&whole) && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
     let durable = habit
+        || style
+        || led_everywhere
         || preference
         || negative
         || contrast

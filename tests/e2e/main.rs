@@ -26,4 +26,5 @@ mod support;
 mod tool_time;
 mod tree;
 mod viewer;
+mod what_lasts;
 mod write_paths;

@@ -1,0 +1,192 @@
+//! What the dream keeps of what people say, through the real binary and three harnesses: only
+//! what is meant to last, in the right place, with corrections winning however they are worded.
+
+use serde_json::{Value, json};
+
+use crate::support::{Machine, claude, codex, cursor};
+
+/// Sends one prompt in a session of `harness` (a session of its own per call).
+fn say(m: &Machine, harness: &str, session: &str, dir: &std::path::Path, prompt: &str) {
+    let payload = match harness {
+        "claude" => claude(session, dir, "UserPromptSubmit", json!({ "prompt": prompt })),
+        "codex" => codex(session, dir, "UserPromptSubmit", json!({ "turn_id": "t1", "prompt": prompt })),
+        _ => cursor(session, dir, "beforeSubmitPrompt", json!({ "prompt": prompt, "attachments": [] })),
+    };
+    m.hook(harness, dir, &payload);
+}
+
+/// Every note's text, lowercase.
+fn notes_text(m: &Machine) -> String {
+    let listed = m.run_json(&["notes", "list", "--json"]);
+    listed
+        .as_array()
+        .map(|notes| {
+            notes
+                .iter()
+                .map(|n| format!("{}\n{}\n", n["meta"]["title"], n["body"].as_str().unwrap_or("")))
+                .collect()
+        })
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
+/// What a fresh session of `harness` in `dir` is given at its start, lowercase.
+fn start(m: &Machine, harness: &str, session: &str, dir: &std::path::Path) -> String {
+    let payload: Value = match harness {
+        "claude" => claude(session, dir, "SessionStart", json!({ "source": "startup" })),
+        "codex" => codex(session, dir, "SessionStart", json!({ "source": "startup" })),
+        _ => cursor(session, dir, "sessionStart", json!({ "session_id": session })),
+    };
+    m.hook(harness, dir, &payload).context(harness).unwrap_or_default().to_lowercase()
+}
+
+#[test]
+fn questions_hypotheticals_reported_words_stories_jokes_and_one_offs_are_not_kept() {
+    let m = Machine::new();
+    let dir = m.project("quill-api");
+    let said = [
+        // A lasting statement, so the dream has something to keep beside what it must not.
+        ("claude", "we use ruff for linting here, never flake8."),
+        // Questions, with and without a question mark.
+        ("claude", "should we always vendor the openapi spec? not sure."),
+        ("codex", "do you think we should never mock the payment gateway in tests"),
+        ("cursor", "i wonder if it's better to always pin transitive deps"),
+        // Hypotheticals.
+        ("claude", "if we ever go serverless we'd deploy with zappa. anyway, look at the logs"),
+        ("codex", "what if we always ran the migrations on boot"),
+        ("cursor", "someday we could move the whole queue to nats"),
+        // Somebody else's words.
+        ("claude", "my lead says you should never use celery beat, sounds odd to me"),
+        ("codex", "the vendor docs claim the webhook must always be acked within 2 seconds"),
+        ("cursor", "a friend swears we should always run black with --preview, is that right"),
+        // Stories about the past.
+        ("claude", "last year we always deployed from a laptop, never again. check the ci config"),
+        ("codex", "at my previous job we never reviewed migrations and it hurt"),
+        ("cursor", "we used to keep fixtures in a dropbox folder, long story"),
+        // Jokes.
+        ("claude", "let's just rewrite the api in cobol lol. run the tests"),
+        ("codex", "i'm tempted to delete the staging cluster and call it a day"),
+        ("cursor", "another 40 minute ci run, love that for me"),
+        // One-offs.
+        ("claude", "just for today, don't run the slow integration suite"),
+        ("codex", "skip the type check this time, i'm in a rush"),
+        ("cursor", "for now, leave the feature flag on in staging"),
+    ];
+    for (i, (harness, prompt)) in said.iter().enumerate() {
+        say(&m, harness, &format!("{harness}-mood-{i}"), &dir, prompt);
+    }
+    m.run_json(&["dream"]);
+    let notes = notes_text(&m);
+    assert!(notes.contains("ruff"), "the lasting statement is kept:\n{notes}");
+    for leak in [
+        "vendor the openapi",
+        "mock the payment gateway",
+        "transitive deps",
+        "zappa",
+        "migrations on boot",
+        "nats",
+        "celery beat",
+        "acked within",
+        "--preview",
+        "from a laptop",
+        "reviewed migrations",
+        "dropbox",
+        "cobol",
+        "staging cluster",
+        "love that for me",
+        "slow integration suite",
+        "type check",
+        "feature flag",
+    ] {
+        assert!(!notes.contains(leak), "{leak:?} is not meant to last, yet a note holds it:\n{notes}");
+    }
+}
+
+#[test]
+fn a_correction_that_points_back_retires_the_old_value_in_every_harness() {
+    let m = Machine::new();
+    let dir = m.project("ledger-ui");
+    say(&m, "claude", "c-1", &dir, "state lives in redux slices here, one slice per feature.");
+    say(&m, "claude", "c-1", &dir, "the api base url is https://api.old-ledger.dev for local work.");
+    say(&m, "claude", "c-1", &dir, "my editor is emacs, so give me elisp snippets when config comes up.");
+    say(&m, "claude", "c-1", &dir, "we deploy the frontend to the eu-west-1 bucket.");
+    m.run_json(&["dream"]);
+    let before = start(&m, "codex", "x-0", &dir);
+    assert!(before.contains("redux") && before.contains("emacs") && before.contains("eu-west-1"), "{before}");
+
+    // Three wordings of a correction by reference, in two other harnesses.
+    say(&m, "codex", "x-1", &dir, "scratch what i said about state management, we're on zustand stores now.");
+    say(
+        &m,
+        "cursor",
+        "u-1",
+        &dir,
+        "the api url i gave you is dead, local work goes against https://api.ledger.dev now",
+    );
+    say(&m, "codex", "x-2", &dir, "forget my earlier note about my editor, i'm on helix these days.");
+    say(
+        &m,
+        "cursor",
+        "u-2",
+        &dir,
+        "the bucket thing from before is outdated, the frontend ships to eu-central-1 now.",
+    );
+    m.run_json(&["dream"]);
+
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for new in ["zustand", "api.ledger.dev", "helix", "eu-central-1"] {
+            assert!(context.contains(new), "{harness} is given the new value {new:?}:\n{context}");
+        }
+        for stale in ["redux slices", "api.old-ledger.dev", "emacs", "eu-west-1"] {
+            assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
+        }
+    }
+}
+
+#[test]
+fn what_a_project_learns_stays_there_and_what_the_user_likes_goes_everywhere() {
+    let m = Machine::new();
+    let a = m.project("orchard-api");
+    let b = m.project("plum-cli");
+    say(&m, "claude", "c-1", &a, "background jobs go through sidekiq, never threads.");
+    say(&m, "claude", "c-1", &a, "errors in the public client are typed results, not exceptions.");
+    say(&m, "codex", "x-1", &a, "keep your answers short, i read them on my phone.");
+    say(&m, "codex", "x-1", &a, "in all my projects, commit messages follow the conventional style.");
+    say(&m, "cursor", "u-1", &a, "when you hand me shell snippets use long flags.");
+    m.run_json(&["dream"]);
+
+    let home = start(&m, "codex", "x-2", &a);
+    let away = start(&m, "claude", "c-2", &b);
+    for project_fact in ["sidekiq", "typed results"] {
+        assert!(home.contains(project_fact), "{project_fact:?} in its project:\n{home}");
+        assert!(!away.contains(project_fact), "{project_fact:?} leaked to another project:\n{away}");
+    }
+    for everywhere in ["answers short", "conventional style", "long flags"] {
+        assert!(home.contains(everywhere), "{everywhere:?} in the project it was said in:\n{home}");
+        assert!(away.contains(everywhere), "{everywhere:?} in every project:\n{away}");
+    }
+}
+
+#[test]
+fn credentials_said_in_a_prompt_never_become_notes() {
+    let m = Machine::new();
+    let dir = m.project("fig-store");
+    say(&m, "claude", "c-1", &dir, "the office wifi is CorrectHorse99. we use pnpm here, not npm.");
+    say(&m, "codex", "x-1", &dir, "btw the staging admin password: Tr0ub4dor&3");
+    say(
+        &m,
+        "cursor",
+        "u-1",
+        &dir,
+        "my github token is ghp_Zq4tW8nR2yV6mK1pL9sX3cB7dF5gH0jA2eU4, use it for the release",
+    );
+    m.run_json(&["dream"]);
+    let notes = notes_text(&m);
+    assert!(notes.contains("pnpm"), "the rule beside the secret is kept:\n{notes}");
+    for secret in ["correcthorse99", "tr0ub4dor", "ghp_", "redacted", "wifi", "password"] {
+        assert!(!notes.contains(secret), "{secret:?} reached a note:\n{notes}");
+    }
+    let context = start(&m, "codex", "x-2", &dir);
+    assert!(!context.contains("correcthorse99") && !context.contains("redacted"), "{context}");
+}
