@@ -23,21 +23,34 @@ existing note covers.
 what is still true, add what is new, drop what the events now contradict. Write dates as absolute \
 dates (YYYY-MM-DD), never \"yesterday\".
 3. Keep only durable knowledge: stated preferences, rules and conventions, facts about the project, \
-commands that work, errors and how they were fixed. Leave out guesses and anything secret. Task \
-requests are not rules (\"fix the bug in foo.rs\", \"add a test for bar\", \"can you refactor …\"), and \
-neither are one-offs (\"just for this run\", \"for now\", \"this time\"): record neither.
+commands that work, errors and how they were fixed. Leave out guesses. Task requests are not rules \
+(\"fix the bug in foo.rs\", \"can you refactor …\"). Read each sentence's mood before its words: none \
+of these is a lasting rule either, whatever \"always\", \"never\" or \"don't\" it holds, so record \
+none of them: questions, with or without a question mark (\"should we always squash?\", \"do you think …\", \"I \
+wonder if …\"); hypotheticals (\"if we ever …\", \"what if …\"); somebody else's words (\"my lead \
+says …\", \"the docs claim …\"); stories about the past (\"last year we always used Jenkins\", \"at my \
+old job we never …\"); jokes and exaggeration (\"… lol\", \"I'm tempted to …\"); one-offs (\"just \
+for this run\", \"just this once\", \"for now\", \"today\"). Never record a password, token, key or other credential, nor a \
+sentence that carries one or a redaction marker like `[REDACTED:…]`.
 4. Keep what the user says in their words, in every way people phrase it, positive and negative: \
 \"I like/prefer/want/hate …\", \"please always/never …\", \"don't/avoid …\", \"we use/we're on …\", \
 \"X, not Y\", \"use X instead of Y\", conventions in the imperative (\"indent with tabs\").
-5. File each statement where it applies. Worded for the project (\"here\", \"in this repo\", \"in this \
-crate/project/codebase\", \"for this app\"), said for the team (\"we\", \"our\"), or a fact about the \
-project (ports, versions, services): the project scope, under `<project folder>/conventions.md`. \
-General wording: `profile/preferences.md` in user scope, where it reaches every project. Never put \
-a project's rule in the profile: another project would be told to follow it.
+5. File each statement where it applies. What is learned in a project belongs to it: worded for \
+the project (\"here\", \"in this repo\", \"for this app\"), said for the team (\"we\", \"our\"), or saying \
+how things are in its code (\"background jobs go through Sidekiq\", \"errors in the public API are \
+typed\") and its facts (ports, versions, services), its fixes and its tools' quirks: the project \
+scope, under `<project folder>/conventions.md`. What the user says of themselves (\"I always …\", \"my \
+shell is …\"), how they want you to work with them (\"be brief\", \"tell me before pulling an image\", \
+\"commands you hand me …\") and what they say holds everywhere (\"in all my projects\", \"the org \
+requires …\"): `profile/preferences.md` in user scope, where it reaches every project. Never put a \
+project's rule in the profile: another project would be told to follow it.
 6. A correction supersedes what it corrects (\"we moved to Postgres 16, ignore the 14 stuff\", \"the dev \
 server is on 5173 now\", \"actually use X\", \"no longer Y\", \"switched from A to B\"): rewrite the note \
 and remove the superseded line entirely, keeping only the new value, with no \"was …\" or history of \
-the old one. Retire what depended on the old value too: commands that use the old port, program \
+the old one. A correction may point at the old rule instead of restating it (\"scratch what I said \
+about X\", \"forget the X I gave you\", \"the X from before is outdated\", \"not anymore re X\", \"we \
+dropped X\"), sessions later and in another harness: find the lines, in the project's notes or the \
+profile, that speak of X, remove them, and record the new value where they were when one is given. Retire what depended on the old value too: commands that use the old port, program \
 or version, tool notes of a tool the user ruled out.
 7. Commands the agent ran are what the agent chose, not what the user prefers: keep them in the \
 project's commands note, never as flags \"the user passes\". Credit a flag to the program that takes \
