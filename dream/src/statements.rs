@@ -378,7 +378,11 @@ fn statement(sentence: &str) -> Option<Statement> {
         return None;
     }
     if let Some(reference) = reference::reference(&lower) {
-        let rest = lower[reference.end.min(lower.len())..].trim();
+        // The new value is what the sentence says besides the clause that points back: after it
+        // ("forget X, we use Y now") or before it ("we use Y now, the old X is gone").
+        let before = lower[..reference.start.min(lower.len())].trim().trim_end_matches([',', ';', ':']);
+        let after = lower[reference.end.min(lower.len())..].trim();
+        let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
         let gives_value = rest.split_whitespace().count() >= 2 && !asks_for_work(&rest);
         let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
@@ -973,6 +977,7 @@ static REPLACED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"\b(?:don't|do not|dont|never|no longer|stop|won't|doesn't|does not|aren't|isn't|not) (?:use|using|run|running|need|rely on|depend on|deploy to|deploy on|on|with) {Y}"
         ),
         format!(r"\bno longer (?:on |in |at |with )?{Y}"),
+        format!(r"\bno more {Y}"),
         format!(r"\breplaced? {Y} with\b"),
         format!(r"^(?:please )?avoid {Y}"),
     ]

@@ -63,7 +63,7 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
            |believe|argues|argue|argued|suggests|suggest|suggested|keeps\ saying|kept\ saying|keeps\ bringing|keeps\ telling|told\ me|tells\ me|told\ us
            |tells\ us|mentioned|recommends|recommended|wants\ us\ to|is\ convinced|thinks|thought|maintains
            |preaches|swear\ by|swears\ by|is\ adamant|was\ adamant|pushes\ for|pushed\ for)\b
-      | \baccording\ to\b
+      | \baccording\ to\b|^(?:apparently|supposedly|allegedly|reportedly)\b
       | \b(?:i|i've|we've)\ (?:read|heard|seen)\ (?:somewhere|online|on\ \w+|that|people|it\ said)\b
       | \b(?:sounds\ wrong|not\ convinced|i'm\ not\ convinced|i\ disagree|i\ doubt\ it|i'm\ not\ sure\ (?:about\ that|i\ agree)|i've\ heard\ both)\b
     ")
@@ -76,7 +76,8 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
         \b(?:last\ (?:year|job|company|team)|years\ ago|a\ while\ ago|back\ (?:then|in\ the\ day|in\ \d{4}|at|when|in\ my)
           |at\ my\ (?:old|previous|last|former|first)\ (?:job|company|team|gig|place|work|employer|startup)
           |in\ my\ (?:old|previous|last|former)\ (?:job|company|team|role)|when\ i\ was\ (?:at|in|working)
-          |(?:we|i|they)\ used\ to|used\ to\ be|in\ the\ old\ days|once\ upon\ a\ time|at\ the\ time)\b
+          |(?:we|i|they)\ used\ to|used\ to\ be|in\ the\ old\ days|once\ upon\ a\ time|at\ the\ time
+          |in\ (?:19|20)\d\d\ (?:we|i|they)|when\ i\ (?:started|joined|first\ started)(?:\ here|\ at|\ on)?)\b
     ")
 });
 /// What turns a story about the past into a correction ("we used to use yarn, now it's pnpm").

@@ -19,7 +19,9 @@ pub(crate) struct Reference {
     pub(crate) words: BTreeSet<String>,
     /// The referent's words as said, for matching the programs and tools it names (`celery`).
     pub(crate) names: Vec<String>,
-    /// Where the pointing clause ends in the sentence: what follows is the new value, if any.
+    /// Where the pointing clause starts and ends in the sentence: what is around it is the new
+    /// value, if any.
+    pub(crate) start: usize,
     pub(crate) end: usize,
 }
 
@@ -29,7 +31,7 @@ static RETRACT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:^|[,;:]\s*|\b(?:and|so|also|oh|btw|pls|please|ok|okay)\s+)
         (?:you\ can\ |just\ |please\ )?
-        (?:scratch|forget(?:\ about)?|ignore|disregard|drop|scrap|strike|nix|toss|ditch|bin|never\ ?mind|throw\ out|undo|cancel)
+        (?P<verb>scratch|forget(?:\ about)?|ignore|disregard|drop|scrap|strike|nix|toss|ditch|bin|never\ ?mind|throw\ out|undo|cancel)
         \s+(?P<x>[^,.;:!?()]+)
     ")
 });
@@ -55,11 +57,15 @@ static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as)\b)
     ")
 });
-/// "not anymore re X", "X: not anymore".
+/// "not anymore re X", "X: not anymore", "not using X anymore", "X is gone", "X -> Y now".
 static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \bnot\ any\ ?more\s(?:re|regarding|about|on|for|with|wrt)\s(?P<x>[^,.;:!?()]+)
       | ^(?P<y>[^,.;:!?()]{2,40}?):?\s+not\ any\ ?more\b
+      | \bnot\ (?:using|on|with|running|deploying\ to|deploying\ on)\ (?P<z>[^,.;:!?()]{2,40}?)\ any\ ?more\b
+      | ^(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete)
+        (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's)\b)
+      | ^(?P<v>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*(?:->|→|=>)\s*[\w.+\#/-]+
     ")
 });
 /// "we dropped / moved off / got rid of X".
@@ -173,14 +179,17 @@ const GENERIC: &[&str] = &[
 
 /// The correction by reference a sentence (normalised) makes, if it makes one.
 pub(crate) fn reference(sentence: &str) -> Option<Reference> {
-    let found = RETRACT
+    fn pick<'h>(c: regex::Captures<'h>, names: &[&str]) -> Option<(usize, regex::Match<'h>)> {
+        let whole = c.get(0).expect("a match has its whole").start();
+        names.iter().find_map(|n| c.name(n)).map(|x| (whole, x))
+    }
+    let (start, found) = RETRACT
         .captures_iter(sentence)
-        .filter(|c| POINTS_BACK.is_match(&c["x"]))
-        .map(|c| c.name("x").expect("the pattern has x"))
-        .next()
-        .or_else(|| OUTDATED.captures(sentence).and_then(|c| c.name("x")))
-        .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| c.name("x").or_else(|| c.name("y"))))
-        .or_else(|| DROPPED.captures(sentence).and_then(|c| c.name("x")))?;
+        .filter(|c| POINTS_BACK.is_match(&c["x"]) || c["verb"].starts_with("forget about"))
+        .find_map(|c| pick(c, &["x"]))
+        .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
+        .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v"])))
+        .or_else(|| DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])))?;
     let phrase = FRAME.replace(found.as_str().trim(), "");
     let phrase = FRAME_TAIL.replace(phrase.trim(), "");
     let words = topic_words(&phrase);
@@ -194,7 +203,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .collect();
     let end =
         sentence[found.end()..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| found.end() + at + 1);
-    Some(Reference { words, names, end })
+    Some(Reference { words, names, start, end })
 }
 
 /// A word reduced to what its inflections share, so that both forms meet ("images" and "image",
@@ -237,7 +246,10 @@ pub(crate) fn topic_words(text: &str) -> BTreeSet<String> {
         let parts: Vec<&str> =
             token.split(['-', '_', '.', '/', ':', '=', '+']).filter(|p| !p.is_empty()).collect();
         for part in std::iter::once(token).chain(parts) {
-            if part.chars().all(|c| c.is_ascii_digit()) || GENERIC.contains(&part) || part.len() < 2 {
+            if part.chars().all(|c| c.is_ascii_digit() || c == '.')
+                || GENERIC.contains(&part)
+                || part.len() < 2
+            {
                 continue;
             }
             out.insert(stem(part));
@@ -356,6 +368,15 @@ mod tests {
         assert_eq!(words("we dropped redux, state lives in zustand stores"), topic("redux"));
         assert_eq!(words("we got rid of the t3 instances last month"), topic("t3 instances"));
         assert_eq!(words("the team moved off jenkins, pipelines are in github actions"), topic("jenkins"));
+    }
+
+    #[test]
+    fn gone_no_longer_and_arrows_point_at_what_was() {
+        assert_eq!(words("mysql is gone, everything is on postgres"), topic("mysql"));
+        assert_eq!(words("not using docker compose anymore, it's all tilt"), topic("docker compose"));
+        assert_eq!(words("python 3.11 -> 3.12 now"), topic("python"));
+        assert_eq!(words("forget about the staging db, we share the qa one now"), topic("staging db"));
+        assert!(words("the build is dead slow today").is_empty());
     }
 
     #[test]

@@ -221,3 +221,22 @@ async fn statements_outside_any_project_are_profile_only_and_project_wording_nee
     assert!(profile.contains("From now on, use rg instead of grep when searching."), "{profile}");
     assert!(!profile.contains("pnpm"), "a rule for some repo is nobody's profile:\n{profile}");
 }
+
+#[tokio::test]
+async fn a_correction_may_give_its_new_value_before_pointing_back() {
+    let mut story = Story::new();
+    story
+        .session("codex", "k-1", Some("kiln"), "/home/alice/src/kiln")
+        .prompt("the config module for local runs is kiln.config.local, in case you need it")
+        .stop();
+    story
+        .days_later(2)
+        .session("cursor", "k-2", Some("kiln"), "/home/alice/src/kiln")
+        .prompt("we split the config package, local runs use kiln.config.dev now and the old module path is gone. fix the entrypoint")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let conventions = body(&store, &project("kiln"), "project/kiln/conventions.md").await.unwrap();
+    assert!(conventions.contains("kiln.config.dev"), "the new value is kept:\n{conventions}");
+    assert!(!conventions.contains("kiln.config.local"), "the old value is retired:\n{conventions}");
+}
