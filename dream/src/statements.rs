@@ -185,6 +185,10 @@ static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't))\b",
     )
 });
+/// A clause that sets a condition for what follows.
+static CONDITION_OPENER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:when|whenever|before|after|if|once|while|every time|each time|any time|for \w+ing)\b")
+});
 /// A clause about how the user and the agent work together ("just tell me the command and i'll run
 /// it"): part of the rule it follows, not a request.
 static ABOUT_US: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:me|i'll|i will|i can|i'd)\b"));
@@ -390,22 +394,31 @@ fn statement(sentence: &str) -> Option<Statement> {
         let text = if gives_value { kept(&without_tasks(spoken)) } else { kept(spoken) };
         return Some(Statement { text, reach, reference: Some(reference), retracts_only: !gives_value });
     }
-    if let Some(reach) = classify(sentence) {
-        return Some(Statement {
-            text: kept(&without_tasks(spoken)),
-            reach,
-            reference: None,
-            retracts_only: false,
-        });
+    // A statement after a request in the same sentence ("add tests for X, i like …").
+    let starts = clause_starts(spoken);
+    let after_request = || {
+        starts.iter().skip(1).find_map(|&at| {
+            let tail = spoken[at..].trim();
+            STATEMENT_LEAD.is_match(&normalize(tail)).then_some(())?;
+            let reach = classify(tail)?;
+            let tail = LEAD_NOISE.replace(tail, "");
+            Some(Statement {
+                text: kept(&without_tasks(&tail)),
+                reach,
+                reference: None,
+                retracts_only: false,
+            })
+        })
+    };
+    let opens_with_request = starts.get(1).is_some_and(|&at| asks_for_work(&spoken[..at]));
+    if opens_with_request && let Some(found) = after_request() {
+        return Some(found);
     }
-    // A statement after a request in the same sentence.
-    clause_starts(spoken).into_iter().skip(1).find_map(|at| {
-        let tail = spoken[at..].trim();
-        STATEMENT_LEAD.is_match(&normalize(tail)).then_some(())?;
-        let reach = classify(tail)?;
-        let tail = LEAD_NOISE.replace(tail, "");
-        Some(Statement { text: kept(&without_tasks(&tail)), reach, reference: None, retracts_only: false })
-    })
+    if let Some(reach) = classify(sentence) {
+        let text = kept(&without_tasks(spoken));
+        return Some(Statement { text, reach, reference: None, retracts_only: false });
+    }
+    after_request()
 }
 
 /// A statement's text as kept: trimmed to the longest length.
@@ -477,7 +490,22 @@ fn asks_for_work(clause: &str) -> bool {
 /// read-only, add a note to the README" → "the staging db is read-only").
 fn without_tasks(sentence: &str) -> String {
     let starts = clause_starts(sentence);
-    let cut = starts.iter().skip(1).find(|&&at| asks_for_work(&sentence[at..])).copied();
+    // After a condition ("when fixing a bug, write a failing test first"), the rule is the next
+    // clause, in the imperative.
+    let conditioned = starts.get(1).is_some_and(|&at| CONDITION_OPENER.is_match(&normalize(&sentence[..at])));
+    // Examples ("e.g. feat: add x, fix: drop y") are part of what they illustrate.
+    let lower = sentence.to_lowercase();
+    let examples = ["e.g.", "i.e.", "for example", "such as", "for instance"]
+        .iter()
+        .filter_map(|marker| lower.find(marker))
+        .min()
+        .unwrap_or(usize::MAX);
+    let cut = starts
+        .iter()
+        .skip(if conditioned { 2 } else { 1 })
+        .take_while(|&&at| at < examples)
+        .find(|&&at| asks_for_work(&sentence[at..]))
+        .copied();
     match cut {
         Some(at) => sentence[..at].trim_end().trim_end_matches([',', ';']).to_owned(),
         None => sentence.to_owned(),

@@ -224,3 +224,96 @@ fn corrections_retire_the_commands_they_rule_out() {
     assert!(!retires("we moved to the new office in 2025", "curl -s localhost:8080/api/users"));
     assert!(claim("use pnpm here, not npm").rules_out_tool("npm"));
 }
+
+fn texts(prompt: &str) -> Vec<String> {
+    statements(prompt).into_iter().map(|s| s.text).collect()
+}
+
+#[test]
+fn abbreviations_ellipses_and_a_lone_full_stop_do_not_end_a_sentence() {
+    assert_eq!(
+        texts("always use conventional commit style, e.g. feat: add x, fix: drop y."),
+        ["always use conventional commit style, e.g. feat: add x, fix: drop y."]
+    );
+    assert_eq!(
+        texts("when you log an error write it as ERR(code): ... so we can grep them later."),
+        ["when you log an error write it as ERR(code): ... so we can grep them later."]
+    );
+    assert_eq!(
+        texts("never run git add . or git add -A here, stage files by name."),
+        ["never run git add . or git add -A here, stage files by name."]
+    );
+    assert_eq!(
+        texts("prefer composition over inheritance, i.e. no deep class trees."),
+        ["prefer composition over inheritance, i.e. no deep class trees."]
+    );
+}
+
+#[test]
+fn fillers_and_interjections_leave_the_kept_text() {
+    assert_eq!(texts("Oh wait, we use pnpm in this repo."), ["we use pnpm in this repo."]);
+    assert_eq!(texts("ok cool, small thing but i always want tabs."), ["i always want tabs."]);
+    assert_eq!(
+        texts("hey, quick note: we deploy with fly here, not heroku."),
+        ["we deploy with fly here, not heroku."]
+    );
+}
+
+#[test]
+fn requests_for_work_after_a_statement_are_cut_off() {
+    assert_eq!(
+        texts("the staging db is read-only here, add a note about it to the README"),
+        ["the staging db is read-only here"]
+    );
+    assert_eq!(
+        texts("we lint with biome in this repo, run it on the changed files"),
+        ["we lint with biome in this repo"]
+    );
+    assert_eq!(
+        texts("CI is circleci here, .circleci/config.yml, add a job for the e2e suite"),
+        ["CI is circleci here, .circleci/config.yml"]
+    );
+    // A condition's rule is not a request, and neither is how the user wants to be told.
+    assert_eq!(
+        texts("when fixing a bug, write a failing test first, then the fix"),
+        ["when fixing a bug, write a failing test first, then the fix"]
+    );
+    assert_eq!(
+        texts("don't run migrations yourself, just tell me the command and i'll run it"),
+        ["don't run migrations yourself, just tell me the command and i'll run it"]
+    );
+}
+
+#[test]
+fn a_statement_after_a_request_in_one_sentence_is_found() {
+    assert_eq!(
+        texts("add tests for the parser, i like table-driven tests over copy-pasted ones."),
+        ["i like table-driven tests over copy-pasted ones."]
+    );
+    assert_eq!(
+        texts("set up the dev preset, we build with clang 17 here so CC=clang-17"),
+        ["we build with clang 17 here so CC=clang-17"]
+    );
+    assert_eq!(
+        texts("rename the helper, and never use abbreviations in public names"),
+        ["never use abbreviations in public names"]
+    );
+}
+
+#[test]
+fn what_is_said_of_the_code_is_the_projects_and_what_is_said_of_the_user_is_theirs() {
+    use Reach::{General, Project};
+    for (sentence, expected) in [
+        ("background jobs go through sidekiq, never threads.", Project),
+        ("errors in the public client are typed results, not exceptions.", Project),
+        ("new screens are swiftui only, no new storyboards.", Project),
+        ("my terminal is kitty, so give me kitty keybindings.", General),
+        ("keep your answers short, i read them on my phone.", General),
+        ("when you hand me shell snippets use long flags.", General),
+        ("in all my projects, commit messages follow the conventional style.", General),
+        ("every commit needs a ticket id, the company enforces it.", General),
+        ("i always rebase before pushing, never merge main in.", General),
+    ] {
+        assert_eq!(reach(sentence), Some(expected), "{sentence}");
+    }
+}
