@@ -23,7 +23,7 @@ mod mood;
 mod reference;
 
 pub(crate) use mood::secret;
-pub(crate) use reference::{Reference, affinity, same_shape_other_value, shaped_values};
+pub(crate) use reference::{Reference, affinity, same_shape_other_value, shaped_values, topic_words};
 
 /// Longest statement kept, in characters.
 const MAX_STATEMENT_CHARS: usize = 240;

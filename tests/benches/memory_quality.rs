@@ -19,8 +19,10 @@
 //!    (Claude `PostToolUseFailure`, Codex's `Exit code: N` banner, Cursor's `exitCode` with its
 //!    twin `afterShellExecution`), reads and edits (Claude `Read`/`Edit`/`Write`, Codex `sed` and
 //!    `apply_patch`, Cursor `Read` and `afterFileEdit`), stops and session ends. Users state
-//!    preferences and rules in passing, correct earlier values, ask for one-offs and tasks;
-//!    commands fail and get fixed.
+//!    preferences and rules in passing, correct earlier values (some by pointing back: "scratch
+//!    what I said about …"), ask for one-offs and tasks, and say things with rule words that are
+//!    not rules (a question, somebody else's opinion, a hypothetical, a story, a joke) or carry a
+//!    credential; commands fail and get fixed.
 //! 3. **Distractors** (`memory_quality/distractors.rs`). 96 notes imported with `agent-memory
 //!    import` from a Markdown tree: the user's tool and profile notes, notes of ten other projects
 //!    (each a real checkout the product has seen) with their own package managers, ports and

@@ -159,9 +159,17 @@ impl Fold<'_> {
         stored: &StoredEvent,
     ) -> (Option<Reach>, Vec<String>) {
         let project = self.project.clone();
+        // What the correction points at decides; among items it points at equally, the one the
+        // whole correction most resembles ("the docs tool" → the line about building the docs
+        // site, not the one about doc comments, when the correction speaks of the site).
+        let said = statements::topic_words(correction);
         let score = |text: &str| {
-            statements::affinity(reference, text)
-                + 2 * usize::from(statements::same_shape_other_value(correction, text))
+            let pointed = statements::affinity(reference, text)
+                + 2 * usize::from(statements::same_shape_other_value(correction, text));
+            if pointed == 0 {
+                return 0;
+            }
+            pointed * 16 + said.intersection(&statements::topic_words(text)).count().min(15)
         };
         let mut scored: Vec<(Reach, String, usize)> = Vec::new();
         let looks_in = |reach: Reach| speaker.is_none_or(|s| s == reach);

@@ -449,6 +449,43 @@ pub(crate) const FACTS: &[Fact] = &[
             "jest fetch error",
         ],
     },
+    // Corrections that point back at what they replace instead of restating it.
+    Fact {
+        id: "ledger-docs-site",
+        project: Some("ledger"),
+        quote: "scratch what I said about the docs tool",
+        keys: &["zola"],
+        stale: &["mdbook"],
+        probes: [
+            "preview the docs site with zola",
+            "what builds the crate's website, and how do I look at it locally?",
+            "docs site preview",
+        ],
+    },
+    Fact {
+        id: "storefront-state",
+        project: Some("storefront"),
+        quote: "we dropped redux last week",
+        keys: &["zustand"],
+        stale: &["redux toolkit"],
+        probes: [
+            "add a zustand store for the wishlist",
+            "where should shared client-side state for a new page live?",
+            "state management",
+        ],
+    },
+    Fact {
+        id: "editor",
+        project: None,
+        quote: "I'm back on neovim",
+        keys: &["neovim"],
+        stale: &["helix"],
+        probes: [
+            "give me neovim keybindings to jump between diagnostics",
+            "which text editor am I using these days?",
+            "my editor",
+        ],
+    },
 ];
 
 /// One-off instructions and task requests, said in the sessions above.
@@ -462,6 +499,14 @@ pub(crate) const ONE_OFFS: &[OneOff] = &[
     OneOff { id: "task-docs", phrase: "worry about the docs" },
     OneOff { id: "task-export", phrase: "off-by-one in the statement export" },
     OneOff { id: "task-badge", phrase: "the cart badge doesn't update" },
+    // Said with rule words, but not rules: a question, somebody else's words, a hypothetical, a
+    // story about the past, a joke, and a credential.
+    OneOff { id: "question-squash", phrase: "always squash before merging" },
+    OneOff { id: "reported-css", phrase: "never use css-in-js" },
+    OneOff { id: "hypothetical-shard", phrase: "shard the invoices table" },
+    OneOff { id: "past-fridays", phrase: "deployed on fridays" },
+    OneOff { id: "joke-haskell", phrase: "in haskell" },
+    OneOff { id: "secret-vpn", phrase: "blue-otter-77" },
 ];
 
 /// Prompts nothing in the memory is about: any injection on them is noise.
