@@ -240,3 +240,24 @@ async fn a_correction_may_give_its_new_value_before_pointing_back() {
     assert!(conventions.contains("kiln.config.dev"), "the new value is kept:\n{conventions}");
     assert!(!conventions.contains("kiln.config.local"), "the old value is retired:\n{conventions}");
 }
+
+#[tokio::test]
+async fn a_correction_retires_the_line_it_resembles_most_among_those_it_points_at() {
+    let mut story = Story::new();
+    story
+        .session("claude", "m-1", Some("mill"), "/home/alice/src/mill")
+        .prompt("the docs site for this repo is built with sphinx, `make html` in docs/ to preview it.")
+        .prompt("we keep #![warn(missing_docs)] on in this crate.")
+        .stop();
+    story
+        .days_later(4)
+        .session("codex", "m-2", Some("mill"), "/home/alice/src/mill")
+        .prompt("scratch what I said about the docs tool, the site is built with mkdocs now, `mkdocs serve` to preview.")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let conventions = body(&store, &project("mill"), "project/mill/conventions.md").await.unwrap();
+    assert!(conventions.contains("mkdocs serve"), "the new value is kept:\n{conventions}");
+    assert!(!conventions.contains("sphinx"), "the line about the site's tool is retired:\n{conventions}");
+    assert!(conventions.contains("missing_docs"), "the other line about docs stays:\n{conventions}");
+}
