@@ -99,6 +99,7 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:just\ |only\ )?(?:for|in|during)\ (?:this|the\ current|the\ next)\ (?:run|session|task|one|pr|pull\ request|commit|change|ticket|branch|time|round|attempt|try|turn|conversation|chat|step)\b
       | \b(?:for\ now|this\ time|just\ this\ once|this\ once|for\ the\ moment|for\ the\ time\ being|right\ now|temporarily|temporary|for\ today|today|tonight|one-off|one\ off|until\ further\ notice|until\ i\ say\ otherwise|at\ the\ moment|in\ this\ run)\b
+      | ^until\b
     ")
 });
 /// A general condition at the head of a rule ("when fixing a bug, …", "for searching, …",
@@ -229,7 +230,7 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
         \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|(?:the\ )?next\ time|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general)\b
       | ^(?:ask|check\ with|ping|tell)\ me\ (?:before|first|when|whenever|if)\b
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
-      | \b(?:i|we)\ (?:usually|generally|normally|typically|tend\ to|always|never)\b
+      | \b(?:i|we)\ (?:usually|generally|normally|typically|mostly|mainly|tend\ to|always|never)\b
       | ^make\ sure\b.*\b(?:before|after|whenever|every|each)\b
     ")
 });
@@ -268,8 +269,15 @@ static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     ")
 });
 /// "I always …", "I never …": a habit of the user's own.
-static HABIT_OF_MINE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\bi (?:always|never|usually|generally|normally|typically|tend to)\b"));
+static HABIT_OF_MINE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bi (?:always|never|usually|generally|normally|typically|mostly|mainly|tend to)\b")
+});
+/// A user introducing themselves ("I'm Sam, a backend dev").
+static INTRODUCTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b",
+    )
+});
 /// A preference verb that asks for work instead ("I want you to …", "I'd like to see …").
 static PREFERENCE_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -622,7 +630,9 @@ fn classify(sentence: &str) -> Option<Reach> {
         .captures(rest)
         .is_some_and(|c| !PASSING_STATES.contains(&c.name("what").map_or("", |m| m.as_str())))
         && !TROUBLE.is_match(rest);
-    let remembered = REMEMBER.is_match(rest) || (PERSONAL_FACT.is_match(rest) && !TROUBLE.is_match(rest));
+    let remembered = INTRODUCTION.is_match(rest)
+        || REMEMBER.is_match(rest)
+        || (PERSONAL_FACT.is_match(rest) && !TROUBLE.is_match(rest));
     let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
     let convention = convention_imperative(rest, &whole);
     if starts_with_task && !habit {
@@ -648,7 +658,8 @@ fn classify(sentence: &str) -> Option<Reach> {
     if !durable {
         return None;
     }
-    let personal = rest.starts_with("my ")
+    let personal = INTRODUCTION.is_match(rest)
+        || rest.starts_with("my ")
         || rest.starts_with("i ")
         || rest.starts_with("i'")
         || preference

@@ -119,6 +119,9 @@ fn durable_statements_are_found_with_their_reach() {
         ("The modal should close on escape.", None),
         ("The function should return null when the list is empty.", None),
         ("I'm on it.", None),
+        ("until the release is out, don't touch main", None),
+        ("until friday, no deploys to prod please", None),
+        ("for this PR only, skip the changelog entry", None),
         ("Make sure it compiles.", None),
         ("when fixing the parser, use the helper in utils.rs", None),
         ("the due date test keeps failing on my laptop, can you figure out why?", None),
@@ -313,6 +316,9 @@ fn what_is_said_of_the_code_is_the_projects_and_what_is_said_of_the_user_is_thei
         ("in all my projects, commit messages follow the conventional style.", General),
         ("every commit needs a ticket id, the company enforces it.", General),
         ("i always rebase before pushing, never merge main in.", General),
+        ("I'm Sam, a backend dev; I mostly write Python.", General),
+        ("i'm priya and i'm a data engineer, mostly spark and scala.", General),
+        ("my name is Lee, an ios developer working in swift.", General),
     ] {
         assert_eq!(reach(sentence), Some(expected), "{sentence}");
     }
