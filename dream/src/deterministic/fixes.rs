@@ -31,6 +31,27 @@ static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the failure pattern compiles")
 });
 
+/// Lines that open an error in a tool's own words: Elixir's `** (Mix) …`, `CMake Error at …`,
+/// `npm ERR! …`.
+static OPENING_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^\s*(?:\*\* \([A-Z][\w.]*\)|CMake Error\b|npm ERR!).*$")
+        .expect("the opening pattern compiles")
+});
+
+/// The most telling line of an error: the generic reading's, unless it found no error in it and a
+/// tool's own opening of an error is there.
+fn signature(error: &str) -> String {
+    let generic = evidence::error_signature(error);
+    let lower = generic.to_ascii_lowercase();
+    if lower.contains("error") || lower.contains("exception") || lower.contains("fail") {
+        return generic;
+    }
+    match OPENING_LINE.find(error) {
+        Some(line) => line.as_str().trim().replace('`', "'").chars().take(160).collect(),
+        None => generic,
+    }
+}
+
 /// A failure waiting for its success.
 #[derive(Debug)]
 struct Failure {
@@ -100,7 +121,7 @@ impl Fixes {
                 position: stored.position,
                 id: stored.event.id.0.clone(),
                 command: command.to_owned(),
-                signature: evidence::error_signature(&error),
+                signature: signature(&error),
                 tests: evidence::failed_tests(&error),
                 invocation: invocation.clone(),
                 ran: Vec::new(),
@@ -314,6 +335,8 @@ fn describe(failure: &Failure, command: &str, words: &[String]) -> String {
         (true, false) if dropped.len() <= MAX_CHANGED_WORDS => {
             parts.push(format!("without `{}`", dropped.join(" ")));
         }
+        // Respelt rather than changed: an edit in between says more than the new spelling.
+        _ if !failure.edited.is_empty() => {}
         _ => parts.push(format!("as `{command}`")),
     }
     if !failure.ran.is_empty() {
@@ -361,4 +384,19 @@ fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
         !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signature;
+
+    #[test]
+    fn a_tools_own_opening_of_an_error_signs_it() {
+        let mix = "Resolving Hex dependencies...\n** (Mix) Could not find an SCM for dependency :telemetry_poller\n";
+        assert_eq!(signature(mix), "** (Mix) Could not find an SCM for dependency :telemetry_poller");
+        let cmake = "-- The C compiler identification is Clang 18.1.3\nCMake Error at cmake/deps.cmake:12 (message):\n";
+        assert_eq!(signature(cmake), "CMake Error at cmake/deps.cmake:12 (message):");
+        let plain = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'yaml'\n";
+        assert_eq!(signature(plain), "ModuleNotFoundError: No module named 'yaml'");
+    }
 }
