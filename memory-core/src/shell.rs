@@ -248,10 +248,17 @@ impl Invocation {
             .filter(|(_, a)| !a.starts_with('-') && !a.starts_with('+') && !is_assignment(a))
             .map(|(i, a)| (i, *a))
             .collect();
-        let Some(&(_, first)) = positional.first() else { return Vec::new() };
+        let Some(&(_, first)) = positional.first() else {
+            return if INTERPRETERS.contains(&tool.as_str()) {
+                vec!["inline".to_owned()]
+            } else {
+                Vec::new()
+            };
+        };
         if INTERPRETERS.contains(&tool.as_str()) {
             if !is_script_file(first) {
-                return Vec::new();
+                // Code given inline or on stdin: no script of the project runs.
+                return vec!["inline".to_owned()];
             }
             let script = first.rsplit('/').next().unwrap_or(first);
             return match positional.get(1).and_then(|(_, w)| operation_word(w)) {
@@ -713,6 +720,8 @@ mod tests {
         assert!(operations("pytest -x tests/api").is_empty());
         assert!(operations("ctest --test-dir out -R net").is_empty());
         assert!(operations("eslint src/index.ts").is_empty(), "a file is a target");
+        assert_eq!(operations("python3 -c 'import ssl'"), ["inline"], "no script runs");
+        assert_eq!(operations("node -e 'console.log(1)'"), ["inline"]);
     }
 
     #[test]

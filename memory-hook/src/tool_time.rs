@@ -15,7 +15,8 @@
 //! variable, the command run before it). A line is about a file when its first code span is the
 //! file's path, relative to the project root.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use memory_core::shell::{self, Invocation};
@@ -199,6 +200,8 @@ fn variable(word: &str) -> &str {
 /// in, then the project root.
 struct Scripts {
     dirs: Vec<PathBuf>,
+    /// The files read so far, by the names asked for.
+    read: RefCell<BTreeMap<&'static str, Option<String>>>,
 }
 
 /// How deep scripts that run other scripts are followed.
@@ -218,7 +221,7 @@ impl Scripts {
         if !dirs.contains(&project.root) {
             dirs.push(project.root.clone());
         }
-        Self { dirs }
+        Self { dirs, read: RefCell::default() }
     }
 
     /// The command and, when it runs one of the project's scripts, the commands that script runs.
@@ -258,7 +261,7 @@ impl Scripts {
                     .unwrap_or_default()
             }
             "just" | "make" => {
-                let files: &[&str] = if tool == "just" {
+                let files: &'static [&'static str] = if tool == "just" {
                     &["justfile", "Justfile", ".justfile"]
                 } else {
                     &["GNUmakefile", "makefile", "Makefile"]
@@ -277,8 +280,19 @@ impl Scripts {
         }
     }
 
-    /// The first of `names` found in the command's folder or the project root, when small.
-    fn read(&self, names: &[&str]) -> Option<String> {
+    /// The first of `names` found in the command's folder or the project root, when small; each
+    /// read once.
+    fn read(&self, names: &'static [&'static str]) -> Option<String> {
+        let key = names.first().copied().unwrap_or_default();
+        if let Some(known) = self.read.borrow().get(key) {
+            return known.clone();
+        }
+        let text = self.find(names);
+        self.read.borrow_mut().insert(key, text.clone());
+        text
+    }
+
+    fn find(&self, names: &[&str]) -> Option<String> {
         self.dirs.iter().flat_map(|d| names.iter().map(move |n| d.join(n))).find_map(|path| {
             let meta = std::fs::metadata(&path).ok()?;
             (meta.is_file() && meta.len() <= MAX_SCRIPT_FILE)
@@ -385,7 +399,7 @@ mod tests {
 
     /// Whether `now`, run in `dir`, reaches the failure of `before` through the project's scripts.
     fn matches_in(dir: &std::path::Path, before: &str, now: &str) -> bool {
-        let scripts = Scripts { dirs: vec![PathBuf::from(dir)] };
+        let scripts = Scripts { dirs: vec![PathBuf::from(dir)], read: Default::default() };
         let before = scripts.expand(&primary(before).unwrap());
         let now = scripts.expand(&primary(now).unwrap());
         before.iter().any(|b| now.iter().any(|n| same_command(b, n)))
@@ -440,6 +454,7 @@ mod tests {
         assert!(!matches("cargo build", "cargo help build"));
         assert!(!matches("rails db:migrate", "rails routes"));
         assert!(!matches("python manage.py migrate", "python manage.py collectstatic"));
+        assert!(!matches("python manage.py migrate", "python3 -c 'import django; print(django.VERSION)'"));
         assert!(!matches("mvn -pl api verify", "mvn -pl api dependency:tree"));
         assert!(!matches("./gradlew assembleDebug", "./gradlew testDebugUnitTest"));
         assert!(!matches("go test ./...", "gofmt -l ."));

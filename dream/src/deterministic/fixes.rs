@@ -26,7 +26,7 @@ const MAX_EDIT_LINE: usize = 120;
 /// Lines of a command's output that say it failed, for harnesses that report no exit code.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^\s*(?:(?i:error|fatal)(?:\[[\w-]+\])?:|CMake Error\b|\*\* \([A-Z][\w.]*\)|npm ERR!|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception): )|\bBUILD FAILED\b|\bFAILED\b|\bFAILURE:|\b[1-9]\d* failed\b",
+        r"(?m)^\s*(?:(?i:error|fatal)(?:\[[\w-]+\])?:|CMake Error\b|\*\* \([A-Z][\w.]*\)|npm ERR!|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception): )|\bBUILD FAILED\b|\bFAILED\b|\bFAILURE:|\b[1-9]\d* failed\b|(?i:\bcommand failed\b)|\baborted!",
     )
     .expect("the failure pattern compiles")
 });
