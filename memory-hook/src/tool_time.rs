@@ -180,7 +180,7 @@ fn carries_fix(line: &str, commands: &[Invocation], ran: &[Vec<String>]) -> bool
     };
     memory_core::code_spans(line).skip(1).any(|span| {
         let words: Vec<String> = span.split_whitespace().map(shell::unquote).collect();
-        if ran.iter().any(|r| *r == words) {
+        if ran.contains(&words) {
             return true;
         }
         let set = span.strip_prefix("export ").unwrap_or(span);

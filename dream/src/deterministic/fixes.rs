@@ -213,7 +213,7 @@ fn same_operation(failed: &Invocation, passed: &Invocation) -> bool {
 /// around or moves.
 fn worth_naming(invocation: &Invocation) -> bool {
     match invocation.program.as_str() {
-        "export" | "source" | "." | "set" => invocation.args.len() > 0,
+        "export" | "source" | "." | "set" => !invocation.args.is_empty(),
         "cd" | "ls" | "pwd" | "echo" | "cat" | "clear" | "true" | "false" | "sleep" | "printf" | "mkdir"
         | "touch" | "head" | "tail" | "wc" | "which" => false,
         _ => !invocation.is_inspection(),
