@@ -40,3 +40,6 @@ mod work;
 
 #[path = "dream/llm_rules.rs"]
 mod llm_rules;
+
+#[path = "dream/fixes.rs"]
+mod fixes;

@@ -50,7 +50,7 @@ const INSPECTION_SUBCOMMANDS: &[(&str, &[&str])] = &[
 
 /// Programs that run another program: the flags that follow belong to that program.
 const RUNNERS: &[&str] =
-    &["sudo", "time", "env", "nice", "nohup", "command", "exec", "npx", "pnpx", "bunx", "uvx"];
+    &["sudo", "time", "env", "nice", "nohup", "command", "exec", "npx", "pnpx", "bunx", "uvx", "cross-env"];
 
 /// Programs whose subcommand runs another program (`uv run pytest`, `bundle exec rspec`).
 const RUNNER_SUBCOMMANDS: &[(&str, &[&str])] = &[
@@ -91,6 +91,62 @@ const RUNNER_VALUE_FLAGS: &[&str] = &[
 /// Package-manager programs whose `run <script>` names the script.
 const SCRIPT_RUNNERS: &[&str] = &["npm", "pnpm", "yarn", "bun"];
 
+/// Programs whose every argument that is not a flag names a task to run (`gradle clean assemble`).
+const TASK_RUNNERS: &[&str] = &["gradle", "gradlew", "mvn", "mvnw", "make", "gmake", "just", "rake", "task"];
+
+/// Flags of task runners that take the next word as their value (`gradle --tests '*Sync*'`,
+/// `make -C web`).
+const TASK_VALUE_FLAGS: &[&str] = &[
+    "--tests",
+    "-x",
+    "--exclude-task",
+    "-p",
+    "--project-dir",
+    "--console",
+    "-b",
+    "--build-file",
+    "-c",
+    "--settings-file",
+    "-I",
+    "--init-script",
+    "--warning-mode",
+    "-g",
+    "--gradle-user-home",
+    "-C",
+    "--directory",
+    "-f",
+    "--file",
+    "--makefile",
+    "-pl",
+    "--projects",
+    "-P",
+    "--activate-profiles",
+    "-s",
+    "--settings",
+    "-o",
+    "--old-file",
+    "-W",
+    "--what-if",
+    "-j",
+    "--jobs",
+    "-l",
+    "--load-average",
+];
+
+/// Programs that run a script file: the file is what runs (`python manage.py migrate`).
+const INTERPRETERS: &[&str] =
+    &["python", "node", "ruby", "perl", "php", "bash", "sh", "zsh", "deno", "elixir", "Rscript", "lua"];
+
+/// Extensions of script files an interpreter runs.
+const SCRIPT_EXTENSIONS: &[&str] =
+    &["py", "js", "mjs", "cjs", "ts", "mts", "rb", "pl", "php", "sh", "bash", "zsh", "exs", "r", "lua"];
+
+/// Flags that only ask a program for its version or its usage.
+const INFORMATIONAL_FLAGS: &[&str] = &["--version", "-version", "--help", "-help", "-V"];
+
+/// Subcommands that only ask a program for its version or its usage (`tofu version`).
+const INFORMATIONAL_SUBCOMMANDS: &[&str] = &["version", "help"];
+
 /// One simple command, as a program run with its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invocation {
@@ -119,6 +175,117 @@ impl Invocation {
         }
     }
 
+    /// The tool the program is, one name for its wrappers and versions: `gradle` for
+    /// `./gradlew`, `python` for `python3.12`, `pip` for `pip3`.
+    pub fn tool(&self) -> String {
+        let program = self.program.trim_end_matches(".bat").trim_end_matches(".cmd").trim_end_matches(".exe");
+        let program = match program {
+            "gradlew" => "gradle",
+            "mvnw" => "mvn",
+            "gmake" => "make",
+            other => other,
+        };
+        let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        match base {
+            "python" | "pip" | "ruby" | "node" | "perl" | "php" | "lua" if !base.is_empty() => {
+                base.to_owned()
+            }
+            _ => program.to_owned(),
+        }
+    }
+
+    /// Whether the command only asks the program for its version or its usage (`uv --version`,
+    /// `tofu version`, `cargo help build`).
+    pub fn is_informational(&self) -> bool {
+        self.args.iter().any(|a| INFORMATIONAL_FLAGS.contains(&a.as_str()))
+            || (self.args.len() == 1 && self.args[0] == "-h")
+            || self.args.iter().find(|a| !a.starts_with('-')).is_some_and(|first| {
+                INFORMATIONAL_SUBCOMMANDS.contains(&first.as_str()) && self.args.len() <= 2
+            })
+    }
+
+    /// What the command does with its tool, for telling runs of one tool apart whatever their
+    /// targets, flags and variables: the subcommand (`sync` of `uv sync --frozen`), the family of a
+    /// namespaced task (`deps` of `mix deps.update`, `db` of `rails db:migrate`), the kind of a
+    /// task runner's tasks (`assemble` of `gradle :app:assembleRelease`), the script a package
+    /// manager or an interpreter runs (`build` of `npm run build`, `manage.py migrate` of `python
+    /// manage.py migrate`), the mode of a program whose flags choose it (`configure` or `build`
+    /// of `cmake`). A word right after a flag may be that flag's value, so the next word is a
+    /// candidate too. Empty when the program runs without naming an operation (`pytest -q
+    /// tests/orders`, `ctest -R render`): such a command covers every operation of its tool.
+    pub fn operations(&self) -> Vec<String> {
+        let tool = self.tool();
+        let args: Vec<&str> = self.args.iter().map(String::as_str).take_while(|a| *a != "--").collect();
+        match tool.as_str() {
+            "cmake" => return vec![cmake_mode(&args).to_owned()],
+            "ctest" => return Vec::new(),
+            _ => {}
+        }
+        if TASK_RUNNERS.contains(&tool.as_str()) {
+            let mut tasks = Vec::new();
+            let mut index = 0;
+            while let Some(word) = args.get(index) {
+                index += 1;
+                if word.starts_with('-') {
+                    if TASK_VALUE_FLAGS.contains(word) {
+                        index += 1;
+                    }
+                    continue;
+                }
+                if is_assignment(word) || word.chars().all(|c| c.is_ascii_digit()) {
+                    continue;
+                }
+                let task = task_kind(&tool, word);
+                if !task.is_empty() && !tasks.contains(&task) {
+                    tasks.push(task);
+                }
+            }
+            return tasks;
+        }
+        let positional: Vec<(usize, &str)> = args
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !a.starts_with('-') && !a.starts_with('+') && !is_assignment(a))
+            .map(|(i, a)| (i, *a))
+            .collect();
+        let Some(&(_, first)) = positional.first() else {
+            return if INTERPRETERS.contains(&tool.as_str()) {
+                vec!["inline".to_owned()]
+            } else {
+                Vec::new()
+            };
+        };
+        if INTERPRETERS.contains(&tool.as_str()) {
+            if !is_script_file(first) {
+                // Code given inline or on stdin: no script of the project runs.
+                return vec!["inline".to_owned()];
+            }
+            let script = first.rsplit('/').next().unwrap_or(first);
+            return match positional.get(1).and_then(|(_, w)| operation_word(w)) {
+                Some(next) => vec![format!("{script} {next}")],
+                None => vec![script.to_owned()],
+            };
+        }
+        if SCRIPT_RUNNERS.contains(&tool.as_str()) && first == "run" {
+            return positional.get(1).and_then(|(_, w)| operation_word(w)).into_iter().collect();
+        }
+        // Words right after a flag may be its value: each is a candidate, up to the first word
+        // that follows no flag.
+        let mut out: Vec<String> = Vec::new();
+        for &(at, word) in &positional {
+            if let Some(operation) = operation_word(word)
+                && !out.contains(&operation)
+            {
+                out.push(operation);
+            }
+            let after_bare_flag = at > 0 && args[at - 1].starts_with('-') && !args[at - 1].contains('=');
+            if !after_bare_flag {
+                break;
+            }
+        }
+        out
+    }
+
     /// Whether the command only looks around.
     pub fn is_inspection(&self) -> bool {
         INSPECTION.contains(&self.program.as_str())
@@ -135,6 +302,8 @@ pub fn simple_commands(line: &str) -> Vec<Vec<String>> {
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
     let mut quote: Option<char> = None;
+    // Depth of `$( … )` command substitutions: one word of the outer command, whatever it holds.
+    let mut substitution = 0usize;
     let mut chars = line.chars().peekable();
     let end_word = |word: &mut String, words: &mut Vec<String>| {
         if !word.is_empty() {
@@ -142,15 +311,30 @@ pub fn simple_commands(line: &str) -> Vec<Vec<String>> {
         }
     };
     while let Some(c) = chars.next() {
+        if substitution > 0 && quote.is_none() {
+            word.push(c);
+            match c {
+                '(' => substitution += 1,
+                ')' => substitution -= 1,
+                _ => {}
+            }
+            continue;
+        }
         match (quote, c) {
             (Some(q), c) if c == q => {
                 quote = None;
                 word.push(c);
             }
             (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
+            (None, '\'' | '"' | '`') => {
                 quote = Some(c);
                 word.push(c);
+            }
+            (None, '$') if chars.peek() == Some(&'(') => {
+                word.push(c);
+                word.push('(');
+                chars.next();
+                substitution = 1;
             }
             (None, '\\') => {
                 word.push(c);
@@ -257,6 +441,136 @@ pub fn invocation(words: &[String]) -> Option<Invocation> {
     Some(Invocation { env, runners, program, sub, flags, args, words: words.to_vec() })
 }
 
+/// What `cmake` is asked to do: build, install, run a script or a tool command, a workflow, or
+/// (by default) configure.
+fn cmake_mode(args: &[&str]) -> &'static str {
+    for arg in args {
+        match *arg {
+            "--build" => return "build",
+            "--install" => return "install",
+            "-P" => return "script",
+            "-E" => return "tool",
+            "--workflow" => return "workflow",
+            _ => {}
+        }
+    }
+    "configure"
+}
+
+/// The kind of a task runner's task: its name without the project path Gradle puts before it and
+/// without what its camel case adds (`:app:assembleRelease` and `assembleDebug` are `assemble`,
+/// `testDebugUnitTest` is `test`), or its namespace elsewhere (`db:migrate` is `db`).
+fn task_kind(tool: &str, task: &str) -> String {
+    let name = if tool == "gradle" {
+        task.rsplit(':').next().unwrap_or(task)
+    } else {
+        task.split(':').next().unwrap_or(task)
+    };
+    let head: String = name.chars().take_while(|c| !c.is_ascii_uppercase()).collect();
+    let head = head.split(['.', '/']).next().unwrap_or_default();
+    if head.is_empty() { name.to_owned() } else { head.to_owned() }
+}
+
+/// A word naming an operation, reduced to its family (`deps` of `deps.get`, `test` of
+/// `test:unit`); `None` for paths, files, numbers and other targets.
+fn operation_word(word: &str) -> Option<String> {
+    if word.contains('/') || word.starts_with('.') || word.contains('*') || is_file_name(word) {
+        return None;
+    }
+    let head = word.split(['.', ':']).next().unwrap_or_default();
+    (head.len() <= 30
+        && head.starts_with(|c: char| c.is_ascii_alphabetic())
+        && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then(|| head.to_owned())
+}
+
+/// Extensions of files commands are given, beside scripts: what a word that names a file ends
+/// with.
+const FILE_EXTENSIONS: &[&str] = &[
+    "md",
+    "txt",
+    "rst",
+    "json",
+    "jsonc",
+    "yaml",
+    "yml",
+    "toml",
+    "ini",
+    "cfg",
+    "conf",
+    "env",
+    "lock",
+    "xml",
+    "html",
+    "css",
+    "scss",
+    "tsx",
+    "jsx",
+    "vue",
+    "svelte",
+    "rs",
+    "go",
+    "ex",
+    "java",
+    "kt",
+    "kts",
+    "swift",
+    "c",
+    "cc",
+    "cpp",
+    "cxx",
+    "h",
+    "hpp",
+    "cs",
+    "fs",
+    "scala",
+    "dart",
+    "sql",
+    "proto",
+    "tf",
+    "tfvars",
+    "hcl",
+    "csv",
+    "log",
+    "zip",
+    "gz",
+    "tgz",
+    "tar",
+    "png",
+    "jpg",
+    "svg",
+    "pdf",
+    "wasm",
+    "exe",
+    "so",
+    "dll",
+    "gradle",
+    "plist",
+    "mk",
+    "cmake",
+    "dockerfile",
+    "ipynb",
+    "spec",
+];
+
+/// Whether a word names a file by its extension (`README.md`, `tests/test_api.py`).
+pub fn is_file_name(word: &str) -> bool {
+    let name = word.rsplit('/').next().unwrap_or(word);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        let ext = ext.to_ascii_lowercase();
+        !stem.is_empty()
+            && (SCRIPT_EXTENSIONS.contains(&ext.as_str()) || FILE_EXTENSIONS.contains(&ext.as_str()))
+    })
+}
+
+/// Whether a word names a script file an interpreter runs.
+fn is_script_file(word: &str) -> bool {
+    let name = word.rsplit('/').next().unwrap_or(word);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && SCRIPT_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    })
+}
+
 fn skip_runner_flags(words: &[String], mut index: usize) -> usize {
     while let Some(word) = words.get(index) {
         if is_assignment(word) {
@@ -313,6 +627,12 @@ pub fn primary(line: &str) -> Option<Invocation> {
     simple_commands(line).iter().filter_map(|words| invocation(words)).find(|i| !is_trivial(i))
 }
 
+/// Every command a line runs that is not trivial, in order (`pnpm install` and `pnpm test` of
+/// `cd web && pnpm install && pnpm test`).
+pub fn invocations(line: &str) -> Vec<Invocation> {
+    simple_commands(line).iter().filter_map(|words| invocation(words)).filter(|i| !is_trivial(i)).collect()
+}
+
 /// The files a command line deletes or moves away: `rm`, `git rm`, `unlink`, and the sources of
 /// `mv` and `git mv`.
 pub fn deleted_paths(line: &str) -> Vec<String> {
@@ -361,4 +681,69 @@ pub fn patch_deleted_paths(patch: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{invocations, primary, simple_commands};
+
+    fn operations(line: &str) -> Vec<String> {
+        primary(line).unwrap().operations()
+    }
+
+    #[test]
+    fn a_command_substitution_is_one_word() {
+        assert_eq!(
+            simple_commands("LIBCLANG_PATH=$(llvm-config --libdir) cargo build && echo `date +%s`"),
+            [vec!["LIBCLANG_PATH=$(llvm-config --libdir)", "cargo", "build"], vec!["echo", "`date +%s`"],]
+        );
+        let nested = primary("OUT=$(dirname $(which node)) npm ci").unwrap();
+        assert_eq!(
+            (nested.env.as_slice(), nested.program.as_str()),
+            (&["OUT=$(dirname $(which node))".to_owned()][..], "npm")
+        );
+    }
+
+    #[test]
+    fn operations_name_what_a_tool_is_run_for() {
+        assert_eq!(operations("uv sync --locked"), ["sync"]);
+        assert_eq!(operations("bin/rails db:seed"), ["db"]);
+        assert_eq!(operations("mix ecto.reset"), ["ecto"]);
+        assert_eq!(operations("./gradlew :feature:login:compileReleaseKotlin --offline"), ["compile"]);
+        assert_eq!(operations("gradle --tests '*Login*' check"), ["check"]);
+        assert_eq!(operations("cmake -B out -DFOO=1"), ["configure"]);
+        assert_eq!(operations("cmake --build out -j 8"), ["build"]);
+        assert_eq!(operations("pnpm run lint:fix"), ["lint"]);
+        assert_eq!(operations("python scripts/seed.py --fresh"), ["seed.py"]);
+        assert_eq!(operations("python manage.py check --deploy"), ["manage.py check"]);
+        assert_eq!(operations("kubectl --context prod apply -f k8s/"), ["prod", "apply"]);
+        assert!(operations("pytest -x tests/api").is_empty());
+        assert!(operations("ctest --test-dir out -R net").is_empty());
+        assert!(operations("eslint src/index.ts").is_empty(), "a file is a target");
+        assert_eq!(operations("python3 -c 'import ssl'"), ["inline"], "no script runs");
+        assert_eq!(operations("node -e 'console.log(1)'"), ["inline"]);
+    }
+
+    #[test]
+    fn version_and_help_calls_are_informational() {
+        for line in ["node --version", "terraform version", "go help test", "rustc -V", "make -h"] {
+            assert!(primary(line).unwrap().is_informational(), "{line}");
+        }
+        for line in ["go test ./...", "psql -h localhost -c 'select 1'", "npm run version-bump"] {
+            assert!(!primary(line).unwrap().is_informational(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_tool_has_one_name_for_its_wrappers_and_versions() {
+        let tools: Vec<String> =
+            ["./gradlew build", "python3 -m pip install -e .", "pip3 list", "mvnw verify"]
+                .iter()
+                .map(|l| primary(l).unwrap().tool())
+                .collect();
+        assert_eq!(tools, ["gradle", "pip", "pip", "mvn"]);
+        let all: Vec<String> =
+            invocations("cd web && npm ci && npm test").iter().map(|i| i.family()).collect();
+        assert_eq!(all, ["npm ci", "npm test"]);
+    }
 }

@@ -1,15 +1,23 @@
-//! Tool-time recall: before a shell command runs that failed before in this project, the agent
-//! is handed what made it pass, from the project's notes of errors and fixes; before an edit of a
-//! file with a known pitfall, that pitfall. Each known fix at most once per session.
+//! Tool-time recall: before a shell command runs that will hit a failure seen before in this
+//! project, the agent is handed what made it pass, from the project's notes of errors and fixes;
+//! before an edit of a file with a known pitfall, that pitfall. Each known fix at most once per
+//! session.
 //!
 //! A note line is about a command when its first code span is a command line (`` `cargo build`
-//! failed … ``, `` `npm test` hangs when … ``). The command about to run matches it when both run
-//! the same program and subcommand (past runners: `uv run pytest` is `pytest`) and their other
-//! arguments do not name different targets; a command that already carries the fix (its flag,
-//! its variable) gets nothing. A line is about a file when its first code span is the file's
-//! path, relative to the project root.
+//! failed … ``, `` `npm test` hangs when … ``). A command about to run is recalled by what failed,
+//! not by how it was spelt: it matches when it runs the same tool (past runners and variables,
+//! `./gradlew` is `gradle`) for the same operation ([`Invocation::operations`]: the subcommand,
+//! the family of a namespaced task, the kind of a Gradle task, the mode of `cmake`), whatever its
+//! other flags, variables and targets, unless both name different files. A package manager's
+//! script, a `just` recipe or a Makefile target counts as the commands the project's own
+//! `package.json`, justfile or Makefile say it runs. A command that only asks for a version or
+//! for help gets nothing, and neither does one that already carries the fix (its flag, its
+//! variable, the command run before it). A line is about a file when its first code span is the
+//! file's path, relative to the project root.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
 use memory_core::shell::{self, Invocation};
 use memory_core::{FileAction, HookEvent, MemoryStore, Note, NoteFilter, NoteKind, Scope, ToolCall};
@@ -23,14 +31,21 @@ const MAX_FIXES: usize = 2;
 /// Longest line handed over, in characters.
 const MAX_LINE: usize = 600;
 
-/// What a tool call could have a known fix for: the command it runs (unless it only looks
-/// around) and the files it edits. `None` when there is nothing to look up, so a hook can skip the
-/// store for it.
-fn subjects(tool: &ToolCall) -> Option<(Option<Invocation>, Vec<&str>)> {
-    let command = tool.shell.as_ref().and_then(|s| shell::primary(&s.command)).filter(|i| !i.is_inspection());
+/// What a tool call could have a known fix for: the commands it runs (unless they only look
+/// around or ask for a version) and the files it edits. `None` when there is nothing to look up,
+/// so a hook can skip the store for it.
+fn subjects(tool: &ToolCall) -> Option<(Vec<Invocation>, Vec<&str>)> {
+    let commands: Vec<Invocation> = tool
+        .shell
+        .as_ref()
+        .map(|s| shell::invocations(&s.command))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|i| !i.is_inspection() && !i.is_informational())
+        .collect();
     let edited: Vec<&str> =
         tool.files.iter().filter(|f| f.action == FileAction::Edited).map(|f| f.path.as_str()).collect();
-    (command.is_some() || !edited.is_empty()).then_some((command, edited))
+    (!commands.is_empty() || !edited.is_empty()).then_some((commands, edited))
 }
 
 /// Whether a tool call about to run could come with a known fix ([`before_tool`] would look).
@@ -47,19 +62,33 @@ pub async fn before_tool(
     already: &BTreeSet<String>,
     budget: usize,
 ) -> memory_core::Result<Option<Injection>> {
-    let Some((command, edited)) = event.tool.as_ref().and_then(subjects) else { return Ok(None) };
+    let Some((commands, edited)) = event.tool.as_ref().and_then(subjects) else { return Ok(None) };
     let notes = store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?;
+    let notes: Vec<&Note> = notes.iter().filter(|n| about_errors(n)).collect();
+    if notes.is_empty() {
+        return Ok(None);
+    }
+    let ran: Vec<Vec<String>> = event
+        .tool
+        .as_ref()
+        .and_then(|t| t.shell.as_ref())
+        .map(|s| shell::simple_commands(&s.command))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|words| words.iter().map(|w| shell::unquote(w)).collect())
+        .collect();
+    let scripts = Scripts::new(project, event.cwd.as_deref());
+    let now: Vec<Invocation> = commands.iter().flat_map(|c| scripts.expand(c)).collect();
     let mut found: Vec<(String, String)> = Vec::new();
-    for note in notes.iter().filter(|n| about_errors(n)) {
+    for note in notes {
         for line in note.body.lines().filter_map(memory_core::item_text) {
             let Some(subject) = memory_core::code_spans(line).next() else { continue };
-            let relevant = match &command {
-                Some(now) => {
-                    shell::primary(subject).is_some_and(|before| same_command(&before, now))
-                        && !carries_fix(line, now)
-                }
-                None => false,
-            } || edited.iter().any(|path| same_path(subject, path));
+            let relevant = (!now.is_empty()
+                && shell::primary(subject).is_some_and(|before| {
+                    scripts.expand(&before).iter().any(|b| now.iter().any(|n| same_command(b, n)))
+                })
+                && !carries_fix(line, &commands, &ran))
+                || edited.iter().any(|path| same_path(subject, path));
             let key = fix_key(note, line);
             if relevant && !already.contains(&key) && !found.iter().any(|(k, _)| *k == key) {
                 found.push((key, line.to_owned()));
@@ -69,7 +98,7 @@ pub async fn before_tool(
     if found.is_empty() {
         return Ok(None);
     }
-    let header = if command.is_some() {
+    let header = if !commands.is_empty() {
         "This command, or one like it, failed before in this project. What agent-memory's notes say \
          made it pass (from earlier sessions; check it still applies):\n"
     } else {
@@ -109,34 +138,230 @@ fn about_errors(note: &Note) -> bool {
         || (note.meta.kind == NoteKind::Procedure && file.contains("error"))
 }
 
-/// Whether two commands run the same program and subcommand on targets that can overlap.
+/// Whether two commands run the same tool for the same operation, on targets that can overlap.
 fn same_command(before: &Invocation, now: &Invocation) -> bool {
-    if before.program != now.program || before.sub != now.sub {
+    if before.tool() != now.tool() || now.is_informational() {
         return false;
     }
-    let targets = |i: &Invocation| -> BTreeSet<String> {
-        i.args
-            .iter()
-            .filter(|a| !a.starts_with('-') && Some(a.as_str()) != i.sub.as_deref())
-            .cloned()
-            .collect()
-    };
-    let (was, is) = (targets(before), targets(now));
-    // A run of everything covers the target that failed; two different targets do not meet.
-    was.is_empty() || is.is_empty() || !was.is_disjoint(&is)
+    let (was, is) = (before.operations(), now.operations());
+    // A run that names no operation covers them all.
+    let overlapping = was.is_empty() || is.is_empty() || was.iter().any(|op| is.contains(op));
+    overlapping && !different_files(before, now)
 }
 
-/// Whether the command about to run already does what the line says made it pass: a flag or a
-/// variable the line names in a code span after the command.
-fn carries_fix(line: &str, now: &Invocation) -> bool {
+/// Whether both commands name files to work on, and none of them the same: a failure in one test
+/// file says nothing about another.
+fn different_files(before: &Invocation, now: &Invocation) -> bool {
+    let files = |i: &Invocation| -> BTreeSet<String> {
+        i.args
+            .iter()
+            .filter(|a| !a.starts_with('-') && is_file(a))
+            .map(|a| a.trim_start_matches("./").to_owned())
+            .collect()
+    };
+    let (was, is) = (files(before), files(now));
+    !was.is_empty() && !is.is_empty() && was.is_disjoint(&is)
+}
+
+/// Whether a word names one file (`tests/test_api.py`, not `tests/*.py`).
+fn is_file(word: &str) -> bool {
+    !word.contains(['*', '?', '=', ':']) && shell::is_file_name(word)
+}
+
+/// Whether the command line about to run already does what the line says made it pass: a flag
+/// or a variable the line names in a code span after the command, or a command it names that the
+/// line runs too (`ran`: the words of each of its simple commands).
+fn carries_fix(line: &str, commands: &[Invocation], ran: &[Vec<String>]) -> bool {
+    let carried = |word: &str| {
+        commands.iter().any(|now| {
+            now.words.iter().any(|n| shell::unquote(n) == word)
+                || now.env.iter().any(|e| e == word || variable(e) == variable(word))
+        })
+    };
     memory_core::code_spans(line).skip(1).any(|span| {
-        let words: Vec<&str> = span.split_whitespace().collect();
+        let words: Vec<String> = span.split_whitespace().map(shell::unquote).collect();
+        if ran.contains(&words) {
+            return true;
+        }
+        let set = span.strip_prefix("export ").unwrap_or(span);
+        let words: Vec<String> = set.split_whitespace().map(shell::unquote).collect();
         let flag_or_variable = words.first().is_some_and(|w| w.starts_with('-') || w.contains('='));
-        flag_or_variable
-            && words
-                .iter()
-                .all(|w| now.words.iter().any(|n| shell::unquote(n) == *w) || now.env.iter().any(|e| e == w))
+        flag_or_variable && (words.iter().all(|w| carried(w)) || carried(set))
     })
+}
+
+/// The name a variable assignment sets (`TZ` of `TZ=UTC`), else the word.
+fn variable(word: &str) -> &str {
+    word.split_once('=').map_or(word, |(name, _)| name)
+}
+
+/// The project's scripts, read on demand: a package manager's `run` scripts from
+/// `package.json`, `just` recipes, Makefile targets. Looked up in the folder the command runs
+/// in, then the project root.
+struct Scripts {
+    dirs: Vec<PathBuf>,
+    /// The files read so far, by the names asked for.
+    read: RefCell<BTreeMap<&'static str, Option<String>>>,
+}
+
+/// How deep scripts that run other scripts are followed.
+const MAX_SCRIPT_DEPTH: usize = 3;
+/// Most commands one script expands to.
+const MAX_SCRIPT_COMMANDS: usize = 24;
+/// Largest project file read for its scripts, in bytes.
+const MAX_SCRIPT_FILE: u64 = 256 * 1024;
+
+impl Scripts {
+    fn new(project: &Project, cwd: Option<&str>) -> Self {
+        let mut dirs = Vec::new();
+        if let Some(cwd) = cwd.map(PathBuf::from).filter(|c| c.is_absolute() && c.starts_with(&project.root))
+        {
+            dirs.push(cwd);
+        }
+        if !dirs.contains(&project.root) {
+            dirs.push(project.root.clone());
+        }
+        Self { dirs, read: RefCell::default() }
+    }
+
+    /// The command and, when it runs one of the project's scripts, the commands that script runs.
+    fn expand(&self, command: &Invocation) -> Vec<Invocation> {
+        let mut out = vec![command.clone()];
+        self.expand_into(command, 0, &mut out);
+        out
+    }
+
+    fn expand_into(&self, command: &Invocation, depth: usize, out: &mut Vec<Invocation>) {
+        if depth >= MAX_SCRIPT_DEPTH {
+            return;
+        }
+        for body in self.bodies(command) {
+            for line in body {
+                for inner in shell::invocations(&line) {
+                    if out.len() >= MAX_SCRIPT_COMMANDS || out.contains(&inner) {
+                        continue;
+                    }
+                    out.push(inner.clone());
+                    self.expand_into(&inner, depth + 1, out);
+                }
+            }
+        }
+    }
+
+    /// The command lines of the scripts `command` runs, one list per script.
+    fn bodies(&self, command: &Invocation) -> Vec<Vec<String>> {
+        let tool = command.tool();
+        match tool.as_str() {
+            "npm" | "pnpm" | "yarn" | "bun" => {
+                let Some(script) = command.sub.as_deref() else { return Vec::new() };
+                let script = if tool == "npm" && script == "t" { "test" } else { script };
+                self.read(&["package.json"])
+                    .and_then(|text| package_script(&text, script))
+                    .map(|body| vec![vec![body]])
+                    .unwrap_or_default()
+            }
+            "just" | "make" => {
+                let files: &'static [&'static str] = if tool == "just" {
+                    &["justfile", "Justfile", ".justfile"]
+                } else {
+                    &["GNUmakefile", "makefile", "Makefile"]
+                };
+                let Some(text) = self.read(files) else { return Vec::new() };
+                let targets: Vec<&str> = command
+                    .args
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|a| !a.starts_with('-') && !a.contains('='))
+                    .take(if tool == "just" { 1 } else { 4 })
+                    .collect();
+                targets.iter().map(|t| recipe(&text, t, tool == "just")).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The first of `names` found in the command's folder or the project root, when small; each
+    /// read once.
+    fn read(&self, names: &'static [&'static str]) -> Option<String> {
+        let key = names.first().copied().unwrap_or_default();
+        if let Some(known) = self.read.borrow().get(key) {
+            return known.clone();
+        }
+        let text = self.find(names);
+        self.read.borrow_mut().insert(key, text.clone());
+        text
+    }
+
+    fn find(&self, names: &[&str]) -> Option<String> {
+        self.dirs.iter().flat_map(|d| names.iter().map(move |n| d.join(n))).find_map(|path| {
+            let meta = std::fs::metadata(&path).ok()?;
+            (meta.is_file() && meta.len() <= MAX_SCRIPT_FILE)
+                .then(|| std::fs::read_to_string(&path).ok())
+                .flatten()
+        })
+    }
+}
+
+/// The command line of a `package.json` script.
+fn package_script(text: &str, script: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    value.get("scripts")?.get(script)?.as_str().map(str::to_owned)
+}
+
+/// The command lines of a Makefile target or a `just` recipe: the scripts of the targets it
+/// depends on, then its own lines, without the echo-suppressing and error-ignoring prefixes.
+fn recipe(text: &str, target: &str, just: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    recipe_into(text, target, just, &mut seen, &mut out);
+    out
+}
+
+fn recipe_into(text: &str, target: &str, just: bool, seen: &mut BTreeSet<String>, out: &mut Vec<String>) {
+    if !seen.insert(target.to_owned()) || seen.len() > MAX_SCRIPT_COMMANDS {
+        return;
+    }
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some((names, dependencies)) = recipe_header(line, just) else { continue };
+        if !names.contains(&target) {
+            continue;
+        }
+        for dependency in dependencies.split_whitespace() {
+            let dependency = dependency.trim_start_matches('(').split('(').next().unwrap_or_default();
+            if !dependency.is_empty()
+                && dependency.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+            {
+                recipe_into(text, dependency, just, seen, out);
+            }
+        }
+        while let Some(body) = lines.next_if(|l| l.starts_with([' ', '\t']) || l.trim().is_empty()) {
+            let body = body.trim().trim_start_matches(['@', '-', '+']).trim();
+            if !body.is_empty() && !body.starts_with('#') {
+                out.push(body.to_owned());
+            }
+        }
+        return;
+    }
+}
+
+/// A recipe's header line: the names it defines and what it depends on (`build test: deps`;
+/// a `just` recipe's parameters come before the colon). `None` for any other line.
+fn recipe_header(line: &str, just: bool) -> Option<(Vec<&str>, &str)> {
+    if line.starts_with([' ', '\t', '#', '.']) {
+        return None;
+    }
+    let (before, after) = line.split_once(':')?;
+    if after.starts_with('=') || (!just && before.contains('=')) || before.trim().is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = if just {
+        before.trim_start_matches('@').split_whitespace().take(1).collect()
+    } else {
+        before.split_whitespace().collect()
+    };
+    let dependencies = after.split('#').next().unwrap_or_default();
+    Some((names, dependencies))
 }
 
 /// Whether a code span names the file at `path` (relative to the project root).
@@ -155,11 +380,29 @@ fn truncate(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{carries_fix, same_command, same_path};
-    use memory_core::shell::primary;
+    use std::path::PathBuf;
+
+    use super::{Scripts, carries_fix, same_command, same_path};
+    use memory_core::shell::{invocations, primary, simple_commands};
 
     fn matches(before: &str, now: &str) -> bool {
         same_command(&primary(before).unwrap(), &primary(now).unwrap())
+    }
+
+    fn carried(line: &str, now: &str) -> bool {
+        let ran: Vec<Vec<String>> = simple_commands(now)
+            .into_iter()
+            .map(|w| w.iter().map(|w| memory_core::shell::unquote(w)).collect())
+            .collect();
+        carries_fix(line, &invocations(now), &ran)
+    }
+
+    /// Whether `now`, run in `dir`, reaches the failure of `before` through the project's scripts.
+    fn matches_in(dir: &std::path::Path, before: &str, now: &str) -> bool {
+        let scripts = Scripts { dirs: vec![PathBuf::from(dir)], read: Default::default() };
+        let before = scripts.expand(&primary(before).unwrap());
+        let now = scripts.expand(&primary(now).unwrap());
+        before.iter().any(|b| now.iter().any(|n| same_command(b, n)))
     }
 
     #[test]
@@ -174,14 +417,99 @@ mod tests {
     }
 
     #[test]
+    fn another_target_or_path_meets_the_same_failure() {
+        assert!(matches("go test ./internal/billing/...", "go test ./cmd/server"));
+        assert!(matches("./gradlew :core:lintRelease", "./gradlew lintDebug"));
+        assert!(matches("bazel build //services/api:server", "bazel build //libs/auth/..."));
+        assert!(matches("dotnet test src/Shop.Tests", "dotnet test tests/Shop.IntegrationTests"));
+        assert!(matches("rails db:migrate", "bin/rails db:rollback STEP=2"));
+        assert!(!matches("go test ./pkg/a/a_test.go", "go test ./pkg/b/b_test.go"), "two different files");
+    }
+
+    #[test]
+    fn other_flags_meet_the_same_failure() {
+        assert!(matches("poetry install", "poetry install --no-root --sync"));
+        assert!(matches("helm -n shop upgrade web ./chart", "helm upgrade --install web ./chart --dry-run"));
+        assert!(matches("terraform -chdir=live/eu apply", "terraform apply -auto-approve -parallelism=4"));
+        assert!(matches("cmake -S . -B out -G Ninja", "cmake --fresh -B out/asan -DSANITIZE=address"));
+        assert!(matches("vale --config .vale.ini docs", "vale --output line --minAlertLevel error docs"));
+        assert!(
+            !matches("cmake -S . -B out", "cmake --build out --target docs"),
+            "building is not configuring"
+        );
+    }
+
+    #[test]
+    fn an_environment_prefix_or_runner_meets_the_same_failure() {
+        assert!(matches("bundle exec rspec spec/models", "RAILS_ENV=test bundle exec rspec"));
+        assert!(matches("python3 -m alembic upgrade head", "DATABASE_URL=sqlite:// alembic upgrade head"));
+        assert!(matches("npx prisma migrate dev", "DEBUG=prisma:* pnpm exec prisma migrate deploy"));
+        assert!(matches("NODE_OPTIONS=--max-old-space-size=4096 vite build", "cross-env CI=1 vite build"));
+    }
+
+    #[test]
+    fn unrelated_commands_and_version_calls_meet_nothing() {
+        assert!(!matches("dotnet test", "dotnet --version"));
+        assert!(!matches("terraform apply", "terraform version"));
+        assert!(!matches("cargo build", "cargo help build"));
+        assert!(!matches("rails db:migrate", "rails routes"));
+        assert!(!matches("python manage.py migrate", "python manage.py collectstatic"));
+        assert!(!matches("python manage.py migrate", "python3 -c 'import django; print(django.VERSION)'"));
+        assert!(!matches("mvn -pl api verify", "mvn -pl api dependency:tree"));
+        assert!(!matches("./gradlew assembleDebug", "./gradlew testDebugUnitTest"));
+        assert!(!matches("go test ./...", "gofmt -l ."));
+    }
+
+    #[test]
+    fn a_script_alias_meets_the_tool_it_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"name":"web","scripts":{"typecheck":"tsc -p tsconfig.app.json --noEmit","verify":"npm run typecheck && eslint src","fmt":"prettier --write ."}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("justfile"),
+            "set dotenv-load\n\nlint: fmt\n    cargo clippy --workspace -- -D warnings\n\nfmt:\n    cargo fmt --all\n\ndeploy env='staging':\n    ./scripts/deploy.sh {{env}}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "GO ?= go\n.PHONY: check\ncheck: vet\n\t@go test -race ./...\nvet:\n\t-go vet ./...\nclean:\n\trm -rf bin\n",
+        )
+        .unwrap();
+        let d = dir.path();
+        assert!(matches_in(d, "tsc --noEmit", "npm run typecheck"));
+        assert!(
+            matches_in(d, "tsc -p tsconfig.app.json", "pnpm verify"),
+            "through a script that runs another"
+        );
+        assert!(matches_in(d, "yarn typecheck", "npx tsc --watch"), "the failed command was the alias");
+        assert!(matches_in(d, "cargo clippy --all-targets", "just lint"));
+        assert!(matches_in(d, "cargo fmt --check", "just lint"), "a recipe's dependency runs too");
+        assert!(matches_in(d, "go test ./internal/...", "make check"));
+        assert!(matches_in(d, "go vet ./cmd/...", "make check"), "a target's prerequisite runs too");
+        assert!(!matches_in(d, "tsc --noEmit", "npm run fmt"));
+        assert!(!matches_in(d, "cargo clippy", "just deploy"));
+        assert!(!matches_in(d, "go test ./...", "make clean"));
+        assert!(!matches_in(d, "tsc --noEmit", "npm run missing-script"));
+    }
+
+    #[test]
     fn a_command_carrying_the_fix_is_left_alone() {
         let line = "`cargo build` failed with \"openssl-sys\"; it passed with `--features vendored` added";
-        assert!(carries_fix(line, &primary("cargo build --features vendored").unwrap()));
-        assert!(!carries_fix(line, &primary("cargo build --release").unwrap()));
+        assert!(carried(line, "cargo build --features vendored"));
+        assert!(!carried(line, "cargo build --release"));
         let tz = "`uv run pytest tests/test_invoices.py` failed; it passed with `TZ=UTC` set";
-        assert!(carries_fix(tz, &primary("TZ=UTC uv run pytest tests/test_invoices.py").unwrap()));
+        assert!(carried(tz, "TZ=UTC uv run pytest tests/test_invoices.py"));
         let other = "`uv run pytest -q` failed; it passed after running `uv add --dev httpx`";
-        assert!(!carries_fix(other, &primary("uv run pytest -q").unwrap()), "a separate command is no flag");
+        assert!(!carried(other, "uv run pytest -q"), "a separate command is no flag");
+        assert!(carried(other, "uv add --dev httpx && uv run pytest -q"), "unless the line runs it first");
+        let exported = "`dotnet build` failed; it passed after running `export DOTNET_ROOT=$HOME/.dotnet`";
+        assert!(carried(exported, "DOTNET_ROOT=/opt/dotnet dotnet build -c Release"));
+        assert!(!carried(exported, "dotnet build -c Release"));
+        let substituted = "`make` failed; it passed with `CC=$(brew --prefix llvm)/bin/clang` set";
+        assert!(carried(substituted, "CC=$(brew --prefix llvm)/bin/clang make"));
     }
 
     #[test]

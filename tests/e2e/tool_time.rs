@@ -98,3 +98,133 @@ fn a_command_that_failed_before_comes_with_its_fix() {
         "the log says what was given: {log}"
     );
 }
+
+/// A Codex tool call and its result, as Codex reports them: the result's text only, no exit code.
+fn codex_tool(
+    m: &Machine,
+    project: &Path,
+    session: &str,
+    id: &str,
+    name: &str,
+    input: Value,
+    response: &str,
+) {
+    for event in ["PreToolUse", "PostToolUse"] {
+        let mut extra = json!({ "tool_name": name, "tool_use_id": id, "tool_input": input.clone() });
+        if event == "PostToolUse" {
+            extra["tool_response"] = json!(response);
+        }
+        m.hook("codex", project, &codex(session, project, event, extra));
+    }
+}
+
+#[test]
+fn a_retyped_command_meets_the_fix_of_the_failure_it_will_hit() {
+    let m = Machine::new();
+    let kiln = m.project("kiln");
+    // Codex reports no exit code: the failure is read from what the command printed.
+    codex_tool(
+        &m,
+        &kiln,
+        "x1",
+        "call_a",
+        "Bash",
+        json!({ "command": "bin/rails assets:precompile" }),
+        "yarn run v1.22.22\n$ esbuild app/javascript/application.js --bundle --outdir=app/assets/builds\n/bin/sh: esbuild: command not found\nerror Command failed with exit code 127.\nbin/rails aborted!\n",
+    );
+    let patch = "*** Begin Patch\n*** Update File: package.json\n@@\n   \"devDependencies\": {\n+    \"esbuild\": \"^0.24.0\",\n*** End Patch\n";
+    codex_tool(
+        &m,
+        &kiln,
+        "x1",
+        "call_b",
+        "apply_patch",
+        json!({ "command": patch }),
+        "Success. Updated the following files:\nM package.json\n",
+    );
+    codex_tool(
+        &m,
+        &kiln,
+        "x1",
+        "call_c",
+        "Bash",
+        json!({ "command": "bin/rails assets:precompile" }),
+        "yarn run v1.22.22\nDone in 0.41s.\n",
+    );
+    m.run(&["dream", "--provider", "deterministic"]);
+
+    for (session, retyped) in [
+        ("r1", "RAILS_ENV=production bin/rails assets:precompile --trace"),
+        ("r2", "bundle exec rails assets:clobber assets:precompile"),
+        ("r3", "cd /tmp && DISABLE_SPRING=1 ./bin/rails assets:precompile"),
+    ] {
+        let given =
+            before_codex(&m, &kiln, session, retyped).unwrap_or_else(|| panic!("{retyped} gets the fix"));
+        assert!(given.contains("\"esbuild\": \"^0.24.0\""), "the line the edit added: {given}");
+        assert!(given.contains("assets:precompile"), "and the command that failed: {given}");
+    }
+    for (session, unrelated) in [
+        ("n1", "bin/rails routes -g orders"),
+        ("n2", "bin/rails --version"),
+        ("n3", "bundle exec rspec spec/models"),
+        ("n4", "git diff --stat"),
+        ("n5", "cat package.json"),
+    ] {
+        assert_eq!(before_claude(&m, &kiln, session, unrelated), None, "{unrelated}");
+    }
+}
+
+#[test]
+fn a_script_of_the_project_meets_the_failure_of_the_tool_it_runs() {
+    let m = Machine::new();
+    let atlas = m.project("atlas");
+    std::fs::write(
+        atlas.join("package.json"),
+        r#"{"name":"atlas","private":true,"scripts":{"check:types":"vue-tsc --noEmit -p tsconfig.app.json","ci":"npm run check:types && vitest run","lint":"eslint ."}}"#,
+    )
+    .unwrap();
+    std::fs::write(atlas.join("justfile"), "types:\n    npx vue-tsc --noEmit\n\nserve:\n    npx vite\n")
+        .unwrap();
+    std::fs::write(
+        atlas.join("Makefile"),
+        ".PHONY: verify clean\nverify:\n\tnpm run ci\nclean:\n\trm -rf dist\n",
+    )
+    .unwrap();
+    bash(
+        &m,
+        &atlas,
+        "s1",
+        "PostToolUseFailure",
+        "npx vue-tsc --noEmit",
+        json!({
+            "error": "Exit code 2\nsrc/api/client.ts(4,24): error TS2307: Cannot find module './generated/schema' or its corresponding type declarations.",
+            "is_interrupt": false,
+        }),
+    );
+    bash(
+        &m,
+        &atlas,
+        "s1",
+        "PostToolUse",
+        "npm run gen:api && npx vue-tsc --noEmit",
+        json!({ "tool_response": { "stdout": "wrote src/api/generated/schema.ts", "stderr": "", "interrupted": false } }),
+    );
+    m.run(&["dream", "--provider", "deterministic"]);
+
+    for (session, alias) in
+        [("a1", "npm run check:types"), ("a2", "yarn run ci"), ("a3", "just types"), ("a4", "make verify")]
+    {
+        let given =
+            before_claude(&m, &atlas, session, alias).unwrap_or_else(|| panic!("{alias} runs vue-tsc"));
+        assert!(given.contains("npm run gen:api"), "{alias}: {given}");
+    }
+    for (session, unrelated) in [
+        ("b1", "npm run lint"),
+        ("b2", "just serve"),
+        ("b3", "make clean"),
+        ("b4", "npm --version"),
+        ("b5", "npm run gen:api && npm run check:types"),
+    ] {
+        assert_eq!(before_claude(&m, &atlas, session, unrelated), None, "{unrelated}");
+    }
+}

@@ -93,7 +93,7 @@ impl Fold<'_> {
         if !twin {
             for (action, path) in &files {
                 if *action == FileAction::Edited {
-                    self.fixes.edited(&session, path);
+                    self.fixes.edited(event, path);
                 }
                 if let Some(project) = self.project.clone() {
                     let verb = match action {

@@ -1,0 +1,144 @@
+//! Errors and their fixes, distilled by the deterministic dream: failures a harness reports
+//! without an exit code, a fix run earlier on the line that passed, a variable set from a command
+//! substitution, and the lines an edit added.
+
+use dream::{DeterministicProvider, NoProgress, run};
+use memory_core::{HookEvent, MemoryStore};
+use serde_json::json;
+
+use crate::support::{Story, options, store_with};
+
+const ROOT: &str = "/home/dana/src/quarry";
+
+/// The `errors.md` items the dream writes for `events`, or an empty string.
+async fn errors(events: &[HookEvent]) -> String {
+    let store = store_with(events).await;
+    run(&store, &DeterministicProvider, &options(), &NoProgress).await.unwrap();
+    let notes = store.list_notes(&memory_core::NoteFilter::all()).await.unwrap();
+    notes
+        .iter()
+        .filter(|n| n.path.as_str().ends_with("/errors.md"))
+        .map(|n| n.body.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Removes what a harness that reports neither an exit code nor a failure leaves out.
+fn without_exit_codes(events: &mut [HookEvent]) {
+    for event in events {
+        if let Some(tool) = event.tool.as_mut()
+            && let Some(shell) = tool.shell.as_mut()
+        {
+            shell.exit_code = None;
+            tool.failed = None;
+            tool.error = None;
+        }
+    }
+}
+
+/// Gives the last edit of `events` (the last event that touched a file) the text it replaced and the text it wrote.
+fn last_edit_replaces(events: &mut [HookEvent], old: &str, new: &str) {
+    let edit = events.iter_mut().rev().find_map(|e| e.tool.as_mut().filter(|t| !t.files.is_empty())).unwrap();
+    match edit.patch.as_mut() {
+        Some(patch) => {
+            let file = patch.lines().find_map(|l| l.strip_prefix("*** Update File: ")).unwrap().to_owned();
+            let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+            let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+            *patch = format!("*** Begin Patch\n*** Update File: {file}\n@@\n{minus}{plus}*** End Patch\n");
+        }
+        None => {
+            let input = edit.input.as_mut().unwrap();
+            input["old_string"] = json!(old);
+            input["new_string"] = json!(new);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_failure_reported_without_an_exit_code_is_read_from_its_output() {
+    let mut story = Story::new();
+    story
+        .session("codex", "c-1", Some("quarry"), ROOT)
+        .shell("tox -e lint", 0, "lint: commands[0]> flake8 src\nsrc/quarry/io.py:88:101: E501 line too long\nERROR: InvocationError for command flake8 (exited with code 1)\n")
+        .edit("setup.cfg")
+        .shell("tox -e lint", 0, "lint: OK (3.12 seconds)\n");
+    let mut events = story.events();
+    last_edit_replaces(&mut events, "[flake8]\nmax-line-length = 88\n", "[flake8]\nmax-line-length = 120\n");
+    without_exit_codes(&mut events);
+    let found = errors(&events).await;
+    assert!(found.contains("`tox -e lint` failed with \"ERROR: InvocationError"), "{found}");
+    assert!(found.contains("after editing `setup.cfg` (adding `max-line-length = 120`)"), "{found}");
+    assert!(!found.contains("[flake8]"), "a line the edit kept is not what it added: {found}");
+}
+
+#[tokio::test]
+async fn output_without_a_failure_in_it_stays_a_success() {
+    let mut story = Story::new();
+    story
+        .session("codex", "c-2", Some("quarry"), ROOT)
+        .shell(
+            "cargo test -p parser",
+            0,
+            "running 12 tests\ntest error_recovery ... ok\ntest result: ok. 12 passed; 0 failed\n",
+        )
+        .shell("cargo test -p parser", 0, "running 12 tests\ntest result: ok. 12 passed; 0 failed\n");
+    let mut events = story.events();
+    without_exit_codes(&mut events);
+    assert_eq!(errors(&events).await, "", "nothing failed");
+}
+
+#[tokio::test]
+async fn a_fix_run_earlier_on_the_line_that_passed_is_named() {
+    let mut story = Story::new();
+    story
+        .session("claude", "k-1", Some("quarry"), ROOT)
+        .bash_fail(
+            "bazel test //services/ledger/...",
+            "Exit code 1\nERROR: no such package '@maven//': repository not fetched",
+        )
+        .bash_ok("cd services && bazel fetch //... && bazel test //services/ledger/...")
+        .bash_fail(
+            "dotnet build Quarry.sln",
+            "Exit code 1\nerror MSB4236: The SDK 'Microsoft.NET.Sdk' specified could not be found.",
+        )
+        .bash_ok("export DOTNET_ROOT=$HOME/.dotnet && dotnet build Quarry.sln");
+    let found = errors(&story.events()).await;
+    assert!(found.contains("it passed after running `bazel fetch //...`"), "{found}");
+    assert!(found.contains("it passed after running `export DOTNET_ROOT=$HOME/.dotnet`"), "{found}");
+    assert!(!found.contains("after running `cd services`"), "moving around is no fix: {found}");
+}
+
+#[tokio::test]
+async fn a_variable_set_from_a_command_substitution_is_the_fix() {
+    let mut story = Story::new();
+    story
+        .session("cursor", "u-1", Some("quarry"), ROOT)
+        .bash_fail(
+            "cargo build -p bindings",
+            "Exit code 101\nerror: failed to run custom build command for 'clang-sys v1.8.1'",
+        )
+        .bash_ok("LIBCLANG_PATH=$(llvm-config --libdir) cargo build -p bindings");
+    let found = errors(&story.events()).await;
+    assert!(found.contains("with `LIBCLANG_PATH=$(llvm-config --libdir)` set"), "{found}");
+}
+
+#[tokio::test]
+async fn an_edit_is_described_by_the_lines_it_added() {
+    let mut story = Story::new();
+    story
+        .session("claude", "k-2", Some("quarry"), ROOT)
+        .bash_fail("./gradlew :api:compileKotlin", "Exit code 1\ne: Unresolved reference: serialization")
+        .edit("api/build.gradle.kts")
+        .bash_ok("./gradlew compileKotlin --offline");
+    let mut events = story.events();
+    last_edit_replaces(
+        &mut events,
+        "plugins {\n    kotlin(\"jvm\")\n}\n",
+        "plugins {\n    kotlin(\"jvm\")\n    kotlin(\"plugin.serialization\") version \"2.0.21\"\n}\n",
+    );
+    let found = errors(&events).await;
+    assert!(
+        found.contains("after editing `api/build.gradle.kts` (adding `kotlin(\"plugin.serialization\") version \"2.0.21\"`)"),
+        "another spelling of the same task passes it: {found}"
+    );
+}
