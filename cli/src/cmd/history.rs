@@ -102,6 +102,23 @@ pub(crate) fn event_relevance(hits: &[EventHit], query: &str) -> Vec<f64> {
 }
 
 /// Hits with their relevance, most terms held first, then most relevant.
+/// How well each note hit answers the query, from 0 to 1, in the order the store ranked them
+/// (by words and meaning): the larger of its share of the best hit's score and of the best word
+/// match, so a note found by meaning or by the topics of its tools never reads as 0.
+pub(crate) fn note_relevance(hits: &[memory_core::SearchHit], query: &str) -> Vec<f64> {
+    let terms = memory_core::search::expand(query);
+    let texts: Vec<String> = hits.iter().map(|h| memory_core::search::note_text(&h.note)).collect();
+    let words = memory_core::search::readable_relevance(&texts, &terms);
+    let best = hits.iter().map(|h| h.score).fold(0.0, f64::max);
+    hits.iter()
+        .zip(words)
+        .map(|(hit, by_words)| {
+            let by_store = if best > 0.0 { (hit.score / best).clamp(0.0, 1.0) } else { 0.0 };
+            (by_words.max(by_store) * 100.0).round() / 100.0
+        })
+        .collect()
+}
+
 pub(crate) fn ranked<T>(hits: Vec<T>, relevance: Vec<f64>, terms: impl Fn(&T) -> usize) -> Vec<(T, f64)> {
     let mut out: Vec<(T, f64)> = hits.into_iter().zip(relevance).collect();
     out.sort_by(|a, b| terms(&b.0).cmp(&terms(&a.0)).then(b.1.total_cmp(&a.1)));

@@ -382,9 +382,9 @@ pub(crate) async fn search(
         Vec::new()
     };
     let terms = memory_core::search::expand(query);
-    let note_texts: Vec<String> = notes.iter().map(|h| memory_core::search::note_text(&h.note)).collect();
-    let note_relevance = memory_core::search::readable_relevance(&note_texts, &terms);
-    let notes = super::history::ranked(notes, note_relevance, |h| h.matched_terms);
+    // Notes stay in the order the store ranked them (words and meaning, as injection ranks them).
+    let note_relevance = super::history::note_relevance(&notes, query);
+    let notes: Vec<_> = notes.into_iter().zip(note_relevance).collect();
     let event_relevance = super::history::event_relevance(&events, query);
     let events = super::history::ranked(events, event_relevance, |h| h.matched_terms);
     let mut followed = Vec::with_capacity(events.len());

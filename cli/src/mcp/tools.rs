@@ -144,11 +144,13 @@ pub(crate) async fn search(m: &Memory, p: SearchParams) -> ToolResult {
     }
     let limit = capped(p.limit, 10, 50);
     let hits = m.store().search_notes(&SearchQuery::new(p.query.clone(), scopes, limit)).await?;
+    let relevance = crate::cmd::history::note_relevance(&hits, &p.query);
     let hits: Vec<Value> = hits
         .iter()
-        .map(|hit| {
+        .zip(relevance)
+        .map(|(hit, relevance)| {
             let mut out = summary::note_header(&hit.note, &catalog);
-            out["score"] = json!(hit.score);
+            out["relevance"] = json!(relevance);
             out["matched_terms"] = json!(hit.matched_terms);
             out["excerpt"] = json!(summary::clip(hit.note.body.trim(), summary::EXCERPT_CHARS));
             out
