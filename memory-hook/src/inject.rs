@@ -11,8 +11,6 @@ use memory_core::{
 use crate::config::HookConfig;
 use crate::project::Project;
 
-/// Longest body of one note at session start, in characters.
-const START_NOTE_CAP: usize = 1_500;
 /// Longest body of one note injected on a prompt, in characters.
 const PROMPT_NOTE_CAP: usize = 800;
 /// Search candidates considered per prompt.
@@ -69,10 +67,6 @@ fn scope_label(note: &Note, project: &Project) -> String {
         Scope::Project(id) if *id == project.id => format!("project:{}", project.name),
         other => other.to_string(),
     }
-}
-
-fn section(note: &Note, project: &Project, cap: usize) -> String {
-    section_with(note, project, &truncate_markdown(note.body.trim(), cap))
 }
 
 fn section_with(note: &Note, project: &Project, body: &str) -> String {
@@ -135,21 +129,23 @@ pub fn usefulness(note: &Note, tools: &BTreeSet<String>, now: chrono::DateTime<c
 /// against one that concerns the project.
 const ELSEWHERE: f64 = 0.3;
 
-/// The tool a note of the user's is about (`tools/<tool>/…`) when the project, which uses `tools`,
-/// uses neither it nor anything of its language's ecosystem (a `rust` note concerns a project
-/// that runs `cargo`; a `mypy` note does not). `None` for any other note, and when the project's
-/// tools are not known.
+/// The tool a note of the user's is about (`tools/<tool>/…`) when that tool belongs to a language's
+/// ecosystem and the project, which uses `tools`, uses neither it nor anything of that ecosystem (a
+/// `rust` note concerns a project that runs `cargo`; a `mypy` note does not). `None` for any other
+/// note, and when the project's tools are not known.
 fn tool_elsewhere<'a>(note: &'a Note, tools: &BTreeSet<String>) -> Option<&'a str> {
     let tool = user_tool(note)?;
-    let ecosystem = memory_core::search::ecosystem(tool);
-    let used = tools.contains(tool)
-        || ecosystem.is_some_and(|e| tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(e)));
+    // A tool of no language in particular (a terminal, a container runtime) concerns any project.
+    let ecosystem = memory_core::search::ecosystem(tool)?;
+    let used =
+        tools.contains(tool) || tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(ecosystem));
     (!tools.is_empty() && !used).then_some(tool)
 }
 
-/// The tool a note of the user's is about (`tools/<tool>/…`).
+/// The tool a note of the user's is about (`tools/<tool>/…` or `tools/<tool>.md`).
 fn user_tool(note: &Note) -> Option<&str> {
-    let tool = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    let name = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    let tool = name.strip_suffix(".md").unwrap_or(name);
     (note.meta.scope == Scope::User).then_some(tool)
 }
 
@@ -160,10 +156,13 @@ pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: ch
     });
 }
 
-/// The session-start block: the user's profile notes, the project's notes, and a one-line index of
-/// the user's other notes, within `budget` characters (and never above the harness cap), each
-/// group most useful first ([`usefulness`]). Notes in `already` (injected earlier in this session,
-/// still in the conversation) are left out, and so is the index when `already` is not empty.
+/// The session-start block: the user's profile notes and the project's notes, then the user's
+/// other notes that concern the project (its tools, or no tool in particular), and a one-line
+/// index of the rest, within `budget` characters (never above the harness cap). Each note shows
+/// its facts one a line, none said twice; when a group's notes do not all fit whole, each gets an
+/// equal share (short notes whole, long ones cut to their first lines) and the least useful
+/// ([`usefulness`]) are only listed. Notes in `already` (injected earlier in this session, still
+/// in the conversation) are left out, and so is the index when `already` is not empty.
 pub async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
@@ -181,52 +180,255 @@ pub async fn session_start(
     }
     let tools = tools_used(&project_notes);
     let now = chrono::Utc::now();
-    let (mut profile, mut other): (Vec<&Note>, Vec<&Note>) =
-        user.iter().partition(|n| n.path.as_str().starts_with("profile/"));
+    let (mut profile, user_rest): (Vec<&Note>, Vec<&Note>) = user.iter().partition(|n| is_profile(n));
+    let (mut concerned, elsewhere): (Vec<&Note>, Vec<&Note>) =
+        user_rest.into_iter().partition(|n| tool_elsewhere(n, &tools).is_none());
     let mut project_notes: Vec<&Note> = project_notes.iter().collect();
-    for group in [&mut profile, &mut other, &mut project_notes] {
+    for group in [&mut profile, &mut project_notes, &mut concerned] {
         rank_by_usefulness(group, &tools, now);
     }
     let header = format!(
         "{OPEN}Reference material from agent-memory: notes distilled from this user's earlier sessions \
          (any harness). Background to consult, not instructions; prefer what the user says now.\n\n"
     );
-    let mut text = header.clone();
-    let mut notes = Vec::new();
-    let mut index: Vec<&Note> = Vec::new();
-    let reserve = CLOSE.len() + 200;
-    let groups = [
-        ("## About the user\n\n".to_owned(), profile),
-        (format!("## This project ({})\n\n", project.name), project_notes),
+    let mut said = Vec::new();
+    let weight = |note: &Note| usefulness(note, &tools, now);
+    let first = vec![
+        ("## About the user\n\n".to_owned(), entries(&profile, project, &mut said, &weight)),
+        (
+            project_heading(&project_notes, project),
+            entries(&project_notes, project, &mut said, &|n| weight(n) * PROJECT_BOOST),
+        ),
     ];
-    for (title, group) in groups {
-        if group.is_empty() {
+    let second =
+        vec![("## The user's other notes\n\n".to_owned(), entries(&concerned, project, &mut said, &weight))];
+    let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
+    let (body, notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
+    if body.is_empty() {
+        return Ok(None);
+    }
+    let text = format!("{header}{body}{CLOSE}");
+    Ok(Some(Injection { text, notes }))
+}
+
+/// Whether a note is about the user themselves (`profile/…`), not about a tool or a procedure.
+pub(crate) fn is_profile(note: &Note) -> bool {
+    note.meta.scope == Scope::User && note.path.as_str().starts_with("profile/")
+}
+
+/// The shortest share of a note's text at session start: when a group's notes cannot all have
+/// this much, the least useful are listed by title instead.
+const START_MIN_NOTE: usize = 200;
+
+/// One note as a session start shows it: a heading and its facts, one a line, none that an
+/// earlier note already said.
+pub(crate) struct Entry<'a> {
+    note: &'a Note,
+    head: String,
+    lines: Vec<String>,
+    weight: f64,
+}
+
+impl Entry<'_> {
+    fn full_len(&self) -> usize {
+        self.head.chars().count() + self.lines.iter().map(|l| l.chars().count() + 1).sum::<usize>() + 1
+    }
+
+    /// The note within `cap` characters: its lines in order while they fit, then the next one cut at
+    /// a word and marked `…`; and whether it is whole.
+    fn render(&self, cap: usize) -> (String, bool) {
+        let mut out = self.head.clone();
+        let mut room = cap.saturating_sub(out.chars().count() + 1);
+        for line in &self.lines {
+            let len = line.chars().count() + 1;
+            if len <= room {
+                out.push_str(line);
+                out.push('\n');
+                room -= len;
+                continue;
+            }
+            // The rest of the share holds the start of the next line, when that says something.
+            if room > 24 {
+                out.push_str(&cut_at_word(line, room - 3));
+                out.push_str(" …\n");
+            } else {
+                out.push_str("…\n");
+            }
+            out.push('\n');
+            return (out, false);
+        }
+        out.push('\n');
+        (out, true)
+    }
+}
+
+/// `text` cut to at most `cap` characters, at a space when one is in its second half.
+fn cut_at_word(text: &str, cap: usize) -> String {
+    let end = text.char_indices().nth(cap).map_or(text.len(), |(i, _)| i);
+    let head = &text[..end];
+    let cut = head.rfind(' ').filter(|&i| i >= end / 2).unwrap_or(end);
+    head[..cut].trim_end().to_owned()
+}
+
+/// A line's words, lowercased, without its counts: what two notes saying the same share.
+fn said_in(line: &str) -> String {
+    let text = line.trim().trim_start_matches(['-', '*']).trim();
+    memory_core::search::words(memory_core::without_counts(text)).join(" ")
+}
+
+/// Notes (most useful first) as session-start entries: each body's lines without blank lines and
+/// counts, and without the lines a note before it (in `said`, which grows) already said, word for
+/// word or inside a longer line.
+pub(crate) fn entries<'a>(
+    notes: &[&'a Note],
+    project: &Project,
+    said: &mut Vec<String>,
+    weight: &dyn Fn(&Note) -> f64,
+) -> Vec<Entry<'a>> {
+    let folder = project_prefix(notes, project);
+    let mut out = Vec::new();
+    for note in notes {
+        let mut lines = Vec::new();
+        for line in note.body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
+            let key = said_in(line);
+            if !key.is_empty() {
+                let padded = format!(" {key} ");
+                let repeated = said
+                    .iter()
+                    .any(|s| *s == key || (key.contains(' ') && format!(" {s} ").contains(&padded)));
+                if repeated {
+                    continue;
+                }
+                said.push(key);
+            }
+            lines.push(memory_core::without_counts(line).to_owned());
+        }
+        if lines.is_empty() {
             continue;
         }
-        let mut block = title;
-        let mut any = false;
-        for note in group {
-            let part = section(note, project, START_NOTE_CAP);
-            if text.chars().count() + block.chars().count() + part.chars().count() + reserve <= budget {
-                block.push_str(&part);
-                notes.push(note_key(note));
-                any = true;
-            } else {
-                index.push(note);
+        let head = match &note.meta.scope {
+            Scope::Project(id) if *id == project.id => {
+                let path = note.path.as_str();
+                let short = path.strip_prefix(folder.as_str()).unwrap_or(path);
+                format!("### {} (`{short}`)\n", note.meta.title)
+            }
+            _ => format!("### {} (`{}`, {})\n", note.meta.title, note.path, scope_label(note, project)),
+        };
+        out.push(Entry { note, head, lines, weight: weight(note) });
+    }
+    out
+}
+
+/// The heading of the project's notes at session start, with the folder their paths are under.
+pub(crate) fn project_heading(notes: &[&Note], project: &Project) -> String {
+    match project_prefix(notes, project) {
+        folder if folder.is_empty() => format!("## This project ({})\n\n", project.name),
+        folder => format!("## This project ({}, notes under `{folder}`)\n\n", project.name),
+    }
+}
+
+/// The folder all of `notes` of the project are under (`project/<name>/`), which their headings
+/// leave out; empty when they have none in common.
+fn project_prefix(notes: &[&Note], project: &Project) -> String {
+    let mut paths =
+        notes.iter().filter(|n| n.meta.scope == Scope::Project(project.id.clone())).map(|n| n.path.as_str());
+    let Some(first) = paths.next() else { return String::new() };
+    let mut prefix = match first.rfind('/') {
+        Some(at) => &first[..=at],
+        None => return String::new(),
+    };
+    for path in paths {
+        while !path.starts_with(prefix) {
+            match prefix[..prefix.len() - 1].rfind('/') {
+                Some(at) => prefix = &prefix[..=at],
+                None => return String::new(),
             }
         }
-        if any {
-            text.push_str(&block);
+    }
+    prefix.to_owned()
+}
+
+/// How many of `entries` (most useful first) to show, and the longest share each gets, so they
+/// fit in `budget` characters: all whole when they fit; otherwise one share for each, short
+/// notes whole and the rest cut to it, the least useful left out while the share would be below
+/// [`START_MIN_NOTE`].
+fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
+    let lens: Vec<usize> = entries.iter().map(|e| e.full_len()).collect();
+    for n in (1..=lens.len()).rev() {
+        let fits = |cap: usize| lens[..n].iter().map(|&l| l.min(cap)).sum::<usize>() <= budget;
+        let most = lens[..n].iter().copied().max().unwrap_or(0);
+        if fits(most) {
+            return (n, most);
+        }
+        let (mut lo, mut hi) = (0, most);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if lo >= START_MIN_NOTE {
+            return (n, lo);
         }
     }
-    index.extend(other);
-    // A repeated start in one session adds only new notes: its index is already in the context.
-    if !index.is_empty() && already.is_empty() {
+    (0, 0)
+}
+
+/// A tier of session-start groups: titles and their entries, shown in this order.
+pub(crate) type Tier<'a> = Vec<(String, Vec<Entry<'a>>)>;
+
+/// Session-start groups within `budget` characters, tier after tier: every note of a tier gets
+/// its share ([`share`]) of what the tiers before left; what does not fit, and `rest`, is listed
+/// by title (with `with_index`) while lines fit. Returns the text and the keys of the notes shown.
+pub(crate) fn fill(
+    tiers: Vec<Tier<'_>>,
+    rest: Vec<&Note>,
+    project: &Project,
+    budget: usize,
+    with_index: bool,
+) -> (String, Vec<String>) {
+    let mut text = String::new();
+    let mut shown = Vec::new();
+    let mut index: Vec<&Note> = Vec::new();
+    for tier in tiers {
+        let titles: usize = tier.iter().filter(|(_, e)| !e.is_empty()).map(|(t, _)| t.chars().count()).sum();
+        let left = budget.saturating_sub(text.chars().count() + titles);
+        // The least useful across the tier are the ones left out.
+        let mut ranked: Vec<(usize, usize)> =
+            tier.iter().enumerate().flat_map(|(g, (_, e))| (0..e.len()).map(move |i| (g, i))).collect();
+        ranked.sort_by(|a, b| tier[b.0].1[b.1].weight.total_cmp(&tier[a.0].1[a.1].weight).then(a.cmp(b)));
+        let flat: Vec<&Entry<'_>> = ranked.iter().map(|&(g, i)| &tier[g].1[i]).collect();
+        let (n, cap) = share(&flat, left);
+        let keep: BTreeSet<(usize, usize)> = ranked[..n].iter().copied().collect();
+        for (g, (title, group)) in tier.iter().enumerate() {
+            let mut block = String::new();
+            for (i, entry) in group.iter().enumerate() {
+                if keep.contains(&(g, i)) {
+                    let (part, whole) = entry.render(cap);
+                    block.push_str(&part);
+                    // A note cut short is still due whole when a prompt asks for it.
+                    if whole {
+                        shown.push(note_key(entry.note));
+                    }
+                } else {
+                    index.push(entry.note);
+                }
+            }
+            if !block.is_empty() {
+                text.push_str(title);
+                text.push_str(&block);
+            }
+        }
+    }
+    index.extend(rest);
+    if with_index && !index.is_empty() {
         let title = "## Other notes (read with `agent-memory notes show <scope> <path>`)\n";
         let mut block = title.to_owned();
         for note in index {
             let line = index_line(note, project);
-            if text.chars().count() + block.chars().count() + line.chars().count() + CLOSE.len() > budget {
+            if text.chars().count() + block.chars().count() + line.chars().count() > budget {
                 break;
             }
             block.push_str(&line);
@@ -235,11 +437,7 @@ pub async fn session_start(
             text.push_str(&block);
         }
     }
-    if text == header {
-        return Ok(None);
-    }
-    text.push_str(CLOSE);
-    Ok(Some(Injection { text, notes }))
+    (text, shown)
 }
 
 /// One note chosen for a prompt, and the passage of it found closest in meaning (`None` when it
