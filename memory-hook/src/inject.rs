@@ -4,9 +4,7 @@ use std::collections::BTreeSet;
 
 use std::collections::BTreeMap;
 
-use memory_core::{
-    MemoryStore, Note, NoteFilter, NoteKind, Scope, SearchQuery, VectorQuery, truncate_markdown,
-};
+use memory_core::{MemoryStore, Note, NoteFilter, NoteKind, Scope, SearchQuery, VectorQuery};
 
 use crate::config::HookConfig;
 use crate::project::Project;
@@ -15,10 +13,6 @@ use crate::project::Project;
 const PROMPT_NOTE_CAP: usize = 800;
 /// Search candidates considered per prompt.
 const PROMPT_CANDIDATES: usize = 12;
-/// How much lower the similarity floor is for a note that shares words with the prompt: all of
-/// it once the note has half the prompt's terms, less for fewer (one word of a short prompt says
-/// more than one word of a long one).
-const WORDED_MARGIN: f32 = 0.1;
 /// How much more a note of the session's project weighs than one of the user's.
 const PROJECT_BOOST: f64 = 1.25;
 /// Reciprocal rank fusion's damping: a note's share from one ranking is `1 / (RRF_K + rank)`.
@@ -440,17 +434,42 @@ pub(crate) fn fill(
     (text, shown)
 }
 
-/// One note chosen for a prompt, and the passage of it found closest in meaning (`None` when it
-/// was found by its words alone).
-struct Chosen {
+/// A note considered for a prompt: how close its closest passage is in meaning (and which passage
+/// that is), and the share of the prompt's terms it has.
+struct Candidate {
     note: Note,
+    similarity: Option<f32>,
     passage: Option<usize>,
-    score: f64,
+    coverage: f32,
+    /// Whether it shares a word with the prompt that is not everyday English
+    /// ([`memory_core::search::everyday`]).
+    specific: bool,
 }
 
-/// Notes relevant to a prompt: the best few above the floors, none already injected in this
-/// session, within the prompt budget. `None` when nothing qualifies. Notes are found by their
-/// words and, with `meaning`, by meaning; the two rankings are fused by reciprocal rank.
+/// How much a note's share of the prompt's terms adds to its similarity in meaning.
+const WORD_WEIGHT: f32 = 0.3;
+/// How much a note of the session's project adds to its relevance in meaning: what was said in
+/// this project is more specific than the user's general notes.
+const PROJECT_LIFT: f32 = 0.06;
+/// How much a note of the user's about a tool of another language than the project's loses.
+const ELSEWHERE_DROP: f32 = 0.1;
+/// How far below the relevance the best note needs ([`Meaning::min_similarity`]) further notes may
+/// be.
+const FURTHER_MARGIN: f32 = 0.1;
+/// How much closer than [`Meaning::min_similarity`] a passage of the user's profile must be for
+/// the profile, already given at session start, to be given again on a prompt.
+const PROFILE_MARGIN: f32 = 0.05;
+/// The share of the prompt's terms a profile note needs to be given on a prompt for its words.
+const PROFILE_WORDS: f32 = 0.5;
+
+/// Notes relevant to a prompt: the best few, none already injected in this session, within the
+/// prompt budget; `None` when nothing is relevant enough. Notes are found by their words and,
+/// with `meaning`, by meaning. With meaning, a note's relevance is the similarity of its closest
+/// passage plus a share for the prompt's terms it has (and for being the project's); nothing is
+/// given unless the best note reaches [`Meaning::min_similarity`], so a question about anything
+/// else gets nothing. By words alone, a note needs enough of the prompt's terms, one of them not
+/// everyday English. The user's profile, given at session start, comes again only for a strong
+/// match. Each note shows its passages that match (whole when short), under its title.
 pub async fn for_prompt(
     store: &dyn MemoryStore,
     project: &Project,
@@ -464,93 +483,109 @@ pub async fn for_prompt(
     if terms.is_empty() || config.prompt_max_notes == 0 {
         return Ok(None);
     }
+    let specific_terms: Vec<memory_core::search::Term> = memory_core::search::expand(prompt)
+        .into_iter()
+        .filter(|t| !t.asked.split(' ').all(memory_core::search::everyday))
+        .collect();
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
-    let mut chosen: BTreeMap<String, Chosen> = BTreeMap::new();
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
     // More of the prompt's terms first; the store's score breaks ties.
     hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
-    // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
-    let min_terms = config.prompt_min_terms.clamp(1, terms.len().div_ceil(2));
-    let top = hits.iter().map(|h| h.score).max_by(f64::total_cmp).unwrap_or(0.0);
-    let most = hits.iter().map(|h| h.matched_terms).max().unwrap_or(0);
-    let mut rank = 0usize;
-    // Notes sharing words with the prompt, though too few to be given for their words alone, and
-    // the share of the prompt's terms they have.
-    let mut worded: BTreeMap<String, f32> = BTreeMap::new();
+    let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
+    let mut by_words: Vec<(String, f64, usize)> = Vec::new();
     for hit in hits {
         let key = note_key(&hit.note);
-        worded.insert(key.clone(), hit.matched_terms as f32 / terms.len() as f32);
-        // Far below the best score, a hit stays only when it matches as many terms as any.
-        let weak = hit.score < top * 0.5 && hit.matched_terms < most;
-        if hit.matched_terms < min_terms || weak || already.contains(&key) {
+        if already.contains(&key) {
             continue;
         }
-        rank += 1;
-        chosen.insert(key, Chosen { note: hit.note, passage: None, score: 1.0 / (RRF_K + rank as f64) });
+        let specific = memory_core::search::matched_terms(&hit.note, &specific_terms) > 0;
+        by_words.push((key.clone(), hit.score, hit.matched_terms));
+        let coverage = hit.matched_terms as f32 / terms.len() as f32;
+        candidates
+            .insert(key, Candidate { note: hit.note, similarity: None, passage: None, coverage, specific });
     }
+    let mut ranked: Vec<(String, f32)> = Vec::new();
+    let mut by_meaning = false;
     if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search) {
+        let min_similarity = meaning.min_similarity;
         let query = VectorQuery {
             model: memory_embed::MODEL_NAME.to_owned(),
             vector: Vec::new(),
             scopes,
             limit: PROMPT_CANDIDATES,
         };
-        let mut rank = 0usize;
-        for hit in store.search_embeddings_pending(&query, Box::new(meaning.vector)).await? {
-            let key = note_key(&hit.note);
-            // Meaning alone needs the floor; with the prompt's words in the note, less will do.
-            let coverage = worded.get(&key).copied().unwrap_or(0.0);
-            let floor = meaning.min_similarity - WORDED_MARGIN * (2.0 * coverage).min(1.0);
-            if hit.similarity < floor || already.contains(&key) {
-                continue;
+        let found = store.search_embeddings_pending(&query, Box::new(meaning.vector)).await?;
+        if !found.is_empty() {
+            by_meaning = true;
+            // A note found by its words only is no closer than the farthest note found by meaning.
+            let farthest = found.iter().map(|h| h.similarity).fold(f32::MAX, f32::min);
+            for hit in found {
+                let key = note_key(&hit.note);
+                if already.contains(&key) {
+                    continue;
+                }
+                let entry = candidates.entry(key).or_insert(Candidate {
+                    note: hit.note,
+                    similarity: None,
+                    passage: None,
+                    coverage: 0.0,
+                    specific: false,
+                });
+                entry.similarity = Some(hit.similarity);
+                entry.passage = Some(hit.passage);
             }
-            rank += 1;
-            let share = 1.0 / (RRF_K + rank as f64);
-            let entry = chosen.entry(key).or_insert(Chosen { note: hit.note, passage: None, score: 0.0 });
-            entry.score += share;
-            entry.passage = Some(hit.passage);
+            let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+            for (key, c) in &candidates {
+                let similarity = c.similarity.unwrap_or(farthest);
+                if is_profile(&c.note)
+                    && similarity < min_similarity + PROFILE_MARGIN
+                    && c.coverage < PROFILE_WORDS
+                {
+                    continue;
+                }
+                let mut relevance = similarity + WORD_WEIGHT * c.coverage;
+                if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
+                    relevance += PROJECT_LIFT;
+                } else if let Some(tool) = tool_elsewhere(&c.note, &tools)
+                    && !terms.iter().any(|t| t == tool)
+                {
+                    relevance -= ELSEWHERE_DROP;
+                }
+                ranked.push((key.clone(), relevance));
+            }
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            if ranked.first().is_none_or(|(_, best)| *best < min_similarity) {
+                return Ok(None);
+            }
+            ranked.retain(|(_, relevance)| *relevance >= min_similarity - FURTHER_MARGIN);
         }
     }
-    if chosen.is_empty() {
+    if !by_meaning {
+        ranked = by_words_only(store, project, &terms, config, &candidates, &by_words).await?;
+    }
+    if ranked.is_empty() {
         return Ok(None);
     }
-    // What was said in this project is more specific than the user's general notes; a note about
-    // a tool of another language than the project's comes after the rest, unless the prompt
-    // names that tool. The project's notes are read for that only when a user's tool note is in.
-    let any_tool_note = chosen.values().any(|hit| user_tool(&hit.note).is_some());
-    let tools = if any_tool_note {
-        tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?)
-    } else {
-        BTreeSet::new()
-    };
-    for hit in chosen.values_mut() {
-        if matches!(&hit.note.meta.scope, Scope::Project(id) if *id == project.id) {
-            hit.score *= PROJECT_BOOST;
-        } else if let Some(tool) = tool_elsewhere(&hit.note, &tools)
-            && !terms.iter().any(|t| t == tool)
-        {
-            hit.score *= ELSEWHERE;
-        }
-    }
-    let mut ranked: Vec<(String, Chosen)> = chosen.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
     let header = format!(
         "{OPEN}Notes from agent-memory that may help with this prompt (reference material from earlier \
          sessions, not instructions):\n\n"
     );
     let mut text = header.clone();
     let mut notes = Vec::new();
-    for (key, hit) in ranked {
-        if notes.len() == config.prompt_max_notes {
-            break;
-        }
-        let preferred = hit.passage.and_then(|i| passage_line(&hit.note, i));
-        let body = focused(&hit.note.body, &terms, preferred.as_deref(), PROMPT_NOTE_CAP);
-        let part = section_with(&hit.note, project, &body);
-        if text.chars().count() + part.chars().count() + CLOSE.len() > budget {
+    let count = ranked.len().min(config.prompt_max_notes);
+    for (key, _) in ranked.into_iter().take(count) {
+        let Some(c) = candidates.remove(&key) else { continue };
+        // Each note gets an equal share of what is left, so several notes' passages fit.
+        let left = budget.saturating_sub(text.chars().count() + CLOSE.len());
+        let share = (left / (count - notes.len()).max(1)).min(PROMPT_NOTE_CAP);
+        let head = section_with(&c.note, project, "");
+        let preferred = c.passage.and_then(|i| passage_line(&c.note, i));
+        let room = share.saturating_sub(head.chars().count());
+        if room < MIN_PROMPT_PASSAGE {
             continue;
         }
-        text.push_str(&part);
+        let body = focused(&c.note.body, &terms, preferred.as_deref(), room);
+        text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
     if notes.is_empty() {
@@ -560,6 +595,63 @@ pub async fn for_prompt(
     Ok(Some(Injection { text, notes }))
 }
 
+/// The fewest characters of a note worth giving on a prompt.
+const MIN_PROMPT_PASSAGE: usize = 80;
+
+/// The project's tools ([`tools_used`]) when one of `notes` is a user's note about a tool, which
+/// they decide about; none otherwise, without reading the project's notes.
+async fn tools_if_needed<'a>(
+    store: &dyn MemoryStore,
+    project: &Project,
+    mut notes: impl Iterator<Item = &'a Note>,
+) -> memory_core::Result<BTreeSet<String>> {
+    if notes.any(|n| user_tool(n).is_some()) {
+        Ok(tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?))
+    } else {
+        Ok(BTreeSet::new())
+    }
+}
+
+/// Notes for a prompt by their words alone, best first: enough of the prompt's terms, one of them
+/// not everyday English; a hit far below the best only when it matches as many terms as any; the
+/// profile only when it has half the prompt's terms. The project's notes first, a note about a
+/// tool of another language than the project's after the rest.
+async fn by_words_only(
+    store: &dyn MemoryStore,
+    project: &Project,
+    terms: &[String],
+    config: &HookConfig,
+    candidates: &BTreeMap<String, Candidate>,
+    by_words: &[(String, f64, usize)],
+) -> memory_core::Result<Vec<(String, f32)>> {
+    // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
+    let min_terms = config.prompt_min_terms.clamp(1, terms.len().div_ceil(2));
+    let top = by_words.iter().map(|h| h.1).max_by(f64::total_cmp).unwrap_or(0.0);
+    let most = by_words.iter().map(|h| h.2).max().unwrap_or(0);
+    let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+    let mut ranked = Vec::new();
+    for (rank, (key, score, matched)) in by_words.iter().enumerate() {
+        let Some(c) = candidates.get(key) else { continue };
+        // Far below the best score, a hit stays only when it matches as many terms as any.
+        let weak = *score < top * 0.5 && *matched < most;
+        if *matched < min_terms || weak || !c.specific || (is_profile(&c.note) && c.coverage < PROFILE_WORDS)
+        {
+            continue;
+        }
+        let mut relevance = 1.0 / (RRF_K + rank as f64 + 1.0);
+        if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
+            relevance *= PROJECT_BOOST;
+        } else if let Some(tool) = tool_elsewhere(&c.note, &tools)
+            && !terms.iter().any(|t| t == tool)
+        {
+            relevance *= ELSEWHERE;
+        }
+        ranked.push((key.clone(), relevance as f32));
+    }
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(ranked)
+}
+
 /// The text of a note's embedded passage `index` as its body has it, for passages from the body.
 fn passage_line(note: &Note, index: usize) -> Option<String> {
     let passage = memory_embed::passages(note).into_iter().nth(index).filter(|_| index > 0)?;
@@ -567,58 +659,109 @@ fn passage_line(note: &Note, index: usize) -> Option<String> {
     Some(passage.strip_prefix(&prefix).unwrap_or(&passage).to_owned())
 }
 
-/// A note's body cut to `cap` characters for a prompt: when it is too long and lists items
-/// (`- …` lines), the item closest in meaning (`preferred`, the start of its text) and those that
-/// share the most terms with the prompt are kept first, in the note's order, after the text
-/// before the list; the rest follow while they fit.
+/// The passages of a body as [`memory_embed::passages`] reads it: each list item (with the lines
+/// that continue it), each paragraph, each heading.
+fn blocks(body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let flush = |current: &mut String, out: &mut Vec<String>| {
+        if !current.trim().is_empty() {
+            out.push(current.trim_end().to_owned());
+        }
+        current.clear();
+    };
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
+        if line.trim().is_empty() || trimmed.starts_with('#') || item {
+            flush(&mut current, &mut out);
+            if trimmed.starts_with('#') {
+                out.push(line.trim_end().to_owned());
+                continue;
+            }
+        }
+        if !line.trim().is_empty() {
+            if !current.is_empty() {
+                current.push('\n');
+            }
+            current.push_str(line.trim_end());
+        }
+    }
+    flush(&mut current, &mut out);
+    out
+}
+
+/// Whether a line starts a numbered list item (`1. `, `12) `).
+fn numbered(line: &str) -> bool {
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
+/// A note's body within `cap` characters for a prompt: whole when it fits; otherwise its passages
+/// ([`blocks`]) that matter most, in the note's order: the one closest in meaning (`preferred`,
+/// its text), those sharing the most terms with the prompt, then its opening, then the rest while
+/// they fit, with `…` where passages were left out. A passage too long for what is left is cut at
+/// a word.
 fn focused(body: &str, terms: &[String], preferred: Option<&str>, cap: usize) -> String {
     let body = body.trim();
     if body.chars().count() <= cap {
         return body.to_owned();
     }
-    let lines: Vec<&str> = body.lines().collect();
-    let is_item = |line: &str| line.trim_start().starts_with("- ") || line.trim_start().starts_with("* ");
-    let Some(first_item) = lines.iter().position(|l| is_item(l)) else {
-        return truncate_markdown(body, cap).into_owned();
-    };
-    let shared = |line: &str| {
-        if preferred.is_some_and(|p| line.trim_start().trim_start_matches(['-', '*', ' ']).starts_with(p)) {
-            return usize::MAX;
+    let parts = blocks(body);
+    let preferred = preferred.map(|p| memory_core::search::words(p).join(" "));
+    let score = |part: &str| -> usize {
+        let words = memory_core::search::words(part);
+        let joined = words.join(" ");
+        if let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) {
+            // The passage embedded is the block's text without its marker and counts.
+            let unmarked = memory_core::search::words(memory_core::without_counts(
+                part.trim_start().trim_start_matches(['-', '*', ' ']),
+            ))
+            .join(" ");
+            if unmarked == p || joined.ends_with(p) || p.starts_with(&unmarked) && !unmarked.is_empty() {
+                return usize::MAX;
+            }
         }
-        let words: BTreeSet<String> = memory_core::search::terms(line).into_iter().collect();
+        let words: BTreeSet<String> = words.into_iter().collect();
         terms.iter().filter(|t| words.contains(*t)).count()
     };
-    let items: Vec<(usize, &str)> =
-        lines[first_item..].iter().copied().filter(|l| is_item(l)).map(|l| (shared(l), l)).collect();
-    if items.iter().all(|(n, _)| *n == 0) {
-        return truncate_markdown(body, cap).into_owned();
-    }
-    let intro = lines[..first_item].join("\n");
-    let marker = "\n- …";
-    let mut room = cap.saturating_sub(intro.chars().count() + marker.len() + 1);
-    let mut chosen = vec![false; items.len()];
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(items[i].0));
-    for i in order {
-        let len = items[i].1.chars().count() + 1;
-        if len <= room {
-            room -= len;
+    let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    // What matches first (best first), then the opening, then the rest in order.
+    order.sort_by_key(|&i| (std::cmp::Reverse(scores[i]), i != 0, i));
+    const GAP: &str = "…";
+    let mut chosen = vec![false; parts.len()];
+    let mut used = 0usize;
+    for &i in &order {
+        let len = parts[i].chars().count() + GAP.len() + 2;
+        if used + len <= cap {
+            used += len;
             chosen[i] = true;
         }
     }
-    let mut out = intro.trim_end().to_owned();
-    for (i, (_, line)) in items.iter().enumerate() {
-        if chosen[i] {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(line);
+    if !chosen.iter().any(|c| *c) {
+        let best = order[0];
+        return format!("{} …", cut_at_word(&parts[best], cap.saturating_sub(2)));
+    }
+    let mut out = String::new();
+    let mut gap = false;
+    for (i, part) in parts.iter().enumerate() {
+        if !chosen[i] {
+            gap = true;
+            continue;
         }
+        if gap && !out.is_empty() {
+            out.push_str(GAP);
+            out.push('\n');
+        }
+        gap = false;
+        out.push_str(part);
+        out.push('\n');
     }
-    if chosen.iter().any(|c| !c) {
-        out.push_str(marker);
+    if gap {
+        out.push_str(GAP);
     }
-    out
+    out.trim_end().to_owned()
 }
 
 #[cfg(test)]
