@@ -435,7 +435,7 @@ pub(crate) fn fill(
 }
 
 /// A note considered for a prompt: how close its closest passage is in meaning (and which passage
-/// that is), and the share of the prompt's terms it has.
+/// that is), and the share of the prompt's terms it has that are not everyday English.
 struct Candidate {
     note: Note,
     similarity: Option<f32>,
@@ -498,9 +498,11 @@ pub async fn for_prompt(
         if already.contains(&key) {
             continue;
         }
-        let specific = memory_core::search::matched_terms(&hit.note, &specific_terms) > 0;
+        let specific_matched = memory_core::search::matched_terms(&hit.note, &specific_terms);
+        let specific = specific_matched > 0;
         by_words.push((key.clone(), hit.score, hit.matched_terms));
-        let coverage = hit.matched_terms as f32 / terms.len() as f32;
+        // Everyday words the note shares with the prompt say nothing of what the prompt is about.
+        let coverage = specific_matched.min(hit.matched_terms) as f32 / terms.len() as f32;
         candidates
             .insert(key, Candidate { note: hit.note, similarity: None, passage: None, coverage, specific });
     }

@@ -427,7 +427,9 @@ pub(crate) fn carry_moved(
         return Ok(());
     }
     let from: Option<(i64, String, Option<String>, String, String)> = conn
-        .prepare_cached("SELECT id, title, description, tags, body FROM notes WHERE scope = ?1 AND path = ?2")?
+        .prepare_cached(
+            "SELECT id, title, description, tags, body FROM notes WHERE scope = ?1 AND path = ?2",
+        )?
         .query_row(params![scope_text, path.as_str()], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
         })
