@@ -720,7 +720,11 @@ fn focused(body: &str, terms: &[String], preferred: Option<&str>, cap: usize) ->
                 part.trim_start().trim_start_matches(['-', '*', ' ']),
             ))
             .join(" ");
-            if unmarked == p || joined.ends_with(p) || p.starts_with(&unmarked) && !unmarked.is_empty() {
+            if unmarked == p
+                || joined.ends_with(p)
+                || unmarked.starts_with(p)
+                || (p.starts_with(&unmarked) && !unmarked.is_empty())
+            {
                 return usize::MAX;
             }
         }
@@ -839,6 +843,176 @@ mod tests {
         assert!(tool_elsewhere(&mypy, &BTreeSet::new()).is_none(), "nothing known, nothing set aside");
     }
 
+    fn project() -> crate::project::Project {
+        crate::project::Project {
+            id: "ledger-1".to_owned(),
+            name: "ledger".to_owned(),
+            root: std::path::PathBuf::from("/src/ledger"),
+        }
+    }
+
+    #[test]
+    fn a_session_start_says_each_fact_once_and_shares_the_budget_among_the_notes() {
+        let here = Scope::Project("ledger-1".to_owned());
+        let conventions = note(
+            here.clone(),
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            "Conventions of this project.\n\n- run the suite with `cargo nextest run` (2×, last 2026-12-01)\n- errors via thiserror\n",
+        );
+        let commands = note(
+            here.clone(),
+            "project/ledger/commands.md",
+            NoteKind::Tool,
+            0,
+            "Commands run here.\n- `cargo nextest run` (5×, last 2026-12-01)\n- `cargo fmt --all`\n",
+        );
+        let project = project();
+        let mut said = Vec::new();
+        let entries = super::entries(&[&conventions, &commands], &project, &mut said, &|_| 1.0);
+        let (text, shown) = super::fill(
+            vec![vec![("## This project\n".to_owned(), entries)]],
+            Vec::new(),
+            &project,
+            2_000,
+            true,
+        );
+        assert_eq!(text.matches("cargo nextest run").count(), 1, "said once: {text}");
+        assert!(!text.contains('×'), "no counts: {text}");
+        assert!(text.contains("### project/ledger/conventions.md (`conventions.md`)"), "{text}");
+        assert!(text.contains("- `cargo fmt --all`"), "{text}");
+        assert_eq!(shown.len(), 2, "both whole: {shown:?}");
+
+        // Forty notes of 500 characters in 9,000: each keeps its opening, none is left out.
+        let many: Vec<Note> = (0..40)
+            .map(|i| {
+                let mut body = format!("Note {i} opens with what matters most about topic {i}.\n");
+                for j in 0..6 {
+                    body.push_str(&format!(
+                        "- detail {j} of topic {i}, which says a little more than the last\n"
+                    ));
+                }
+                note(here.clone(), &format!("project/ledger/topic-{i:02}.md"), NoteKind::Fact, 0, &body)
+            })
+            .collect();
+        let refs: Vec<&Note> = many.iter().collect();
+        let mut said = Vec::new();
+        let entries = super::entries(&refs, &project, &mut said, &|_| 1.0);
+        let (text, shown) = super::fill(
+            vec![vec![("## This project\n".to_owned(), entries)]],
+            Vec::new(),
+            &project,
+            9_000,
+            true,
+        );
+        assert!(text.chars().count() <= 9_000, "{}", text.chars().count());
+        for i in 0..40 {
+            assert!(text.contains(&format!("Note {i} opens with what matters most about topic {i}.")), "{i}");
+        }
+        assert!(shown.is_empty(), "notes cut short are still due whole on a prompt: {shown:?}");
+        assert!(!text.contains("truncated"), "{text}");
+
+        // Too many for a share worth reading: the least useful are listed by title instead.
+        let mut said = Vec::new();
+        let entries = super::entries(&refs, &project, &mut said, &|n: &Note| {
+            if n.path.as_str().ends_with("-00.md") { 2.0 } else { 1.0 }
+        });
+        let (text, _) = super::fill(
+            vec![vec![("## This project\n".to_owned(), entries)]],
+            Vec::new(),
+            &project,
+            3_000,
+            true,
+        );
+        assert!(text.contains("Note 0 opens"), "the most useful is shown: {text}");
+        assert!(!text.contains("Note 39 opens"), "left out, not cut to nothing: {text}");
+        assert!(text.chars().count() <= 3_000);
+    }
+
+    #[test]
+    fn a_long_note_gives_the_passages_that_match_not_its_first_characters() {
+        let mut body = String::from("How releases are cut, step by step.\n\n");
+        for i in 0..12 {
+            body.push_str(&format!(
+                "Paragraph {i} explains a stage of the pipeline in some depth, with enough words to take room.\n\n"
+            ));
+        }
+        body.push_str(
+            "Rolling back: redeploy the previous tag with `deploy --tag <previous>`; never revert on main.\n",
+        );
+        let terms = memory_core::search::terms("how do I roll back a bad deploy");
+        let out = focused(&body, &terms, None, 400);
+        assert!(out.chars().count() <= 400, "{}", out.chars().count());
+        assert!(out.contains("Rolling back: redeploy the previous tag"), "{out}");
+        assert!(out.starts_with("How releases are cut"), "the opening, for context: {out}");
+        assert!(out.contains('…'), "what was left out is marked: {out}");
+        assert!(!out.contains("truncated"), "{out}");
+        let by_meaning = focused(&body, &[], Some("Paragraph 7 explains a stage of the pipeline"), 300);
+        assert!(by_meaning.contains("Paragraph 7 explains"), "{by_meaning}");
+        // One passage longer than the room: its start, cut at a word.
+        let single = "word ".repeat(200);
+        let cut = focused(&single, &[], None, 100);
+        assert!(cut.chars().count() <= 100 && cut.ends_with('…'), "{cut}");
+    }
+
+    #[tokio::test]
+    async fn general_questions_get_nothing_and_the_profile_comes_only_on_a_strong_match() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let bisect = note(
+            Scope::User,
+            "procedures/bisect.md",
+            NoteKind::Procedure,
+            0,
+            "Finding the commit that broke something: `git bisect start`, mark good and bad commits, go back with `git bisect reset`.\n",
+        );
+        let profile = note(
+            Scope::User,
+            "profile/about.md",
+            NoteKind::Profile,
+            0,
+            "Works mostly in Rust, on a laptop, in short sessions; likes small commits.\n",
+        );
+        let deploy = note(
+            here,
+            "project/ledger/deploy.md",
+            NoteKind::Procedure,
+            0,
+            "Deploys go through the release pipeline: tag, push the tag, approve the rollout.\n",
+        );
+        for n in [&bisect, &profile, &deploy] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        let ask = |prompt: &'static str| {
+            let (store, project, config) = (&store, &project, &config);
+            async move {
+                super::for_prompt(store, project, prompt, &BTreeSet::new(), config, 2_400, None)
+                    .await
+                    .unwrap()
+                    .map(|i| i.notes)
+                    .unwrap_or_default()
+            }
+        };
+        for general in [
+            "is it good to go back to running after a knee injury?",
+            "what makes a good first sentence for a short story?",
+            "explain why the sky looks darker on a winter evening",
+        ] {
+            assert_eq!(ask(general).await, Vec::<String>::new(), "{general}");
+        }
+        let found = ask("how do I find which commit broke the build with git bisect?").await;
+        assert!(found.iter().any(|k| k.ends_with("procedures/bisect.md")), "{found:?}");
+        let found = ask("push the release tag for the rollout").await;
+        assert!(found.iter().any(|k| k.ends_with("deploy.md")), "{found:?}");
+        assert!(!found.iter().any(|k| k.ends_with("profile/about.md")), "{found:?}");
+        let found = ask("small commits in rust on my laptop").await;
+        assert!(found.iter().any(|k| k.ends_with("profile/about.md")), "a strong match: {found:?}");
+    }
+
     #[test]
     fn a_long_list_keeps_the_items_the_prompt_is_about() {
         let mut body = String::from("Preferences the user stated.\n\n");
@@ -851,7 +1025,7 @@ mod tests {
         assert!(out.starts_with("Preferences the user stated."), "{out}");
         assert!(out.contains("- give me a short summary of what changed"), "{out}");
         assert!(out.chars().count() <= 300, "{} chars", out.chars().count());
-        assert!(out.ends_with("- …"), "{out}");
+        assert!(out.contains("\n…\n"), "{out}");
         let short = "- one\n- two";
         assert_eq!(focused(short, &terms, None, 300), short);
         let chosen = focused(&body, &[], Some("keep functions under 70 lines"), 300);
