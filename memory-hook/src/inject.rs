@@ -444,6 +444,8 @@ struct Candidate {
     /// Whether it shares a word with the prompt that is not everyday English
     /// ([`memory_core::search::everyday`]).
     specific: bool,
+    /// Whether one passage of it has [`PROFILE_TERMS`] of those words.
+    strong: bool,
 }
 
 /// How much a note's share of the prompt's terms adds to its similarity in meaning.
@@ -459,8 +461,10 @@ const FURTHER_MARGIN: f32 = 0.1;
 /// How much closer than [`Meaning::min_similarity`] a passage of the user's profile must be for
 /// the profile, already given at session start, to be given again on a prompt.
 const PROFILE_MARGIN: f32 = 0.05;
-/// The share of the prompt's terms a profile note needs to be given on a prompt for its words.
-const PROFILE_WORDS: f32 = 0.5;
+/// How many of the prompt's terms that are not everyday English one passage of a profile note
+/// needs for the note to be given on a prompt for its words (all of them when the prompt has
+/// fewer).
+const PROFILE_TERMS: usize = 2;
 
 /// Notes relevant to a prompt: the best few, none already injected in this session, within the
 /// prompt budget; `None` when nothing is relevant enough. Notes are found by their words and,
@@ -500,11 +504,15 @@ pub async fn for_prompt(
         }
         let specific_matched = memory_core::search::matched_terms(&hit.note, &specific_terms);
         let specific = specific_matched > 0;
+        let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
+        let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
         let coverage = specific_matched.min(hit.matched_terms) as f32 / terms.len() as f32;
-        candidates
-            .insert(key, Candidate { note: hit.note, similarity: None, passage: None, coverage, specific });
+        candidates.insert(
+            key,
+            Candidate { note: hit.note, similarity: None, passage: None, coverage, specific, strong },
+        );
     }
     let mut ranked: Vec<(String, f32)> = Vec::new();
     let mut by_meaning = false;
@@ -532,6 +540,7 @@ pub async fn for_prompt(
                     passage: None,
                     coverage: 0.0,
                     specific: false,
+                    strong: false,
                 });
                 entry.similarity = Some(hit.similarity);
                 entry.passage = Some(hit.passage);
@@ -539,10 +548,7 @@ pub async fn for_prompt(
             let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
             for (key, c) in &candidates {
                 let similarity = c.similarity.unwrap_or(farthest);
-                if is_profile(&c.note)
-                    && similarity < min_similarity + PROFILE_MARGIN
-                    && c.coverage < PROFILE_WORDS
-                {
+                if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong {
                     continue;
                 }
                 let mut relevance = similarity + WORD_WEIGHT * c.coverage;
@@ -597,6 +603,13 @@ pub async fn for_prompt(
     Ok(Some(Injection { text, notes }))
 }
 
+/// Whether one passage of `note` ([`blocks`]) has `need` of `terms`.
+fn passage_has(note: &Note, terms: &[memory_core::search::Term], need: usize) -> bool {
+    blocks(&note.body)
+        .iter()
+        .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), terms) >= need)
+}
+
 /// The fewest characters of a note worth giving on a prompt.
 const MIN_PROMPT_PASSAGE: usize = 80;
 
@@ -616,7 +629,7 @@ async fn tools_if_needed<'a>(
 
 /// Notes for a prompt by their words alone, best first: enough of the prompt's terms, one of them
 /// not everyday English; a hit far below the best only when it matches as many terms as any; the
-/// profile only when it has half the prompt's terms. The project's notes first, a note about a
+/// profile only when one passage of it has several of the prompt's terms. The project's notes first, a note about a
 /// tool of another language than the project's after the rest.
 async fn by_words_only(
     store: &dyn MemoryStore,
@@ -636,8 +649,7 @@ async fn by_words_only(
         let Some(c) = candidates.get(key) else { continue };
         // Far below the best score, a hit stays only when it matches as many terms as any.
         let weak = *score < top * 0.5 && *matched < most;
-        if *matched < min_terms || weak || !c.specific || (is_profile(&c.note) && c.coverage < PROFILE_WORDS)
-        {
+        if *matched < min_terms || weak || !c.specific || (is_profile(&c.note) && !c.strong) {
             continue;
         }
         let mut relevance = 1.0 / (RRF_K + rank as f64 + 1.0);
