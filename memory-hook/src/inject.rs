@@ -450,6 +450,9 @@ struct Candidate {
 
 /// How much a note's share of the prompt's terms adds to its similarity in meaning.
 const WORD_WEIGHT: f32 = 0.3;
+/// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
+/// alone when meaning is known too.
+const WORDED_ENOUGH: f32 = 0.5;
 /// How much a note of the session's project adds to its relevance in meaning: what was said in
 /// this project is more specific than the user's general notes.
 const PROJECT_LIFT: f32 = 0.06;
@@ -552,6 +555,11 @@ pub async fn for_prompt(
                     continue;
                 }
                 let mut relevance = similarity + WORD_WEIGHT * c.coverage;
+                // Half the prompt's terms, rare words among them, is an answer whatever the
+                // model makes of them (names and identifiers embed poorly).
+                if c.specific && c.coverage >= WORDED_ENOUGH {
+                    relevance = relevance.max(min_similarity);
+                }
                 if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
                     relevance += PROJECT_LIFT;
                 } else if let Some(tool) = tool_elsewhere(&c.note, &tools)
