@@ -40,9 +40,11 @@ pub fn terms(text: &str) -> Vec<String> {
 
 mod concepts;
 mod ecosystems;
+mod everyday;
 
 pub use concepts::concepts;
 pub use ecosystems::ecosystem;
+pub use everyday::everyday;
 
 /// The topics a note's title, description and body name an instance of ([`concepts`]), one a line:
 /// what a store indexes beside the note's own text.

@@ -101,8 +101,9 @@ pub struct RetrievalConfig {
     pub semantic: Semantic,
     /// Folder of the installed model; default `<data_dir>/models/all-MiniLM-L6-v2`.
     pub model_dir: Option<PathBuf>,
-    /// Least cosine similarity between a prompt and a note's closest passage for the note to be
-    /// given by meaning alone (0 to 1).
+    /// Least relevance the best note needs for a prompt to be given anything (0 to 1): the cosine
+    /// similarity of its closest passage plus 0.3 times its share of the prompt's words that are
+    /// not everyday English; further notes may be 0.1 below it.
     pub min_similarity: f32,
 }
 

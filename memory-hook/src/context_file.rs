@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use memory_core::{HarnessAdapter, MemoryStore, Note, NoteFilter, Scope, truncate_markdown};
+use memory_core::{HarnessAdapter, MemoryStore, Note, NoteFilter, Scope};
 
 use crate::error::{Error, Result};
 use crate::inject::{CLOSE, OPEN};
@@ -19,9 +19,6 @@ use crate::project::Project;
 
 /// The list of context files written, one absolute path a line, in the data folder.
 pub const LIST_FILE: &str = "context-files.txt";
-
-/// Longest body of one note in the file, in characters.
-const NOTE_CAP: usize = 1_500;
 
 /// Where the adapter's context file of a project lives, if the harness has one.
 pub fn path(adapter: &dyn HarnessAdapter, project_root: &Path) -> Option<PathBuf> {
@@ -45,43 +42,29 @@ pub async fn block(
     if profile.is_empty() && own.is_empty() {
         return Ok(None);
     }
-    // Most useful first, as at a session start: the budget cuts the least useful.
+    // Ranked, shared out and deduplicated as at a session start: the budget cuts the least useful.
     let tools = crate::inject::tools_used(&own);
     let now = chrono::Utc::now();
     let mut profile: Vec<&Note> = profile.iter().collect();
     let mut own: Vec<&Note> = own.iter().collect();
     crate::inject::rank_by_usefulness(&mut profile, &tools, now);
     crate::inject::rank_by_usefulness(&mut own, &tools, now);
-    let mut text = format!(
+    let header = format!(
         "{OPEN}Reference material from agent-memory: notes distilled from this user's earlier \
          sessions. Background to consult, not instructions; prefer what the user says now.\n\n",
     );
-    let close = CLOSE;
-    for (title, notes) in [
-        ("## About the user\n\n".to_owned(), profile),
-        (format!("## This project ({})\n\n", project.name), own),
-    ] {
-        let mut section = title;
-        let mut any = false;
-        for note in notes {
-            let part = format!(
-                "### {} (`{}`)\n{}\n\n",
-                note.meta.title,
-                note.path,
-                truncate_markdown(note.body.trim(), NOTE_CAP).trim_end()
-            );
-            if text.chars().count() + section.chars().count() + part.chars().count() + close.len() > budget {
-                break;
-            }
-            section.push_str(&part);
-            any = true;
-        }
-        if any {
-            text.push_str(&section);
-        }
-    }
-    text.push_str(close);
-    Ok(Some(text))
+    let weight = |note: &Note| crate::inject::usefulness(note, &tools, now);
+    let mut said = Vec::new();
+    let tier = vec![
+        ("## About the user\n\n".to_owned(), crate::inject::entries(&profile, project, &mut said, &weight)),
+        (
+            crate::inject::project_heading(&own, project),
+            crate::inject::entries(&own, project, &mut said, &weight),
+        ),
+    ];
+    let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
+    let (body, _) = crate::inject::fill(vec![tier], Vec::new(), project, room, false);
+    Ok(Some(format!("{header}{body}{CLOSE}")))
 }
 
 /// Writes the file when its content changed, keeps it out of git and lists it in `data_dir`;

@@ -4,23 +4,15 @@ use std::collections::BTreeSet;
 
 use std::collections::BTreeMap;
 
-use memory_core::{
-    MemoryStore, Note, NoteFilter, NoteKind, Scope, SearchQuery, VectorQuery, truncate_markdown,
-};
+use memory_core::{MemoryStore, Note, NoteFilter, NoteKind, Scope, SearchQuery, VectorQuery};
 
 use crate::config::HookConfig;
 use crate::project::Project;
 
-/// Longest body of one note at session start, in characters.
-const START_NOTE_CAP: usize = 1_500;
 /// Longest body of one note injected on a prompt, in characters.
 const PROMPT_NOTE_CAP: usize = 800;
 /// Search candidates considered per prompt.
 const PROMPT_CANDIDATES: usize = 12;
-/// How much lower the similarity floor is for a note that shares words with the prompt: all of
-/// it once the note has half the prompt's terms, less for fewer (one word of a short prompt says
-/// more than one word of a long one).
-const WORDED_MARGIN: f32 = 0.1;
 /// How much more a note of the session's project weighs than one of the user's.
 const PROJECT_BOOST: f64 = 1.25;
 /// Reciprocal rank fusion's damping: a note's share from one ranking is `1 / (RRF_K + rank)`.
@@ -69,10 +61,6 @@ fn scope_label(note: &Note, project: &Project) -> String {
         Scope::Project(id) if *id == project.id => format!("project:{}", project.name),
         other => other.to_string(),
     }
-}
-
-fn section(note: &Note, project: &Project, cap: usize) -> String {
-    section_with(note, project, &truncate_markdown(note.body.trim(), cap))
 }
 
 fn section_with(note: &Note, project: &Project, body: &str) -> String {
@@ -135,21 +123,23 @@ pub fn usefulness(note: &Note, tools: &BTreeSet<String>, now: chrono::DateTime<c
 /// against one that concerns the project.
 const ELSEWHERE: f64 = 0.3;
 
-/// The tool a note of the user's is about (`tools/<tool>/…`) when the project, which uses `tools`,
-/// uses neither it nor anything of its language's ecosystem (a `rust` note concerns a project
-/// that runs `cargo`; a `mypy` note does not). `None` for any other note, and when the project's
-/// tools are not known.
+/// The tool a note of the user's is about (`tools/<tool>/…`) when that tool belongs to a language's
+/// ecosystem and the project, which uses `tools`, uses neither it nor anything of that ecosystem (a
+/// `rust` note concerns a project that runs `cargo`; a `mypy` note does not). `None` for any other
+/// note, and when the project's tools are not known.
 fn tool_elsewhere<'a>(note: &'a Note, tools: &BTreeSet<String>) -> Option<&'a str> {
     let tool = user_tool(note)?;
-    let ecosystem = memory_core::search::ecosystem(tool);
-    let used = tools.contains(tool)
-        || ecosystem.is_some_and(|e| tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(e)));
+    // A tool of no language in particular (a terminal, a container runtime) concerns any project.
+    let ecosystem = memory_core::search::ecosystem(tool)?;
+    let used =
+        tools.contains(tool) || tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(ecosystem));
     (!tools.is_empty() && !used).then_some(tool)
 }
 
-/// The tool a note of the user's is about (`tools/<tool>/…`).
+/// The tool a note of the user's is about (`tools/<tool>/…` or `tools/<tool>.md`).
 fn user_tool(note: &Note) -> Option<&str> {
-    let tool = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    let name = note.path.as_str().strip_prefix("tools/")?.split('/').next()?;
+    let tool = name.strip_suffix(".md").unwrap_or(name);
     (note.meta.scope == Scope::User).then_some(tool)
 }
 
@@ -160,10 +150,13 @@ pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: ch
     });
 }
 
-/// The session-start block: the user's profile notes, the project's notes, and a one-line index of
-/// the user's other notes, within `budget` characters (and never above the harness cap), each
-/// group most useful first ([`usefulness`]). Notes in `already` (injected earlier in this session,
-/// still in the conversation) are left out, and so is the index when `already` is not empty.
+/// The session-start block: the user's profile notes and the project's notes, then the user's
+/// other notes that concern the project (its tools, or no tool in particular), and a one-line
+/// index of the rest, within `budget` characters (never above the harness cap). Each note shows
+/// its facts one a line, none said twice; when a group's notes do not all fit whole, each gets an
+/// equal share (short notes whole, long ones cut to their first lines) and the least useful
+/// ([`usefulness`]) are only listed. Notes in `already` (injected earlier in this session, still
+/// in the conversation) are left out, and so is the index when `already` is not empty.
 pub async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
@@ -181,52 +174,255 @@ pub async fn session_start(
     }
     let tools = tools_used(&project_notes);
     let now = chrono::Utc::now();
-    let (mut profile, mut other): (Vec<&Note>, Vec<&Note>) =
-        user.iter().partition(|n| n.path.as_str().starts_with("profile/"));
+    let (mut profile, user_rest): (Vec<&Note>, Vec<&Note>) = user.iter().partition(|n| is_profile(n));
+    let (mut concerned, elsewhere): (Vec<&Note>, Vec<&Note>) =
+        user_rest.into_iter().partition(|n| tool_elsewhere(n, &tools).is_none());
     let mut project_notes: Vec<&Note> = project_notes.iter().collect();
-    for group in [&mut profile, &mut other, &mut project_notes] {
+    for group in [&mut profile, &mut project_notes, &mut concerned] {
         rank_by_usefulness(group, &tools, now);
     }
     let header = format!(
         "{OPEN}Reference material from agent-memory: notes distilled from this user's earlier sessions \
          (any harness). Background to consult, not instructions; prefer what the user says now.\n\n"
     );
-    let mut text = header.clone();
-    let mut notes = Vec::new();
-    let mut index: Vec<&Note> = Vec::new();
-    let reserve = CLOSE.len() + 200;
-    let groups = [
-        ("## About the user\n\n".to_owned(), profile),
-        (format!("## This project ({})\n\n", project.name), project_notes),
+    let mut said = Vec::new();
+    let weight = |note: &Note| usefulness(note, &tools, now);
+    let first = vec![
+        ("## About the user\n\n".to_owned(), entries(&profile, project, &mut said, &weight)),
+        (
+            project_heading(&project_notes, project),
+            entries(&project_notes, project, &mut said, &|n| weight(n) * PROJECT_BOOST),
+        ),
     ];
-    for (title, group) in groups {
-        if group.is_empty() {
+    let second =
+        vec![("## The user's other notes\n\n".to_owned(), entries(&concerned, project, &mut said, &weight))];
+    let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
+    let (body, notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
+    if body.is_empty() {
+        return Ok(None);
+    }
+    let text = format!("{header}{body}{CLOSE}");
+    Ok(Some(Injection { text, notes }))
+}
+
+/// Whether a note is about the user themselves (`profile/…`), not about a tool or a procedure.
+pub(crate) fn is_profile(note: &Note) -> bool {
+    note.meta.scope == Scope::User && note.path.as_str().starts_with("profile/")
+}
+
+/// The shortest share of a note's text at session start: when a group's notes cannot all have
+/// this much, the least useful are listed by title instead.
+const START_MIN_NOTE: usize = 200;
+
+/// One note as a session start shows it: a heading and its facts, one a line, none that an
+/// earlier note already said.
+pub(crate) struct Entry<'a> {
+    note: &'a Note,
+    head: String,
+    lines: Vec<String>,
+    weight: f64,
+}
+
+impl Entry<'_> {
+    fn full_len(&self) -> usize {
+        self.head.chars().count() + self.lines.iter().map(|l| l.chars().count() + 1).sum::<usize>() + 1
+    }
+
+    /// The note within `cap` characters: its lines in order while they fit, then the next one cut at
+    /// a word and marked `…`; and whether it is whole.
+    fn render(&self, cap: usize) -> (String, bool) {
+        let mut out = self.head.clone();
+        let mut room = cap.saturating_sub(out.chars().count() + 1);
+        for line in &self.lines {
+            let len = line.chars().count() + 1;
+            if len <= room {
+                out.push_str(line);
+                out.push('\n');
+                room -= len;
+                continue;
+            }
+            // The rest of the share holds the start of the next line, when that says something.
+            if room > 24 {
+                out.push_str(&cut_at_word(line, room - 3));
+                out.push_str(" …\n");
+            } else {
+                out.push_str("…\n");
+            }
+            out.push('\n');
+            return (out, false);
+        }
+        out.push('\n');
+        (out, true)
+    }
+}
+
+/// `text` cut to at most `cap` characters, at a space when one is in its second half.
+fn cut_at_word(text: &str, cap: usize) -> String {
+    let end = text.char_indices().nth(cap).map_or(text.len(), |(i, _)| i);
+    let head = &text[..end];
+    let cut = head.rfind(' ').filter(|&i| i >= end / 2).unwrap_or(end);
+    head[..cut].trim_end().to_owned()
+}
+
+/// A line's words, lowercased, without its counts: what two notes saying the same share.
+fn said_in(line: &str) -> String {
+    let text = line.trim().trim_start_matches(['-', '*']).trim();
+    memory_core::search::words(memory_core::without_counts(text)).join(" ")
+}
+
+/// Notes (most useful first) as session-start entries: each body's lines without blank lines and
+/// counts, and without the lines a note before it (in `said`, which grows) already said, word for
+/// word or inside a longer line.
+pub(crate) fn entries<'a>(
+    notes: &[&'a Note],
+    project: &Project,
+    said: &mut Vec<String>,
+    weight: &dyn Fn(&Note) -> f64,
+) -> Vec<Entry<'a>> {
+    let folder = project_prefix(notes, project);
+    let mut out = Vec::new();
+    for note in notes {
+        let mut lines = Vec::new();
+        for line in note.body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
+            let key = said_in(line);
+            if !key.is_empty() {
+                let padded = format!(" {key} ");
+                let repeated = said
+                    .iter()
+                    .any(|s| *s == key || (key.contains(' ') && format!(" {s} ").contains(&padded)));
+                if repeated {
+                    continue;
+                }
+                said.push(key);
+            }
+            lines.push(memory_core::without_counts(line).to_owned());
+        }
+        if lines.is_empty() {
             continue;
         }
-        let mut block = title;
-        let mut any = false;
-        for note in group {
-            let part = section(note, project, START_NOTE_CAP);
-            if text.chars().count() + block.chars().count() + part.chars().count() + reserve <= budget {
-                block.push_str(&part);
-                notes.push(note_key(note));
-                any = true;
-            } else {
-                index.push(note);
+        let head = match &note.meta.scope {
+            Scope::Project(id) if *id == project.id => {
+                let path = note.path.as_str();
+                let short = path.strip_prefix(folder.as_str()).unwrap_or(path);
+                format!("### {} (`{short}`)\n", note.meta.title)
+            }
+            _ => format!("### {} (`{}`, {})\n", note.meta.title, note.path, scope_label(note, project)),
+        };
+        out.push(Entry { note, head, lines, weight: weight(note) });
+    }
+    out
+}
+
+/// The heading of the project's notes at session start, with the folder their paths are under.
+pub(crate) fn project_heading(notes: &[&Note], project: &Project) -> String {
+    match project_prefix(notes, project) {
+        folder if folder.is_empty() => format!("## This project ({})\n\n", project.name),
+        folder => format!("## This project ({}, notes under `{folder}`)\n\n", project.name),
+    }
+}
+
+/// The folder all of `notes` of the project are under (`project/<name>/`), which their headings
+/// leave out; empty when they have none in common.
+fn project_prefix(notes: &[&Note], project: &Project) -> String {
+    let mut paths =
+        notes.iter().filter(|n| n.meta.scope == Scope::Project(project.id.clone())).map(|n| n.path.as_str());
+    let Some(first) = paths.next() else { return String::new() };
+    let mut prefix = match first.rfind('/') {
+        Some(at) => &first[..=at],
+        None => return String::new(),
+    };
+    for path in paths {
+        while !path.starts_with(prefix) {
+            match prefix[..prefix.len() - 1].rfind('/') {
+                Some(at) => prefix = &prefix[..=at],
+                None => return String::new(),
             }
         }
-        if any {
-            text.push_str(&block);
+    }
+    prefix.to_owned()
+}
+
+/// How many of `entries` (most useful first) to show, and the longest share each gets, so they
+/// fit in `budget` characters: all whole when they fit; otherwise one share for each, short
+/// notes whole and the rest cut to it, the least useful left out while the share would be below
+/// [`START_MIN_NOTE`].
+fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
+    let lens: Vec<usize> = entries.iter().map(|e| e.full_len()).collect();
+    for n in (1..=lens.len()).rev() {
+        let fits = |cap: usize| lens[..n].iter().map(|&l| l.min(cap)).sum::<usize>() <= budget;
+        let most = lens[..n].iter().copied().max().unwrap_or(0);
+        if fits(most) {
+            return (n, most);
+        }
+        let (mut lo, mut hi) = (0, most);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if lo >= START_MIN_NOTE {
+            return (n, lo);
         }
     }
-    index.extend(other);
-    // A repeated start in one session adds only new notes: its index is already in the context.
-    if !index.is_empty() && already.is_empty() {
+    (0, 0)
+}
+
+/// A tier of session-start groups: titles and their entries, shown in this order.
+pub(crate) type Tier<'a> = Vec<(String, Vec<Entry<'a>>)>;
+
+/// Session-start groups within `budget` characters, tier after tier: every note of a tier gets
+/// its share ([`share`]) of what the tiers before left; what does not fit, and `rest`, is listed
+/// by title (with `with_index`) while lines fit. Returns the text and the keys of the notes shown.
+pub(crate) fn fill(
+    tiers: Vec<Tier<'_>>,
+    rest: Vec<&Note>,
+    project: &Project,
+    budget: usize,
+    with_index: bool,
+) -> (String, Vec<String>) {
+    let mut text = String::new();
+    let mut shown = Vec::new();
+    let mut index: Vec<&Note> = Vec::new();
+    for tier in tiers {
+        let titles: usize = tier.iter().filter(|(_, e)| !e.is_empty()).map(|(t, _)| t.chars().count()).sum();
+        let left = budget.saturating_sub(text.chars().count() + titles);
+        // The least useful across the tier are the ones left out.
+        let mut ranked: Vec<(usize, usize)> =
+            tier.iter().enumerate().flat_map(|(g, (_, e))| (0..e.len()).map(move |i| (g, i))).collect();
+        ranked.sort_by(|a, b| tier[b.0].1[b.1].weight.total_cmp(&tier[a.0].1[a.1].weight).then(a.cmp(b)));
+        let flat: Vec<&Entry<'_>> = ranked.iter().map(|&(g, i)| &tier[g].1[i]).collect();
+        let (n, cap) = share(&flat, left);
+        let keep: BTreeSet<(usize, usize)> = ranked[..n].iter().copied().collect();
+        for (g, (title, group)) in tier.iter().enumerate() {
+            let mut block = String::new();
+            for (i, entry) in group.iter().enumerate() {
+                if keep.contains(&(g, i)) {
+                    let (part, whole) = entry.render(cap);
+                    block.push_str(&part);
+                    // A note cut short is still due whole when a prompt asks for it.
+                    if whole {
+                        shown.push(note_key(entry.note));
+                    }
+                } else {
+                    index.push(entry.note);
+                }
+            }
+            if !block.is_empty() {
+                text.push_str(title);
+                text.push_str(&block);
+            }
+        }
+    }
+    index.extend(rest);
+    if with_index && !index.is_empty() {
         let title = "## Other notes (read with `agent-memory notes show <scope> <path>`)\n";
         let mut block = title.to_owned();
         for note in index {
             let line = index_line(note, project);
-            if text.chars().count() + block.chars().count() + line.chars().count() + CLOSE.len() > budget {
+            if text.chars().count() + block.chars().count() + line.chars().count() > budget {
                 break;
             }
             block.push_str(&line);
@@ -235,24 +431,52 @@ pub async fn session_start(
             text.push_str(&block);
         }
     }
-    if text == header {
-        return Ok(None);
-    }
-    text.push_str(CLOSE);
-    Ok(Some(Injection { text, notes }))
+    (text, shown)
 }
 
-/// One note chosen for a prompt, and the passage of it found closest in meaning (`None` when it
-/// was found by its words alone).
-struct Chosen {
+/// A note considered for a prompt: how close its closest passage is in meaning (and which passage
+/// that is), and the share of the prompt's terms it has that are not everyday English.
+struct Candidate {
     note: Note,
+    similarity: Option<f32>,
     passage: Option<usize>,
-    score: f64,
+    coverage: f32,
+    /// Whether it shares a word with the prompt that is not everyday English
+    /// ([`memory_core::search::everyday`]).
+    specific: bool,
+    /// Whether one passage of it has [`PROFILE_TERMS`] of those words.
+    strong: bool,
 }
 
-/// Notes relevant to a prompt: the best few above the floors, none already injected in this
-/// session, within the prompt budget. `None` when nothing qualifies. Notes are found by their
-/// words and, with `meaning`, by meaning; the two rankings are fused by reciprocal rank.
+/// How much a note's share of the prompt's terms adds to its similarity in meaning.
+const WORD_WEIGHT: f32 = 0.3;
+/// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
+/// alone when meaning is known too.
+const WORDED_ENOUGH: f32 = 0.5;
+/// How much a note of the session's project adds to its relevance in meaning: what was said in
+/// this project is more specific than the user's general notes.
+const PROJECT_LIFT: f32 = 0.06;
+/// How much a note of the user's about a tool of another language than the project's loses.
+const ELSEWHERE_DROP: f32 = 0.1;
+/// How far below the relevance the best note needs ([`Meaning::min_similarity`]) further notes may
+/// be.
+const FURTHER_MARGIN: f32 = 0.1;
+/// How much closer than [`Meaning::min_similarity`] a passage of the user's profile must be for
+/// the profile, already given at session start, to be given again on a prompt.
+const PROFILE_MARGIN: f32 = 0.05;
+/// How many of the prompt's terms that are not everyday English one passage of a profile note
+/// needs for the note to be given on a prompt for its words (all of them when the prompt has
+/// fewer).
+const PROFILE_TERMS: usize = 2;
+
+/// Notes relevant to a prompt: the best few, none already injected in this session, within the
+/// prompt budget; `None` when nothing is relevant enough. Notes are found by their words and,
+/// with `meaning`, by meaning. With meaning, a note's relevance is the similarity of its closest
+/// passage plus a share for the prompt's terms it has (and for being the project's); nothing is
+/// given unless the best note reaches [`Meaning::min_similarity`], so a question about anything
+/// else gets nothing. By words alone, a note needs enough of the prompt's terms, one of them not
+/// everyday English. The user's profile, given at session start, comes again only for a strong
+/// match. Each note shows its passages that match (whole when short), under its title.
 pub async fn for_prompt(
     store: &dyn MemoryStore,
     project: &Project,
@@ -266,93 +490,118 @@ pub async fn for_prompt(
     if terms.is_empty() || config.prompt_max_notes == 0 {
         return Ok(None);
     }
+    let specific_terms: Vec<memory_core::search::Term> = memory_core::search::expand(prompt)
+        .into_iter()
+        .filter(|t| !t.asked.split(' ').all(memory_core::search::everyday))
+        .collect();
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
-    let mut chosen: BTreeMap<String, Chosen> = BTreeMap::new();
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
     // More of the prompt's terms first; the store's score breaks ties.
     hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
-    // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
-    let min_terms = config.prompt_min_terms.clamp(1, terms.len().div_ceil(2));
-    let top = hits.iter().map(|h| h.score).max_by(f64::total_cmp).unwrap_or(0.0);
-    let most = hits.iter().map(|h| h.matched_terms).max().unwrap_or(0);
-    let mut rank = 0usize;
-    // Notes sharing words with the prompt, though too few to be given for their words alone, and
-    // the share of the prompt's terms they have.
-    let mut worded: BTreeMap<String, f32> = BTreeMap::new();
+    let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
+    let mut by_words: Vec<(String, f64, usize)> = Vec::new();
     for hit in hits {
         let key = note_key(&hit.note);
-        worded.insert(key.clone(), hit.matched_terms as f32 / terms.len() as f32);
-        // Far below the best score, a hit stays only when it matches as many terms as any.
-        let weak = hit.score < top * 0.5 && hit.matched_terms < most;
-        if hit.matched_terms < min_terms || weak || already.contains(&key) {
+        if already.contains(&key) {
             continue;
         }
-        rank += 1;
-        chosen.insert(key, Chosen { note: hit.note, passage: None, score: 1.0 / (RRF_K + rank as f64) });
+        let specific_matched = memory_core::search::matched_terms(&hit.note, &specific_terms);
+        let specific = specific_matched > 0;
+        let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
+        let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
+        by_words.push((key.clone(), hit.score, hit.matched_terms));
+        // Everyday words the note shares with the prompt say nothing of what the prompt is about.
+        let coverage = specific_matched.min(hit.matched_terms) as f32 / terms.len() as f32;
+        candidates.insert(
+            key,
+            Candidate { note: hit.note, similarity: None, passage: None, coverage, specific, strong },
+        );
     }
+    let mut ranked: Vec<(String, f32)> = Vec::new();
+    let mut by_meaning = false;
     if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search) {
+        let min_similarity = meaning.min_similarity;
         let query = VectorQuery {
             model: memory_embed::MODEL_NAME.to_owned(),
             vector: Vec::new(),
             scopes,
             limit: PROMPT_CANDIDATES,
         };
-        let mut rank = 0usize;
-        for hit in store.search_embeddings_pending(&query, Box::new(meaning.vector)).await? {
-            let key = note_key(&hit.note);
-            // Meaning alone needs the floor; with the prompt's words in the note, less will do.
-            let coverage = worded.get(&key).copied().unwrap_or(0.0);
-            let floor = meaning.min_similarity - WORDED_MARGIN * (2.0 * coverage).min(1.0);
-            if hit.similarity < floor || already.contains(&key) {
-                continue;
+        let found = store.search_embeddings_pending(&query, Box::new(meaning.vector)).await?;
+        if !found.is_empty() {
+            by_meaning = true;
+            // A note found by its words only is no closer than the farthest note found by meaning.
+            let farthest = found.iter().map(|h| h.similarity).fold(f32::MAX, f32::min);
+            for hit in found {
+                let key = note_key(&hit.note);
+                if already.contains(&key) {
+                    continue;
+                }
+                let entry = candidates.entry(key).or_insert(Candidate {
+                    note: hit.note,
+                    similarity: None,
+                    passage: None,
+                    coverage: 0.0,
+                    specific: false,
+                    strong: false,
+                });
+                entry.similarity = Some(hit.similarity);
+                entry.passage = Some(hit.passage);
             }
-            rank += 1;
-            let share = 1.0 / (RRF_K + rank as f64);
-            let entry = chosen.entry(key).or_insert(Chosen { note: hit.note, passage: None, score: 0.0 });
-            entry.score += share;
-            entry.passage = Some(hit.passage);
+            let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+            for (key, c) in &candidates {
+                let similarity = c.similarity.unwrap_or(farthest);
+                if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong {
+                    continue;
+                }
+                let mut relevance = similarity + WORD_WEIGHT * c.coverage;
+                // Half the prompt's terms, rare words among them, is an answer whatever the
+                // model makes of them (names and identifiers embed poorly).
+                if c.specific && c.coverage >= WORDED_ENOUGH {
+                    relevance = relevance.max(min_similarity);
+                }
+                if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
+                    relevance += PROJECT_LIFT;
+                } else if let Some(tool) = tool_elsewhere(&c.note, &tools)
+                    && !terms.iter().any(|t| t == tool)
+                {
+                    relevance -= ELSEWHERE_DROP;
+                }
+                ranked.push((key.clone(), relevance));
+            }
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            if ranked.first().is_none_or(|(_, best)| *best < min_similarity) {
+                return Ok(None);
+            }
+            ranked.retain(|(_, relevance)| *relevance >= min_similarity - FURTHER_MARGIN);
         }
     }
-    if chosen.is_empty() {
+    if !by_meaning {
+        ranked = by_words_only(store, project, &terms, config, &candidates, &by_words).await?;
+    }
+    if ranked.is_empty() {
         return Ok(None);
     }
-    // What was said in this project is more specific than the user's general notes; a note about
-    // a tool of another language than the project's comes after the rest, unless the prompt
-    // names that tool. The project's notes are read for that only when a user's tool note is in.
-    let any_tool_note = chosen.values().any(|hit| user_tool(&hit.note).is_some());
-    let tools = if any_tool_note {
-        tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?)
-    } else {
-        BTreeSet::new()
-    };
-    for hit in chosen.values_mut() {
-        if matches!(&hit.note.meta.scope, Scope::Project(id) if *id == project.id) {
-            hit.score *= PROJECT_BOOST;
-        } else if let Some(tool) = tool_elsewhere(&hit.note, &tools)
-            && !terms.iter().any(|t| t == tool)
-        {
-            hit.score *= ELSEWHERE;
-        }
-    }
-    let mut ranked: Vec<(String, Chosen)> = chosen.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
     let header = format!(
         "{OPEN}Notes from agent-memory that may help with this prompt (reference material from earlier \
          sessions, not instructions):\n\n"
     );
     let mut text = header.clone();
     let mut notes = Vec::new();
-    for (key, hit) in ranked {
-        if notes.len() == config.prompt_max_notes {
-            break;
-        }
-        let preferred = hit.passage.and_then(|i| passage_line(&hit.note, i));
-        let body = focused(&hit.note.body, &terms, preferred.as_deref(), PROMPT_NOTE_CAP);
-        let part = section_with(&hit.note, project, &body);
-        if text.chars().count() + part.chars().count() + CLOSE.len() > budget {
+    let count = ranked.len().min(config.prompt_max_notes);
+    for (key, _) in ranked.into_iter().take(count) {
+        let Some(c) = candidates.remove(&key) else { continue };
+        // Each note gets an equal share of what is left, so several notes' passages fit.
+        let left = budget.saturating_sub(text.chars().count() + CLOSE.len());
+        let share = (left / (count - notes.len()).max(1)).min(PROMPT_NOTE_CAP);
+        let head = section_with(&c.note, project, "");
+        let preferred = c.passage.and_then(|i| passage_line(&c.note, i));
+        let room = share.saturating_sub(head.chars().count());
+        if room < MIN_PROMPT_PASSAGE {
             continue;
         }
-        text.push_str(&part);
+        let body = focused(&c.note.body, &terms, preferred.as_deref(), room);
+        text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
     if notes.is_empty() {
@@ -362,6 +611,69 @@ pub async fn for_prompt(
     Ok(Some(Injection { text, notes }))
 }
 
+/// Whether one passage of `note` ([`blocks`]) has `need` of `terms`.
+fn passage_has(note: &Note, terms: &[memory_core::search::Term], need: usize) -> bool {
+    blocks(&note.body)
+        .iter()
+        .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), terms) >= need)
+}
+
+/// The fewest characters of a note worth giving on a prompt.
+const MIN_PROMPT_PASSAGE: usize = 80;
+
+/// The project's tools ([`tools_used`]) when one of `notes` is a user's note about a tool, which
+/// they decide about; none otherwise, without reading the project's notes.
+async fn tools_if_needed<'a>(
+    store: &dyn MemoryStore,
+    project: &Project,
+    mut notes: impl Iterator<Item = &'a Note>,
+) -> memory_core::Result<BTreeSet<String>> {
+    if notes.any(|n| user_tool(n).is_some()) {
+        Ok(tools_used(&store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?))
+    } else {
+        Ok(BTreeSet::new())
+    }
+}
+
+/// Notes for a prompt by their words alone, best first: enough of the prompt's terms, one of them
+/// not everyday English; a hit far below the best only when it matches as many terms as any; the
+/// profile only when one passage of it has several of the prompt's terms. The project's notes first, a note about a
+/// tool of another language than the project's after the rest.
+async fn by_words_only(
+    store: &dyn MemoryStore,
+    project: &Project,
+    terms: &[String],
+    config: &HookConfig,
+    candidates: &BTreeMap<String, Candidate>,
+    by_words: &[(String, f64, usize)],
+) -> memory_core::Result<Vec<(String, f32)>> {
+    // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
+    let min_terms = config.prompt_min_terms.clamp(1, terms.len().div_ceil(2));
+    let top = by_words.iter().map(|h| h.1).max_by(f64::total_cmp).unwrap_or(0.0);
+    let most = by_words.iter().map(|h| h.2).max().unwrap_or(0);
+    let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+    let mut ranked = Vec::new();
+    for (rank, (key, score, matched)) in by_words.iter().enumerate() {
+        let Some(c) = candidates.get(key) else { continue };
+        // Far below the best score, a hit stays only when it matches as many terms as any.
+        let weak = *score < top * 0.5 && *matched < most;
+        if *matched < min_terms || weak || !c.specific || (is_profile(&c.note) && !c.strong) {
+            continue;
+        }
+        let mut relevance = 1.0 / (RRF_K + rank as f64 + 1.0);
+        if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
+            relevance *= PROJECT_BOOST;
+        } else if let Some(tool) = tool_elsewhere(&c.note, &tools)
+            && !terms.iter().any(|t| t == tool)
+        {
+            relevance *= ELSEWHERE;
+        }
+        ranked.push((key.clone(), relevance as f32));
+    }
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(ranked)
+}
+
 /// The text of a note's embedded passage `index` as its body has it, for passages from the body.
 fn passage_line(note: &Note, index: usize) -> Option<String> {
     let passage = memory_embed::passages(note).into_iter().nth(index).filter(|_| index > 0)?;
@@ -369,58 +681,113 @@ fn passage_line(note: &Note, index: usize) -> Option<String> {
     Some(passage.strip_prefix(&prefix).unwrap_or(&passage).to_owned())
 }
 
-/// A note's body cut to `cap` characters for a prompt: when it is too long and lists items
-/// (`- …` lines), the item closest in meaning (`preferred`, the start of its text) and those that
-/// share the most terms with the prompt are kept first, in the note's order, after the text
-/// before the list; the rest follow while they fit.
+/// The passages of a body as [`memory_embed::passages`] reads it: each list item (with the lines
+/// that continue it), each paragraph, each heading.
+fn blocks(body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let flush = |current: &mut String, out: &mut Vec<String>| {
+        if !current.trim().is_empty() {
+            out.push(current.trim_end().to_owned());
+        }
+        current.clear();
+    };
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
+        if line.trim().is_empty() || trimmed.starts_with('#') || item {
+            flush(&mut current, &mut out);
+            if trimmed.starts_with('#') {
+                out.push(line.trim_end().to_owned());
+                continue;
+            }
+        }
+        if !line.trim().is_empty() {
+            if !current.is_empty() {
+                current.push('\n');
+            }
+            current.push_str(line.trim_end());
+        }
+    }
+    flush(&mut current, &mut out);
+    out
+}
+
+/// Whether a line starts a numbered list item (`1. `, `12) `).
+fn numbered(line: &str) -> bool {
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
+/// A note's body within `cap` characters for a prompt: whole when it fits; otherwise its passages
+/// ([`blocks`]) that matter most, in the note's order: the one closest in meaning (`preferred`,
+/// its text), those sharing the most terms with the prompt, then its opening, then the rest while
+/// they fit, with `…` where passages were left out. A passage too long for what is left is cut at
+/// a word.
 fn focused(body: &str, terms: &[String], preferred: Option<&str>, cap: usize) -> String {
     let body = body.trim();
     if body.chars().count() <= cap {
         return body.to_owned();
     }
-    let lines: Vec<&str> = body.lines().collect();
-    let is_item = |line: &str| line.trim_start().starts_with("- ") || line.trim_start().starts_with("* ");
-    let Some(first_item) = lines.iter().position(|l| is_item(l)) else {
-        return truncate_markdown(body, cap).into_owned();
-    };
-    let shared = |line: &str| {
-        if preferred.is_some_and(|p| line.trim_start().trim_start_matches(['-', '*', ' ']).starts_with(p)) {
-            return usize::MAX;
+    let parts = blocks(body);
+    let preferred = preferred.map(|p| memory_core::search::words(p).join(" "));
+    let score = |part: &str| -> usize {
+        let words = memory_core::search::words(part);
+        let joined = words.join(" ");
+        if let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) {
+            // The passage embedded is the block's text without its marker and counts.
+            let unmarked = memory_core::search::words(memory_core::without_counts(
+                part.trim_start().trim_start_matches(['-', '*', ' ']),
+            ))
+            .join(" ");
+            if unmarked == p
+                || joined.ends_with(p)
+                || unmarked.starts_with(p)
+                || (p.starts_with(&unmarked) && !unmarked.is_empty())
+            {
+                return usize::MAX;
+            }
         }
-        let words: BTreeSet<String> = memory_core::search::terms(line).into_iter().collect();
+        let words: BTreeSet<String> = words.into_iter().collect();
         terms.iter().filter(|t| words.contains(*t)).count()
     };
-    let items: Vec<(usize, &str)> =
-        lines[first_item..].iter().copied().filter(|l| is_item(l)).map(|l| (shared(l), l)).collect();
-    if items.iter().all(|(n, _)| *n == 0) {
-        return truncate_markdown(body, cap).into_owned();
-    }
-    let intro = lines[..first_item].join("\n");
-    let marker = "\n- …";
-    let mut room = cap.saturating_sub(intro.chars().count() + marker.len() + 1);
-    let mut chosen = vec![false; items.len()];
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(items[i].0));
-    for i in order {
-        let len = items[i].1.chars().count() + 1;
-        if len <= room {
-            room -= len;
+    let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    // What matches first (best first), then the opening, then the rest in order.
+    order.sort_by_key(|&i| (std::cmp::Reverse(scores[i]), i != 0, i));
+    const GAP: &str = "…";
+    let mut chosen = vec![false; parts.len()];
+    let mut used = 0usize;
+    for &i in &order {
+        let len = parts[i].chars().count() + GAP.len() + 2;
+        if used + len <= cap {
+            used += len;
             chosen[i] = true;
         }
     }
-    let mut out = intro.trim_end().to_owned();
-    for (i, (_, line)) in items.iter().enumerate() {
-        if chosen[i] {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(line);
+    if !chosen.iter().any(|c| *c) {
+        let best = order[0];
+        return format!("{} …", cut_at_word(&parts[best], cap.saturating_sub(2)));
+    }
+    let mut out = String::new();
+    let mut gap = false;
+    for (i, part) in parts.iter().enumerate() {
+        if !chosen[i] {
+            gap = true;
+            continue;
         }
+        if gap && !out.is_empty() {
+            out.push_str(GAP);
+            out.push('\n');
+        }
+        gap = false;
+        out.push_str(part);
+        out.push('\n');
     }
-    if chosen.iter().any(|c| !c) {
-        out.push_str(marker);
+    if gap {
+        out.push_str(GAP);
     }
-    out
+    out.trim_end().to_owned()
 }
 
 #[cfg(test)]
@@ -496,6 +863,176 @@ mod tests {
         assert!(tool_elsewhere(&mypy, &BTreeSet::new()).is_none(), "nothing known, nothing set aside");
     }
 
+    fn project() -> crate::project::Project {
+        crate::project::Project {
+            id: "ledger-1".to_owned(),
+            name: "ledger".to_owned(),
+            root: std::path::PathBuf::from("/src/ledger"),
+        }
+    }
+
+    #[test]
+    fn a_session_start_says_each_fact_once_and_shares_the_budget_among_the_notes() {
+        let here = Scope::Project("ledger-1".to_owned());
+        let conventions = note(
+            here.clone(),
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            "Conventions of this project.\n\n- run the suite with `cargo nextest run` (2×, last 2026-12-01)\n- errors via thiserror\n",
+        );
+        let commands = note(
+            here.clone(),
+            "project/ledger/commands.md",
+            NoteKind::Tool,
+            0,
+            "Commands run here.\n- `cargo nextest run` (5×, last 2026-12-01)\n- `cargo fmt --all`\n",
+        );
+        let project = project();
+        let mut said = Vec::new();
+        let entries = super::entries(&[&conventions, &commands], &project, &mut said, &|_| 1.0);
+        let (text, shown) = super::fill(
+            vec![vec![("## This project\n".to_owned(), entries)]],
+            Vec::new(),
+            &project,
+            2_000,
+            true,
+        );
+        assert_eq!(text.matches("cargo nextest run").count(), 1, "said once: {text}");
+        assert!(!text.contains('×'), "no counts: {text}");
+        assert!(text.contains("### project/ledger/conventions.md (`conventions.md`)"), "{text}");
+        assert!(text.contains("- `cargo fmt --all`"), "{text}");
+        assert_eq!(shown.len(), 2, "both whole: {shown:?}");
+
+        // Forty notes of 500 characters in 9,000: each keeps its opening, none is left out.
+        let many: Vec<Note> = (0..40)
+            .map(|i| {
+                let mut body = format!("Note {i} opens with what matters most about topic {i}.\n");
+                for j in 0..6 {
+                    body.push_str(&format!(
+                        "- detail {j} of topic {i}, which says a little more than the last\n"
+                    ));
+                }
+                note(here.clone(), &format!("project/ledger/topic-{i:02}.md"), NoteKind::Fact, 0, &body)
+            })
+            .collect();
+        let refs: Vec<&Note> = many.iter().collect();
+        let mut said = Vec::new();
+        let entries = super::entries(&refs, &project, &mut said, &|_| 1.0);
+        let (text, shown) = super::fill(
+            vec![vec![("## This project\n".to_owned(), entries)]],
+            Vec::new(),
+            &project,
+            9_000,
+            true,
+        );
+        assert!(text.chars().count() <= 9_000, "{}", text.chars().count());
+        for i in 0..40 {
+            assert!(text.contains(&format!("Note {i} opens with what matters most about topic {i}.")), "{i}");
+        }
+        assert!(shown.is_empty(), "notes cut short are still due whole on a prompt: {shown:?}");
+        assert!(!text.contains("truncated"), "{text}");
+
+        // Too many for a share worth reading: the least useful are listed by title instead.
+        let mut said = Vec::new();
+        let entries = super::entries(&refs, &project, &mut said, &|n: &Note| {
+            if n.path.as_str().ends_with("-00.md") { 2.0 } else { 1.0 }
+        });
+        let (text, _) = super::fill(
+            vec![vec![("## This project\n".to_owned(), entries)]],
+            Vec::new(),
+            &project,
+            3_000,
+            true,
+        );
+        assert!(text.contains("Note 0 opens"), "the most useful is shown: {text}");
+        assert!(!text.contains("Note 39 opens"), "left out, not cut to nothing: {text}");
+        assert!(text.chars().count() <= 3_000);
+    }
+
+    #[test]
+    fn a_long_note_gives_the_passages_that_match_not_its_first_characters() {
+        let mut body = String::from("How releases are cut, step by step.\n\n");
+        for i in 0..12 {
+            body.push_str(&format!(
+                "Paragraph {i} explains a stage of the pipeline in some depth, with enough words to take room.\n\n"
+            ));
+        }
+        body.push_str(
+            "Rolling back: redeploy the previous tag with `deploy --tag <previous>`; never revert on main.\n",
+        );
+        let terms = memory_core::search::terms("how do I roll back a bad deploy");
+        let out = focused(&body, &terms, None, 400);
+        assert!(out.chars().count() <= 400, "{}", out.chars().count());
+        assert!(out.contains("Rolling back: redeploy the previous tag"), "{out}");
+        assert!(out.starts_with("How releases are cut"), "the opening, for context: {out}");
+        assert!(out.contains('…'), "what was left out is marked: {out}");
+        assert!(!out.contains("truncated"), "{out}");
+        let by_meaning = focused(&body, &[], Some("Paragraph 7 explains a stage of the pipeline"), 300);
+        assert!(by_meaning.contains("Paragraph 7 explains"), "{by_meaning}");
+        // One passage longer than the room: its start, cut at a word.
+        let single = "word ".repeat(200);
+        let cut = focused(&single, &[], None, 100);
+        assert!(cut.chars().count() <= 100 && cut.ends_with('…'), "{cut}");
+    }
+
+    #[tokio::test]
+    async fn general_questions_get_nothing_and_the_profile_comes_only_on_a_strong_match() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let bisect = note(
+            Scope::User,
+            "procedures/bisect.md",
+            NoteKind::Procedure,
+            0,
+            "Finding the commit that broke something: `git bisect start`, mark good and bad commits, go back with `git bisect reset`.\n",
+        );
+        let profile = note(
+            Scope::User,
+            "profile/about.md",
+            NoteKind::Profile,
+            0,
+            "Works mostly in Rust, on a laptop, in short sessions; likes small commits.\n",
+        );
+        let deploy = note(
+            here,
+            "project/ledger/deploy.md",
+            NoteKind::Procedure,
+            0,
+            "Deploys go through the release pipeline: tag, push the tag, approve the rollout.\n",
+        );
+        for n in [&bisect, &profile, &deploy] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        let ask = |prompt: &'static str| {
+            let (store, project, config) = (&store, &project, &config);
+            async move {
+                super::for_prompt(store, project, prompt, &BTreeSet::new(), config, 2_400, None)
+                    .await
+                    .unwrap()
+                    .map(|i| i.notes)
+                    .unwrap_or_default()
+            }
+        };
+        for general in [
+            "is it good to go back to running after a knee injury?",
+            "what makes a good first sentence for a short story?",
+            "explain why the sky looks darker on a winter evening",
+        ] {
+            assert_eq!(ask(general).await, Vec::<String>::new(), "{general}");
+        }
+        let found = ask("how do I find which commit broke the build with git bisect?").await;
+        assert!(found.iter().any(|k| k.ends_with("procedures/bisect.md")), "{found:?}");
+        let found = ask("push the release tag for the rollout").await;
+        assert!(found.iter().any(|k| k.ends_with("deploy.md")), "{found:?}");
+        assert!(!found.iter().any(|k| k.ends_with("profile/about.md")), "{found:?}");
+        let found = ask("small commits in rust on my laptop").await;
+        assert!(found.iter().any(|k| k.ends_with("profile/about.md")), "a strong match: {found:?}");
+    }
+
     #[test]
     fn a_long_list_keeps_the_items_the_prompt_is_about() {
         let mut body = String::from("Preferences the user stated.\n\n");
@@ -508,7 +1045,7 @@ mod tests {
         assert!(out.starts_with("Preferences the user stated."), "{out}");
         assert!(out.contains("- give me a short summary of what changed"), "{out}");
         assert!(out.chars().count() <= 300, "{} chars", out.chars().count());
-        assert!(out.ends_with("- …"), "{out}");
+        assert!(out.contains("\n…\n"), "{out}");
         let short = "- one\n- two";
         assert_eq!(focused(short, &terms, None, 300), short);
         let chosen = focused(&body, &[], Some("keep functions under 70 lines"), 300);

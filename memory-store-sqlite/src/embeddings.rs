@@ -413,6 +413,59 @@ pub(crate) fn put(
     Ok(true)
 }
 
+/// Before the note at `path` is deleted: when one of `put` (the notes written earlier in the same
+/// commit) says the same as it at another path of its scope and has no embeddings, the deleted
+/// note's embeddings, and their codes, go to it. A note moved keeps what was computed for its text.
+pub(crate) fn carry_moved(
+    conn: &Connection,
+    scope: &memory_core::Scope,
+    path: &memory_core::NotePath,
+    put: &[&Note],
+) -> Result<(), StoreError> {
+    let scope_text = scope.to_string();
+    if put.is_empty() {
+        return Ok(());
+    }
+    let from: Option<(i64, String, Option<String>, String, String)> = conn
+        .prepare_cached(
+            "SELECT id, title, description, tags, body FROM notes WHERE scope = ?1 AND path = ?2",
+        )?
+        .query_row(params![scope_text, path.as_str()], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
+        })
+        .optional()?;
+    let Some((from, title, description, tags, body)) = from else { return Ok(()) };
+    let moved = put.iter().rev().find(|n| {
+        n.meta.scope == *scope
+            && n.path != *path
+            && n.meta.title == title
+            && n.meta.description == description
+            && n.meta.tags.join(" ") == tags
+            && n.body == body
+    });
+    let Some(moved) = moved else { return Ok(()) };
+    let to: Option<i64> = conn
+        .prepare_cached("SELECT id FROM notes WHERE scope = ?1 AND path = ?2 AND body = ?3")?
+        .query_row(params![scope_text, moved.path.as_str(), moved.body], |row| row.get(0))
+        .optional()?;
+    let Some(to) = to else { return Ok(()) };
+    let rows: Vec<(String, Vec<u8>)> = conn
+        .prepare_cached("SELECT model, vectors FROM note_embeddings WHERE note_id = ?1")?
+        .query_map([from], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (model, packed) in rows {
+        if has_vectors(conn, to, &model)? {
+            continue;
+        }
+        conn.prepare_cached(
+            "INSERT OR IGNORE INTO note_embeddings (note_id, scope, model, vectors) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![to, scope_text, model, packed])?;
+        put_codes(conn, to, &scope_text, &model, &packed)?;
+    }
+    Ok(())
+}
+
 /// Packed vectors ([`pack`]) back as `f32`s of unit length: the directions that were stored.
 fn unpack(packed: &[u8]) -> Vec<Vec<f32>> {
     let Some(dims) = packed.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes) else {

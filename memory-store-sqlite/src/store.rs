@@ -257,10 +257,17 @@ impl MemoryStore for SqliteStore {
         let (changes, watermark) = (changes.to_vec(), watermark.cloned());
         self.with(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut put: Vec<&memory_core::Note> = Vec::new();
             for change in &changes {
                 match change {
-                    NoteChange::Put(note) => notes::put(&tx, note)?,
+                    NoteChange::Put(note) => {
+                        notes::put(&tx, note)?;
+                        put.push(note);
+                    }
                     NoteChange::Delete { scope, path } => {
+                        // A note moved (written at a new path, the old one deleted, in one commit)
+                        // keeps its embeddings: its text is the same.
+                        embeddings::carry_moved(&tx, scope, path, &put)?;
                         notes::delete(&tx, scope, path)?;
                     }
                 }

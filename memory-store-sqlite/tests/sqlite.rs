@@ -694,3 +694,38 @@ async fn many_writes_leave_the_note_index_in_a_few_segments() {
     let deleted: std::collections::BTreeSet<usize> = (0..40).filter(|n| n % 3 == 0).map(|n| n / 3).collect();
     assert_eq!(hits.len(), 40 - deleted.len());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_note_moved_in_one_commit_keeps_its_embeddings() {
+    let (_dir, path) = temp_db();
+    let store = open(&path);
+    let scope = project_scope("moving");
+    let vectors = unit_vectors(3, 41);
+    let old = note(&scope, "project/old-name/deploy.md", "Deploying", &[], "- tag, then push the tag\n");
+    let other = note(&scope, "project/old-name/style.md", "Style", &[], "- tabs\n");
+    for n in [&old, &other] {
+        store.put_note(n).await.expect("put");
+    }
+    assert!(store.put_embeddings(&old, "test-model", &vectors[..2]).await.expect("embed"));
+    assert!(store.put_embeddings(&other, "test-model", &vectors[2..]).await.expect("embed"));
+    let mut moved = old.clone();
+    moved.path = memory_core::NotePath::new("project/new-name/deploy.md").unwrap();
+    let mut edited = other.clone();
+    edited.path = memory_core::NotePath::new("project/new-name/style.md").unwrap();
+    edited.body = "- two spaces\n".to_owned();
+    let changes = [
+        memory_core::NoteChange::Put(moved.clone()),
+        memory_core::NoteChange::Delete { scope: scope.clone(), path: old.path.clone() },
+        memory_core::NoteChange::Put(edited.clone()),
+        memory_core::NoteChange::Delete { scope: scope.clone(), path: other.path.clone() },
+    ];
+    store.commit(&changes, None).await.expect("commit");
+    let hits = store.search_embeddings(&vector_query(vectors[1].clone(), &scope, 5)).await.expect("search");
+    assert_eq!(hits.len(), 1, "only the note whose text stayed the same keeps vectors: {hits:?}");
+    assert_eq!(hits[0].note.path, moved.path);
+    assert_eq!(hits[0].passage, 1);
+    assert!(hits[0].similarity > 0.95, "{}", hits[0].similarity);
+    let waiting = store.notes_without_embeddings("test-model", 10).await.expect("missing");
+    let waiting: Vec<&str> = waiting.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(waiting, ["project/new-name/style.md"], "a changed note is embedded again");
+}

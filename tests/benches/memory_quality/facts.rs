@@ -539,4 +539,7 @@ pub(crate) const IRRELEVANT: &[&str] = &[
     "how does garbage collection work in the JVM?",
     "explain the difference between a process and a thread",
     "what does a 502 from a load balancer usually mean?",
+    "any tips for keeping a fern alive through a dry winter?",
+    "what's a kind way to turn down a wedding invitation?",
+    "how long should I rest between sets when lifting weights?",
 ];
