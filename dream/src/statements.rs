@@ -1084,9 +1084,18 @@ pub(crate) fn claim(text: &str) -> Claim {
     let mut replaced = Vec::new();
     for pattern in REPLACED.iter() {
         for captures in pattern.captures_iter(&stripped) {
+            let y = captures.name("y").expect("every pattern captures y");
             let value =
-                captures["y"].trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ':' | '!' | ')' | '('));
-            let value = value.replace('`', "");
+                y.as_str().trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ':' | '!' | ')' | '('));
+            let mut value = value.replace('`', "");
+            // A program ruled out with its subcommand ("don't use git add .") rules out that
+            // command, not every use of the program.
+            if let Some(sub) = subcommand_after(&stripped[y.end()..])
+                && y.as_str() == value
+                && value.starts_with(|c: char| c.is_ascii_alphabetic())
+            {
+                value = format!("{value} {sub}");
+            }
             if !value.is_empty() && !NOT_VALUES.contains(&value.as_str()) && !replaced.contains(&value) {
                 replaced.push(value);
             }
@@ -1110,6 +1119,88 @@ pub(crate) fn claim(text: &str) -> Claim {
         adds,
         port_words,
     }
+}
+
+/// Words after a ruled-out value that go on with the sentence rather than name a subcommand.
+const NOT_SUBCOMMANDS: &[&str] = &[
+    "or",
+    "and",
+    "for",
+    "in",
+    "with",
+    "to",
+    "anything",
+    "anymore",
+    "any",
+    "here",
+    "there",
+    "at",
+    "on",
+    "please",
+    "pls",
+    "ever",
+    "again",
+    "now",
+    "the",
+    "a",
+    "an",
+    "instead",
+    "either",
+    "because",
+    "since",
+    "so",
+    "but",
+    "when",
+    "if",
+    "unless",
+    "except",
+    "directly",
+    "by",
+    "from",
+    "as",
+    "is",
+    "are",
+    "was",
+    "it",
+    "this",
+    "that",
+    "either",
+    "anywhere",
+    "too",
+    "yourself",
+    "without",
+    "over",
+    "than",
+    "until",
+    "stuff",
+    "bits",
+    "bit",
+    "part",
+    "parts",
+    "setup",
+    "config",
+    "instructions",
+    "notes",
+    "note",
+    "version",
+    "one",
+    "thing",
+    "things",
+    "info",
+    "reference",
+    "references",
+    "anymore",
+    "style",
+    "way",
+    "approach",
+];
+
+/// The subcommand right after a ruled-out program (`git add` in "don't use git add . here").
+fn subcommand_after(rest: &str) -> Option<&str> {
+    let rest = rest.strip_prefix(' ')?;
+    let word = rest.split([' ', ',', ';', '.', ':', '!', '?', ')']).next()?;
+    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    (plain && !NOT_SUBCOMMANDS.contains(&word)).then_some(word)
 }
 
 fn split_tokens(text: &str) -> Vec<String> {

@@ -198,6 +198,10 @@ fn later_statements_supersede_what_they_correct() {
         ("we bumped the MSRV to 1.82", "keep functions under 40 lines"),
         ("the API moved to 8081", "the docs site builds in 2 minutes"),
         ("I like small commits with conventional commit messages.", "I prefer 2 spaces for indentation."),
+        // A program ruled out with its subcommand rules out that command only.
+        ("don't use git add . or -A, stage files by name", "I always use git switch, not git checkout."),
+        ("never run cargo update by hand here", "run cargo fmt before every commit"),
+        ("stop using npm audit fix, it breaks the lockfile", "use npm ci in CI"),
     ];
     for (new, old) in no {
         assert!(!supersedes(new, old), "{new:?} should not supersede {old:?}");
@@ -226,6 +230,8 @@ fn corrections_retire_the_commands_they_rule_out() {
     assert!(retires("the API moved to 8081 after the proxy change", "curl -s localhost:8080/api/users"));
     assert!(!retires("we moved to the new office in 2025", "curl -s localhost:8080/api/users"));
     assert!(claim("use pnpm here, not npm").rules_out_tool("npm"));
+    assert!(retires("don't use git add . or -A, stage files by name", "git add . && git commit -m x"));
+    assert!(!retires("don't use git add . or -A, stage files by name", "git switch -c feat/x"));
 }
 
 fn texts(prompt: &str) -> Vec<String> {
