@@ -567,7 +567,7 @@ mod tests {
     #[test]
     fn an_error_reads_with_its_causes() {
         let e =
-            Error::DreamRun(dream::Error::Store(memory_core::Error::backend("sqlite", "disk full", false)));
-        assert_eq!(chain(&e), "dream run failed: sqlite backend error: disk full");
+            Error::DreamRun(dream::Error::Config { provider: "anthropic".into(), message: "no key".into() });
+        assert_eq!(chain(&e), "dream run failed: anthropic configuration: no key");
     }
 }
