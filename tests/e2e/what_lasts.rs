@@ -24,7 +24,7 @@ fn notes_text(m: &Machine) -> String {
             notes
                 .iter()
                 .map(|n| format!("{}\n{}\n", n["meta"]["title"], n["body"].as_str().unwrap_or("")))
-                .collect()
+                .collect::<String>()
         })
         .unwrap_or_default()
         .to_lowercase()
