@@ -3,7 +3,7 @@
 //! copy of the notes brought up to date afterwards; single flight under the dream lock, within the
 //! automatic dream's limits when a hook started it, and a record of every run.
 //!
-//! - [`dream`] runs the distiller once over an open store, holding no lock (a dry run, or a caller
+//! - [`dream()`] runs the distiller once over an open store, holding no lock (a dry run, or a caller
 //!   that holds the lock itself).
 //! - [`by_hand`] is a run someone asked for: it waits for a running dream, takes the lock, runs to
 //!   the end and records itself.
@@ -266,7 +266,7 @@ pub async fn embed_notes(
 }
 
 /// A run someone asked for: when another dream holds the lock, `busy` is told who (when it
-/// says) and the run waits for it; then it runs [`dream`] over the store `open` opens, to the end,
+/// says) and the run waits for it; then it runs [`dream()`] over the store `open` opens, to the end,
 /// and records itself.
 pub async fn by_hand<E>(
     config: &Config,
