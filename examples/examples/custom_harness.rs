@@ -7,7 +7,9 @@
 //! file the `agent-memory` binary uses, so Quill shares the user's memory with Claude Code, Codex
 //! and Cursor), and the process-level parts. [`Hook::run`] does the rest: the deadline, redaction,
 //! project identity, the journal, notes injected once per session, and deciding when the dream
-//! runs (the dream itself is the installed `agent-memory` binary's).
+//! runs. The dream runs as a copy of this program (`custom_harness dream <trigger>`), through
+//! [`memory_hook::dream_run::background`]: the same dream the `agent-memory` binary runs, with the
+//! lock the hook took, the configured provider and limits, and a record of the run.
 //!
 //! Try it with
 //! `echo '{"session":"s1","event":"start","dir":"."}' | cargo run -p examples --example custom_harness`.
@@ -21,7 +23,9 @@ use memory_core::{
     Delivery, EventId, EventKind, Harness, HarnessAdapter, HookEvent, HookResponse, MemoryStore, Rendered,
     SessionKey, Support, truncate_markdown,
 };
-use memory_hook::{Answered, Config, DreamClaim, GUARD_VAR, HANDOFF_VAR, Hook, OpenStore, Process};
+use memory_hook::{
+    Answered, Config, DreamClaim, DreamLock, Env, GUARD_VAR, HANDOFF_VAR, Hook, OpenStore, Process,
+};
 use memory_store_sqlite::{SqliteConfig, SqliteStore};
 
 /// What Quill writes on stdin.
@@ -99,8 +103,8 @@ impl OpenStore for SqliteStores {
 }
 
 /// The hook process: a late answer is written and ends it; a payload the deadline caught half
-/// read is finished by a copy of this program, which journals it; a dream is started as
-/// `agent-memory dream --background`, detached, holding the lock the hook took.
+/// read is finished by a copy of this program, which journals it; a dream is started as another
+/// copy, `custom_harness dream <trigger>`, detached, holding the lock the hook took.
 struct QuillProcess;
 
 impl Process for QuillProcess {
@@ -120,9 +124,10 @@ impl Process for QuillProcess {
     }
 
     fn start_dream(&self, claim: DreamClaim) -> bool {
-        let mut dream = std::process::Command::new("agent-memory");
+        let Ok(exe) = std::env::current_exe() else { return false };
+        let mut dream = std::process::Command::new(exe);
         dream
-            .args(["dream", "--background", "--trigger", claim.trigger().as_str()])
+            .args(["dream", claim.trigger().as_str()])
             .env(GUARD_VAR, "1")
             .stdin(claim.into_stdio())
             .stdout(Stdio::null())
@@ -138,7 +143,39 @@ fn emit(rendered: &Rendered) {
     let _ = std::io::stderr().write_all(rendered.stderr.as_bytes());
 }
 
+/// The dream a hook started: the lock it handed over is this process's stdin.
+fn dream(trigger: &str) -> ExitCode {
+    let config = Config::load().unwrap_or_else(|_| Config::fallback(&Env::process()));
+    #[cfg(unix)]
+    let lock = {
+        use std::os::fd::AsFd as _;
+        let stdin = std::io::stdin().as_fd().try_clone_to_owned().ok();
+        stdin.and_then(|fd| DreamLock::adopt(std::fs::File::from(fd), &config.dream_dir()))
+    };
+    #[cfg(not(unix))]
+    let lock = None;
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+        return ExitCode::FAILURE;
+    };
+    let stores = SqliteStores;
+    runtime.block_on(memory_hook::dream_run::background(
+        &config,
+        lock,
+        trigger,
+        200,
+        stores.open(&config),
+        &stores,
+    ));
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, command, trigger] = args.as_slice()
+        && command == "dream"
+    {
+        return dream(trigger);
+    }
     let outcome = Hook::new(&QuillAdapter, &SqliteStores, &QuillProcess).run(&mut std::io::stdin());
     if outcome.answered == Answered::ByWatchdog {
         // The watchdog answered and is ending the process.

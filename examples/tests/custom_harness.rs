@@ -128,3 +128,42 @@ fn a_custom_harness_stores_redacted_events_under_the_project_and_gets_notes_in_i
         }
     }
 }
+
+#[test]
+fn a_session_that_ends_is_distilled_by_the_dream_the_binary_runs() {
+    let exe = example();
+    let home = tempfile::tempdir().expect("temporary folder");
+    let project_dir = home.path().join("quill-project");
+    for dir in ["home", "tmp", "quill-project"] {
+        std::fs::create_dir_all(home.path().join(dir)).expect("create a folder");
+    }
+    std::fs::write(
+        home.path().join("config.toml"),
+        "[hook]\ndeadline_ms = 5000\ninject_deadline_ms = 5000\n",
+    )
+    .expect("write the config");
+    let dir = project_dir.to_str().expect("UTF-8 path");
+    for payload in [
+        json!({ "session": "s1", "event": "start", "dir": dir }),
+        json!({ "session": "s1", "event": "prompt", "dir": dir, "text": "always run the linter before committing" }),
+        json!({ "session": "s1", "event": "end", "dir": dir }),
+    ] {
+        let (_, stderr, code) = hook(&exe, home.path(), &payload);
+        assert_eq!(code, 0, "stderr: {stderr}");
+    }
+
+    let last = home.path().join("data").join("dream").join("last.json");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !last.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let run: Value = serde_json::from_slice(&std::fs::read(&last).expect("the dream recorded its run"))
+        .expect("the record is JSON");
+    assert_eq!(run["outcome"], "ok", "{run}");
+    assert_eq!(run["trigger"], "session-end", "{run}");
+    assert_eq!(run["provider"], "deterministic", "{run}");
+    assert!(run["events_read"].as_u64().is_some_and(|n| n >= 3), "it read the session: {run}");
+    let log =
+        std::fs::read_to_string(home.path().join("data").join("logs").join("dream.log")).expect("dream.log");
+    assert!(log.contains("dream session-end ok"), "one line per run: {log}");
+}

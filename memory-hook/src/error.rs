@@ -114,6 +114,29 @@ pub enum Error {
         /// The last failure, or what was under way.
         cause: String,
     },
+    /// The config names a dream provider that does not exist.
+    #[error(
+        "config `dream.provider = \"{name}\"` is not one of deterministic, anthropic, openai, claude-cli, codex-cli"
+    )]
+    DreamProvider {
+        /// The name configured.
+        name: String,
+    },
+    /// A dream provider cannot be set up (a missing API key, an unknown price with a cost cap).
+    #[error(transparent)]
+    Dream(#[from] dream::Error),
+    /// The dream's run stopped with an error; what it committed before stays.
+    #[error("dream run failed")]
+    DreamRun(#[source] dream::Error),
+    /// Notes could not be embedded.
+    #[error("embedding notes")]
+    Embed(#[source] memory_embed::Error),
+    /// The caller's store could not be opened.
+    #[error(transparent)]
+    OpenStore(Box<dyn std::error::Error + Send + Sync>),
+    /// A task waiting on another thread (for the dream lock) ended without an answer.
+    #[error(transparent)]
+    Task(#[from] tokio::task::JoinError),
     /// A file the runtime keeps (a ledger, a context file) could not be written.
     #[error("{}: {cause}", path.display())]
     Io {

@@ -22,6 +22,10 @@
 //! 6. the event is counted for the dream, and after a session ends (or once enough events wait)
 //!    the dream is started in the background, one at a time ([`autodream`]).
 //!
+//! The dream such a hook starts runs through [`dream_run`] ([`dream_run::background`] with the lock
+//! the hook handed over; [`dream_run::by_hand`] for a run someone asks for), so a custom
+//! integration's dream is the binary's: the same provider, limits, lock and record of each run.
+//!
 //! The caller supplies the store ([`OpenStore`]) and the process-level parts ([`Process`]: writing
 //! a late answer and exiting, handing a payload off, starting the dream). [`paths`] and [`Config`]
 //! say where the binary keeps its files, so a custom integration shares the user's memory.
@@ -34,6 +38,7 @@ pub mod autodream;
 pub mod capture;
 pub mod config;
 pub mod context_file;
+pub mod dream_run;
 mod env;
 mod error;
 pub mod forget;
@@ -48,6 +53,7 @@ pub mod notes;
 pub mod paths;
 pub mod project;
 pub mod replica;
+pub mod retention;
 mod runtime;
 pub mod tool_time;
 mod watchdog;

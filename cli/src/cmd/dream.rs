@@ -1,34 +1,20 @@
-//! `agent-memory dream`: distill recorded events into notes, by hand or, with `--background`, as
-//! a hook starts it (single flight, within the automatic dream's time and event limits, logged).
-//!
-//! Every run that writes holds the dream lock ([`DreamLock`]): a run by hand waits for a running
-//! one; a background run the hook handed the lock to holds it from its start, and one that finds
-//! the lock taken does nothing. Each run starts a new count of waiting events, and records itself
-//! in `<data_dir>/logs/dream.log` and `<data_dir>/dream/last.json` ([`DreamRun`]).
+//! `agent-memory dream`: the arguments of a dream run by hand or, with `--background`, as a hook
+//! starts it, and what it prints. The run itself, its lock, limits and record, is
+//! [`memory_hook::dream_run`]'s.
 
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use ::dream::{
-    AnthropicConfig, AnthropicProvider, ChunkOutcome, DeterministicProvider, DreamOptions, DreamReport,
-    HarnessCliConfig, HarnessCliProvider, HarnessKind, OPENAI_BASE_URL_VAR, OpenAiConfig, OpenAiProvider,
-    Progress, Provider, ScopeFilter,
-};
-use anyhow::Context as _;
-use chrono::{DateTime, Utc};
-use memory_core::{EventKind, MemoryStore, Scope};
-use memory_hook::autodream::{DreamRun, Holder, RunOutcome, Tally};
+use ::dream::{ChunkOutcome, DreamReport, Progress};
+use memory_core::Scope;
+use memory_hook::autodream::{DreamRun, Holder};
 use memory_hook::config::Config;
-use memory_hook::journal::{DrainMode, Journal};
+use memory_hook::dream_run::{self, ProviderName, RunOptions};
 use memory_hook::{DreamLock, Env};
-use memory_redact::Redactor;
 
 use crate::output::{json as print_json, print};
-
-/// How long a background run may outlive its time limit (a provider call that ignores being
-/// cancelled, a store that does not answer) before its process ends itself.
-const HARD_STOP_GRACE: Duration = Duration::from_secs(15);
+use crate::store::HookStores;
 
 /// The dream's providers, as named on the command line and in the config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -94,67 +80,42 @@ pub(crate) struct DreamArgs {
     trigger: Option<String>,
 }
 
-fn provider(args: &DreamArgs, config: &Config) -> anyhow::Result<Box<dyn Provider>> {
-    let named = match (&args.provider, config.dream.provider.as_deref()) {
-        (Some(p), _) => *p,
-        (None, None) => ProviderArg::Deterministic,
-        (None, Some(name)) => <ProviderArg as clap::ValueEnum>::from_str(name, true).map_err(|_| {
-            anyhow::format_err!(
-                "config `dream.provider = \"{name}\"` is not one of deterministic, anthropic, openai, claude-cli, codex-cli"
-            )
-        })?,
-    };
-    let model = args.model.clone().or_else(|| config.dream.model.clone());
-    let base_url = args.base_url.clone().or_else(|| config.dream.base_url.clone());
-    Ok(match named {
-        ProviderArg::Deterministic => Box::new(DeterministicProvider::new()),
-        ProviderArg::Anthropic => {
-            let mut c = AnthropicConfig::from_env()?;
-            if let Some(m) = model {
-                c.model = m;
-            }
-            if let Some(u) = base_url {
-                c.base_url = u;
-            }
-            Box::new(AnthropicProvider::new(c)?)
+impl From<ProviderArg> for ProviderName {
+    fn from(arg: ProviderArg) -> Self {
+        match arg {
+            ProviderArg::Deterministic => Self::Deterministic,
+            ProviderArg::Anthropic => Self::Anthropic,
+            ProviderArg::Openai => Self::Openai,
+            ProviderArg::ClaudeCli => Self::ClaudeCli,
+            ProviderArg::CodexCli => Self::CodexCli,
         }
-        ProviderArg::Openai => {
-            // The base URL given here counts as `OPENAI_BASE_URL`, so a local server needs no key.
-            let mut c = OpenAiConfig::from_env_with(&|name| match (name, &base_url) {
-                (OPENAI_BASE_URL_VAR, Some(url)) => Some(url.clone()),
-                _ => std::env::var(name).ok(),
-            })?;
-            if let Some(m) = model {
-                c.model = m;
-            }
-            Box::new(OpenAiProvider::new(c)?)
-        }
-        ProviderArg::ClaudeCli | ProviderArg::CodexCli => {
-            let kind = if named == ProviderArg::ClaudeCli { HarnessKind::Claude } else { HarnessKind::Codex };
-            let mut c = HarnessCliConfig::from_env(kind)?;
-            if let Some(m) = model {
-                c.model = Some(m);
-            }
-            Box::new(HarnessCliProvider::new(c))
-        }
-    })
+    }
 }
 
-/// A progress bar on stderr (hidden when stderr is not a terminal or the run is in the
-/// background), and the counts a run that is cut short reports.
+impl DreamArgs {
+    /// The run these arguments ask for, from the current folder.
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            scopes: self.scope.clone(),
+            provider: self.provider.map(ProviderName::from),
+            model: self.model.clone(),
+            base_url: self.base_url.clone(),
+            dry_run: self.dry_run,
+            max_tokens: self.max_tokens,
+            max_cost_usd: self.max_cost,
+            chunk_size: self.chunk_size,
+            max_operations: self.max_operations,
+            max_body_bytes: self.max_body_bytes,
+            max_events: self.max_events,
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// A progress bar on stderr, hidden when stderr is not a terminal.
 struct Bar {
     bar: indicatif::ProgressBar,
     chunks: Mutex<u64>,
-    counts: Mutex<Counts>,
-}
-
-/// What a run did so far.
-#[derive(Debug, Default, Clone, Copy)]
-struct Counts {
-    events_read: u64,
-    created: u64,
-    updated: u64,
-    deleted: u64,
 }
 
 impl Bar {
@@ -169,17 +130,12 @@ impl Bar {
             indicatif::ProgressStyle::with_template("{spinner} {pos} chunks  {msg}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
-        Self { bar, chunks: Mutex::new(0), counts: Mutex::new(Counts::default()) }
-    }
-
-    fn counts(&self) -> Counts {
-        *self.counts.lock().unwrap_or_else(|e| e.into_inner())
+        Self { bar, chunks: Mutex::new(0) }
     }
 }
 
 impl Progress for Bar {
     fn scanned(&self, events_read: u64, position: u64) {
-        self.counts.lock().unwrap_or_else(|e| e.into_inner()).events_read = events_read;
         self.bar.set_message(format!("read {events_read} events (position {position})"));
         self.bar.tick();
     }
@@ -192,31 +148,31 @@ impl Progress for Bar {
         let mut chunks = self.chunks.lock().unwrap_or_else(|e| e.into_inner());
         *chunks += 1;
         self.bar.set_position(*chunks);
-        match outcome {
-            ChunkOutcome::Failed { message } => {
-                self.bar.println(format!("chunk of {group} failed: {message}"))
-            }
-            ChunkOutcome::Applied { created, updated, deleted } => {
-                let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-                counts.created += *created as u64;
-                counts.updated += *updated as u64;
-                counts.deleted += *deleted as u64;
-            }
+        if let ChunkOutcome::Failed { message } = outcome {
+            self.bar.println(format!("chunk of {group} failed: {message}"));
         }
     }
 }
 
 pub(crate) async fn run(args: DreamArgs, json: bool) -> anyhow::Result<std::process::ExitCode> {
     if args.background {
-        background(&args).await;
+        let config = Config::load().unwrap_or_else(|_| Config::fallback(&Env::process()));
+        let lock = inherited_lock(&config.dream_dir());
+        let trigger = args.trigger.as_deref().unwrap_or("background");
+        let open = crate::store::open(&config);
+        dream_run::background(&config, lock, trigger, args.chunk_size, open, &HookStores).await;
         return Ok(std::process::ExitCode::SUCCESS);
     }
     let config = Config::load()?;
+    let options = args.options();
     let report = if args.dry_run {
         let bar = Bar::new(!json);
-        dream_with(&config, &args, &bar).await?
+        let store = crate::store::open(&config).await?;
+        let report = dream_run::dream(&config, &*store, &HookStores, &options, &bar).await?;
+        bar.bar.finish_and_clear();
+        report
     } else {
-        by_hand(&config, &args, json).await?
+        by_hand(&config, &options, json).await?
     };
     if json {
         print_json(&report)?;
@@ -230,87 +186,19 @@ pub(crate) async fn run(args: DreamArgs, json: bool) -> anyhow::Result<std::proc
     })
 }
 
-/// A run typed by hand: waits for a running dream, then runs to the end and records itself.
-async fn by_hand(config: &Config, args: &DreamArgs, json: bool) -> anyhow::Result<DreamReport> {
-    let dir = config.dream_dir();
-    let lock = match DreamLock::try_acquire(&dir)? {
-        Some(lock) => lock,
-        None => {
-            crate::output::error(&format!(
-                "agent-memory: another dream is running ({}); waiting for it to finish",
-                describe_holder(DreamLock::holder(&dir).as_ref())
-            ));
-            let wait = dir.clone();
-            tokio::task::spawn_blocking(move || DreamLock::acquire(&wait)).await??
-        }
-    };
-    let started = Started::now("manual");
-    let _ = lock.record(&started.holder());
-    Tally::new(&dir).take();
+/// A run typed by hand: says so when it waits for a running dream.
+async fn by_hand(config: &Config, options: &RunOptions, json: bool) -> anyhow::Result<DreamReport> {
     let bar = Bar::new(!json);
-    let result = dream_with(config, args, &bar).await;
-    let outcome = started.run(config, &bar, &result);
-    drop(lock);
-    let _ = outcome.record(config);
-    result
-}
-
-/// A run started by a hook: holds the lock it was handed (or takes a free one), stays within the
-/// automatic dream's limits, and prints nothing. Every outcome is logged.
-async fn background(args: &DreamArgs) {
-    let config = Config::load().unwrap_or_else(|_| Config::fallback(&Env::process()));
-    let dir = config.dream_dir();
-    let started = Started::now(args.trigger.as_deref().unwrap_or("background"));
-    let lock = match inherited_lock(&dir).map_or_else(|| DreamLock::try_acquire(&dir), |lock| Ok(Some(lock)))
-    {
-        Ok(Some(lock)) => lock,
-        Ok(None) => return started.skip(&config, "another dream is running"),
-        Err(e) => return started.skip(&config, &format!("cannot take the dream lock: {e}")),
+    let busy = |holder: Option<Holder>| {
+        crate::output::error(&format!(
+            "agent-memory: another dream is running ({}); waiting for it to finish",
+            describe_holder(holder.as_ref())
+        ));
     };
-    let _ = lock.record(&started.holder());
-    Tally::new(&dir).take();
-    if !config.dream.auto_allowed() {
-        return started.skip(
-            &config,
-            &format!(
-                "provider {} has no spending cap (set dream.max_tokens or dream.max_cost_usd)",
-                config.dream.provider_name()
-            ),
-        );
-    }
-    let limit = config.dream.auto_max_duration();
-    let bar = std::sync::Arc::new(Bar::new(false));
-    {
-        // The time limit below cancels the run; this ends the process should the run not end.
-        let (config, started, bar) = (config.clone(), started.clone(), std::sync::Arc::clone(&bar));
-        let _ = std::thread::Builder::new().name("hard-stop".to_owned()).spawn(move || {
-            std::thread::sleep(limit + HARD_STOP_GRACE);
-            let detail = format!("ended by its process {}s past the time limit", HARD_STOP_GRACE.as_secs());
-            let _ = started.with(&config, RunOutcome::TimedOut, Some(detail), bar.counts()).record(&config);
-            std::process::exit(1);
-        });
-    }
-    let run_args = DreamArgs::configured(args.chunk_size, config.dream.auto_max_events);
-    let result = match tokio::time::timeout(limit, async {
-        if let Ok(store) = crate::store::open(&config).await {
-            // Events a busy store sent to the journal count too.
-            let _ = Journal::new(config.journal_dir()).drain(&*store, DrainMode::Hook).await;
-        }
-        dream_with(&config, &run_args, &bar).await
-    })
-    .await
-    {
-        Ok(result) => started.run(&config, &bar, &result),
-        Err(_) => started.with(
-            &config,
-            RunOutcome::TimedOut,
-            Some(format!("stopped at its time limit of {}s; what it distilled is kept", limit.as_secs())),
-            bar.counts(),
-        ),
-    };
-    // The lock goes first: whoever reads the record of this run finds the dream lock free.
-    drop(lock);
-    let _ = result.record(&config);
+    let open = crate::store::open(config);
+    let report = dream_run::by_hand(config, open, &HookStores, options, &bar, busy).await?;
+    bar.bar.finish_and_clear();
+    Ok(report)
 }
 
 /// The lock a hook handed over as this process's stdin, when it did.
@@ -326,118 +214,6 @@ fn inherited_lock(dir: &Path) -> Option<DreamLock> {
     {
         let _ = dir;
         None
-    }
-}
-
-impl DreamArgs {
-    /// A run with the configured provider and caps, in chunks of `chunk_size`, reading at most
-    /// `max_events`.
-    fn configured(chunk_size: usize, max_events: u64) -> Self {
-        Self {
-            scope: Vec::new(),
-            provider: None,
-            model: None,
-            base_url: None,
-            dry_run: false,
-            max_tokens: None,
-            max_cost: None,
-            chunk_size,
-            max_operations: None,
-            max_body_bytes: None,
-            max_events: Some(max_events.max(1)),
-            background: false,
-            trigger: None,
-        }
-    }
-}
-
-/// When and why a run started, for its record.
-#[derive(Debug, Clone)]
-struct Started {
-    at: DateTime<Utc>,
-    clock: Instant,
-    trigger: String,
-}
-
-impl Started {
-    fn now(trigger: &str) -> Self {
-        Self { at: Utc::now(), clock: Instant::now(), trigger: trigger.to_owned() }
-    }
-
-    fn holder(&self) -> Holder {
-        Holder { pid: Some(std::process::id()), since: Some(self.at), trigger: Some(self.trigger.clone()) }
-    }
-
-    /// The record of a run with these counts.
-    fn with(&self, config: &Config, outcome: RunOutcome, detail: Option<String>, counts: Counts) -> DreamRun {
-        DreamRun {
-            started_at: self.at,
-            trigger: self.trigger.clone(),
-            provider: config.dream.provider_name().to_owned(),
-            outcome,
-            detail: detail.map(|d| Redactor::new().redact_message(&d)),
-            events_read: counts.events_read,
-            notes_created: counts.created,
-            notes_updated: counts.updated,
-            notes_deleted: counts.deleted,
-            tokens: 0,
-            cost_usd: 0.0,
-            duration_ms: u64::try_from(self.clock.elapsed().as_millis()).unwrap_or(u64::MAX),
-        }
-    }
-
-    /// The record of a run that finished (or failed) on its own.
-    fn run(&self, config: &Config, bar: &Bar, result: &anyhow::Result<DreamReport>) -> DreamRun {
-        let report = match result {
-            Ok(report) => report,
-            Err(e) => return self.with(config, RunOutcome::Failed, Some(format!("{e:#}")), bar.counts()),
-        };
-        let (outcome, detail) = if let Some(first) = report.failures.first() {
-            let detail = format!(
-                "{} chunks failed and are retried next run; first: {}",
-                report.failures.len(),
-                first.errors.join("; ")
-            );
-            (RunOutcome::Failed, Some(detail))
-        } else if let Some(stop) = &report.stopped {
-            (RunOutcome::Stopped, Some(stop_reason(stop)))
-        } else {
-            (RunOutcome::Ok, None)
-        };
-        let counts = Counts {
-            events_read: report.events_read,
-            created: report.notes_created,
-            updated: report.notes_updated,
-            deleted: report.notes_deleted,
-        };
-        let mut run = self.with(config, outcome, detail, counts);
-        run.tokens = report.tokens_in + report.tokens_out;
-        run.cost_usd = report.cost_usd;
-        run
-    }
-
-    /// Logs a run that did not happen (the last run's record stays as it was).
-    fn skip(&self, config: &Config, why: &str) {
-        let run = self.with(config, RunOutcome::Skipped, Some(why.to_owned()), Counts::default());
-        let _ =
-            memory_hook::log::line_in(&config.log_dir(), memory_hook::autodream::LOG_FILE, &run.log_line());
-    }
-}
-
-fn stop_reason(stop: &::dream::StopReason) -> String {
-    match stop {
-        ::dream::StopReason::TokenBudget { limit, used } => {
-            format!("token cap of {limit} reached ({used} used); the rest waits for the next run")
-        }
-        ::dream::StopReason::CostBudget { limit, spent } => {
-            format!(
-                "spending cap of ${limit:.2} reached (${spent:.4} spent); the rest waits for the next run"
-            )
-        }
-        ::dream::StopReason::EventLimit { limit } => {
-            format!("read its limit of {limit} events; the rest waits for the next run")
-        }
-        ::dream::StopReason::ProviderFailed { message } => format!("provider failed: {message}"),
     }
 }
 
@@ -458,71 +234,6 @@ pub(crate) fn describe_holder(holder: Option<&Holder>) -> String {
         parts.push(format!("pid {pid}"));
     }
     if parts.is_empty() { "holder unknown".to_owned() } else { parts.join(", ") }
-}
-
-/// Events waiting for the dream: those past their group's watermark, Injection events aside.
-/// Counts up to `cap`; the flag says whether more wait.
-pub(crate) async fn waiting(store: &dyn MemoryStore, cap: u64) -> memory_core::Result<(u64, bool)> {
-    let marks: std::collections::BTreeMap<String, u64> =
-        store.watermarks().await?.into_iter().filter(|(name, _)| name.starts_with("dream:")).collect();
-    let scanned = marks.get(::dream::SCANNED_WATERMARK).copied().unwrap_or(0);
-    let mut position = marks.values().copied().chain([scanned]).min().unwrap_or(0);
-    let mut count = 0;
-    loop {
-        let page = store.events_after(position, 1_000).await?;
-        let Some(last) = page.last() else { return Ok((count, false)) };
-        position = last.position;
-        for stored in &page {
-            let group = ::dream::event_group(&stored.event);
-            let mark = marks.get(&::dream::watermark_name(&group)).copied().unwrap_or(0);
-            if stored.position > mark && stored.event.kind != EventKind::Injection {
-                count += 1;
-                if count >= cap {
-                    return Ok((count, true));
-                }
-            }
-        }
-    }
-}
-
-async fn dream_with(config: &Config, args: &DreamArgs, progress: &Bar) -> anyhow::Result<DreamReport> {
-    let store = crate::store::open(config).await?;
-    if config.forwards() && !args.dry_run {
-        // In forward mode events wait in the journal until the forwarder delivers them: the dream
-        // reads the server, so it delivers them first (waiting for a delivery under way).
-        memory_hook::forward::deliver(&crate::cmd::sync::journals(config), &*store).await?;
-    }
-    let provider = provider(args, config)?;
-    let cwd = std::env::current_dir().ok();
-    let scopes = crate::cmd::projects::Scopes::load(config, &*store, cwd.as_deref()).await?;
-    let mut options = DreamOptions::new(chrono::Utc::now());
-    options.project_names = scopes.names();
-    options.redaction_rules = config.redact.rules().unwrap_or_default();
-    options.dry_run = args.dry_run;
-    options.chunk_size = args.chunk_size;
-    options.max_tokens = args.max_tokens.or(config.dream.max_tokens);
-    options.max_cost_usd = args.max_cost.or(config.dream.max_cost_usd);
-    options.max_events = args.max_events;
-    if let Some(n) = args.max_operations.map(usize::from).or(config.dream.max_operations) {
-        options.limits.max_operations = n.max(1);
-    }
-    if let Some(n) = args.max_body_bytes.map(usize::from).or(config.dream.max_body_bytes) {
-        options.limits.max_body_bytes = n.clamp(64, memory_core::MAX_BODY_LEN);
-    }
-    if !args.scope.is_empty() {
-        let only = args.scope.iter().map(|s| scopes.scope(s)).collect::<Result<Vec<Scope>, _>>()?;
-        options.scopes = ScopeFilter::Only(only);
-    }
-    let report = ::dream::run(&*store, &*provider, &options, progress).await.context("dream run failed")?;
-    if !options.dry_run {
-        crate::cmd::model::refresh(config, &*store).await?;
-        // What this run distilled may now be old enough to go; a failure costs the run nothing.
-        let _ = crate::cmd::prune::configured(config, &*store).await;
-        // Hooks in forward mode read the notes from their local copy.
-        crate::store::refresh_replica(config, &*store).await?;
-    }
-    progress.bar.finish_and_clear();
-    Ok(report)
 }
 
 fn summary(report: &DreamReport, dry_run: bool) -> String {
@@ -595,8 +306,8 @@ pub(crate) async fn for_demo(home: &Path, config_file: &Path) -> anyhow::Result<
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let mut args = DreamArgs::configured(200, u64::MAX);
-    args.provider = Some(ProviderArg::Deterministic);
-    let report = by_hand(&config, &args, true).await?;
+    let mut options = RunOptions::configured(200, u64::MAX);
+    options.provider = Some(ProviderName::Deterministic);
+    let report = by_hand(&config, &options, true).await?;
     Ok(format!("no dream started by itself; ran one: {}", summary(&report, false).trim_end()))
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use memory_core::MemoryStore;
 use memory_hook::Config;
+use memory_hook::dream_run::embed_notes;
 use serde_json::json;
 
 use crate::output::print;
@@ -43,7 +44,7 @@ pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<Exi
                 None => download_and_install(&dir).await?,
             };
             let store = crate::store::open(&config).await?;
-            let indexed = refresh(&config, store.as_ref()).await?;
+            let indexed = embed_notes(&config, store.as_ref()).await?;
             if json {
                 crate::output::json(
                     &json!({ "installed": installed, "dir": dir, "indexed": indexed_json(indexed) }),
@@ -69,7 +70,7 @@ pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<Exi
         }
         ModelCommand::Index => {
             let store = crate::store::open(&config).await?;
-            let Some(indexed) = refresh(&config, store.as_ref()).await? else {
+            let Some(indexed) = embed_notes(&config, store.as_ref()).await? else {
                 anyhow::bail!("no embedding model in {}; run `agent-memory model install`", dir.display());
             };
             if json {
@@ -100,17 +101,6 @@ fn indexed_json(indexed: Option<memory_embed::Refreshed>) -> serde_json::Value {
         Some(r) => json!({ "notes": r.notes, "passages": r.passages }),
         None => serde_json::Value::Null,
     }
-}
-
-/// Embeds the notes of `store` that have none, when the model is installed and semantic
-/// retrieval is on; `None` otherwise.
-pub(crate) async fn refresh(
-    config: &Config,
-    store: &dyn MemoryStore,
-) -> anyhow::Result<Option<memory_embed::Refreshed>> {
-    let Some(embedder) = config.embedder() else { return Ok(None) };
-    let done = memory_embed::refresh(store, &embedder, usize::MAX).await.context("embedding notes")?;
-    Ok(Some(done))
 }
 
 /// Most notes waiting to be embedded that `status` reads to count them (each is read whole).

@@ -64,11 +64,6 @@ impl Scopes {
         self.catalog.scope(text, self.here.as_ref())
     }
 
-    /// The readable name of every known project, by id.
-    pub(crate) fn names(&self) -> std::collections::BTreeMap<String, String> {
-        self.catalog.names()
-    }
-
     /// A scope as users read it (`project:<name>`).
     pub(crate) fn label(&self, scope: &Scope) -> String {
         self.catalog.label(scope)

@@ -636,7 +636,7 @@ async fn check_store(
         Ok(sessions) => sessions,
         Err(e) => return (unreachable(e.to_string()), Vec::new(), log_dir, None),
     };
-    let waiting = crate::cmd::dream::waiting(&*store, WAITING_CAP).await.ok();
+    let waiting = memory_hook::dream_run::waiting(&*store, WAITING_CAP).await.ok();
     let mut last: BTreeMap<String, LastEvent> = BTreeMap::new();
     for session in &sessions {
         let newer = last.get(&session.harness).is_none_or(|seen| session.last_at > seen.at);
