@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use memory_core::{EventKind, NoteKind, Scope, StoredEvent, slug};
 
 use crate::DreamRequest;
-use crate::deterministic::book::{Book, Spec};
+use crate::deterministic::book::{Book, Page, Spec};
 use crate::deterministic::fixes::Fixes;
 use crate::evidence::{self, FileAction, Outcome};
 use crate::statements::{self, Claim, Reach, Reference, Statement};
@@ -128,17 +128,7 @@ impl Fold<'_> {
             claim.rule_out(retired.iter().flat_map(|text| statements::shaped_values(text, &statement.text)));
         }
         if !statement.retracts_only {
-            let page = match (reach, &project) {
-                (Reach::Project, Some(project)) => {
-                    self.book.page(&project.scope, &format!("{}/conventions.md", project.folder), || {
-                        conventions_spec(project)
-                    })
-                }
-                (Reach::Project, None) => return,
-                (Reach::General, _) => {
-                    self.book.page(&Scope::User, "profile/preferences.md", preferences_spec)
-                }
-            };
+            let Some(page) = self.said_page(reach, true) else { return };
             page.retire(stored, |item| claim.supersedes(&item.text));
             page.observe(&statement.text, stored);
         }
@@ -158,7 +148,6 @@ impl Fold<'_> {
         speaker: Option<Reach>,
         stored: &StoredEvent,
     ) -> (Option<Reach>, Vec<String>) {
-        let project = self.project.clone();
         // What the correction points at decides; among items it points at equally, the one the
         // whole correction most resembles ("the docs tool" → the line about building the docs
         // site, not the one about doc comments, when the correction speaks of the site).
@@ -172,20 +161,12 @@ impl Fold<'_> {
             pointed * 16 + said.intersection(&statements::topic_words(text)).count().min(15)
         };
         let mut scored: Vec<(Reach, String, usize)> = Vec::new();
-        let looks_in = |reach: Reach| speaker.is_none_or(|s| s == reach);
-        if looks_in(Reach::Project)
-            && let Some(project) = &project
-            && let Some(page) =
-                self.book.existing(&project.scope, &format!("{}/conventions.md", project.folder), || {
-                    conventions_spec(project)
-                })
-        {
-            scored.extend(page.texts().into_iter().map(|t| (Reach::Project, t.clone(), score(&t))));
-        }
-        if looks_in(Reach::General)
-            && let Some(page) = self.book.existing(&Scope::User, "profile/preferences.md", preferences_spec)
-        {
-            scored.extend(page.texts().into_iter().map(|t| (Reach::General, t.clone(), score(&t))));
+        for reach in [Reach::Project, Reach::General] {
+            if speaker.is_none_or(|s| s == reach)
+                && let Some(page) = self.said_page(reach, false)
+            {
+                scored.extend(page.texts().into_iter().map(|t| (reach, t.clone(), score(&t))));
+            }
         }
         let best = scored.iter().map(|(_, _, s)| *s).max().unwrap_or(0);
         if best == 0 {
@@ -199,23 +180,29 @@ impl Fold<'_> {
             if texts.is_empty() {
                 continue;
             }
-            let page = match (reach, &project) {
-                (Reach::Project, Some(project)) => {
-                    self.book.existing(&project.scope, &format!("{}/conventions.md", project.folder), || {
-                        conventions_spec(project)
-                    })
-                }
-                (Reach::Project, None) => None,
-                (Reach::General, _) => {
-                    self.book.existing(&Scope::User, "profile/preferences.md", preferences_spec)
-                }
-            };
-            if let Some(page) = page {
+            if let Some(page) = self.said_page(reach, false) {
                 page.retire(stored, |item| texts.contains(&item.text.to_lowercase()));
             }
         }
         let home = hits.first().map(|(reach, _)| *reach);
         (home, hits.into_iter().map(|(_, text)| text).collect())
+    }
+
+    /// The note statements of a reach are filed in: the project's conventions, or the profile;
+    /// opened when it does not exist yet only if `create`.
+    fn said_page(&mut self, reach: Reach, create: bool) -> Option<&mut Page> {
+        let (scope, path, spec) = match (reach, &self.project) {
+            (Reach::Project, Some(p)) => {
+                (p.scope.clone(), format!("{}/conventions.md", p.folder), conventions_spec(p))
+            }
+            (Reach::Project, None) => return None,
+            (Reach::General, _) => (Scope::User, "profile/preferences.md".to_owned(), preferences_spec()),
+        };
+        if create {
+            Some(self.book.page(&scope, &path, || spec))
+        } else {
+            self.book.existing(&scope, &path, || spec)
+        }
     }
 
     fn retire_commands(&mut self, project: &Project, stored: &StoredEvent, claim: &Claim) {
