@@ -125,15 +125,16 @@ const ELSEWHERE: f64 = 0.3;
 
 /// The tool a note of the user's is about (`tools/<tool>/…`) when that tool belongs to a language's
 /// ecosystem and the project, which uses `tools`, uses neither it nor anything of that ecosystem (a
-/// `rust` note concerns a project that runs `cargo`; a `mypy` note does not). `None` for any other
-/// note, and when the project's tools are not known.
+/// `rust` note concerns a project that runs `cargo`; a `mypy` note does not), or when the project's
+/// tools are not known yet: the note then waits for a prompt that asks for it. `None` for any
+/// other note.
 fn tool_elsewhere<'a>(note: &'a Note, tools: &BTreeSet<String>) -> Option<&'a str> {
     let tool = user_tool(note)?;
     // A tool of no language in particular (a terminal, a container runtime) concerns any project.
     let ecosystem = memory_core::search::ecosystem(tool)?;
     let used =
         tools.contains(tool) || tools.iter().any(|t| memory_core::search::ecosystem(t) == Some(ecosystem));
-    (!tools.is_empty() && !used).then_some(tool)
+    (!used).then_some(tool)
 }
 
 /// The tool a note of the user's is about (`tools/<tool>/…` or `tools/<tool>.md`).
@@ -860,7 +861,15 @@ mod tests {
         rank_by_usefulness(&mut user, &tools, chrono::Utc::now());
         assert_eq!(user[0].path.as_str(), "tools/rust/errors.md", "Rust's own tools are this project's");
         assert!(tool_elsewhere(&mypy, &tools).is_some() && tool_elsewhere(&rust, &tools).is_none());
-        assert!(tool_elsewhere(&mypy, &BTreeSet::new()).is_none(), "nothing known, nothing set aside");
+        assert!(
+            tool_elsewhere(&mypy, &BTreeSet::new()).is_some(),
+            "a language's tool waits for a prompt while the project's tools are not known"
+        );
+        let terminal = note(Scope::User, "tools/zellij/layouts.md", NoteKind::Tool, 0, "- `dev`\n");
+        assert!(
+            tool_elsewhere(&terminal, &BTreeSet::new()).is_none(),
+            "a tool of no language concerns any project"
+        );
     }
 
     fn project() -> crate::project::Project {

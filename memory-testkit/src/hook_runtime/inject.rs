@@ -103,9 +103,11 @@ pub fn compaction_makes_notes_due_again(fixtures: &dyn HookFixtures) {
     let cwd = bench.cwd();
     bench.plant(&[
         profile(),
+        // A note about a language's tool, in a project whose tools are not known yet: listed at a
+        // session start, given whole when a prompt asks for it.
         note(
             &Scope::User,
-            "tools/kestrel.md",
+            "tools/cargo/kestrel.md",
             "Kestrel deploys",
             &["deploy"],
             "Rotate the plover token before kestrel deploys.",
