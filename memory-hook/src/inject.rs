@@ -317,8 +317,16 @@ pub(crate) fn entries<'a>(
 /// The heading of the project's notes at session start, with the folder their paths are under.
 pub(crate) fn project_heading(notes: &[&Note], project: &Project) -> String {
     match project_prefix(notes, project) {
-        folder if folder.is_empty() => format!("## This project ({})\n\n", project.name),
-        folder => format!("## This project ({}, notes under `{folder}`)\n\n", project.name),
+        folder if folder.is_empty() => {
+            format!(
+                "## This project ({})\n\nIts notes are in scope `project:{}`.\n\n",
+                project.name, project.name
+            )
+        }
+        folder => format!(
+            "## This project ({})\n\nIts notes are in scope `project:{}`, under `{folder}`.\n\n",
+            project.name, project.name
+        ),
     }
 }
 
