@@ -63,9 +63,8 @@ fn note(scope: Scope, path: &str, title: &str, body: &str) -> Note {
     }
 }
 
-#[test]
-fn a_custom_harness_stores_redacted_events_under_the_project_and_gets_notes_in_its_format() {
-    let exe = example();
+/// A throwaway machine: its folders, the project's folder and a config with generous deadlines.
+fn machine() -> (tempfile::TempDir, std::path::PathBuf) {
     let home = tempfile::tempdir().expect("temporary folder");
     let project_dir = home.path().join("quill-project");
     for dir in ["home", "tmp", "quill-project"] {
@@ -76,6 +75,13 @@ fn a_custom_harness_stores_redacted_events_under_the_project_and_gets_notes_in_i
         "[hook]\ndeadline_ms = 5000\ninject_deadline_ms = 5000\n",
     )
     .expect("write the config");
+    (home, project_dir)
+}
+
+#[test]
+fn a_custom_harness_stores_redacted_events_under_the_project_and_gets_notes_in_its_format() {
+    let exe = example();
+    let (home, project_dir) = machine();
     let project = memory_hook::project::identify(&project_dir);
     let runtime = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
     let db = home.path().join("data").join("memory.db");
@@ -132,16 +138,7 @@ fn a_custom_harness_stores_redacted_events_under_the_project_and_gets_notes_in_i
 #[test]
 fn a_session_that_ends_is_distilled_by_the_dream_the_binary_runs() {
     let exe = example();
-    let home = tempfile::tempdir().expect("temporary folder");
-    let project_dir = home.path().join("quill-project");
-    for dir in ["home", "tmp", "quill-project"] {
-        std::fs::create_dir_all(home.path().join(dir)).expect("create a folder");
-    }
-    std::fs::write(
-        home.path().join("config.toml"),
-        "[hook]\ndeadline_ms = 5000\ninject_deadline_ms = 5000\n",
-    )
-    .expect("write the config");
+    let (home, project_dir) = machine();
     let dir = project_dir.to_str().expect("UTF-8 path");
     for payload in [
         json!({ "session": "s1", "event": "start", "dir": dir }),
