@@ -41,10 +41,12 @@ pub fn terms(text: &str) -> Vec<String> {
 mod concepts;
 mod ecosystems;
 mod everyday;
+mod software;
 
 pub use concepts::concepts;
 pub use ecosystems::ecosystem;
-pub use everyday::everyday;
+pub use everyday::{action, everyday};
+pub use software::software;
 
 /// The topics a note's title, description and body name an instance of ([`concepts`]), one a line:
 /// what a store indexes beside the note's own text.
@@ -367,6 +369,10 @@ fn inflections(word: &str) -> Vec<String> {
         stems.push(format!("{s}y"));
     } else if let Some(s) = strip("ing").or_else(|| strip("ed")) {
         stems.push(s.to_owned());
+        // A word in -ing is often a noun too, with a plural: `warning` → `warnings`.
+        if word.ends_with("ing") {
+            stems.push(word.to_owned());
+        }
         stems.push(format!("{s}e"));
         let mut chars: Vec<char> = s.chars().collect();
         if chars.len() >= 4 && chars[chars.len() - 1] == chars[chars.len() - 2] {
@@ -481,6 +487,9 @@ mod tests {
         assert!(inflections("listening").contains(&"listen".to_owned()));
         assert!(inflections("listening").contains(&"listens".to_owned()));
         assert!(inflections("tests").contains(&"test".to_owned()));
+        for (word, plural) in [("warning", "warnings"), ("setting", "settings"), ("mapping", "mappings")] {
+            assert!(inflections(word).contains(&plural.to_owned()), "{word}");
+        }
         assert!(inflections("tests").contains(&"testing".to_owned()));
         assert!(inflections("dependencies").contains(&"dependency".to_owned()));
         assert!(inflections("migrations").contains(&"migration".to_owned()));

@@ -455,6 +455,10 @@ struct Candidate {
     specific: bool,
     /// Whether one passage of it has [`PROFILE_TERMS`] of those words.
     strong: bool,
+    /// Whether one of its facts (a short passage) names what the prompt is about ([`names_topic`]).
+    fact: bool,
+    /// The most of the prompt's specific words one passage of it has.
+    best: usize,
 }
 
 /// How much a note's share of the prompt's terms adds to its similarity in meaning.
@@ -499,9 +503,18 @@ pub async fn for_prompt(
     if terms.is_empty() || config.prompt_max_notes == 0 {
         return Ok(None);
     }
-    let specific_terms: Vec<memory_core::search::Term> = memory_core::search::expand(prompt)
-        .into_iter()
-        .filter(|t| !t.asked.split(' ').all(memory_core::search::everyday))
+    let expanded = memory_core::search::expand(prompt);
+    let specific_terms: Vec<memory_core::search::Term> =
+        expanded.iter().cloned().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).collect();
+    // What the prompt is about: the words of software work it names, but the verbs any task is
+    // asked with.
+    let topics: Vec<memory_core::search::Term> = specific_terms
+        .iter()
+        .filter(|t| {
+            !t.asked.split(' ').all(memory_core::search::action)
+                && t.forms.iter().any(|f| memory_core::search::software(f))
+        })
+        .cloned()
         .collect();
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
@@ -518,12 +531,27 @@ pub async fn for_prompt(
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
+        let fact = names_topic(&hit.note, &topics);
+        let best = blocks(&hit.note.body)
+            .iter()
+            .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
+            .max()
+            .unwrap_or(0);
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
         let coverage = specific_matched.min(hit.matched_terms) as f32 / terms.len() as f32;
         candidates.insert(
             key,
-            Candidate { note: hit.note, similarity: None, passage: None, coverage, specific, strong },
+            Candidate {
+                note: hit.note,
+                similarity: None,
+                passage: None,
+                coverage,
+                specific,
+                strong,
+                fact,
+                best,
+            },
         );
     }
     let mut ranked: Vec<(String, f32)> = Vec::new();
@@ -553,6 +581,8 @@ pub async fn for_prompt(
                     coverage: 0.0,
                     specific: false,
                     strong: false,
+                    fact: false,
+                    best: 0,
                 });
                 entry.similarity = Some(hit.similarity);
                 entry.passage = Some(hit.passage);
@@ -560,13 +590,15 @@ pub async fn for_prompt(
             let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
             for (key, c) in &candidates {
                 let similarity = c.similarity.unwrap_or(farthest);
-                if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong {
+                if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong && !c.fact
+                {
                     continue;
                 }
                 let mut relevance = similarity + WORD_WEIGHT * c.coverage;
-                // Half the prompt's terms, rare words among them, is an answer whatever the
-                // model makes of them (names and identifiers embed poorly).
-                if c.specific && c.coverage >= WORDED_ENOUGH {
+                // Half the prompt's terms, rare words among them, or a fact that names what the
+                // prompt is about, is an answer whatever the model makes of them (names and
+                // identifiers embed poorly).
+                if (c.specific && c.coverage >= WORDED_ENOUGH) || c.fact {
                     relevance = relevance.max(min_similarity);
                 }
                 if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
@@ -609,7 +641,7 @@ pub async fn for_prompt(
         if room < MIN_PROMPT_PASSAGE {
             continue;
         }
-        let body = focused(&c.note.body, &terms, preferred.as_deref(), room);
+        let body = focused(&c.note.body, &expanded, preferred.as_deref(), room);
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
@@ -625,6 +657,21 @@ fn passage_has(note: &Note, terms: &[memory_core::search::Term], need: usize) ->
     blocks(&note.body)
         .iter()
         .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), terms) >= need)
+}
+
+/// Longest passage read as one fact, which one topic word of the prompt is enough to bring.
+const FACT_CHARS: usize = 240;
+
+/// Whether a fact of `note` (a passage of at most [`FACT_CHARS`]) names one of `topics`: "make a
+/// branch for the retry work" is answered by "branches are made with git switch", whatever else
+/// the prompt says. Longer passages (paragraphs of a document) need more of the prompt.
+fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
+    !topics.is_empty()
+        && blocks(&note.body).iter().any(|b| {
+            !b.trim_start().starts_with('#')
+                && b.chars().count() <= FACT_CHARS
+                && memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0
+        })
 }
 
 /// The fewest characters of a note worth giving on a prompt.
@@ -665,22 +712,41 @@ async fn by_words_only(
     for (rank, (key, score, matched)) in by_words.iter().enumerate() {
         let Some(c) = candidates.get(key) else { continue };
         // Far below the best score, a hit stays only when it matches as many terms as any.
-        let weak = *score < top * 0.5 && *matched < most;
-        if *matched < min_terms || weak || !c.specific || (is_profile(&c.note) && !c.strong) {
+        let weak = *score < top * 0.5 && *matched < most && !c.fact;
+        if (*matched < min_terms && !c.fact)
+            || weak
+            || !c.specific
+            || (is_profile(&c.note) && !c.strong && !c.fact)
+        {
             continue;
         }
-        let mut relevance = 1.0 / (RRF_K + rank as f64 + 1.0);
+        // The note with the passage that has most of the prompt's words first; among equals, what
+        // the user stated before what was observed, then the search's order.
+        let mut weight = stated_weight(&c.note);
         if matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) {
-            relevance *= PROJECT_BOOST;
+            weight *= PROJECT_BOOST;
         } else if let Some(tool) = tool_elsewhere(&c.note, &tools)
             && !terms.iter().any(|t| t == tool)
         {
-            relevance *= ELSEWHERE;
+            weight *= ELSEWHERE;
         }
+        let relevance = c.best as f64 + weight / 4.0 + 1.0 / (RRF_K + rank as f64 + 1.0);
         ranked.push((key.clone(), relevance as f32));
     }
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked)
+}
+
+/// How much what a note holds weighs on a prompt, below one: rules and preferences the user
+/// stated, then fixes, facts, commands, and the files edited most last.
+fn stated_weight(note: &Note) -> f64 {
+    match note.meta.kind {
+        NoteKind::Profile | NoteKind::Preference | NoteKind::Convention => 0.6,
+        NoteKind::Procedure => 0.5,
+        NoteKind::Fact if note.path.as_str().ends_with("hot-files.md") => 0.1,
+        NoteKind::Fact => 0.4,
+        NoteKind::Tool => 0.3,
+    }
 }
 
 /// The text of a note's embedded passage `index` as its body has it, for passages from the body.
@@ -733,7 +799,7 @@ fn numbered(line: &str) -> bool {
 /// its text), those sharing the most terms with the prompt, then its opening, then the rest while
 /// they fit, with `…` where passages were left out. A passage too long for what is left is cut at
 /// a word.
-fn focused(body: &str, terms: &[String], preferred: Option<&str>, cap: usize) -> String {
+fn focused(body: &str, terms: &[memory_core::search::Term], preferred: Option<&str>, cap: usize) -> String {
     let body = body.trim();
     if body.chars().count() <= cap {
         return body.to_owned();
@@ -757,8 +823,7 @@ fn focused(body: &str, terms: &[String], preferred: Option<&str>, cap: usize) ->
                 return usize::MAX;
             }
         }
-        let words: BTreeSet<String> = words.into_iter().collect();
-        terms.iter().filter(|t| words.contains(*t)).count()
+        memory_core::search::matched_in(&words, terms)
     };
     let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
     let mut order: Vec<usize> = (0..parts.len()).collect();
@@ -978,7 +1043,7 @@ mod tests {
         body.push_str(
             "Rolling back: redeploy the previous tag with `deploy --tag <previous>`; never revert on main.\n",
         );
-        let terms = memory_core::search::terms("how do I roll back a bad deploy");
+        let terms = memory_core::search::expand("how do I roll back a bad deploy");
         let out = focused(&body, &terms, None, 400);
         assert!(out.chars().count() <= 400, "{}", out.chars().count());
         assert!(out.contains("Rolling back: redeploy the previous tag"), "{out}");
@@ -1050,6 +1115,69 @@ mod tests {
         assert!(found.iter().any(|k| k.ends_with("profile/about.md")), "a strong match: {found:?}");
     }
 
+    #[tokio::test]
+    async fn a_task_that_names_a_thing_of_work_gets_the_short_fact_about_it() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let preferences = note(
+            Scope::User,
+            "profile/preferences.md",
+            NoteKind::Preference,
+            0,
+            "Preferences the user stated.\n\n- new branches with git switch -c, never git checkout -b\n             - leave TODOs as TODO(sam): with the reason\n- long flags in scripts, `--recursive` not `-r`\n",
+        );
+        let conventions = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            "Conventions of ledger.\n\n- warnings are errors in CI, never silence them with pragmas\n             - amounts are integer cents, never floats\n",
+        );
+        let files = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- edited `scripts/release.sh` (4×)\n- edited `src/branch_rules.rs` (2×)\n",
+        );
+        for n in [&preferences, &conventions, &files] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        let ask = |prompt: &'static str| {
+            let (store, project, config) = (&store, &project, &config);
+            async move {
+                super::for_prompt(store, project, prompt, &BTreeSet::new(), config, 2_400, None)
+                    .await
+                    .unwrap()
+                    .map(|i| (i.notes, i.text))
+                    .unwrap_or_default()
+            }
+        };
+        for (prompt, fact) in [
+            ("make a branch for the retry work", "git switch"),
+            ("start a new branch off main for the invoice export", "git switch"),
+            ("leave a todo in the parser about the edge case", "TODO(sam)"),
+            ("write me a script that cleans the build folder", "--recursive"),
+            ("there's a warning in the renderer, can I silence it?", "pragmas"),
+        ] {
+            let (notes, text) = ask(prompt).await;
+            assert!(text.contains(fact), "{prompt}: {notes:?}\n{text}");
+            // The rule the user stated comes before a list of files that shares the word.
+            let first = notes.first().map(String::as_str).unwrap_or_default();
+            assert!(!first.ends_with("hot-files.md"), "{prompt}: {notes:?}");
+        }
+        // Concepts of computing asked about in general, and tasks with no work word, get nothing.
+        for general in [
+            "explain how a hash map handles collisions",
+            "what is the difference between a thread and a process?",
+            "write a short poem about the sea",
+        ] {
+            assert_eq!(ask(general).await.0, Vec::<String>::new(), "{general}");
+        }
+    }
+
     #[test]
     fn a_long_list_keeps_the_items_the_prompt_is_about() {
         let mut body = String::from("Preferences the user stated.\n\n");
@@ -1057,7 +1185,7 @@ mod tests {
             body.push_str(&format!("- keep functions under {i}0 lines in module number {i}\n"));
         }
         body.push_str("- give me a short summary of what changed\n");
-        let terms = memory_core::search::terms("when done give me a short summary");
+        let terms = memory_core::search::expand("when done give me a short summary");
         let out = focused(&body, &terms, None, 300);
         assert!(out.starts_with("Preferences the user stated."), "{out}");
         assert!(out.contains("- give me a short summary of what changed"), "{out}");

@@ -443,6 +443,22 @@ const EVERYDAY: &[&str] = &[
     "young",
 ];
 
+/// Verbs any task is asked with (besides the everyday ones), which say what to do but not what about: "add a field to Order",
+/// "write tests for the parser", "make a branch". Software words on their own ("build", "test",
+/// "commit", "deploy", "push") are not here: they name what a note can be about.
+const ACTIONS: &[&str] = &[
+    "add", "added", "adding", "adds", "call", "calling", "change", "changed", "changes", "changing", "check",
+    "create", "created", "creates", "creating", "do", "doing", "edit", "find", "gets", "getting", "makes",
+    "making", "needs", "new", "open", "read", "remove", "send", "set", "show", "start", "update", "use",
+    "used", "uses", "using", "want", "working", "write", "writes", "writing", "written", "wrote",
+];
+
+/// Whether `word` (lowercase) is a verb any task is asked with or everyday English:
+/// on its own it does not say what a prompt is about.
+pub fn action(word: &str) -> bool {
+    ACTIONS.binary_search(&word).is_ok() || everyday(word)
+}
+
 /// Whether `word` (lowercase) is a word of everyday English that says nothing about a developer's
 /// notes on its own.
 pub fn everyday(word: &str) -> bool {
@@ -454,6 +470,13 @@ mod tests {
     #[test]
     fn the_list_is_sorted_and_leaves_software_words_out() {
         assert!(super::EVERYDAY.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+        assert!(super::ACTIONS.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+        for word in ["add", "write", "create", "use"] {
+            assert!(super::action(word) && !super::everyday(word), "{word}");
+        }
+        for word in ["branch", "commit", "test", "deploy"] {
+            assert!(!super::action(word), "{word}");
+        }
         for word in ["good", "back", "explain", "public"] {
             assert!(super::everyday(word), "{word}");
         }
