@@ -300,11 +300,23 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
       | \bnow(?:[.!]*$|\s*[,;:])
     ")
 });
+/// A habit named without being said: "the way I usually do", "like we always do it", "as I
+/// normally would".
+static HABIT_BY_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:the (?:way|same way)|like|as|how) (?:i|we) (?:usually|generally|normally|typically|always|tend to)(?: (?:do|did|does|have|set|would|handle|go about))?(?: (?:it|them|things|this|that))?\b",
+    )
+});
+/// Whether a text says a habit ("i always …", "from now on …"), not only points at one.
+fn says_habit(text: &str) -> bool {
+    HABIT.is_match(&HABIT_BY_REFERENCE.replace_all(text, ""))
+}
+
 static TEAM_START: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:we|we're|we are|we've|we have|we'd|our|ours)\b"));
 static TEAM_TASK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:we|we're|we are|we've) (?:need|needs|should|must|have to|'ll|will|can|could|might|got|had|did|tried|saw|found|broke|lost|were|was|just|still need|are going to|'re going to|gotta)\b",
+        r"^(?:we|we're|we are|we've|we'd) (?:need|needs|should|must|have to|'ll|will|can|could|might|got|had|did|tried|saw|found|broke|lost|were|was|just|still need|are going to|'re going to|gotta|want|wanna|would like|would love|hope|plan|intend|aim|(?:are )?(?:hoping|planning|trying|looking|aiming|thinking))\b|^we'd (?:like|love)\b",
     )
 });
 /// Signs that a sentence reports trouble rather than states how things are.
@@ -488,7 +500,7 @@ fn asks_for_work(clause: &str) -> bool {
         || (TASK_VERB.is_match(&clause)
             && !declarative(&clause)
             && !NEGATIVE_START.is_match(&clause)
-            && !HABIT.is_match(&clause)
+            && !says_habit(&clause)
             && !STRONG_CONVENTION_VERB.is_match(&clause)
             && !clause.starts_with("use ")
             && !clause.starts_with("assume "))
@@ -592,7 +604,9 @@ fn classify(sentence: &str) -> Option<Reach> {
     let rest = rest.trim();
     let conditioned_rule = condition.is_some()
         && (TASK_VERB.is_match(rest) || NEGATIVE_START.is_match(rest) || CONVENTION_VERB.is_match(rest));
-    let habit = HABIT.is_match(rest) || conditioned_rule;
+    // A request that points at a habit without saying it ("set it up the way I usually do")
+    // states nothing to keep.
+    let habit = says_habit(rest) || conditioned_rule;
     if ONE_OFF.is_match(&whole) || DISMISSIVE.is_match(rest) {
         return None;
     }
@@ -705,7 +719,7 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
     let object =
         captures.name("object").map_or("", |m| m.as_str()).trim_matches(|c: char| !c.is_alphanumeric());
     let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
-    let scoped = project_worded(whole) || CONTRAST.is_match(rest) || HABIT.is_match(rest);
+    let scoped = project_worded(whole) || CONTRAST.is_match(rest) || says_habit(rest);
     let strong = STRONG_CONVENTION_VERB.is_match(rest);
     if (DEFINITE_OBJECT.is_match(object) || (PREPOSITIONS.contains(&object) && !strong)) && !scoped {
         return false;

@@ -341,6 +341,11 @@ const SYNONYMS: &[&[&str]] = &[
     &["arg", "args", "argument", "arguments"],
     &["param", "params", "parameter", "parameters"],
     &["src", "source"],
+    // Kinds of value a codebase has rules for, by the words people use for their instances.
+    &["money", "amount", "amounts", "price", "prices", "fee", "fees", "currency", "cents"],
+    &["secret", "secrets", "password", "passwords", "passphrase", "credential", "credentials"],
+    &["image", "images", "picture", "pictures", "photo", "photos", "avatar", "avatars", "thumbnail"],
+    &["permission", "permissions", "access", "grant", "grants", "acl", "iam"],
 ];
 
 const INFLECT: bool = true;
@@ -351,8 +356,11 @@ const MAX_FORMS: usize = 12;
 /// `listening` → `listen`, `listens`; `dependencies` → `dependency`. Words of three letters or
 /// fewer, and ones with digits, are taken as they are.
 fn inflections(word: &str) -> Vec<String> {
-    if word.chars().count() <= 3 || !word.chars().all(|c| c.is_alphabetic()) {
+    if !word.chars().all(|c| c.is_alphabetic()) {
         return Vec::new();
+    }
+    if word.chars().count() <= 3 {
+        return short_inflections(word);
     }
     let mut stems: Vec<String> = Vec::new();
     let strip = |suffix: &str| word.strip_suffix(suffix).filter(|s| s.chars().count() >= 3);
@@ -410,6 +418,17 @@ fn inflections(word: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The forms of a word of three letters: its plural (`tag` → `tags`, `fix` → `fixes`). Its forms
+/// in -ing and -ed are left out: three letters are often an abbreviation (`env`, `var`, `cfg`),
+/// which has none. Shorter words are taken as they are.
+fn short_inflections(word: &str) -> Vec<String> {
+    if word.chars().count() != 3 || !word.is_ascii() {
+        return Vec::new();
+    }
+    let plural = if word.ends_with(['s', 'x', 'z']) { format!("{word}es") } else { format!("{word}s") };
+    vec![plural]
 }
 
 /// The terms of `text` ([`terms`]) with the forms that count as each.
@@ -504,6 +523,12 @@ mod tests {
         assert!(!inflections("reply").iter().any(|f| f == "rep"));
         assert!(inflections("status").is_empty() || !inflections("status").contains(&"statu".to_owned()));
         assert!(inflections("go").is_empty());
+        for (word, form) in
+            [("tag", "tags"), ("log", "logs"), ("bug", "bugs"), ("fix", "fixes"), ("app", "apps")]
+        {
+            assert!(inflections(word).contains(&form.to_owned()), "{word} → {form}");
+        }
+        assert_eq!(inflections("env"), ["envs"]);
         assert!(inflections("v16").is_empty());
     }
 
@@ -526,5 +551,15 @@ mod tests {
         assert!(forms("library").contains(&"dependency".to_owned()));
         assert!(forms("dependencies").contains(&"libraries".to_owned()));
         assert!(!forms("errors").contains(&"library".to_owned()));
+        // Kinds of value, whichever word names an instance of them.
+        assert!(forms("fee").contains(&"money".to_owned()));
+        assert!(forms("price").contains(&"amounts".to_owned()));
+        assert!(forms("amount").contains(&"currency".to_owned()));
+        assert!(forms("password").contains(&"secrets".to_owned()));
+        assert!(forms("credentials").contains(&"secret".to_owned()));
+        assert!(forms("avatar").contains(&"image".to_owned()));
+        assert!(forms("pictures").contains(&"images".to_owned()));
+        assert!(forms("access").contains(&"permissions".to_owned()));
+        assert!(forms("grant").contains(&"iam".to_owned()));
     }
 }

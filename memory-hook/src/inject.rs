@@ -351,15 +351,17 @@ fn project_prefix(notes: &[&Note], project: &Project) -> String {
     prefix.to_owned()
 }
 
-/// How many of `entries` (most useful first) to show, and the longest share each gets, so they
-/// fit in `budget` characters: all whole when they fit; otherwise one share for each, short
-/// notes whole and the rest cut to it, the least useful left out while the share would be below
-/// [`START_MIN_NOTE`].
+/// How many of `entries` (most useful first) to show, and the longest share of the most useful,
+/// so they fit in `budget` characters: all whole when they fit; otherwise each gets a share in
+/// proportion to its usefulness (short notes whole, the rest cut to their share: what the user
+/// stated gets more room than the files edited most), the least useful left out while a share
+/// would be below [`START_MIN_NOTE`].
 fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
     let lens: Vec<usize> = entries.iter().map(|e| e.full_len()).collect();
     for n in (1..=lens.len()).rev() {
-        let fits = |cap: usize| lens[..n].iter().map(|&l| l.min(cap)).sum::<usize>() <= budget;
-        let most = lens[..n].iter().copied().max().unwrap_or(0);
+        let fits =
+            |cap: usize| (0..n).map(|i| lens[i].min(share_of(entries, i, cap))).sum::<usize>() <= budget;
+        let most = (0..n).map(|i| scaled_len(entries, i, lens[i])).max().unwrap_or(0);
         if fits(most) {
             return (n, most);
         }
@@ -372,11 +374,27 @@ fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
                 hi = mid - 1;
             }
         }
-        if lo >= START_MIN_NOTE {
+        if (0..n).all(|i| share_of(entries, i, lo).min(lens[i]) >= START_MIN_NOTE.min(lens[i])) {
             return (n, lo);
         }
     }
     (0, 0)
+}
+
+/// Entry `i`'s share when the most useful of `entries` gets `cap` characters.
+fn share_of(entries: &[&Entry<'_>], i: usize, cap: usize) -> usize {
+    let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
+    if most <= 0.0 {
+        return cap;
+    }
+    (cap as f64 * (entries[i].weight / most).clamp(0.0, 1.0)) as usize
+}
+
+/// The share of the most useful entry that gives entry `i` its `len` characters.
+fn scaled_len(entries: &[&Entry<'_>], i: usize, len: usize) -> usize {
+    let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
+    let ratio = if most <= 0.0 { 1.0 } else { (entries[i].weight / most).clamp(1e-6, 1.0) };
+    (len as f64 / ratio).ceil() as usize
 }
 
 /// A tier of session-start groups: titles and their entries, shown in this order.
@@ -404,11 +422,12 @@ pub(crate) fn fill(
         ranked.sort_by(|a, b| tier[b.0].1[b.1].weight.total_cmp(&tier[a.0].1[a.1].weight).then(a.cmp(b)));
         let flat: Vec<&Entry<'_>> = ranked.iter().map(|&(g, i)| &tier[g].1[i]).collect();
         let (n, cap) = share(&flat, left);
-        let keep: BTreeSet<(usize, usize)> = ranked[..n].iter().copied().collect();
+        let caps: BTreeMap<(usize, usize), usize> =
+            ranked[..n].iter().enumerate().map(|(k, &at)| (at, share_of(&flat[..n], k, cap))).collect();
         for (g, (title, group)) in tier.iter().enumerate() {
             let mut block = String::new();
             for (i, entry) in group.iter().enumerate() {
-                if keep.contains(&(g, i)) {
+                if let Some(&cap) = caps.get(&(g, i)) {
                     let (part, whole) = entry.render(cap);
                     block.push_str(&part);
                     // A note cut short is still due whole when a prompt asks for it.
@@ -505,7 +524,7 @@ pub async fn for_prompt(
     }
     let expanded = memory_core::search::expand(prompt);
     let specific_terms: Vec<memory_core::search::Term> =
-        expanded.iter().cloned().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).collect();
+        expanded.iter().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).cloned().collect();
     // What the prompt is about: the words of software work it names, but the verbs any task is
     // asked with.
     let topics: Vec<memory_core::search::Term> = specific_terms

@@ -232,3 +232,35 @@ fn a_history_hit_on_a_failure_shows_what_the_agent_did_next() {
     let text = m.run(&["search", "openssl installation", "--events"]);
     assert!(text.contains("then: `cargo build --features vendored` passed"), "{text}");
 }
+
+#[test]
+fn history_asked_in_a_project_folder_is_about_that_project_first() {
+    let m = Machine::new();
+    let ledger = m.project("ledger");
+    let webshop = m.project("webshop");
+    let prompt = |dir: &std::path::Path, session: &str, text: &str| {
+        m.hook("claude", dir, &claude(session, dir, "SessionStart", json!({ "source": "startup" })));
+        m.hook("claude", dir, &claude(session, dir, "UserPromptSubmit", json!({ "prompt": text })));
+    };
+    prompt(&ledger, "c-ledger", "the linker could not find libssl until we set OPENSSL_DIR");
+    for (i, text) in [
+        "which flag makes the linker find libssl on the new runner image",
+        "the linker cannot find libssl with the flag from the runner docs",
+        "runner image: the linker flag to find libssl changed again",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        prompt(&webshop, &format!("c-webshop-{i}"), text);
+    }
+    let asked = "which flag made the linker find libssl on the runner";
+    let first_project = |cwd: &std::path::Path| {
+        let out = m.command(&["--json", "search", asked, "--events"]).current_dir(cwd).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+        found["events"][0]["project"].as_str().unwrap_or_default().to_owned()
+    };
+    assert_eq!(first_project(&ledger), "ledger", "the folder's own project first, though it holds fewer words");
+    assert_eq!(first_project(&webshop), "webshop");
+    assert_eq!(first_project(m.dir.path()), "webshop", "outside any project, the most words first");
+}

@@ -377,7 +377,19 @@ pub(crate) async fn search(
         Vec::new()
     };
     let events = if looking.events {
-        store.search_events(&memory_core::EventQuery::search(query, filter, limit)).await?
+        // Asked in a project's folder, history is about that project first: its best hits, then
+        // the best of every project's.
+        let mut hits = Vec::new();
+        if let Some(id) = scopes.here().filter(|_| filter.project.is_none()) {
+            let own = memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() };
+            hits = store.search_events(&memory_core::EventQuery::search(query, own, limit)).await?;
+        }
+        for hit in store.search_events(&memory_core::EventQuery::search(query, filter, limit)).await? {
+            if hits.len() < limit && !hits.iter().any(|h| h.event.position == hit.event.position) {
+                hits.push(hit);
+            }
+        }
+        hits
     } else {
         Vec::new()
     };
@@ -386,7 +398,12 @@ pub(crate) async fn search(
     let note_relevance = super::history::note_relevance(&notes, query);
     let notes: Vec<_> = notes.into_iter().zip(note_relevance).collect();
     let event_relevance = super::history::event_relevance(&events, query);
-    let events = super::history::ranked(events, event_relevance, |h| h.matched_terms);
+    // History asked in a project's folder is about that project first: its events rank as if they
+    // held one more of the words asked for.
+    let here = |h: &memory_core::EventHit| {
+        usize::from(scopes.here().is_some_and(|id| h.event.event.project.as_deref() == Some(id)))
+    };
+    let events = super::history::ranked(events, event_relevance, |h| h.matched_terms + here(h));
     let mut followed = Vec::with_capacity(events.len());
     for (hit, _) in &events {
         followed.push(super::history::what_followed(store.as_ref(), hit).await);

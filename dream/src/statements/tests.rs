@@ -124,6 +124,15 @@ fn durable_statements_are_found_with_their_reach() {
         ("for this PR only, skip the changelog entry", None),
         ("Make sure it compiles.", None),
         ("when fixing the parser, use the helper in utils.rs", None),
+        // Requests that point at a habit without saying it, and a team's wishes and plans.
+        ("install a new command line tool on my machine the way I usually do", None),
+        ("set up the linter for this package like we always do", None),
+        ("can you bump the dependencies as I normally would", None),
+        ("we want to turn dark mode on for only some users without a release", None),
+        ("we'd like to move the nightly job to the new scheduler", None),
+        ("we're planning to split the monolith into three services", None),
+        ("We're hoping to drop the legacy importer by March.", None),
+        ("we like to keep migrations reversible", Some(Project)),
         ("the due date test keeps failing on my laptop, can you figure out why?", None),
     ];
     let mut wrong = Vec::new();
