@@ -399,11 +399,12 @@ pub(crate) async fn search(
     let notes: Vec<_> = notes.into_iter().zip(note_relevance).collect();
     let event_relevance = super::history::event_relevance(&events, query);
     // History asked in a project's folder is about that project first: its events rank as if they
-    // held one more of the words asked for.
+    // held one more of the words asked for, and before another project's that hold as many.
     let here = |h: &memory_core::EventHit| {
         usize::from(scopes.here().is_some_and(|id| h.event.event.project.as_deref() == Some(id)))
     };
-    let events = super::history::ranked(events, event_relevance, |h| h.matched_terms + here(h));
+    let events =
+        super::history::ranked(events, event_relevance, |h| 2 * (h.matched_terms + here(h)) + here(h));
     let mut followed = Vec::with_capacity(events.len());
     for (hit, _) in &events {
         followed.push(super::history::what_followed(store.as_ref(), hit).await);
