@@ -1,6 +1,6 @@
 //! The secret formats recognised by their shape, the prefixes harnesses put before output lines
-//! and the `Authorization` schemes, as data: `catalog.toml`, compiled into the binary and read
-//! once per process.
+//! and the `Authorization` schemes, as data: `catalog.toml`, turned into Rust statics by the build
+//! script, so a process has it without parsing anything.
 //!
 //! Each [`Format`] has a provider, a name, the marker kind it becomes, the keywords that must occur
 //! for its pattern to run, the pattern, and templates of synthetic samples
@@ -9,99 +9,85 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
-use serde::Deserialize;
 
-/// The catalog's source.
-const SOURCE: &str = include_str!("catalog.toml");
+/// The catalog as Rust statics, generated from `catalog.toml` by the build script.
+mod generated {
+    use super::{Format, LinePrefix};
+    include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
+}
 
 /// Every data-defined format, line prefix and `Authorization` scheme.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Catalog {
-    #[serde(rename = "format")]
-    formats: Vec<Format>,
-    #[serde(rename = "line_prefix")]
-    line_prefixes: Vec<LinePrefix>,
-    auth: Auth,
+    formats: &'static [Format],
+    line_prefixes: &'static [LinePrefix],
+    auth_schemes: &'static [&'static str],
 }
 
 /// One token format.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct Format {
     /// Who issues it (`HashiCorp Vault`).
-    pub provider: String,
+    pub provider: &'static str,
     /// What it is (`service token`).
-    pub name: String,
+    pub name: &'static str,
     /// The marker kind: `[REDACTED:<kind>]`.
-    pub kind: String,
+    pub kind: &'static str,
     /// Literals of which one must occur for the pattern to run: all-lowercase ones in any case,
     /// ones with capitals exactly as written.
-    pub keywords: Vec<String>,
+    pub keywords: &'static [&'static str],
     /// The pattern as written in the catalog (`\b` a word boundary; group `s` what is replaced).
-    pub pattern: String,
+    pub pattern: &'static str,
     /// Whether the replaced text must hold a digit.
-    #[serde(default)]
     pub digit: bool,
     /// Templates of synthetic strings in the format (see [`crate::synthetic`]).
-    pub samples: Vec<String>,
+    pub samples: &'static [&'static str],
 }
 
 /// A prefix a harness puts before the lines of a tool's output or a file's contents.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct LinePrefix {
     /// The harnesses that write it.
-    pub harness: String,
+    pub harness: &'static str,
     /// Where it appears.
-    pub carrier: String,
+    pub carrier: &'static str,
     /// The prefix as a regex.
-    pub pattern: String,
+    pub pattern: &'static str,
     /// A literal instance of the prefix.
-    pub sample: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Auth {
-    schemes: Vec<String>,
+    pub sample: &'static str,
 }
 
 impl Catalog {
     /// The token formats, in the order they run.
-    pub fn formats(&self) -> &[Format] {
-        &self.formats
+    pub fn formats(&self) -> &'static [Format] {
+        self.formats
     }
 
     /// The line prefixes of harness output.
-    pub fn line_prefixes(&self) -> &[LinePrefix] {
-        &self.line_prefixes
+    pub fn line_prefixes(&self) -> &'static [LinePrefix] {
+        self.line_prefixes
     }
 
     /// The `Authorization` schemes (lowercase) whose credential is redacted.
-    pub fn auth_schemes(&self) -> &[String] {
-        &self.auth.schemes
+    pub fn auth_schemes(&self) -> &'static [&'static str] {
+        self.auth_schemes
     }
 
     /// One regex alternation of every line prefix, repeated: what may precede a line's content.
     pub(crate) fn line_prefix_regex(&self) -> String {
-        let alternatives: Vec<&str> = self.line_prefixes.iter().map(|p| p.pattern.as_str()).collect();
+        let alternatives: Vec<&str> = self.line_prefixes.iter().map(|p| p.pattern).collect();
         format!("(?:[ \\t]*(?:{}))*[ \\t]*", alternatives.join("|"))
-    }
-
-    /// One regex alternation of the `Authorization` schemes, longest first.
-    pub(crate) fn auth_scheme_regex(&self) -> String {
-        let mut schemes: Vec<&str> = self.auth.schemes.iter().map(String::as_str).collect();
-        schemes.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        let escaped: Vec<String> = schemes.iter().map(|s| regex::escape(s)).collect();
-        format!("(?i-u:{})", escaped.join("|"))
     }
 }
 
-/// The catalog, read on first use.
+/// The catalog.
 pub fn catalog() -> &'static Catalog {
-    static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    CATALOG.get_or_init(|| toml::from_str(SOURCE).expect("the built-in redaction catalog is valid"))
+    static CATALOG: Catalog = Catalog {
+        formats: generated::FORMATS,
+        line_prefixes: generated::LINE_PREFIXES,
+        auth_schemes: generated::AUTH_SCHEMES,
+    };
+    &CATALOG
 }
 
 /// The content of `line` after any run of harness line prefixes (`Output: `, `  12→`, `+`).
@@ -147,9 +133,10 @@ mod tests {
         let catalog = catalog();
         assert!(catalog.formats().len() >= 150, "{} formats", catalog.formats().len());
         for format in catalog.formats() {
-            let pattern = engine_pattern(&format.pattern);
+            let pattern = engine_pattern(format.pattern);
             regex::Regex::new(&pattern).unwrap_or_else(|e| panic!("{}: {e}", format.name));
             assert!(!format.keywords.is_empty() && !format.samples.is_empty(), "{}", format.name);
+            assert!(format.keywords.iter().all(|k| k.len() >= 2 && k.is_ascii()), "{}", format.name);
             assert!(
                 format.kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
                 "{}",

@@ -214,7 +214,7 @@ pub(super) static RULES: &[Rule] = &[
             q!(),
             r"[ \t]*[:=][ \t]*",
             q!(),
-            r#"(?P<scheme>{auth_schemes}[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
+            r#"(?P<scheme>[A-Za-z][A-Za-z0-9_\-]{0,30}[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
         ),
         Accept::Check(authorization),
     ),
@@ -407,13 +407,10 @@ fn url_credentials(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<H
     Some(Hit { range: pass.range(), kind })
 }
 
-/// A rule's pattern with the catalog's parts filled in: `{line_prefix}` (what harnesses put
-/// before an output line) and `{auth_schemes}` (the `Authorization` schemes).
+/// A rule's pattern with the catalog's part filled in: `{line_prefix}`, what harnesses put before
+/// an output line.
 pub(super) fn expand(pattern: &str) -> String {
-    let catalog = catalog::catalog();
-    pattern
-        .replace("{line_prefix}", &catalog.line_prefix_regex())
-        .replace("{auth_schemes}", &catalog.auth_scheme_regex())
+    pattern.replace("{line_prefix}", &catalog::catalog().line_prefix_regex())
 }
 
 fn authorization(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
@@ -422,14 +419,26 @@ fn authorization(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit
         return None;
     }
     let scheme = caps.name("scheme").map(|s| s.as_str().trim().to_ascii_lowercase());
-    let bare_word = cred.as_str().bytes().all(|b| b.is_ascii_alphabetic());
-    if scheme.is_none()
-        && (cred.as_str().bytes().all(|b| b.is_ascii_lowercase())
-            || bare_word
-                && catalog::catalog().auth_schemes().iter().any(|w| cred.as_str().eq_ignore_ascii_case(w)))
-    {
-        // Prose such as "authorization: required", or a scheme with its credential cut off.
-        return None;
+    let known = |word: &str| catalog::catalog().auth_schemes().iter().any(|s| s.eq_ignore_ascii_case(word));
+    let value = cred.as_str();
+    match scheme.as_deref() {
+        // `Authorization: Bearer …`, `Authorization: SSWS …`: what follows is the credential.
+        Some(scheme) if known(scheme) => {}
+        // An unknown word before a value: a scheme of its own when the value looks generated
+        // (`Authorization: Acme-HMAC k3y…`); prose otherwise ("authorization: this header …").
+        Some(_) => {
+            let generated = value.len() >= 8
+                && value.bytes().any(|b| b.is_ascii_digit())
+                && value.bytes().any(|b| b.is_ascii_alphabetic());
+            if !generated {
+                return None;
+            }
+        }
+        // A bare value: prose such as "authorization: required", or a scheme whose credential
+        // was cut off.
+        None if value.bytes().all(|b| b.is_ascii_lowercase()) => return None,
+        None if value.bytes().all(|b| b.is_ascii_alphabetic()) && known(value) => return None,
+        None => {}
     }
     let kind = if scheme.as_deref() == Some("basic") { "basic-auth" } else { kind };
     Some(Hit { range: cred.range(), kind })

@@ -447,7 +447,7 @@ fn cases() -> Vec<Case> {
     let mut generator = Generator::new(0x00c0_ffee_5eed);
     let mut cases = Vec::new();
     for format in catalog().formats() {
-        for template in &format.samples {
+        for template in format.samples {
             let sample = generator.fill(template);
             cases.push(Case {
                 name: format!("{} {} ({})", format.provider, format.name, format.kind),
@@ -467,7 +467,7 @@ fn every_catalog_sample_alone_becomes_its_own_marker() {
     let mut generator = Generator::new(7);
     let mut wrong = Vec::new();
     for format in catalog().formats() {
-        for template in &format.samples {
+        for template in format.samples {
             let sample = generator.fill(template);
             let out = redactor.redact_text(&sample.text);
             let marker = format!("[REDACTED:{}]", format.kind);

@@ -106,7 +106,7 @@ fn capitalised_triggers_match_exactly_and_lowercase_ones_in_any_case() {
     assert_ne!(index.scan("token MTA0") & bit("discord-bot-token"), 0);
     let providers = Providers::new(catalog());
     let kinds = |text: &str| -> Vec<&str> {
-        providers.triggered(text).into_iter().map(|i| catalog().formats()[i].kind.as_str()).collect()
+        providers.triggered(text).into_iter().map(|i| catalog().formats()[i].kind).collect()
     };
     assert!(!kinds("back on track, ask the task").contains(&"twilio-key"));
     assert!(kinds("sid AC0123").contains(&"twilio-key"));
@@ -136,4 +136,28 @@ fn custom_rules_run_first_and_name_their_marker() {
     assert!(matches!(CustomRule::pattern("Bad Name", "x"), Err(Error::Name { .. })));
     assert!(matches!(CustomRule::pattern("empty", "a*"), Err(Error::Pattern { .. })));
     assert!(matches!(CustomRule::pattern("broken", "(unclosed"), Err(Error::Pattern { .. })));
+}
+
+#[test]
+fn authorization_headers_lose_their_credential_whatever_the_scheme() {
+    let r = Redactor::new();
+    let okta = format!("00{}", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcD");
+    let cases = [
+        format!("Authorization: SSWS {okta}"),
+        format!("curl -H \"authorization: ssws {okta}\" https://acme.okta.com/api/v1/users"),
+        format!("{{\"headers\": {{\"Authorization\": \"SSWS {okta}\"}}}}"),
+        format!("Authorization: Acme-HMAC {okta}"),
+        format!("proxy-authorization: Negotiate {okta}"),
+    ];
+    for text in &cases {
+        let out = r.redact_text(text);
+        assert!(!out.contains(&okta[4..]), "{text} -> {out}");
+    }
+    for prose in [
+        "authorization: this header carries the caller's credential",
+        "Authorization: required for every endpoint",
+        "authorization: Bearer",
+    ] {
+        assert_eq!(r.redact_text(prose), prose);
+    }
 }
