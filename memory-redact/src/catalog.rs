@@ -146,6 +146,18 @@ mod tests {
     }
 
     #[test]
+    fn a_key_spread_over_lines_ends_where_its_lines_end() {
+        let npm = format!("npm_{}", "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3gH5");
+        let lines = format!("{}\n{}", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "AbCdEfGhIjKlMnOp");
+        let text = format!("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 2\n{lines}\n{npm}\nDone.");
+        let out = crate::Redactor::new().redact_text(&text);
+        assert_eq!(
+            out,
+            "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 2[REDACTED:private-key]\n[REDACTED:npm-token]\nDone."
+        );
+    }
+
+    #[test]
     fn boundaries_and_prefixes() {
         assert_eq!(engine_pattern(r"\bab\b\\b"), r"(?:\\[nrt]|(?-u:\b))ab(?-u:\b)\\b");
         assert_eq!(strip_line_prefixes("Output: machine x"), "machine x");

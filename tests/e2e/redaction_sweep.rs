@@ -222,11 +222,21 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
     // Pieces shorter than 8 characters (a 5-character part of an Azure key) could occur by chance
     // in a binary file; the longer pieces of the same samples are checked.
     for (name, secret) in secrets.iter().filter(|(_, s)| s.len() >= 8) {
-        if let Some((path, _)) = files.iter().find(|(_, text)| text.contains(secret.as_str())) {
-            kept.push(format!("{name}: in {path}"));
+        if let Some((path, text)) = files.iter().find(|(_, text)| text.contains(secret.as_str())) {
+            kept.push(format!("{name}: in {path}, after {:?}", before(text, secret)));
         } else if printed.contains(secret.as_str()) {
-            kept.push(format!("{name}: printed"));
+            kept.push(format!("{name}: printed, after {:?}", before(&printed, secret)));
         }
     }
     assert!(kept.is_empty(), "{} of {} samples in clear:\n{}", kept.len(), secrets.len(), kept.join("\n"));
+}
+
+/// Up to 200 characters before `secret` in `text`: where it was kept.
+fn before<'t>(text: &'t str, secret: &str) -> &'t str {
+    let at = text.find(secret).unwrap_or(0);
+    let mut from = at.saturating_sub(200);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    &text[from..at]
 }
