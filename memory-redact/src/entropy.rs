@@ -57,6 +57,9 @@ pub(super) fn looks_like_secret(name: &str, value: &str) -> bool {
     {
         return false;
     }
+    if is_slug(value) {
+        return false;
+    }
     let has_digit = value.bytes().any(|b| b.is_ascii_digit());
     let has_lower = value.bytes().any(|b| b.is_ascii_lowercase());
     let has_upper = value.bytes().any(|b| b.is_ascii_uppercase());
@@ -64,6 +67,21 @@ pub(super) fn looks_like_secret(name: &str, value: &str) -> bool {
         return false;
     }
     bits_per_char(value) >= MIN_BITS_PER_CHAR
+}
+
+/// Whether `value` is a name made of words: three or more parts separated by `-`, `_` or `.`,
+/// each all lowercase letters, all digits or a short version part (`acme-logs-prod-eu-west-1`,
+/// `api_v2_eu_3`). Generated
+/// secrets mix cases or letters and digits inside their parts.
+fn is_slug(value: &str) -> bool {
+    let parts: Vec<&str> = value.split(['-', '_', '.']).collect();
+    parts.len() >= 3
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && (p.bytes().all(|b| b.is_ascii_lowercase())
+                    || p.bytes().all(|b| b.is_ascii_digit())
+                    || p.len() <= 3 && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        })
 }
 
 /// Whether `s` is a UUID in its usual 8-4-4-4-12 hex form.
@@ -74,4 +92,17 @@ pub(super) fn is_uuid(s: &str) -> bool {
             .iter()
             .zip([8, 4, 4, 4, 12])
             .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_secret;
+
+    #[test]
+    fn names_made_of_words_are_not_secrets() {
+        assert!(!looks_like_secret("BUCKET", "acme-logs-prod-eu-west-1"));
+        assert!(!looks_like_secret("SERVICE", "api_v2_eu_central_3_primary"));
+        assert!(!looks_like_secret("HOST", "db.replica.eu.west.1.internal"));
+        assert!(looks_like_secret("SALT", "a7Fq-9xKp2-Lm4Zr8-Wt3Yb6Nc"), "mixed parts stay secrets");
+    }
 }

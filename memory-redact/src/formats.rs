@@ -11,7 +11,7 @@ use std::ops::Range;
 use regex::Captures;
 
 use super::rules::{Hit, unquote};
-use super::{base64, entropy, is_marker, keywords};
+use super::{base64, catalog, entropy, is_marker, keywords};
 
 /// A value that can stand for a secret: not empty, not a marker, not a reference (`$TOKEN`).
 fn usable(value: &str) -> bool {
@@ -49,11 +49,20 @@ const NETRC_WORDS: &[&str] = &["machine", "default", "login", "password", "accou
 pub(super) fn netrc(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {
     let value = caps.name("val")?;
     let line = line_around(text, value.start());
-    let first = line.trim_start_matches(['+', ' ', '\t']).split([' ', '\t']).next().unwrap_or("");
+    let first = catalog::strip_line_prefixes(line).split([' ', '\t']).next().unwrap_or("");
     (usable(value.as_str())
         && NETRC_WORDS.contains(&first)
-        && (has_word(text, "machine") || has_word(text, "default")))
+        && (has_word(text, "machine") || has_word(text, "default") || has_netrc_entry(text)))
     .then(|| Hit { range: value.range(), kind })
+}
+
+/// Whether a line of `text`, after a harness's line prefix (`Output: `, `  12→`), starts a
+/// `.netrc` entry.
+fn has_netrc_entry(text: &str) -> bool {
+    text.lines().any(|line| {
+        let content = catalog::strip_line_prefixes(line);
+        content.starts_with("machine ") || content.starts_with("default ")
+    })
 }
 
 /// The password field of a `.pgpass` line, `host:port:database:user:password`.

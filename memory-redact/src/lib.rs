@@ -20,6 +20,7 @@
 
 mod base64;
 mod cap;
+pub mod catalog;
 mod counts;
 mod custom;
 mod entropy;
@@ -28,9 +29,12 @@ mod event;
 mod formats;
 mod keywords;
 mod limits;
+mod listing;
 mod message;
 mod private;
+mod providers;
 mod rules;
+pub mod synthetic;
 
 #[cfg(test)]
 mod tests;
@@ -67,6 +71,7 @@ pub struct Redactor {
     custom: OnceLock<Vec<CustomRule>>,
     compiled: Vec<OnceLock<Regex>>,
     triggers: rules::TriggerIndex,
+    providers: providers::Providers,
     totals: Mutex<RedactionCounts>,
 }
 
@@ -75,8 +80,9 @@ impl fmt::Debug for Redactor {
         let compiled = self.compiled.iter().filter(|cell| cell.get().is_some()).count();
         f.debug_struct("Redactor")
             .field("rules", &self.compiled.len())
+            .field("formats", &catalog::catalog().formats().len())
             .field("custom", &self.custom.get().map_or(0, Vec::len))
-            .field("compiled", &compiled)
+            .field("compiled", &(compiled + self.providers.compiled()))
             .field("totals", &self.totals())
             .finish()
     }
@@ -95,6 +101,7 @@ impl Redactor {
             custom: OnceLock::new(),
             compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
             triggers: rules::TriggerIndex::new(RULES),
+            providers: providers::Providers::new(catalog::catalog()),
             totals: Mutex::new(RedactionCounts::default()),
         }
     }
@@ -203,8 +210,18 @@ impl Redactor {
         self.redact_body(text, counts)
     }
 
-    /// Scans `text` again until nothing more changes (at most `MAX_PASSES` times).
+    /// A numbered file view is redacted without its line numbers (see [`listing`]); other texts
+    /// as they are.
     fn redact_body<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
+        let Some(view) = listing::split(text) else { return self.redact_passes(text, counts) };
+        match self.redact_passes(&view.body(), counts) {
+            Cow::Borrowed(_) => Cow::Borrowed(text),
+            Cow::Owned(redacted) => Cow::Owned(view.rebuild(&redacted)),
+        }
+    }
+
+    /// Scans `text` again until nothing more changes (at most `MAX_PASSES` times).
+    fn redact_passes<'t>(&self, text: &'t str, counts: &mut RedactionCounts) -> Cow<'t, str> {
         let mut current = Cow::Borrowed(text);
         for _ in 0..MAX_PASSES {
             match self.pass(&current, counts) {
@@ -225,11 +242,19 @@ impl Redactor {
         }
         let triggered = self.triggers.scan(&current);
         for (index, rule) in RULES.iter().enumerate() {
+            if index == rules::PROVIDERS_AFTER {
+                // The catalog's token formats, after PEM blocks and before the rules that
+                // recognise credentials by where they sit.
+                if let Some(next) = self.providers.apply(&current, counts) {
+                    current = Cow::Owned(next);
+                }
+            }
             if triggered & (1 << index) == 0 || rule.gate.is_some_and(|gate| !gate(current.as_bytes())) {
                 continue;
             }
-            let regex = self.compiled[index]
-                .get_or_init(|| Regex::new(rule.pattern).expect("built-in redaction pattern is valid"));
+            let regex = self.compiled[index].get_or_init(|| {
+                Regex::new(&rules::expand(rule.pattern)).expect("built-in redaction pattern is valid")
+            });
             if let Some(next) = apply(regex, rule, &current, counts) {
                 current = Cow::Owned(next);
             }

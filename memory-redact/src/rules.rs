@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use regex::Captures;
 
-use super::{entropy, formats, is_marker, keywords};
+use super::{catalog, entropy, formats, is_marker, keywords};
 
 /// A replacement: the bytes to replace and the kind of secret they hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +22,6 @@ pub(super) struct Hit {
 /// What part of a match a rule replaces.
 #[derive(Clone, Copy)]
 pub(super) enum Accept {
-    /// The whole match.
-    Whole,
     /// One capture group.
     Group(usize),
     /// Decided by a function of the captures and the whole text.
@@ -103,7 +101,6 @@ impl Rule {
     /// The replacement for one match, if the match is a secret.
     pub(super) fn accept(&self, caps: &Captures<'_>, text: &str) -> Option<Hit> {
         let m = match self.accept {
-            Accept::Whole => caps.get(0)?,
             Accept::Group(n) => caps.get(n)?,
             Accept::Check(check) => return check(caps, text, self.kind),
         };
@@ -153,14 +150,11 @@ macro_rules! lb {
     };
 }
 
-/// Assignment operator between a name and its value.
-macro_rules! op {
-    () => {
-        r"[ \t]*(?::=|=>|=|:)[ \t]*"
-    };
-}
+/// How many of [`RULES`] run before the catalog's token formats (PEM blocks).
+pub(super) const PROVIDERS_AFTER: usize = 1;
 
-/// The built-in rules, in the order they run.
+/// The built-in rules, in the order they run; the catalog's token formats run after the first
+/// [`PROVIDERS_AFTER`].
 pub(super) static RULES: &[Rule] = &[
     rule(
         "private-key",
@@ -169,139 +163,11 @@ pub(super) static RULES: &[Rule] = &[
         Accept::Check(pem_block),
     ),
     rule(
-        "jwt",
-        &["eyj"],
-        concat!(lb!(), r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
-        Accept::Whole,
-    ),
-    rule(
-        "aws-access-key",
-        &["akia", "asia", "abia", "acca", "a3t"],
-        concat!(lb!(), r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?-u:\b)"),
-        Accept::Whole,
-    ),
-    rule(
-        "aws-secret-key",
-        &["secret"],
-        concat!(
-            r"(?i-u:aws[a-z0-9_\-]*secret[a-z0-9_\-]*|secret_?access_?key)",
-            q!(),
-            op!(),
-            q!(),
-            r"([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|\z)"
-        ),
-        Accept::Group(1),
-    ),
-    rule("gcp-api-key", &["aiza"], r"AIza[0-9A-Za-z_\-]{35}", Accept::Whole),
-    rule(
-        "gcp-service-account-key",
-        &["private_key_id"],
-        r#"(?i-u)private_key_id\\?"[ \t]*:[ \t]*\\?"([0-9a-f]{40})"#,
-        Accept::Group(1),
-    ),
-    rule("google-oauth-client-secret", &["gocspx-"], r"GOCSPX-[A-Za-z0-9_\-]{20,}", Accept::Whole),
-    rule("google-oauth-token", &["ya29."], r"ya29\.[A-Za-z0-9_\-]{20,}", Accept::Whole),
-    rule(
-        "azure-storage-key",
-        &["accountkey", "sharedaccesskey"],
-        r"(?i-u)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
-        Accept::Group(1),
-    ),
-    rule("azure-sas-token", &["sig="], r"(?i-u)[?&;]sig=([A-Za-z0-9%+/=]{16,})", Accept::Group(1)),
-    rule(
-        "github-token",
-        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-        concat!(lb!(), r"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{30,255})"),
-        Accept::Whole,
-    ),
-    rule(
-        "gitlab-token",
-        &["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-"],
-        concat!(lb!(), r"gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_\-]{20,}"),
-        Accept::Whole,
-    ),
-    rule(
-        "slack-webhook",
-        &["hooks.slack.com"],
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{20,}",
-        Accept::Whole,
-    ),
-    rule(
-        "slack-token",
-        &["xox", "xapp-"],
-        concat!(lb!(), r"(?:xox[a-z]-|xapp-)[A-Za-z0-9\-]{10,}"),
-        Accept::Whole,
-    ),
-    rule("anthropic-api-key", &["sk-ant-"], concat!(lb!(), r"sk-ant-[A-Za-z0-9_\-]{20,}"), Accept::Whole),
-    rule(
-        "openai-api-key",
-        &["sk-"],
-        concat!(lb!(), r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
-        Accept::Check(with_digit),
-    ),
-    rule(
-        "stripe-key",
-        &["_live_", "_test_", "whsec_"],
-        concat!(lb!(), r"(?:[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})"),
-        Accept::Whole,
-    ),
-    rule(
-        "twilio-auth-token",
-        &["AC"],
-        r"(?-u:\b)AC[0-9a-f]{32}(?-u:\b)[^\r\n]{0,120}?(?-u:\b)([0-9a-f]{32})(?-u:\b)",
-        Accept::Group(1),
-    ),
-    rule("twilio-key", &["AC", "SK"], concat!(lb!(), r"(?:AC|SK)[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
-    rule(
-        "sendgrid-api-key",
-        &["sg."],
-        concat!(lb!(), r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"),
-        Accept::Whole,
-    ),
-    rule("npm-token", &["npm_"], concat!(lb!(), r"npm_[A-Za-z0-9]{36}(?-u:\b)"), Accept::Whole),
-    rule("pypi-token", &["pypi-"], concat!(lb!(), r"pypi-[A-Za-z0-9_\-]{50,}"), Accept::Whole),
-    rule("docker-hub-token", &["dckr_pat_"], r"dckr_pat_[A-Za-z0-9_\-]{20,}", Accept::Whole),
-    rule("huggingface-token", &["hf_"], concat!(lb!(), r"hf_[A-Za-z0-9]{30,}(?-u:\b)"), Accept::Whole),
-    rule(
-        "heroku-api-key",
-        &["hrku-", "heroku"],
-        concat!(
-            r"HRKU-[A-Za-z0-9_\-]{40,}|(?i-u:heroku[a-z0-9_\-]*(?:key|token|pass)[a-z_]*)",
-            q!(),
-            op!(),
-            q!(),
-            r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
-        ),
-        Accept::Check(group_or_whole),
-    ),
-    rule("mailgun-api-key", &["key-"], concat!(lb!(), r"key-[0-9a-f]{32}(?-u:\b)"), Accept::Whole),
-    rule("digitalocean-token", &["_v1_"], concat!(lb!(), r"do[opr]_v1_[a-f0-9]{64}"), Accept::Whole),
-    rule(
-        "shopify-token",
-        &["shpat_", "shpca_", "shppa_", "shpss_"],
-        r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
-        Accept::Whole,
-    ),
-    rule(
-        "databricks-token",
-        &["dapi"],
-        concat!(lb!(), r"dapi[a-f0-9]{32}(?:-[0-9]+)?(?-u:\b)"),
-        Accept::Whole,
-    ),
-    rule("linear-api-key", &["lin_api_", "lin_oauth_"], r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", Accept::Whole),
-    rule(
-        "doppler-token",
-        &["dp."],
-        concat!(lb!(), r"dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.\-]{30,}"),
-        Accept::Whole,
-    ),
-    rule(
         "discord-bot-token",
         &["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
         r"(?-u:\b)(?:MT|Mj|Mz|ND|NT|Nj|Nz|OD|OT)[A-Za-z0-9_\-]{21,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
         Accept::Check(formats::discord),
     ),
-    rule("telegram-bot-token", &[":AA"], r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{30,36}", Accept::Whole),
     rule(
         "prefixed-token",
         &[
@@ -348,7 +214,7 @@ pub(super) static RULES: &[Rule] = &[
             q!(),
             r"[ \t]*[:=][ \t]*",
             q!(),
-            r#"(?P<scheme>(?i-u:bearer|basic|token|digest|apikey|api-key|key)[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
+            r#"(?P<scheme>[A-Za-z][A-Za-z0-9_\-]{0,30}[ \t]+)?(?P<cred>[^ \t\r\n",;`\\]{6,})"#
         ),
         Accept::Check(authorization),
     ),
@@ -367,7 +233,7 @@ pub(super) static RULES: &[Rule] = &[
     rule(
         "pgpass-password",
         &[":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", ":*:"],
-        r"(?m)(?:^|\\n)[ \t]*\+?(?P<host>[A-Za-z0-9_.\-]+|\*):(?:[0-9]{1,5}|\*):[^:\s\\]+:[^:\s\\]+:(?P<pass>[^\s\\]+)",
+        r"(?m)(?:^|\\n){line_prefix}(?P<host>[A-Za-z0-9_.\-]+|\*):(?:[0-9]{1,5}|\*):[^:\s\\]+:[^:\s\\]+:(?P<pass>[^\s\\]+)",
         Accept::Check(formats::pgpass),
     ),
     rule(
@@ -531,16 +397,6 @@ fn pem_block(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit>
     Some(Hit { range: header.start()..end, kind })
 }
 
-fn with_digit(caps: &Captures<'_>, text: &str, kind: &'static str) -> Option<Hit> {
-    let range = after_escape(caps.get(0)?);
-    text[range.clone()].bytes().any(|b| b.is_ascii_digit()).then_some(Hit { range, kind })
-}
-
-fn group_or_whole(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
-    let m = caps.get(1).or_else(|| caps.get(0))?;
-    (!is_marker(m.as_str())).then(|| Hit { range: m.range(), kind })
-}
-
 fn url_credentials(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
     let pass = caps.name("pass")?;
     if is_marker(pass.as_str()) || keywords::is_reference(pass.as_str()) {
@@ -551,8 +407,11 @@ fn url_credentials(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<H
     Some(Hit { range: pass.range(), kind })
 }
 
-/// Authorization schemes, which are not credentials themselves.
-const SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "apikey", "api-key", "key"];
+/// A rule's pattern with the catalog's part filled in: `{line_prefix}`, what harnesses put before
+/// an output line.
+pub(super) fn expand(pattern: &str) -> String {
+    pattern.replace("{line_prefix}", &catalog::catalog().line_prefix_regex())
+}
 
 fn authorization(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit> {
     let cred = caps.name("cred")?;
@@ -560,13 +419,26 @@ fn authorization(caps: &Captures<'_>, _: &str, kind: &'static str) -> Option<Hit
         return None;
     }
     let scheme = caps.name("scheme").map(|s| s.as_str().trim().to_ascii_lowercase());
-    let bare_word = cred.as_str().bytes().all(|b| b.is_ascii_alphabetic());
-    if scheme.is_none()
-        && (cred.as_str().bytes().all(|b| b.is_ascii_lowercase())
-            || bare_word && SCHEMES.iter().any(|w| cred.as_str().eq_ignore_ascii_case(w)))
-    {
-        // Prose such as "authorization: required", or a scheme with its credential cut off.
-        return None;
+    let known = |word: &str| catalog::catalog().auth_schemes().iter().any(|s| s.eq_ignore_ascii_case(word));
+    let value = cred.as_str();
+    match scheme.as_deref() {
+        // `Authorization: Bearer …`, `Authorization: SSWS …`: what follows is the credential.
+        Some(scheme) if known(scheme) => {}
+        // An unknown word before a value: a scheme of its own when the value looks generated
+        // (`Authorization: Acme-HMAC k3y…`); prose otherwise ("authorization: this header …").
+        Some(_) => {
+            let generated = value.len() >= 8
+                && value.bytes().any(|b| b.is_ascii_digit())
+                && value.bytes().any(|b| b.is_ascii_alphabetic());
+            if !generated {
+                return None;
+            }
+        }
+        // A bare value: prose such as "authorization: required", or a scheme whose credential
+        // was cut off.
+        None if value.bytes().all(|b| b.is_ascii_lowercase()) => return None,
+        None if value.bytes().all(|b| b.is_ascii_alphabetic()) && known(value) => return None,
+        None => {}
     }
     let kind = if scheme.as_deref() == Some("basic") { "basic-auth" } else { kind };
     Some(Hit { range: cred.range(), kind })

@@ -1,10 +1,14 @@
-//! The redaction corpus, through the hook's own path: every secret format of
-//! `tests/corpus/secrets.txt` and every ordinary text of `tests/corpus/ordinary.txt` is written
-//! into the payload of each carrier (a prompt, a shell command, its output, a file write, a Codex
-//! patch, Cursor's JSON-in-JSON shell output, a Cursor edit), read into a `HookEvent` by that
-//! harness's adapter, and redacted as the hook redacts it. No secret may survive anywhere in the
-//! stored event; ordinary texts must come through unchanged, bar a small stated number. Both
-//! figures are printed (`cargo test -p memory-redact --test corpus -- --nocapture`).
+//! The redaction corpus, through the hook's own path. Every token format of the catalog
+//! (`src/catalog.toml`, each synthetic sample written into prose, a header, an env line, JSON, YAML
+//! and a URL) and every credential of `tests/corpus/secrets.txt` (`.netrc`, `.pgpass`, assignments,
+//! connection strings…) is written into the payload of each carrier of each harness: prompts, shell
+//! commands, shell output with the prefixes harnesses put before it (Gemini's `Output: `, Codex's
+//! summary, Copilot's shell id), file writes, numbered file views, a Codex patch, Cursor's
+//! JSON-in-JSON output and edits. The payload is read into a `HookEvent` by that harness's
+//! adapter and redacted as the hook redacts it; no secret may survive anywhere in the event.
+//! Ordinary texts of `tests/corpus/ordinary.txt` must come through unchanged in every carrier:
+//! the share changed is the false-positive rate, at most 2 %. Both figures are printed
+//! (`cargo test -p memory-redact --test corpus -- --nocapture`).
 
 #![allow(clippy::print_stdout, reason = "the corpus reports its figures on stdout")]
 
@@ -13,10 +17,12 @@ use std::collections::BTreeMap;
 use chrono::{TimeZone, Utc};
 use memory_core::{Delivery, HarnessAdapter, HookEvent};
 use memory_redact::Redactor;
+use memory_redact::catalog::catalog;
+use memory_redact::synthetic::{Generator, Sample};
 use serde_json::{Value, json};
 
-/// How many ordinary texts may be changed by redaction (in any carrier) before the test fails.
-const MAX_FALSE_POSITIVES: usize = 2;
+/// The share of ordinary texts redaction may change (in any carrier) before the test fails.
+const MAX_FALSE_POSITIVE_RATE: f64 = 0.02;
 
 /// Redaction kinds that are limits rather than secrets.
 const NOT_SECRETS: &[&str] = &["truncated", "transcript", "too-deep"];
@@ -44,118 +50,6 @@ fn blocks(file: &str) -> Vec<Block> {
     out
 }
 
-/// Deterministic fake characters (SplitMix64).
-struct Fake(u64);
-
-impl Fake {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn pick(&mut self, alphabet: &str, n: usize) -> String {
-        let bytes = alphabet.as_bytes();
-        let len = u64::try_from(bytes.len()).unwrap();
-        (0..n).map(|_| char::from(bytes[usize::try_from(self.next() % len).unwrap()])).collect()
-    }
-
-    /// `n` characters of `alphabet`; when it has digits and letters, with at least one of each,
-    /// as generated keys have.
-    fn chars(&mut self, alphabet: &str, n: usize) -> String {
-        let mut s = self.pick(alphabet, n);
-        let letter = alphabet.chars().find(char::is_ascii_alphabetic);
-        if let (true, Some(letter)) = (n > 4 && alphabet.contains('7'), letter) {
-            s.replace_range(n / 2..n / 2 + 2, &format!("7{letter}"));
-        }
-        s
-    }
-}
-
-const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
-const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const DIGITS: &str = "0123456789";
-const HEX: &str = "0123456789abcdef";
-const B64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const B64URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
-
-fn base64(bytes: &[u8], padded: bool) -> String {
-    let table = B64.as_bytes();
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(char::from(table[usize::try_from((n >> (18 - 6 * i)) & 63).unwrap()]));
-        }
-        if padded {
-            out.push_str(&"=".repeat(3 - chunk.len()));
-        }
-    }
-    out
-}
-
-/// One filled placeholder: the text written, and the secret it holds.
-fn fill(kind: &str, arg: usize, f: &mut Fake) -> String {
-    let alnum = format!("{UPPER}{LOWER}{DIGITS}");
-    let upper_alnum = format!("{UPPER}{DIGITS}");
-    match kind {
-        "alnum" => f.chars(&alnum, arg),
-        "upperalnum" => f.chars(&upper_alnum, arg),
-        "hex" => f.chars(HEX, arg),
-        "b64" => f.chars(B64, arg),
-        "b64url" => f.chars(B64URL, arg),
-        "digits" => format!("{}{}", f.pick("123456789", 1), f.pick(DIGITS, arg - 1)),
-        "lower" => f.pick(LOWER, arg),
-        "enc" => base64(f.chars(&alnum, arg).as_bytes(), true),
-        "userpass" => base64(format!("deploy:{}", f.chars(&alnum, 16)).as_bytes(), true),
-        "discordid" => {
-            let id = format!("{}{}", f.pick("123456789", 1), f.pick(DIGITS, 17));
-            base64(id.as_bytes(), false)
-        }
-        "pw" => {
-            let word = f.pick(LOWER, arg.saturating_sub(6).max(2));
-            format!(
-                "{}{}{}-{}!{}",
-                f.pick(UPPER, 1),
-                word,
-                f.pick(DIGITS, 2),
-                f.pick(LOWER, 1),
-                f.pick(DIGITS, 1)
-            )
-        }
-        other => panic!("unknown placeholder {{{other}}}"),
-    }
-}
-
-/// A secret case with its placeholders filled: the text and the secrets in it.
-fn expand(template: &str, f: &mut Fake) -> (String, Vec<String>) {
-    let mut text = String::new();
-    let mut secrets = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}').map(|c| open + c) else { break };
-        let inner = &rest[open + 1..close];
-        let (kind, arg) = inner.split_once(':').unwrap_or((inner, "0"));
-        if !kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            || arg.parse::<usize>().is_err()
-        {
-            // Literal braces (JSON): keep them.
-            text.push_str(&rest[..=open]);
-            rest = &rest[open + 1..];
-            continue;
-        }
-        text.push_str(&rest[..open]);
-        let value = fill(kind, arg.parse().unwrap_or(0), f);
-        text.push_str(&value);
-        secrets.push(value);
-        rest = &rest[close + 1..];
-    }
-    text.push_str(rest);
-    (text, secrets)
-}
-
 /// A carrier: a name and how a text becomes one harness payload.
 struct Carrier {
     name: &'static str,
@@ -166,6 +60,36 @@ struct Carrier {
 const CLAUDE_SESSION: &str = "3f2b8c1e-7d4a-4e2b-9c61-0a5d8e7f1b23";
 const CODEX_SESSION: &str = "019ff93d-ab2d-7852-9060-300be7f422c0";
 const CURSOR_CONVERSATION: &str = "8c1f4e2a-6b3d-4f9e-a2c7-5d0e1b9f3a64";
+const GEMINI_SESSION: &str = "f6cc3679-2234-4fcc-8348-dedba268b77b";
+const COPILOT_SESSION: &str = "30af8838-b6a5-4b9f-8557-914c5d36218f";
+
+fn gemini(event: &str, fields: Value) -> Value {
+    let mut payload = json!({
+        "session_id": GEMINI_SESSION,
+        "transcript_path": format!("/home/alice/.gemini/tmp/acme-api/chats/session-{GEMINI_SESSION}.jsonl"),
+        "cwd": "/home/alice/src/acme-api",
+        "hook_event_name": event,
+        "timestamp": "2026-12-01T08:56:00.692Z",
+    });
+    merge(&mut payload, fields);
+    payload
+}
+
+fn copilot(event: &str, fields: Value) -> Value {
+    let mut payload = json!({
+        "hook_event_name": event,
+        "session_id": COPILOT_SESSION,
+        "timestamp": "2026-12-01T08:56:42.842Z",
+        "cwd": "/home/alice/src/acme-api",
+    });
+    merge(&mut payload, fields);
+    payload
+}
+
+/// `text` as a file view shows it: each line after its number (`     1→`, `1. `).
+fn numbered(text: &str, style: fn(usize) -> String) -> String {
+    text.lines().enumerate().map(|(i, line)| format!("{}{line}\n", style(i + 1))).collect()
+}
 
 fn claude(event: &str, fields: Value) -> Value {
     let mut payload = json!({
@@ -321,6 +245,122 @@ fn carriers() -> Vec<Carrier> {
             },
         },
         Carrier {
+            name: "claude file read",
+            adapter: &adapter_claude::ClaudeAdapter,
+            payload: |t| {
+                claude(
+                    "PostToolUse",
+                    json!({
+                        "tool_name": "Read",
+                        "tool_input": {"file_path": "/home/alice/src/acme-api/deploy/app.env"},
+                        "tool_response": {"type": "text", "file": {
+                            "filePath": "/home/alice/src/acme-api/deploy/app.env",
+                            "content": numbered(t, |n| format!("{n:>6}\u{2192}")),
+                            "numLines": t.lines().count(), "startLine": 1, "totalLines": t.lines().count(),
+                        }},
+                        "tool_use_id": "toolu_04",
+                    }),
+                )
+            },
+        },
+        Carrier {
+            name: "codex shell summary",
+            adapter: &adapter_codex::CodexAdapter,
+            payload: |t| {
+                codex(
+                    "PostToolUse",
+                    json!({
+                        "tool_name": "Bash",
+                        "tool_input": {"command": "cat deploy/app.env"},
+                        "tool_response": format!("Exit code: 0\nWall time: 0.1 seconds\nOutput:\n{t}\n"),
+                        "tool_use_id": "call_03",
+                    }),
+                )
+            },
+        },
+        Carrier {
+            name: "gemini prompt",
+            adapter: &adapter_gemini::GeminiAdapter,
+            payload: |t| gemini("BeforeAgent", json!({"prompt": t})),
+        },
+        Carrier {
+            name: "gemini shell command",
+            adapter: &adapter_gemini::GeminiAdapter,
+            payload: |t| {
+                gemini(
+                    "BeforeTool",
+                    json!({"tool_name": "run_shell_command", "tool_input": {"command": t, "description": "run it"}}),
+                )
+            },
+        },
+        Carrier {
+            name: "gemini shell output",
+            adapter: &adapter_gemini::GeminiAdapter,
+            payload: |t| {
+                gemini(
+                    "AfterTool",
+                    json!({
+                        "tool_name": "run_shell_command",
+                        "tool_input": {"command": "cat deploy/app.env", "description": "show config"},
+                        "tool_response": {
+                            "llmContent": format!("<untrusted_context>\nOutput: {t}\nProcess Group PGID: 23288\n</untrusted_context>"),
+                            "returnDisplay": t,
+                        },
+                    }),
+                )
+            },
+        },
+        Carrier {
+            name: "gemini file write",
+            adapter: &adapter_gemini::GeminiAdapter,
+            payload: |t| {
+                gemini(
+                    "AfterTool",
+                    json!({
+                        "tool_name": "write_file",
+                        "tool_input": {"file_path": "/home/alice/src/acme-api/deploy/app.env", "content": t},
+                        "tool_response": {"llmContent": "Successfully created and wrote to new file.", "returnDisplay": "Wrote app.env"},
+                    }),
+                )
+            },
+        },
+        Carrier {
+            name: "copilot prompt",
+            adapter: &adapter_copilot::CopilotAdapter,
+            payload: |t| copilot("UserPromptSubmit", json!({"prompt": t})),
+        },
+        Carrier {
+            name: "copilot shell output",
+            adapter: &adapter_copilot::CopilotAdapter,
+            payload: |t| {
+                copilot(
+                    "PostToolUse",
+                    json!({
+                        "tool_name": "Bash",
+                        "tool_input": {"command": "cat deploy/app.env", "description": "show config"},
+                        "tool_result": {
+                            "result_type": "success",
+                            "text_result_for_llm": format!("{t}\n<shellId: 0 completed with exit code 0>"),
+                        },
+                    }),
+                )
+            },
+        },
+        Carrier {
+            name: "copilot file view",
+            adapter: &adapter_copilot::CopilotAdapter,
+            payload: |t| {
+                copilot(
+                    "PostToolUse",
+                    json!({
+                        "tool_name": "view",
+                        "tool_input": {"path": "/home/alice/src/acme-api/deploy/app.env"},
+                        "tool_result": {"result_type": "success", "text_result_for_llm": numbered(t, |n| format!("{n}. "))},
+                    }),
+                )
+            },
+        },
+        Carrier {
             name: "cursor edit",
             adapter: &adapter_cursor::CursorAdapter,
             payload: |t| {
@@ -380,20 +420,78 @@ fn survives(event: &HookEvent, secret: &str) -> bool {
     pieces.iter().any(|piece| serialized.contains(piece.as_str()) || text.contains(piece.as_str()))
 }
 
+/// A secret case: where it comes from, and its filled text with the secrets in it.
+struct Case {
+    name: String,
+    sample: Sample,
+}
+
+/// The lines a catalog sample is written into: prose, a header, an env line, JSON, YAML, and a
+/// URL when it fits in one.
+fn in_contexts(token: &str) -> String {
+    let mut lines = vec![
+        format!("the new key is {token}, rotate the old one"),
+        format!("curl -sS -H \"X-Relay-Auth: {token}\" https://relay.example.com/v1/ping"),
+        format!("export RELAY_VALUE={token}"),
+        format!("{{\"relay\": \"{token}\"}}"),
+        format!("relay:\n  value: {token}"),
+    ];
+    if !token.contains([' ', '"', '\'', '\n']) {
+        lines.push(format!("https://relay.example.com/v1/hook?to={token}&retry=3"));
+    }
+    lines.join("\n")
+}
+
+/// Every sample of every catalog format, in its contexts, and every case of `secrets.txt`.
+fn cases() -> Vec<Case> {
+    let mut generator = Generator::new(0x00c0_ffee_5eed);
+    let mut cases = Vec::new();
+    for format in catalog().formats() {
+        for template in format.samples {
+            let sample = generator.fill(template);
+            cases.push(Case {
+                name: format!("{} {} ({})", format.provider, format.name, format.kind),
+                sample: Sample { text: in_contexts(&sample.text), secrets: sample.secrets },
+            });
+        }
+    }
+    for block in blocks("secrets.txt") {
+        cases.push(Case { name: block.name, sample: generator.fill(&block.text) });
+    }
+    cases
+}
+
+#[test]
+fn every_catalog_sample_alone_becomes_its_own_marker() {
+    let redactor = Redactor::new();
+    let mut generator = Generator::new(7);
+    let mut wrong = Vec::new();
+    for format in catalog().formats() {
+        for template in format.samples {
+            let sample = generator.fill(template);
+            let out = redactor.redact_text(&sample.text);
+            let marker = format!("[REDACTED:{}]", format.kind);
+            if !out.contains(&marker) || sample.secrets.iter().any(|s| out.contains(s.as_str())) {
+                wrong.push(format!("{} {}: {out}", format.provider, format.name));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} samples:\n{}", wrong.len(), wrong.join("\n"));
+}
+
 #[test]
 fn no_secret_of_any_format_survives_in_any_carrier() {
-    let cases = blocks("secrets.txt");
+    let cases = cases();
     let carriers = carriers();
     let redactor = Redactor::new();
-    let mut fake = Fake(0x00c0_ffee_5eed);
     let mut kept = Vec::new();
     let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut events = 0;
     for case in &cases {
-        let (text, secrets) = expand(&case.text, &mut fake);
-        assert!(!secrets.is_empty(), "{}: no placeholder", case.name);
+        let Sample { text, secrets } = &case.sample;
+        assert!(!secrets.is_empty(), "{}: no secret placeholder", case.name);
         for carrier in &carriers {
-            let mut event = event(carrier, &text);
+            let mut event = event(carrier, text);
             assert!(
                 secrets.iter().any(|s| survives(&event, s)),
                 "{} in {}: the carrier does not hold the text",
@@ -410,13 +508,19 @@ fn no_secret_of_any_format_survives_in_any_carrier() {
             }
         }
     }
+    let formats = catalog().formats().len();
+    let adapters: std::collections::BTreeSet<&str> = carriers.iter().map(|c| c.adapter.harness()).collect();
     println!(
-        "redaction corpus: {} secret formats x {} carriers = {events} events, {} secrets kept; markers: {kinds:?}",
+        "redaction corpus: {formats} catalog formats and {} credential cases ({} cases) x {} carriers of {} harnesses = {events} events, {} secrets kept",
+        cases.len() - catalog().formats().iter().map(|f| f.samples.len()).sum::<usize>(),
         cases.len(),
         carriers.len(),
+        adapters.len(),
         kept.len()
     );
-    assert!(cases.len() >= 60, "only {} secret formats", cases.len());
+    println!("markers: {kinds:?}");
+    assert!(formats >= 150, "only {formats} catalog formats");
+    assert_eq!(adapters.len(), 5, "every harness has carriers: {adapters:?}");
     assert!(kept.is_empty(), "{} secrets kept:\n{}", kept.len(), kept.join("\n"));
 }
 
@@ -445,17 +549,21 @@ fn ordinary_texts_come_through_unchanged() {
             changed.push(format!("{}: {}", block.name, hits.join(", ")));
         }
     }
+    #[allow(clippy::cast_precision_loss, reason = "counts of a few hundred")]
+    let rate = changed.len() as f64 / texts.len() as f64;
     println!(
-        "redaction corpus: {} ordinary texts x {} carriers, {} false positives (at most {MAX_FALSE_POSITIVES} allowed){}{}",
+        "false positives: {} of {} ordinary texts x {} carriers = {:.1} % (at most {:.0} % allowed){}{}",
+        changed.len(),
         texts.len(),
         carriers.len(),
-        changed.len(),
+        rate * 100.0,
+        MAX_FALSE_POSITIVE_RATE * 100.0,
         if changed.is_empty() { "" } else { ":\n" },
         changed.join("\n")
     );
-    assert!(texts.len() >= 50, "only {} ordinary texts", texts.len());
+    assert!(texts.len() >= 100, "only {} ordinary texts", texts.len());
     assert!(
-        changed.len() <= MAX_FALSE_POSITIVES,
+        rate <= MAX_FALSE_POSITIVE_RATE,
         "{} ordinary texts were redacted:\n{}",
         changed.len(),
         changed.join("\n")

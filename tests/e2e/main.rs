@@ -22,6 +22,7 @@ mod neo4j_restart;
 mod output;
 mod privacy;
 mod real_clis;
+mod redaction_sweep;
 mod support;
 mod tool_time;
 mod tree;

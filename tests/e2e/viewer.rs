@@ -1,7 +1,7 @@
 //! `agent-memory ui`: the real binary serving a store filled through the real hook binary, read
 //! and changed in a real headless Chromium, and attacked with plain HTTP requests.
 
-mod http;
+pub(crate) mod http;
 mod webdriver;
 
 use std::io::{BufRead as _, BufReader};
@@ -18,16 +18,16 @@ use crate::support::{Machine, claude, codex, cursor};
 const SECRET: &str = "ghp_8fQ2mZr4Tn6Yw1Kc3Vb5Xh7Jd9Lp0Sa2Ge4U";
 
 /// A running `agent-memory ui`; stopped when dropped.
-struct Ui {
+pub(crate) struct Ui {
     child: Child,
     url: String,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     token: String,
     stderr: String,
 }
 
 impl Ui {
-    fn start(m: &Machine, extra: &[&str]) -> Self {
+    pub(crate) fn start(m: &Machine, extra: &[&str]) -> Self {
         let mut args = vec!["ui", "--no-open", "--port", "0"];
         args.extend_from_slice(extra);
         let mut cmd: Command = m.command(&args);
@@ -53,11 +53,11 @@ impl Ui {
         Self { child, url, addr, token, stderr: stderr.unwrap_or_default() }
     }
 
-    fn get(&self, target: &str, headers: &[(&str, &str)]) -> http::Answer {
+    pub(crate) fn get(&self, target: &str, headers: &[(&str, &str)]) -> http::Answer {
         http::request(self.addr, "GET", target, headers, "").unwrap()
     }
 
-    fn cookie(&self) -> String {
+    pub(crate) fn cookie(&self) -> String {
         format!("agent_memory_token={}", self.token)
     }
 }

@@ -48,7 +48,7 @@ fn leaky_text(secrets: &[(&str, String)]) -> String {
 }
 
 /// Every file under `dir`, as lossy text.
-fn everything_under(dir: &Path) -> Vec<(String, String)> {
+pub(crate) fn everything_under(dir: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(dir) = todo.pop() {

@@ -69,7 +69,8 @@ fn counts_name_kinds_never_secrets() {
 #[test]
 fn every_built_in_pattern_compiles() {
     for rule in super::super::rules::RULES {
-        assert!(regex::Regex::new(rule.pattern).is_ok(), "{}", rule.pattern);
+        let pattern = super::super::rules::expand(rule.pattern);
+        assert!(regex::Regex::new(&pattern).is_ok(), "{pattern}");
         assert!(rule.triggers.iter().all(|t| !t.is_empty() && t.is_ascii()), "{}", rule.kind);
     }
 }
@@ -93,15 +94,24 @@ fn everyday_tool_text_compiles_no_pattern() {
 
 #[test]
 fn capitalised_triggers_match_exactly_and_lowercase_ones_in_any_case() {
+    use super::super::catalog::catalog;
+    use super::super::providers::Providers;
     use super::super::rules::{RULES, TriggerIndex};
     let index = TriggerIndex::new(RULES);
     let bit = |kind: &str| {
         let at = RULES.iter().position(|r| r.kind == kind).expect("rule");
         1u64 << at
     };
-    assert_eq!(index.scan("back on track, ask the task") & bit("twilio-key"), 0);
-    assert_ne!(index.scan("sid AC0123") & bit("twilio-key"), 0);
-    assert_ne!(index.scan("GHP_ABC") & bit("github-token"), 0, "lowercase triggers ignore case");
+    assert_eq!(index.scan("no secret here, discord later") & bit("discord-bot-token"), 0);
+    assert_ne!(index.scan("token MTA0") & bit("discord-bot-token"), 0);
+    let providers = Providers::new(catalog());
+    let kinds = |text: &str| -> Vec<&str> {
+        providers.triggered(text).into_iter().map(|i| catalog().formats()[i].kind).collect()
+    };
+    assert!(!kinds("back on track, ask the task").contains(&"twilio-key"));
+    assert!(kinds("sid AC0123").contains(&"twilio-key"));
+    assert!(kinds("GHP_ABC").contains(&"github-token"), "lowercase keywords ignore case");
+    assert!(kinds("a qwerty SSWS header").contains(&"okta-api-token"));
 }
 
 #[test]
@@ -126,4 +136,28 @@ fn custom_rules_run_first_and_name_their_marker() {
     assert!(matches!(CustomRule::pattern("Bad Name", "x"), Err(Error::Name { .. })));
     assert!(matches!(CustomRule::pattern("empty", "a*"), Err(Error::Pattern { .. })));
     assert!(matches!(CustomRule::pattern("broken", "(unclosed"), Err(Error::Pattern { .. })));
+}
+
+#[test]
+fn authorization_headers_lose_their_credential_whatever_the_scheme() {
+    let r = Redactor::new();
+    let okta = format!("00{}", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcD");
+    let cases = [
+        format!("Authorization: SSWS {okta}"),
+        format!("curl -H \"authorization: ssws {okta}\" https://acme.okta.com/api/v1/users"),
+        format!("{{\"headers\": {{\"Authorization\": \"SSWS {okta}\"}}}}"),
+        format!("Authorization: Acme-HMAC {okta}"),
+        format!("proxy-authorization: Negotiate {okta}"),
+    ];
+    for text in &cases {
+        let out = r.redact_text(text);
+        assert!(!out.contains(&okta[4..]), "{text} -> {out}");
+    }
+    for prose in [
+        "authorization: this header carries the caller's credential",
+        "Authorization: required for every endpoint",
+        "authorization: Bearer",
+    ] {
+        assert_eq!(r.redact_text(prose), prose);
+    }
 }
