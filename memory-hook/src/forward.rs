@@ -320,6 +320,20 @@ pub async fn refresh_replica(
     Ok((refreshed.written + refreshed.deleted + refreshed.embedded) as u64)
 }
 
+/// [`refresh_replica`] after a forget: the copy is brought level with `store` and then purged
+/// like the store (its free pages and write-ahead log rewritten), so no note text the forget
+/// removed stays in it.
+pub async fn purge_replica(config: &Config, stores: &dyn OpenStore, store: &dyn MemoryStore) -> Result<()> {
+    if !config.forwards() {
+        return Ok(());
+    }
+    refresh_replica(config, stores, store).await?;
+    if let Some(copy) = stores.open_replica(config, false).await? {
+        copy.forget(&memory_core::ForgetSet::default()).await?;
+    }
+    Ok(())
+}
+
 /// Whether the local copy is missing or older than [`REFRESH_AFTER`].
 fn copy_is_stale(config: &Config) -> bool {
     !config.replica_path().exists()

@@ -71,6 +71,14 @@ impl State {
         }
         Ok(())
     }
+
+    /// After a forget: the local copy is brought level and purged, as the store was.
+    pub(crate) async fn purged(&self) -> Result<()> {
+        if let Some(Stores(stores)) = self.stores.as_ref() {
+            memory_hook::forward::purge_replica(&self.config, stores.as_ref(), self.store.as_ref()).await?;
+        }
+        Ok(())
+    }
 }
 
 pub(crate) type Shared = Arc<State>;
