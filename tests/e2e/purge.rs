@@ -122,7 +122,7 @@ fn forgetting_one_line_keeps_every_other_item_of_its_note() {
     let kept = note_ending(&notes, "conventions.md").expect("the conventions note stays");
     assert!(!body(&kept).contains("Zebra-Kettle"), "{}", body(&kept));
     assert!(
-        body(&kept).contains("tabs for indentation (2×"),
+        body(&kept).contains("tabs for indentation in this repo. (2×"),
         "both sessions' sightings stay: {}",
         body(&kept)
     );
@@ -213,7 +213,7 @@ fn forgetting_a_session_leaves_no_byte_of_it_and_keeps_what_others_taught() {
     );
     let conventions = note_ending(&notes, "conventions.md").expect("the conventions stay");
     assert!(
-        body(&conventions).contains("thiserror for error types in this repo (1×"),
+        body(&conventions).contains("thiserror for error types in this repo. (1×"),
         "an item both taught stays, with one sighting: {}",
         body(&conventions)
     );
@@ -308,7 +308,7 @@ fn on_neo4j_a_forgotten_session_leaves_the_server_and_the_local_copy_and_prune_i
     assert!(!history["history"].as_array().unwrap().is_empty(), "the history stays, rewritten: {history:#}");
     let conventions = note_ending(&notes, "conventions.md").expect("the conventions stay");
     assert!(
-        body(&conventions).contains("thiserror for error types in this repo (1×"),
+        body(&conventions).contains("thiserror for error types in this repo. (1×"),
         "{}",
         body(&conventions)
     );
