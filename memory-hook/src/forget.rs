@@ -429,6 +429,12 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
 }
 
 impl Plan {
+    /// Every note the forget deletes or changes (its lines, or its sources).
+    pub fn notes_touched(&self) -> Vec<(Scope, NotePath)> {
+        let listed = self.notes.iter().chain(&self.rederived).map(|n| (n.scope.clone(), n.path.clone()));
+        listed.chain(self.edited.iter().map(|n| (n.scope.clone(), n.path.clone()))).collect()
+    }
+
     /// Whether a text names a forgotten event or session, or holds the forgotten text.
     fn names_or_text_in(&self, text: &str) -> bool {
         self.names.iter().any(|name| text.contains(name.as_str()))

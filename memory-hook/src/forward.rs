@@ -320,17 +320,24 @@ pub async fn refresh_replica(
     Ok((refreshed.written + refreshed.deleted + refreshed.embedded) as u64)
 }
 
-/// [`refresh_replica`] after a forget: the copy is brought level with `store` and then purged
-/// like the store (its free pages and write-ahead log rewritten), so no note text the forget
-/// removed stays in it.
-pub async fn purge_replica(config: &Config, stores: &dyn OpenStore, store: &dyn MemoryStore) -> Result<()> {
+/// [`refresh_replica`] after a forget (`plan`, applied): every note the forget deleted or changed
+/// leaves the copy with its history and embeddings, purged as the store purges (no copy in free
+/// pages or the write-ahead log), and the copy is then brought level with `store`, which writes
+/// back the notes that stay as they are now.
+pub async fn purge_replica(
+    config: &Config,
+    stores: &dyn OpenStore,
+    store: &dyn MemoryStore,
+    plan: &crate::forget::Plan,
+) -> Result<()> {
     if !config.forwards() {
         return Ok(());
     }
-    refresh_replica(config, stores, store).await?;
     if let Some(copy) = stores.open_replica(config, false).await? {
-        copy.forget(&memory_core::ForgetSet::default()).await?;
+        let notes = plan.notes_touched();
+        copy.forget(&memory_core::ForgetSet { notes, ..Default::default() }).await?;
     }
+    refresh_replica(config, stores, store).await?;
     Ok(())
 }
 

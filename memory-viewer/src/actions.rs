@@ -80,7 +80,7 @@ pub(crate) async fn delete_note(State(state): State<Shared>, Form(f): Form<Delet
         ));
     }
     forget::apply(state.store.as_ref(), &plan).await?;
-    state.purged().await?;
+    state.purged(&plan).await?;
     Ok(Redirect::to(&format!("/notes?deleted={}", enc(&format!("{} {}", f.scope, f.path)))).into_response())
 }
 
@@ -112,7 +112,7 @@ pub(crate) async fn forget_session(
         ));
     }
     forget::apply(state.store.as_ref(), &plan).await?;
-    state.purged().await?;
+    state.purged(&plan).await?;
     Ok(Redirect::to(&format!("/?forgot={}", enc(&f.key))).into_response())
 }
 

@@ -139,7 +139,7 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
     }
     let report = forget::apply(store.as_ref(), &plan).await?;
     // Hooks in forward mode read the notes from a local copy: purged as the store was.
-    memory_hook::forward::purge_replica(&config, &crate::store::HookStores, store.as_ref()).await?;
+    memory_hook::forward::purge_replica(&config, &crate::store::HookStores, store.as_ref(), &plan).await?;
     if json {
         output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report }))?;
     } else {
