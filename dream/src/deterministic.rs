@@ -29,6 +29,7 @@ mod book;
 mod fixes;
 mod fold;
 mod items;
+pub(crate) mod sightings;
 
 pub(crate) use items::text_of;
 

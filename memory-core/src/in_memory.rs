@@ -298,31 +298,6 @@ impl MemoryStore for InMemoryStore {
         Ok(hits)
     }
 
-    async fn prune_events(&self, before: chrono::DateTime<chrono::Utc>, up_to: u64) -> Result<u64> {
-        let mut state = self.lock()?;
-        let state = &mut *state;
-        let limit = usize::try_from(up_to).unwrap_or(usize::MAX);
-        let mut kept: Vec<(&str, u64, chrono::DateTime<chrono::Utc>, usize)> = state
-            .sessions
-            .iter()
-            .flat_map(|(key, indexes)| indexes.iter().map(move |&i| (key, i)))
-            .filter(|(_, i)| *i < limit && !state.pruned.contains(i))
-            .map(|(key, i)| (key.as_str(), state.events[i].seq, state.events[i].event.occurred_at, i))
-            .collect();
-        kept.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        let cuts = crate::retention::prefix_cuts(kept.iter().map(|&(s, seq, at, _)| (s, seq, at)), before);
-        let gone: Vec<usize> = kept
-            .iter()
-            .filter(|(s, seq, _, _)| cuts.iter().any(|(cut, last)| cut == s && seq <= last))
-            .map(|&(_, _, _, i)| i)
-            .collect();
-        for &i in &gone {
-            state.by_id.remove(&state.events[i].event.id);
-            state.pruned.insert(i);
-        }
-        Ok(gone.len() as u64)
-    }
-
     async fn search_events(&self, query: &EventQuery) -> Result<Vec<EventHit>> {
         let state = self.lock()?;
         let live: Vec<&StoredEvent> = state

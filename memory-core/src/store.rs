@@ -441,16 +441,6 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
         }
     }
 
-    /// Deletes the events that occurred before `before` and sit at or below position `up_to` (where
-    /// the dream has read every event), as [`crate::retention::prefix_cuts`] picks them: a prefix of each
-    /// session, so its chain stays whole and later appends continue its numbering. Positions are
-    /// never reused; notes keep their ids and their sources. Returns how many events went. A
-    /// store that cannot prune keeps everything and returns 0.
-    async fn prune_events(&self, before: DateTime<Utc>, up_to: u64) -> Result<u64> {
-        let _ = (before, up_to);
-        Ok(0)
-    }
-
     /// Events matching a query ([`EventQuery`]): with text, ranked ([`TextMatch::Any`]: the events
     /// holding the most distinct terms first, then by relevance, then newest first; a store may
     /// pick them among its best [`EVENT_SEARCH_WINDOW`]-times-`limit` matches by relevance) or

@@ -245,7 +245,7 @@ pub async fn dream(
     if !run.dry_run {
         embed_notes(config, store).await?;
         // What this run distilled may now be old enough to go; a failure costs the run nothing.
-        let _ = crate::retention::prune_configured(config, store).await;
+        let _ = crate::retention::prune_configured(config, &Env::process(), store).await;
         // Hooks in forward mode read the notes from their local copy.
         if config.forwards() {
             crate::forward::refresh_replica(config, stores, store).await?;

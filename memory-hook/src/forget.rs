@@ -17,17 +17,25 @@
 //! - from the harnesses' context files agent-memory wrote (Cursor's rules file, listed in
 //!   [`crate::context_file::LIST_FILE`]): lines holding the text.
 //!
-//! Notes derived from forgotten events are re-derived from what remains: each loses the ids of
-//! its forgotten sources; a note the dream wrote that is left with no source at all is forgotten
-//! too, since nothing stays to justify it (a note a person wrote or edited stays, without those
-//! sources). A note that holds a forgotten text (its current version or an older one) is
-//! forgotten whoever wrote it.
+//! Notes derived from forgotten events keep everything else, item by item: the dream's items
+//! count their sightings (`- text (3×, …)`), and the forgotten events, folded alone as the
+//! deterministic dream folds them ([`dream::sightings`]), say which sightings they gave; those
+//! are taken off, so an item another event supports stays (its count lowered) and an item only
+//! forgotten events support goes, from the note and from every older version of it (the note's
+//! history is rewritten without it, its embeddings made again). A forgotten text leaves every line
+//! holding it, in every version; a note whose title or description holds it goes whole. Each note
+//! loses the ids of its forgotten sources; a note the dream wrote that is left with no source or
+//! no item goes (a note a person wrote or edited stays, with every line they wrote).
+//!
+//! Retention ([`Target::Distilled`]) is a forget too, of events the dream has distilled: the
+//! same purge of the store, logs and ledgers, while notes keep their items and sources.
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
+use dream::Sightings;
 use memory_core::search::{event_text, holds_phrase, note_text, words};
 use memory_core::{
     EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore, Note, NoteChange,
@@ -70,6 +78,13 @@ pub enum Target {
         scope: Scope,
         /// Its path.
         path: NotePath,
+    },
+    /// Retention: the events the dream has distilled (at or below `dream:scanned`) that occurred
+    /// before this time, a prefix of each session ([`memory_core::retention::prefix_cuts`]).
+    /// Notes keep their items and their sources.
+    Distilled {
+        /// The cut-off time.
+        before: DateTime<Utc>,
     },
 }
 
@@ -114,8 +129,24 @@ pub struct LinesOut {
     pub lines: usize,
 }
 
+/// A note that stays with some of its lines gone, in its current version and its history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NoteEdit {
+    /// Its scope.
+    pub scope: Scope,
+    /// Its path.
+    pub path: NotePath,
+    /// Its title.
+    pub title: String,
+    /// The lines of its current version that go (an item another source supports stays, with
+    /// its count lowered, and is not listed).
+    pub lines: Vec<String>,
+    /// Its older versions, rewritten without what goes.
+    pub history: usize,
+}
+
 /// What a forget covers; nothing has changed yet.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Plan {
     /// Stored events to delete (those of the sessions below included).
     pub events: Vec<EventLine>,
@@ -123,7 +154,10 @@ pub struct Plan {
     pub sessions: Vec<SessionKey>,
     /// Notes to delete with their history and embeddings.
     pub notes: Vec<NoteLine>,
-    /// Notes that lose the ids of forgotten sources and stay.
+    /// Notes that stay with some lines gone (items only forgotten events support, lines holding
+    /// the text), their history rewritten without them.
+    pub edited: Vec<NoteEdit>,
+    /// Notes that lose the ids of forgotten sources and stay as they are otherwise.
     pub rederived: Vec<NoteLine>,
     /// Journal files to delete.
     pub journal: Vec<PathBuf>,
@@ -134,9 +168,15 @@ pub struct Plan {
     /// The project to remove from the project registry (its name, folders and remotes), for a
     /// forgotten project.
     pub registry_entry: Option<String>,
-    /// The registry's data folder.
+    /// The configuration (the registry's data folder, the embedding model).
     #[serde(skip)]
-    data_dir: PathBuf,
+    config: Config,
+    /// What the plan covers.
+    #[serde(skip)]
+    target: Option<Target>,
+    /// Each edited note's versions as they are to be written again, oldest first.
+    #[serde(skip)]
+    rewrites: Vec<Vec<Note>>,
     /// The notes that stay, with their forgotten sources dropped (to commit before the forget).
     #[serde(skip)]
     updates: Vec<Note>,
@@ -154,6 +194,7 @@ impl Plan {
         self.events.is_empty()
             && self.sessions.is_empty()
             && self.notes.is_empty()
+            && self.edited.is_empty()
             && self.rederived.is_empty()
             && self.journal.is_empty()
             && self.lines.is_empty()
@@ -167,6 +208,8 @@ impl Plan {
 pub struct Report {
     /// What the store deleted.
     pub store: Forgotten,
+    /// Notes rewritten without some of their lines, with their history.
+    pub edited: usize,
     /// Notes kept without their forgotten sources.
     pub rederived: usize,
     /// Journal files deleted.
@@ -196,7 +239,9 @@ fn by_the_dream(note: &Note) -> bool {
 
 /// Finds what `target` covers, changing nothing.
 pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &Target) -> Result<Plan> {
-    let mut plan = Plan { data_dir: config.data_dir(), ..Plan::default() };
+    let mut plan = Plan { config: config.clone(), target: Some(target.clone()), ..Plan::default() };
+    // Notes holding the forgotten text (in any version): edited, not deleted whole.
+    let mut holding_text: BTreeSet<(Scope, NotePath)> = BTreeSet::new();
     let mut events: Vec<StoredEvent> = Vec::new();
     let mut notes: Vec<Note> = Vec::new();
     let mut sessions: Vec<SessionKey> = Vec::new();
@@ -225,7 +270,7 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
                     versions.extend(store.note_history(&note.meta.scope, &note.path).await?);
                 }
                 if versions.iter().any(|v| holds_phrase(&words(&note_text(v)), &phrase)) {
-                    notes.push(note);
+                    holding_text.insert((note.meta.scope.clone(), note.path.clone()));
                 }
             }
             plan.text = Some(text.to_lowercase());
@@ -268,27 +313,52 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
                 notes.push(note);
             }
         }
+        Target::Distilled { before } => events = distilled(store, *before).await?,
     }
     events.sort_by_key(|e| e.position);
     events.dedup_by_key(|e| e.position);
     let forgotten_ids: BTreeSet<&EventId> = events.iter().map(|e| &e.event.id).collect();
     let mut deleted: BTreeSet<(Scope, NotePath)> =
         notes.iter().map(|n| (n.meta.scope.clone(), n.path.clone())).collect();
-    // Notes derived from forgotten events: re-derived from what remains.
-    if !forgotten_ids.is_empty() {
+    // Notes derived from forgotten events, or holding the text: re-derived from what remains.
+    let distilled = matches!(target, Target::Distilled { .. });
+    let sightings = if forgotten_ids.is_empty() || distilled {
+        Sightings::default()
+    } else {
+        dream::sightings(&events, Utc::now())
+    };
+    let fix = Fix { forgotten: &forgotten_ids, sightings: &sightings, phrase: &phrase };
+    if (!forgotten_ids.is_empty() && !distilled) || !holding_text.is_empty() {
         for note in store.list_notes(&NoteFilter::all()).await? {
             let key = (note.meta.scope.clone(), note.path.clone());
-            if deleted.contains(&key) || !note.meta.sources.iter().any(|s| forgotten_ids.contains(s)) {
+            let cited = note.meta.sources.iter().any(|s| forgotten_ids.contains(s));
+            if deleted.contains(&key) || !(cited && !distilled || holding_text.contains(&key)) {
                 continue;
             }
-            let mut kept = note.clone();
-            kept.meta.sources.retain(|s| !forgotten_ids.contains(s));
-            if kept.meta.sources.is_empty() && by_the_dream(&note) {
-                deleted.insert(key);
-                notes.push(note);
+            let history = if store.capabilities().note_history {
+                store.note_history(&note.meta.scope, &note.path).await?
             } else {
-                plan.rederived.push(NoteLine::of(&kept));
-                plan.updates.push(kept);
+                Vec::new()
+            };
+            match fix.note(&note, &history) {
+                Fixed::Gone => {
+                    deleted.insert(key);
+                    notes.push(note);
+                }
+                Fixed::Sources(kept) => {
+                    plan.rederived.push(NoteLine::of(&kept));
+                    plan.updates.push(kept);
+                }
+                Fixed::Edited { versions, lines, history } => {
+                    plan.edited.push(NoteEdit {
+                        scope: note.meta.scope.clone(),
+                        path: note.path.clone(),
+                        title: note.meta.title.clone(),
+                        lines,
+                        history,
+                    });
+                    plan.rewrites.push(versions);
+                }
             }
         }
     }
@@ -313,7 +383,7 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
         Target::Project(id) => {
             event.project.as_deref() == Some(id.as_str()) || sessions.contains(&event.session)
         }
-        Target::Note { .. } => false,
+        Target::Note { .. } | Target::Distilled { .. } => false,
     };
     for dir in journal_dirs(config, env) {
         for path in files_in(&dir) {
@@ -359,11 +429,127 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
 }
 
 impl Plan {
+    /// Every note the forget deletes or changes (its lines, or its sources).
+    pub fn notes_touched(&self) -> Vec<(Scope, NotePath)> {
+        let listed = self.notes.iter().chain(&self.rederived).map(|n| (n.scope.clone(), n.path.clone()));
+        listed.chain(self.edited.iter().map(|n| (n.scope.clone(), n.path.clone()))).collect()
+    }
+
     /// Whether a text names a forgotten event or session, or holds the forgotten text.
     fn names_or_text_in(&self, text: &str) -> bool {
         self.names.iter().any(|name| text.contains(name.as_str()))
             || self.text.as_ref().is_some_and(|t| text.to_lowercase().contains(t.as_str()))
     }
+}
+
+/// How a note comes out of a forget.
+enum Fixed {
+    /// It goes whole, with its history.
+    Gone,
+    /// It stays as it is but for the ids of its forgotten sources.
+    Sources(Note),
+    /// Some of its lines go: its versions as they are to be written again (oldest first, the
+    /// current one last), the lines of the current one that go, and how many older versions
+    /// changed.
+    Edited { versions: Vec<Note>, lines: Vec<String>, history: usize },
+}
+
+/// What a forget takes out of notes.
+struct Fix<'a> {
+    forgotten: &'a BTreeSet<&'a EventId>,
+    sightings: &'a Sightings,
+    /// The forgotten text's words; empty when no text is forgotten.
+    phrase: &'a [String],
+}
+
+impl Fix<'_> {
+    /// One version without what goes; `None` when the version cannot stay at all (the text is in
+    /// its title, description or tags, or runs across lines).
+    fn version(&self, note: &Note) -> Option<(Note, Vec<String>)> {
+        let mut kept = note.clone();
+        kept.meta.sources.retain(|s| !self.forgotten.contains(s));
+        let (body, mut gone) = dream::without_sightings(note.path.as_str(), &note.body, self.sightings);
+        kept.body = body;
+        if !self.phrase.is_empty() {
+            let mut body = String::with_capacity(kept.body.len());
+            for line in kept.body.split_inclusive('\n') {
+                if holds_phrase(&words(line), self.phrase) {
+                    gone.push(line.trim_end_matches(['\n', '\r']).to_owned());
+                } else {
+                    body.push_str(line);
+                }
+            }
+            kept.body = body;
+            if holds_phrase(&words(&note_text(&kept)), self.phrase) {
+                return None;
+            }
+        }
+        Some((kept, gone))
+    }
+
+    /// A note (with its older versions, oldest first) after the forget.
+    fn note(&self, note: &Note, history: &[Note]) -> Fixed {
+        let Some((mut current, lines)) = self.version(note) else { return Fixed::Gone };
+        let by_the_dream = by_the_dream(note);
+        let emptied = dream::has_items(&note.body) && !dream::has_items(&current.body);
+        if by_the_dream && (emptied || (current.meta.sources.is_empty() && !note.meta.sources.is_empty())) {
+            // Nothing stays to justify a note the dream wrote.
+            return Fixed::Gone;
+        }
+        if current.body.trim().is_empty() {
+            return Fixed::Gone;
+        }
+        let mut versions = Vec::with_capacity(history.len() + 1);
+        let mut changed = 0;
+        for old in history {
+            match self.version(old) {
+                Some((kept, gone)) => {
+                    if !gone.is_empty() || kept.body != old.body {
+                        changed += 1;
+                    }
+                    if !kept.body.trim().is_empty() {
+                        versions.push(kept);
+                    }
+                }
+                None => changed += 1,
+            }
+        }
+        if current.body == note.body && changed == 0 {
+            return Fixed::Sources(current);
+        }
+        current.meta.updated = Utc::now();
+        versions.push(current);
+        Fixed::Edited { versions, lines, history: changed }
+    }
+}
+
+/// The events retention removes: those at or below `dream:scanned` (every event up to it has been
+/// distilled) that occurred before `before`, a prefix of each session.
+async fn distilled(store: &dyn MemoryStore, before: DateTime<Utc>) -> Result<Vec<StoredEvent>> {
+    const PAGE: usize = 1_000;
+    // A complete, unfiltered run has distilled every event up to `dream:scanned`, whatever group
+    // it belongs to. A group's own watermark only says where its last chunk ended: one for a
+    // project that has been quiet for months stays low, yet nothing of it waits.
+    let Some(limit) = store.watermark(dream::SCANNED_WATERMARK).await? else { return Ok(Vec::new()) };
+    let mut seen = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = store.events_after(after, PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.position;
+        let done = page.len() < PAGE || after >= limit;
+        seen.extend(page.into_iter().filter(|e| e.position <= limit));
+        if done {
+            break;
+        }
+    }
+    seen.sort_by(|a, b| (a.event.session.as_str(), a.seq).cmp(&(b.event.session.as_str(), b.seq)));
+    let cuts = memory_core::retention::prefix_cuts(
+        seen.iter().map(|e| (e.event.session.as_str(), e.seq, e.event.occurred_at)),
+        before,
+    );
+    seen.retain(|e| cuts.iter().any(|(cut, last)| cut == e.event.session.as_str() && e.seq <= *last));
+    Ok(seen)
 }
 
 async fn hits(store: &dyn MemoryStore, query: EventQuery) -> Result<Vec<StoredEvent>> {
@@ -394,7 +580,9 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Removes what `plan` covers (see the module documentation). Notes that stay lose their
-/// forgotten sources first, then the store forgets in one step, then the files are cleaned.
+/// forgotten sources first, then the store forgets in one step (the edited notes with their
+/// history among what it forgets), the edited notes are written again, version by version, and
+/// embedded, then the files are cleaned.
 pub async fn apply(store: &dyn MemoryStore, plan: &Plan) -> Result<Report> {
     let mut report = Report::default();
     if !plan.updates.is_empty() {
@@ -414,11 +602,28 @@ pub async fn apply(store: &dyn MemoryStore, plan: &Plan) -> Result<Report> {
     let what = ForgetSet {
         events: plan.events.iter().map(|e| e.id.clone()).collect(),
         sessions: plan.sessions.clone(),
-        notes: plan.notes.iter().map(|n| (n.scope.clone(), n.path.clone())).collect(),
+        notes: plan
+            .notes
+            .iter()
+            .map(|n| (n.scope.clone(), n.path.clone()))
+            .chain(plan.edited.iter().map(|n| (n.scope.clone(), n.path.clone())))
+            .collect(),
     };
     // Even with nothing to delete, so a store finishes what an earlier forget left (a SQLite
-    // write-ahead log another process kept reading).
-    report.store = store.forget(&what).await?;
+    // write-ahead log another process kept reading); retention with nothing to remove has
+    // nothing to finish.
+    if !what.is_empty() || !matches!(plan.target, Some(Target::Distilled { .. })) {
+        report.store = store.forget(&what).await?;
+    }
+    report.store.notes -= (plan.edited.len() as u64).min(report.store.notes);
+    if !plan.rewrites.is_empty() {
+        let changes: Vec<NoteChange> = plan.rewrites.iter().flatten().cloned().map(NoteChange::Put).collect();
+        store.commit(&changes, None).await?;
+        report.edited = plan.rewrites.len();
+        // Their embeddings went with them: made again from what stays, when the model is there
+        // (else the next dream run makes them).
+        let _ = crate::dream_run::embed_notes(&plan.config, store).await;
+    }
     for path in &plan.journal {
         match std::fs::remove_file(path) {
             Ok(()) => report.journal_files += 1,
@@ -437,7 +642,7 @@ pub async fn apply(store: &dyn MemoryStore, plan: &Plan) -> Result<Report> {
         report.lines += rewrite_without(&file.path, |line| plan.names_or_text_in(line))?;
     }
     if let Some(id) = &plan.registry_entry {
-        crate::project::Registry::new(&plan.data_dir).update(|projects| {
+        crate::project::Registry::new(&plan.config.data_dir()).update(|projects| {
             projects.projects.retain(|e| e.id != *id);
             Ok(())
         })?;

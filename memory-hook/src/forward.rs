@@ -320,6 +320,27 @@ pub async fn refresh_replica(
     Ok((refreshed.written + refreshed.deleted + refreshed.embedded) as u64)
 }
 
+/// [`refresh_replica`] after a forget (`plan`, applied): every note the forget deleted or changed
+/// leaves the copy with its history and embeddings, purged as the store purges (no copy in free
+/// pages or the write-ahead log), and the copy is then brought level with `store`, which writes
+/// back the notes that stay as they are now.
+pub async fn purge_replica(
+    config: &Config,
+    stores: &dyn OpenStore,
+    store: &dyn MemoryStore,
+    plan: &crate::forget::Plan,
+) -> Result<()> {
+    if !config.forwards() {
+        return Ok(());
+    }
+    if let Some(copy) = stores.open_replica(config, false).await? {
+        let notes = plan.notes_touched();
+        copy.forget(&memory_core::ForgetSet { notes, ..Default::default() }).await?;
+    }
+    refresh_replica(config, stores, store).await?;
+    Ok(())
+}
+
 /// Whether the local copy is missing or older than [`REFRESH_AFTER`].
 fn copy_is_stale(config: &Config) -> bool {
     !config.replica_path().exists()

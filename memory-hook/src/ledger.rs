@@ -1,8 +1,10 @@
 //! The once-per-session rule: which notes a session has been given already.
 //!
 //! One small file per session under `<data_dir>/sessions/`, a `<scope> <path>` line per note
-//! given. A note is injected at most once per session; a repeated session start that keeps its
-//! context (a resume) adds only notes not given yet; after a compaction or a clear the context is
+//! given, and a line [`START`] once a session start's block was given. A note is injected at most
+//! once per session; a repeated session start that keeps its context (a resume) is given nothing
+//! once the session had its start block (the conversation still holds it; notes the dream wrote
+//! since come with the prompts that ask for them); after a compaction or a clear the context is
 //! gone, the ledger is reset and everything is due again.
 
 use std::collections::BTreeSet;
@@ -14,6 +16,9 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::paths::ensure_private_dir;
+
+/// The ledger's line for a session start's block given.
+pub const START: &str = "@session-start";
 
 /// The notes one session has been given.
 #[derive(Debug, Clone)]
@@ -39,6 +44,12 @@ impl Ledger {
         std::fs::read_to_string(&self.path)
             .map(|t| t.lines().map(str::to_owned).collect())
             .unwrap_or_default()
+    }
+
+    /// Whether the session was given a session start's block (since its last compaction or
+    /// clear).
+    pub fn started(&self) -> bool {
+        self.given().contains(START)
     }
 
     /// Records notes as given.

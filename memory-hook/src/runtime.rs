@@ -789,8 +789,12 @@ impl Work<'_> {
         let injection = match &self.event.kind {
             EventKind::SessionStart => {
                 // A resumed session replays its earlier context, so what was injected is still
-                // there; after a compaction or a clear it is gone and everything is due again.
+                // there: once it had a start block, it is given none again. After a compaction or
+                // a clear it is gone and everything is due again.
                 let already = if self.adapter.start_keeps_context(self.event) {
+                    if ledger.started() {
+                        return Ok(None);
+                    }
                     ledger.given()
                 } else {
                     let _ = ledger.reset();
@@ -799,6 +803,7 @@ impl Work<'_> {
                 let injection =
                     inject::session_start(store, self.project, hook.session_start_budget.min(cap), &already)
                         .await?;
+
                 if self.context_file && already.is_empty() {
                     // The file in the project's folder holds only the profile and this project's
                     // notes; a failure costs the session nothing.
@@ -858,7 +863,11 @@ impl Work<'_> {
             // Delivered through the context file only.
             return Ok((HookResponse::pass(), outcome));
         }
-        let _ = Ledger::new(&self.config.sessions_dir(), &self.event.session).record(&injection.notes);
+        let mut given = injection.notes.clone();
+        if self.event.kind == EventKind::SessionStart {
+            given.push(crate::ledger::START.to_owned());
+        }
+        let _ = Ledger::new(&self.config.sessions_dir(), &self.event.session).record(&given);
         if self.record {
             let injected = injection_event(self.adapter, self.event, &injection);
             if self.forward {

@@ -354,29 +354,6 @@ SET w.position = $position";
 /// Probes the connection.
 pub(crate) const PING: &str = "RETURN 1 AS one";
 
-/// The events a prune may remove (at or below a position), by session and seq.
-pub(crate) const PRUNE_CANDIDATES: &str = "
-MATCH (e:Event)
-WHERE e.position <= $up_to
-RETURN e.session_id AS session, e.seq AS seq, e.occurred_at AS occurred_at
-ORDER BY session, seq";
-
-/// Deletes each session's pruned prefix (`$sessions[i]` up to seq `$lasts[i]`) with its links.
-pub(crate) const PRUNE_EVENTS: &str = "
-UNWIND range(0, size($sessions) - 1) AS i
-MATCH (e:Event {session_id: $sessions[i]})
-WHERE e.seq <= $lasts[i]
-DETACH DELETE e
-RETURN count(*) AS deleted";
-
-/// Points each pruned session at its first remaining event, when one remains (a session left
-/// without events gets its next first event from the next append).
-pub(crate) const RELINK_FIRST_EVENTS: &str = "
-UNWIND range(0, size($sessions) - 1) AS i
-MATCH (s:Session {id: $sessions[i]})
-MATCH (n:Event {session_id: $sessions[i], seq: $lasts[i] + 1})
-CREATE (s)-[:HAS_FIRST_EVENT]->(n)";
-
 /// How far events carry their search text (creating the counter at 0).
 pub(crate) const EVENTS_INDEXED_MARK: &str = "
 MERGE (c:Counter {name: $name})

@@ -494,44 +494,6 @@ impl Neo4jStore {
         txn.commit().await.map_err(self.err(op))
     }
 
-    async fn prune_once(&self, before: DateTime<Utc>, up_to: u64) -> StoreResult<u64> {
-        let op = "prune_events";
-        let mut txn = self.begin(op).await?;
-        // The counter first, as appends take it: a prune and an append never wait on each other
-        // in a cycle.
-        self.txn_fetch(op, &mut txn, query(cypher::LOCK_COUNTER).param("name", COUNTER_NAME)).await?;
-        let candidates =
-            query(cypher::PRUNE_CANDIDATES).param("up_to", i64::try_from(up_to).unwrap_or(i64::MAX));
-        let mut aged = Vec::new();
-        for row in self.txn_fetch(op, &mut txn, candidates).await? {
-            let session: String = get(op, &row, "session")?;
-            let seq = to_u64(op, get(op, &row, "seq")?)?;
-            let at: String = get(op, &row, "occurred_at")?;
-            let at = DateTime::parse_from_rfc3339(&at)
-                .map_err(|e| corrupt(op, &format!("event time: {e}")))?
-                .with_timezone(&Utc);
-            aged.push((session, seq, at));
-        }
-        let cuts = memory_core::retention::prefix_cuts(aged, before);
-        if cuts.is_empty() {
-            txn.rollback().await.map_err(self.err(op))?;
-            return Ok(0);
-        }
-        let sessions: Vec<BoltType> = cuts.iter().map(|(s, _)| s.as_str().into()).collect();
-        let lasts: Vec<BoltType> =
-            cuts.iter().map(|(_, last)| i64::try_from(*last).unwrap_or(i64::MAX).into()).collect();
-        let delete =
-            query(cypher::PRUNE_EVENTS).param("sessions", sessions.clone()).param("lasts", lasts.clone());
-        let deleted = match self.txn_fetch(op, &mut txn, delete).await?.first() {
-            Some(row) => to_u64(op, get(op, row, "deleted")?)?,
-            None => 0,
-        };
-        let relink = query(cypher::RELINK_FIRST_EVENTS).param("sessions", sessions).param("lasts", lasts);
-        self.txn_run(op, &mut txn, relink).await?;
-        txn.commit().await.map_err(self.err(op))?;
-        Ok(deleted)
-    }
-
     /// Gives the events appended since the last search their search text (see
     /// [`cypher::EVENTS_INDEXED`]): appends never pay for the event index.
     async fn index_events(&self) -> StoreResult<()> {
@@ -1073,10 +1035,6 @@ impl MemoryStore for Neo4jStore {
 
     async fn search_embeddings(&self, search: &VectorQuery) -> memory_core::Result<Vec<VectorHit>> {
         self.timed("search_embeddings", self.search_vectors_once(search)).await
-    }
-
-    async fn prune_events(&self, before: DateTime<Utc>, up_to: u64) -> memory_core::Result<u64> {
-        self.timed("prune_events", self.retrying(|| self.prune_once(before, up_to))).await
     }
 
     async fn search_events(&self, search: &EventQuery) -> memory_core::Result<Vec<EventHit>> {

@@ -251,7 +251,7 @@ async fn debug_and_errors_never_show_the_password() {
 }
 
 /// Held by the conformance suite and the model check, which share the server: the suite's
-/// `prune_events` check removes every old enough event at or below a position, whoever wrote it,
+/// retention check removes every old enough event at or below a position, whoever wrote it,
 /// and the model check's events carry arbitrary times, decades old ones included.
 static SHARED_SERVER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 

@@ -201,36 +201,3 @@ pub(crate) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError
     }
     Ok(out)
 }
-
-/// Deletes the old distilled prefix of each session (see [`memory_core::retention`]) inside the
-/// caller's write transaction. The `sessions` row keeps its summary and its count, which is the
-/// session's last seq: later appends continue from it.
-pub(crate) fn prune(conn: &Connection, before: DateTime<Utc>, up_to: u64) -> Result<u64, StoreError> {
-    let mut select = conn.prepare(
-        "SELECT session, seq, json_extract(event, '$.occurred_at') FROM events
-         WHERE position <= ?1 ORDER BY session, seq",
-    )?;
-    let mut aged = Vec::new();
-    for row in select.query_map([to_sql(up_to)], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<String>>(2)?))
-    })? {
-        let (session, seq, at) = row?;
-        let at = at
-            .as_deref()
-            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-            .ok_or_else(|| StoreError::Corrupt(format!("event {session}/{seq} has no readable time")))?;
-        aged.push((session, seq as u64, at.with_timezone(&Utc)));
-    }
-    let mut positions =
-        conn.prepare_cached("SELECT position FROM events WHERE session = ?1 AND seq <= ?2")?;
-    let mut delete = conn.prepare_cached("DELETE FROM events WHERE session = ?1 AND seq <= ?2")?;
-    let mut deleted = 0;
-    for (session, last) in memory_core::retention::prefix_cuts(aged, before) {
-        let gone = positions
-            .query_map(params![session, to_sql(last)], |r| r.get::<_, i64>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        crate::history::unindex(conn, &gone)?;
-        deleted += delete.execute(params![session, to_sql(last)])?;
-    }
-    Ok(deleted as u64)
-}

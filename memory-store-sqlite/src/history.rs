@@ -217,13 +217,3 @@ pub(crate) fn truncate_wal(conn: &Connection) -> Result<(), StoreError> {
         std::thread::sleep(CHECKPOINT_STEP);
     }
 }
-
-/// Removes pruned events (by position) from the history index, inside the caller's transaction.
-pub(crate) fn unindex(conn: &Connection, positions: &[i64]) -> Result<(), StoreError> {
-    let indexed = indexed_up_to(conn)?;
-    let mut unindex = conn.prepare_cached("DELETE FROM events_fts WHERE rowid = ?1")?;
-    for &position in positions.iter().filter(|p| **p <= indexed) {
-        unindex.execute([position])?;
-    }
-    Ok(())
-}

@@ -326,20 +326,6 @@ impl MemoryStore for SqliteStore {
         self.with(move |conn| embeddings::search_pending(conn, &query, vector)).await
     }
 
-    async fn prune_events(
-        &self,
-        before: chrono::DateTime<chrono::Utc>,
-        up_to: u64,
-    ) -> memory_core::Result<u64> {
-        self.with(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let deleted = events::prune(&tx, before, up_to)?;
-            tx.commit()?;
-            Ok(deleted)
-        })
-        .await
-    }
-
     async fn search_events(&self, query: &EventQuery) -> memory_core::Result<Vec<EventHit>> {
         let query = query.clone();
         self.with(move |conn| history::search(conn, &query)).await

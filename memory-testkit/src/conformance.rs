@@ -572,9 +572,10 @@ pub async fn commit_applies_changes_and_watermark(store: &dyn MemoryStore) {
     assert_eq!(ok(store.watermark(&mark).await, "watermark"), Some(18), "no watermark, no move");
 }
 
-/// `prune_events` removes, in each session, the run of events from its first stored one that
-/// occurred before the cut-off and sit at or below the position limit; chains stay whole, later
-/// appends continue the numbering, and notes keep the ids of the events they came from.
+/// Retention: forgetting what [`memory_core::retention::prefix_cuts`] picks (in each session,
+/// the run of events from its first stored one that occurred before the cut-off and sit at or
+/// below the position limit) keeps chains whole, later appends continue the numbering, and notes
+/// keep the ids of the events they came from.
 pub async fn prune_removes_an_old_distilled_prefix_of_each_session(store: &dyn MemoryStore) {
     let years = |n: i64| crate::fixtures::base_time() - chrono::Duration::days(365 * n);
     let aged = |key: &SessionKey, seed: &str, at: chrono::DateTime<chrono::Utc>| {
@@ -603,7 +604,7 @@ pub async fn prune_removes_an_old_distilled_prefix_of_each_session(store: &dyn M
     derived.meta.sources = vec![ids[0].clone()];
     ok(store.put_note(&derived).await, "put_note");
 
-    let pruned = ok(store.prune_events(cut_off, up_to).await, "prune_events");
+    let pruned = ok(store.forget(&prefixes(store, cut_off, up_to).await).await, "forget").events;
     assert!(pruned >= 4, "a1, a2, b1 and b2 are pruned (pruned {pruned})");
     let seqs = |events: Vec<StoredEvent>| events.iter().map(|e| e.seq).collect::<Vec<_>>();
     assert_eq!(
@@ -637,7 +638,29 @@ pub async fn prune_removes_an_old_distilled_prefix_of_each_session(store: &dyn M
     assert_eq!(seqs(ok(store.timeline(&a, 2, 10).await, "timeline")), [3, 4, 5]);
     let kept = ok(store.get_note(&scope, &derived.path).await, "get_note").expect("the note stays");
     assert_eq!(kept.meta.sources, derived.meta.sources, "a note keeps the ids of its pruned sources");
-    assert_eq!(ok(store.prune_events(cut_off, 0).await, "prune_events"), 0, "nothing at or below position 0");
+    assert!(prefixes(store, cut_off, 0).await.is_empty(), "nothing at or below position 0");
+}
+
+/// The events retention removes: [`memory_core::retention::prefix_cuts`] over the events at or
+/// below `up_to`.
+async fn prefixes(store: &dyn MemoryStore, before: chrono::DateTime<chrono::Utc>, up_to: u64) -> ForgetSet {
+    let mut events: Vec<StoredEvent> = ok(store.events_after(0, usize::MAX >> 1).await, "events_after")
+        .into_iter()
+        .filter(|e| e.position <= up_to)
+        .collect();
+    events.sort_by(|a, b| (a.event.session.as_str(), a.seq).cmp(&(b.event.session.as_str(), b.seq)));
+    let cuts = memory_core::retention::prefix_cuts(
+        events.iter().map(|e| (e.event.session.as_str(), e.seq, e.event.occurred_at)),
+        before,
+    );
+    ForgetSet {
+        events: events
+            .into_iter()
+            .filter(|e| cuts.iter().any(|(s, last)| s == e.event.session.as_str() && e.seq <= *last))
+            .map(|e| e.event.id)
+            .collect(),
+        ..ForgetSet::default()
+    }
 }
 
 /// A word no other check (and no earlier run) uses: a letter and hex digits, one search term.

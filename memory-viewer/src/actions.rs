@@ -80,7 +80,7 @@ pub(crate) async fn delete_note(State(state): State<Shared>, Form(f): Form<Delet
         ));
     }
     forget::apply(state.store.as_ref(), &plan).await?;
-    state.changed().await?;
+    state.purged(&plan).await?;
     Ok(Redirect::to(&format!("/notes?deleted={}", enc(&format!("{} {}", f.scope, f.path)))).into_response())
 }
 
@@ -112,7 +112,7 @@ pub(crate) async fn forget_session(
         ));
     }
     forget::apply(state.store.as_ref(), &plan).await?;
-    state.changed().await?;
+    state.purged(&plan).await?;
     Ok(Redirect::to(&format!("/?forgot={}", enc(&f.key))).into_response())
 }
 
@@ -137,6 +137,18 @@ fn confirm(state: &Shared, title: &str, plan: &Plan, action: &str, hidden: &str,
             esc(n.path.as_str()),
             esc(&n.title)
         );
+    }
+    for n in &plan.edited {
+        let _ = write!(
+            body,
+            "<li>note {} {} keeps everything else; these lines go from it and its history:<ul>",
+            esc(&n.scope.to_string()),
+            esc(n.path.as_str())
+        );
+        for line in &n.lines {
+            let _ = write!(body, "<li><code>{}</code></li>", esc(line));
+        }
+        body.push_str("</ul></li>");
     }
     for n in &plan.rederived {
         let _ = write!(

@@ -71,6 +71,15 @@ impl State {
         }
         Ok(())
     }
+
+    /// After a forget: the local copy is brought level and purged, as the store was.
+    pub(crate) async fn purged(&self, plan: &memory_hook::forget::Plan) -> Result<()> {
+        if let Some(Stores(stores)) = self.stores.as_ref() {
+            memory_hook::forward::purge_replica(&self.config, stores.as_ref(), self.store.as_ref(), plan)
+                .await?;
+        }
+        Ok(())
+    }
 }
 
 pub(crate) type Shared = Arc<State>;

@@ -126,5 +126,27 @@ fn a_resumed_session_is_not_given_the_same_notes_again_but_a_compacted_one_is() 
     };
     assert!(start("startup").is_some_and(|c| c.contains("thiserror")), "the first start injects");
     assert_eq!(start("resume"), None, "a resumed session still holds what was injected");
-    assert!(start("compact").is_some_and(|c| c.contains("thiserror")), "a compaction dropped it: again");
+    // Between two runs of the session the project gains a note: the resumed conversation still
+    // holds its start block, so it is not given one again (the note comes with a prompt for it).
+    let added = m
+        .command(&[
+            "notes",
+            "add",
+            "Deploy to staging",
+            "--kind",
+            "procedure",
+            "--body",
+            "Run the xylophone script.",
+        ])
+        .current_dir(&a)
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    let fresh = m.hook("codex", &a, &codex("codex-new", &a, "SessionStart", json!({ "source": "startup" })));
+    assert!(fresh.context("codex").is_some_and(|c| c.contains("xylophone")), "a new session gets it");
+    assert_eq!(start("resume"), None, "nor after the notes changed");
+    assert!(
+        start("compact").is_some_and(|c| c.contains("thiserror") && c.contains("xylophone")),
+        "a compaction dropped it: again"
+    );
 }

@@ -21,6 +21,7 @@ mod more_clis;
 mod neo4j_restart;
 mod output;
 mod privacy;
+mod purge;
 mod real_clis;
 mod redaction_sweep;
 mod support;

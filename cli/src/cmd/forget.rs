@@ -138,6 +138,8 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
         }
     }
     let report = forget::apply(store.as_ref(), &plan).await?;
+    // Hooks in forward mode read the notes from a local copy: purged as the store was.
+    memory_hook::forward::purge_replica(&config, &crate::store::HookStores, store.as_ref(), &plan).await?;
     if json {
         output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report }))?;
     } else {
@@ -179,6 +181,25 @@ fn describe(plan: &Plan, scopes: &Scopes) -> String {
             n.title
         ));
     }
+    for n in &plan.edited {
+        text.push_str(&format!(
+            "  from note {} {} ({}), and from its history{}:\n",
+            scopes.label(&n.scope),
+            n.path,
+            n.title,
+            if n.history > 0 {
+                format!(" ({} older version{})", n.history, plural(n.history))
+            } else {
+                String::new()
+            }
+        ));
+        for line in &n.lines {
+            text.push_str(&format!("    {line}\n"));
+        }
+        if n.lines.is_empty() {
+            text.push_str("    (lines of older versions only)\n");
+        }
+    }
     for n in &plan.rederived {
         text.push_str(&format!(
             "  note {} {} keeps its other sources and loses the forgotten ones\n",
@@ -211,14 +232,16 @@ fn plural(n: usize) -> &'static str {
 fn summary(report: &Report) -> String {
     let s = &report.store;
     format!(
-        "forgot {} event{}, {} session{}, {} note{} (with their history); {} note{} re-derived; \
-         {} journal file{}, {} log line{}, {} ledger{} removed",
+        "forgot {} event{}, {} session{}, {} note{} (with their history); {} note{} rewritten without \
+         what went, {} note{} re-derived; {} journal file{}, {} log line{}, {} ledger{} removed",
         s.events,
         plural(s.events as usize),
         s.sessions,
         plural(s.sessions as usize),
         s.notes,
         plural(s.notes as usize),
+        report.edited,
+        plural(report.edited),
         report.rederived,
         plural(report.rederived),
         report.journal_files,

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use memory_hook::Config;
 use memory_hook::retention::{configured_age, prune, would_prune};
+use memory_hook::{Config, Env};
 
 use crate::output;
 
@@ -32,7 +32,12 @@ pub(crate) async fn run(args: &PruneArgs, json: bool) -> anyhow::Result<ExitCode
         },
     };
     let store = crate::store::open(&config).await?;
-    let pruned = if args.dry_run { would_prune(&*store, age).await? } else { prune(&*store, age).await? };
+    let env = Env::process();
+    let pruned = if args.dry_run {
+        would_prune(&config, &env, &*store, age).await?
+    } else {
+        prune(&config, &env, &*store, age).await?
+    };
     if json {
         output::json(&pruned)?;
     } else {

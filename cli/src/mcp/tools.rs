@@ -422,6 +422,10 @@ pub(crate) async fn forget(m: &Memory, p: ForgetParams) -> ToolResult {
         }));
     }
     let report = forget::apply(m.store(), &plan).await.map_err(|e| ToolError(e.to_string()))?;
+    // Hooks in forward mode read the notes from a local copy: purged as the store was.
+    memory_hook::forward::purge_replica(config, &crate::store::HookStores, m.store(), &plan)
+        .await
+        .map_err(|e| ToolError(e.to_string()))?;
     Ok(json!({ "deleted": true, "plan": plan, "forgotten": report }))
 }
 

@@ -184,6 +184,12 @@ impl<'a> Book<'a> {
             .collect()
     }
 
+    /// The items of every page, by scope and path, as the events left them (nothing retired
+    /// by age, none left out for room).
+    pub(crate) fn items(self) -> impl Iterator<Item = ((Scope, String), Items)> {
+        self.pages.into_iter().map(|(key, page)| (key, page.items))
+    }
+
     /// The operations that bring the notes up to date, each with its weight (observations), in
     /// scope and path order; notes left by the agent-memory versions that called the agent's
     /// commands the user's flags are deleted.

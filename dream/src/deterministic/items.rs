@@ -10,7 +10,7 @@ use regex::Regex;
 /// Most items a deterministic note keeps (the most frequent ones).
 pub(crate) const MAX_ITEMS: usize = 30;
 
-static ITEM_LINE: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static ITEM_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^- (?P<text>.+?) \((?P<count>\d+)×(?:, last (?P<last>\d{4}-\d{2}-\d{2}))?\)$")
         .expect("the item pattern compiles")
 });

@@ -27,7 +27,7 @@ fn carries(stdout: &str, marker: &str) -> bool {
 /// Notes are injected at most once per session: a session start gives the user's profile and the
 /// project's notes; a prompt whose words match one of them gets nothing more (while a fresh
 /// session's identical prompt does, and a note planted since is still given); a resumed start adds
-/// nothing. Where the harness takes no context on a prompt, the prompt gets the pass answer.
+/// nothing, not even a note written since the first start. Where the harness takes no context on a prompt, the prompt gets the pass answer.
 pub fn notes_are_injected_once_per_session(fixtures: &dyn HookFixtures) {
     let bench = Bench::new(fixtures);
     let adapter = bench.adapter();
@@ -54,6 +54,15 @@ pub fn notes_are_injected_once_per_session(fixtures: &dyn HookFixtures) {
             ran.answer.stdout
         );
     }
+    // A note written since (the dream ran between two runs of the session) does not make the
+    // resumed conversation's start block due again.
+    bench.plant(&[note(
+        &project,
+        "deploy.md",
+        "Deploying",
+        &["deploy"],
+        "Deploy with the xylophone script on Fridays.",
+    )]);
     let resumed = fixtures.resumed_start(&id, cwd);
     assert!(adapter.start_keeps_context(&bench.parse(&resumed)), "a resume keeps the conversation");
     let ran = bench.run(&Bench::bytes(&resumed));
