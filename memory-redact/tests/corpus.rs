@@ -4,7 +4,7 @@
 //! patch, Cursor's JSON-in-JSON shell output, a Cursor edit), read into a `HookEvent` by that
 //! harness's adapter, and redacted as the hook redacts it. No secret may survive anywhere in the
 //! stored event; ordinary texts must come through unchanged, bar a small stated number. Both
-//! figures are printed (`cargo test -p memory-redact --test corpus -- --nocapture`).
+//! figures are printed (`cargo test -p agent-memory-redact --test corpus -- --nocapture`).
 
 #![allow(clippy::print_stdout, reason = "the corpus reports its figures on stdout")]
 
