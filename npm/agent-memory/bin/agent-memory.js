@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the agent-memory binary of this platform, carried by one of the optional dependencies
-// (agent-memory-linux-x64, agent-memory-darwin-arm64, ...), with the same arguments, standard
+// (agent-memory-linux-x64, agent-memory-darwin-arm64, agent-memory-win32-x64, ...), with the same arguments, standard
 // streams and exit status.
 "use strict";
 
@@ -18,12 +18,13 @@ function binary() {
     process.stderr.write(
       `agent-memory: no binary for ${process.platform} ${process.arch}: the package ${pkg} is not ` +
         "installed (it is an optional dependency: was the install run with --no-optional or " +
-        "--omit=optional?). Prebuilt binaries exist for Linux and macOS on x64 and arm64; " +
+        "--omit=optional?). Prebuilt binaries exist for Linux and macOS on x64 and arm64 and for Windows on x64; " +
         "elsewhere build from source with `cargo install --locked --path cli`.\n",
     );
     process.exit(1);
   }
-  const file = path.join(path.dirname(manifest), "bin", "agent-memory");
+  const exe = process.platform === "win32" ? "agent-memory.exe" : "agent-memory";
+  const file = path.join(path.dirname(manifest), "bin", exe);
   try {
     fs.accessSync(file, fs.constants.X_OK);
   } catch {
