@@ -341,3 +341,106 @@ fn the_npm_packages_install_offline_from_their_tarballs_and_run_the_binary() {
         .unwrap();
     assert_eq!(failed.status.code(), Some(2), "{}", text(&failed));
 }
+
+/// The workspace's packages from `cargo metadata`: name, whether it is published, its
+/// `[package.metadata]`.
+fn packages() -> Vec<(String, bool, serde_json::Value)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = Command::new(cargo)
+        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cargo metadata: {}", text(&out));
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_owned(),
+                p["publish"] != serde_json::json!([]),
+                p["metadata"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// One `## ` section of the README, without its heading.
+fn readme_section(heading: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find(&format!("\n## {heading}\n")).unwrap_or_else(|| panic!("no ## {heading}"));
+    let rest = &readme[start + heading.len() + 5..];
+    rest[..rest.find("\n## ").unwrap_or(rest.len())].to_owned()
+}
+
+/// The commands of a section's code blocks, block by block, comments and blank lines left out.
+fn commands(section: &str) -> Vec<Vec<String>> {
+    section
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .map(|block| {
+            block
+                .lines()
+                .skip(1)
+                .map(|l| l.split(" # ").next().unwrap().trim().to_owned())
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_published_crate_is_named_agent_memory_and_the_readme_installs_it_three_ways() {
+    let packages = packages();
+    let published: Vec<&str> = packages.iter().filter(|(_, p, _)| *p).map(|(n, _, _)| n.as_str()).collect();
+    assert!(published.contains(&"agent-memory-cli") && published.len() >= 15, "{published:?}");
+    for name in &published {
+        assert!(
+            name.starts_with("agent-memory-"),
+            "the published crate {name} lacks the agent-memory- prefix"
+        );
+    }
+
+    // Set up: the same two commands, the first naming the binary's package as the workspace does.
+    assert_eq!(
+        commands(&readme_section("Set up")),
+        [vec!["cargo run --release -p agent-memory-cli -- demo".to_owned()], vec!["scripts/test".to_owned()]]
+    );
+
+    // Install: the script, npm and cargo, each naming what this tree publishes.
+    let install = commands(&readme_section("Install")).concat();
+    let script = "https://github.com/agent-memory/agent-memory/releases/latest/download/install.sh | sh";
+    assert!(install.iter().any(|c| c.starts_with("curl ") && c.ends_with(script)), "{install:?}");
+    assert!(install.contains(&"npx agent-memory install".to_owned()), "{install:?}");
+    assert!(install.contains(&"cargo binstall agent-memory-cli".to_owned()), "{install:?}");
+    let npm = std::fs::read_to_string(root().join("npm/agent-memory/bin/agent-memory.js")).unwrap();
+    assert!(npm.contains("agent-memory-${process.platform}-${process.arch}"));
+    // cargo-binstall's template, filled in for this platform, names the archive and the binary in it.
+    let (_, _, cli) = packages.iter().find(|(n, _, _)| n == "agent-memory-cli").unwrap();
+    let binstall = &cli["binstall"];
+    let fill = |template: &str| {
+        template
+            .replace("{ repo }", "https://github.com/agent-memory/agent-memory")
+            .replace("{ version }", &version())
+            .replace("{ target }", "x86_64-unknown-linux-gnu")
+            .replace("{ archive-suffix }", ".tar.gz")
+            .replace("{ bin }", "agent-memory")
+            .replace("{ binary-ext }", "")
+    };
+    assert_eq!(binstall["pkg-fmt"].as_str(), Some("tgz"));
+    assert_eq!(
+        fill(binstall["pkg-url"].as_str().unwrap()),
+        format!(
+            "https://github.com/agent-memory/agent-memory/releases/download/v{}/{}",
+            version(),
+            archive_name()
+        )
+    );
+    let listing = Command::new("tar").arg("-tzf").arg(dist().join(archive_name())).output().unwrap();
+    let listing = String::from_utf8(listing.stdout).unwrap();
+    let bin = fill(binstall["bin-dir"].as_str().unwrap());
+    assert!(listing.lines().any(|l| l == bin), "{bin} is not in the archive:\n{listing}");
+}
