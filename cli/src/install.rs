@@ -173,7 +173,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness              claude|codex|cursor|gemini|copilot|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|all",
             looked.join("\n")
         );
     }
