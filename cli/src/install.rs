@@ -10,6 +10,7 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod detect;
 mod doctor;
 mod entries;
 mod file;
@@ -49,8 +50,10 @@ pub(crate) enum HarnessChoice {
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot or all (repeat or separate with commas).
-    #[arg(long, value_enum, value_delimiter = ',', required = true)]
+    /// Which harness: claude, codex, cursor, gemini, copilot or all (repeat or separate with
+    /// commas). Default: for `install`, the harnesses found on this machine (their configuration
+    /// folder or their program on PATH); for `uninstall`, all.
+    #[arg(long, value_enum, value_delimiter = ',')]
     pub(crate) harness: Vec<HarnessChoice>,
     /// `user` (your home folder: every project) or `project` (the project's own files).
     #[arg(long, value_enum, default_value_t = Scope::User)]
@@ -121,8 +124,21 @@ fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCod
     if action == Action::Install && !args.dry_run {
         check_binary(&ctx.binary)?;
     }
-    let harnesses = chosen(&args.harness);
+    let mut found_notes = Vec::new();
+    let harnesses = match (args.harness.is_empty(), action) {
+        (false, _) => chosen(&args.harness),
+        (true, Action::Uninstall) => Harness::ALL.to_vec(),
+        (true, Action::Install) => {
+            let (found, notes) = found_here(&ctx, args.scope)?;
+            found_notes = notes;
+            found
+        }
+    };
     let mut plan = plan::plan(&ctx, &harnesses, args.scope, action)?;
+    plan.notes.splice(0..0, found_notes);
+    if action == Action::Install && args.scope == Scope::Project {
+        plan.notes.push(portability_note(&ctx));
+    }
     plan.dry_run = args.dry_run;
     if !args.dry_run {
         plan::apply(&mut plan)?;
@@ -146,6 +162,59 @@ fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCod
         crate::output::print(&plan::render(&plan));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The harnesses found on this machine, with a note on what was found or skipped for each. Fails
+/// when there is none.
+fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<plan::Note>)> {
+    let detections = detect::detect(ctx, scope);
+    let found: Vec<Harness> = detections.iter().filter(|d| d.found.is_some()).map(|d| d.harness).collect();
+    if found.is_empty() {
+        let looked: Vec<String> =
+            detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
+        anyhow::bail!(
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|all",
+            looked.join("\n")
+        );
+    }
+    let notes = detections
+        .iter()
+        .map(|d| plan::Note {
+            harness: Some(d.harness),
+            problem: false,
+            text: match &d.found {
+                Some(path) => format!("found {} ({})", d.harness.name(), path.display()),
+                None => format!(
+                    "skipped {}: no {}; `agent-memory install --harness {}` installs it anyway",
+                    d.harness.name(),
+                    d.looked_for,
+                    d.harness.name()
+                ),
+            },
+        })
+        .collect();
+    Ok((found, notes))
+}
+
+/// What the hooks in a project's files run, and whether that works on a teammate's machine.
+fn portability_note(ctx: &Context) -> plan::Note {
+    let text = if ctx.on_path {
+        format!(
+            "the project's files run `{}` by name, which is {} here: they work on every machine with \
+             agent-memory on its PATH",
+            detect::BINARY_NAME,
+            ctx.binary.display()
+        )
+    } else {
+        format!(
+            "the project's files run {} by its full path, because `{}` on PATH is not this binary: \
+             a teammate needs it at that same path. Put agent-memory on PATH and install again for \
+             files that work on every machine",
+            ctx.binary.display(),
+            detect::BINARY_NAME
+        )
+    };
+    plan::Note { harness: None, problem: false, text }
 }
 
 /// The harnesses a list of choices names, each once, in a fixed order.
@@ -195,6 +264,7 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
         }
     };
     Ok(Context {
+        on_path: detect::name_runs(&binary),
         mcp: true,
         home,
         codex_home,

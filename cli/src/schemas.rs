@@ -1,6 +1,6 @@
 //! JSON Schemas of the formats others depend on (`HookEvent`, `Note`, the config file), committed
 //! under `schemas/` and checked for drift by a test. Regenerate with
-//! `UPDATE_SCHEMAS=1 cargo test -p agent-memory schemas`.
+//! `UPDATE_SCHEMAS=1 cargo test -p agent-memory-cli schemas`.
 
 /// Every schema, by file name.
 pub(crate) fn all() -> Vec<(&'static str, serde_json::Value)> {
@@ -31,7 +31,7 @@ mod tests {
         }
         assert!(
             stale.is_empty(),
-            "schemas/{stale:?} differ from the code; run `UPDATE_SCHEMAS=1 cargo test -p agent-memory schemas` and commit"
+            "schemas/{stale:?} differ from the code; run `UPDATE_SCHEMAS=1 cargo test -p agent-memory-cli schemas` and commit"
         );
     }
 }

@@ -4,7 +4,7 @@
 //! `--cold`). The `warm` rows time the same events on a redactor that has seen them, the cost
 //! once patterns are compiled. Prints the median and p90 of each, in microseconds.
 //!
-//! `cargo bench -p memory-redact --bench redaction` (add `-- --quick` for fewer runs).
+//! `cargo bench -p agent-memory-redact --bench redaction` (add `-- --quick` for fewer runs).
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 

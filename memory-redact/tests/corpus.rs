@@ -8,7 +8,7 @@
 //! adapter and redacted as the hook redacts it; no secret may survive anywhere in the event.
 //! Ordinary texts of `tests/corpus/ordinary.txt` must come through unchanged in every carrier:
 //! the share changed is the false-positive rate, at most 2 %. Both figures are printed
-//! (`cargo test -p memory-redact --test corpus -- --nocapture`).
+//! (`cargo test -p agent-memory-redact --test corpus -- --nocapture`).
 
 #![allow(clippy::print_stdout, reason = "the corpus reports its figures on stdout")]
 

@@ -5,7 +5,7 @@
 //! Run it against a fresh server:
 //!
 //! ```text
-//! scripts/neo4j-test-server run -- cargo bench -p memory-store-neo4j --bench neo4j_store
+//! scripts/neo4j-test-server run -- cargo bench -p agent-memory-store-neo4j --bench neo4j_store
 //! ```
 //!
 //! The server comes from `NEO4J_TEST_URI`, `NEO4J_TEST_USER` and `NEO4J_TEST_PASS`. Sizes: 100,000
@@ -123,7 +123,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let batch = size("NEO4J_BENCH_BATCH", APPEND_BATCH, APPEND_BATCH)?.max(1);
     let notes = size("NEO4J_BENCH_NOTES", 100_000, 10_000)?;
     let uri = std::env::var("NEO4J_TEST_URI").map_err(|_| {
-        "NEO4J_TEST_URI is not set; run: scripts/neo4j-test-server run -- cargo bench -p memory-store-neo4j \
+        "NEO4J_TEST_URI is not set; run: scripts/neo4j-test-server run -- cargo bench -p agent-memory-store-neo4j \
          --bench neo4j_store"
     })?;
     let user = std::env::var("NEO4J_TEST_USER").unwrap_or_else(|_| "neo4j".to_owned());

@@ -1,7 +1,7 @@
 //! Integration tests against a real Neo4j server.
 //!
 //! The server comes from `NEO4J_TEST_URI`, `NEO4J_TEST_USER` and `NEO4J_TEST_PASS`
-//! (`scripts/neo4j-test-server run -- cargo test -p memory-store-neo4j` sets them). Without them
+//! (`scripts/neo4j-test-server run -- cargo test -p agent-memory-store-neo4j` sets them). Without them
 //! every test prints one skip line and passes, except under CI (`CI` set), where they fail.
 //!
 //! Every test works in its own uniquely named sessions, scopes and watermarks, so the suite can

@@ -392,8 +392,8 @@ fn ms(d: Duration) -> f64 {
 fn build_release() -> anyhow::Result<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let status =
-        Command::new(cargo).args(["build", "--release", "--quiet", "-p", "agent-memory"]).status()?;
-    anyhow::ensure!(status.success(), "cargo build --release -p agent-memory failed");
+        Command::new(cargo).args(["build", "--release", "--quiet", "-p", "agent-memory-cli"]).status()?;
+    anyhow::ensure!(status.success(), "cargo build --release -p agent-memory-cli failed");
     let exe = std::env::current_exe()?;
     let target = exe.parent().and_then(Path::parent).and_then(Path::parent).expect("target dir");
     Ok(target.join("release").join("agent-memory"))

@@ -460,9 +460,9 @@ fn list_notes(machine: &Machine) -> anyhow::Result<Vec<StoredNote>> {
 fn build_binary() -> anyhow::Result<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let status = Command::new(cargo)
-        .args(["build", "--quiet", "-p", "agent-memory", "--bin", "agent-memory"])
+        .args(["build", "--quiet", "-p", "agent-memory-cli", "--bin", "agent-memory"])
         .status()?;
-    anyhow::ensure!(status.success(), "cargo build -p agent-memory failed");
+    anyhow::ensure!(status.success(), "cargo build -p agent-memory-cli failed");
     let exe = std::env::current_exe()?;
     let target = exe.parent().and_then(Path::parent).and_then(Path::parent).expect("target dir");
     Ok(target.join("debug").join("agent-memory"))

@@ -5,6 +5,7 @@ mod auto_dream;
 mod by_hand;
 mod control;
 mod cross_harness;
+mod distribution;
 mod dream_kill;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;

@@ -19,7 +19,7 @@ pub(crate) fn binary() -> &'static Path {
         let target = exe.parent().and_then(Path::parent).expect("target dir");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "agent-memory", "--bin", "agent-memory"])
+            .args(["build", "--quiet", "-p", "agent-memory-cli", "--bin", "agent-memory"])
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building agent-memory failed");

@@ -25,8 +25,9 @@ pub(crate) enum BinaryState {
     NotExecutable,
 }
 
-/// Checks that `path` is a file with an execute bit.
+/// Checks that `path` (for a bare name, the file `PATH` gives) is a file with an execute bit.
 pub(crate) fn binary_state(path: &Path) -> BinaryState {
+    let Some(path) = super::detect::resolve(path) else { return BinaryState::Missing };
     match std::fs::metadata(path) {
         Err(_) => BinaryState::Missing,
         Ok(meta) if !meta.is_file() => BinaryState::NotExecutable,
@@ -169,6 +170,7 @@ pub(crate) async fn check(
     let mut mcp_checks = Vec::new();
     for &harness in harnesses {
         for &scope in &scopes {
+            let ctx = &ctx.in_scope(scope);
             let mut checked = check_file(ctx, harness, scope);
             if fix && checked.state == State::Drifted {
                 match reinstall(ctx, harness, scope) {

@@ -75,8 +75,11 @@ pub(crate) struct Context {
     pub(crate) copilot_home: PathBuf,
     /// The project root, when there is one.
     pub(crate) project: Option<PathBuf>,
-    /// The binary our hooks run (absolute).
+    /// The binary our hooks run: its absolute path, or in a project's files the bare name
+    /// `agent-memory` (see [`Context::in_scope`]).
     pub(crate) binary: PathBuf,
+    /// Whether `agent-memory`, looked up on `PATH`, runs `binary`.
+    pub(crate) on_path: bool,
     /// The installed Codex's version, when known.
     pub(crate) codex_version: Option<Version>,
     /// Whether `install` registers our MCP server too (`--no-mcp` turns it off); `uninstall`
@@ -85,6 +88,18 @@ pub(crate) struct Context {
 }
 
 impl Context {
+    /// The context for one scope's files. A project's files are committed and shared, so they run
+    /// `agent-memory` by name when that name runs this binary here: the command then works on
+    /// every machine with agent-memory on its `PATH`, wherever it was installed. Otherwise, and
+    /// in the user's own files, the binary's absolute path.
+    pub(crate) fn in_scope(&self, scope: Scope) -> Self {
+        let mut ctx = self.clone();
+        if scope == Scope::Project && self.on_path {
+            ctx.binary = PathBuf::from(super::detect::BINARY_NAME);
+        }
+        ctx
+    }
+
     fn project(&self) -> anyhow::Result<&Path> {
         self.project.as_deref().ok_or_else(|| {
             anyhow::format_err!(
@@ -211,6 +226,7 @@ pub(crate) fn plan(
     scope: Scope,
     action: Action,
 ) -> anyhow::Result<Plan> {
+    let ctx = &ctx.in_scope(scope);
     let mut files = Vec::new();
     let mut notes = Vec::new();
     for &harness in harnesses {

@@ -38,6 +38,7 @@ impl Sandbox {
             home,
             project: Some(project),
             binary,
+            on_path: false,
             codex_version: Some(Version(0, 171, 0)),
             mcp: true,
         };

@@ -15,7 +15,7 @@ pub(crate) fn server() -> Option<Neo4jConfig> {
         assert!(
             std::env::var_os("CI").is_none(),
             "NEO4J_TEST_URI is not set but CI is: the Neo4j store tests must run in CI. \
-             Run them with `scripts/neo4j-test-server run -- cargo test -p memory-store-neo4j`."
+             Run them with `scripts/neo4j-test-server run -- cargo test -p agent-memory-store-neo4j`."
         );
         static SKIP: Once = Once::new();
         SKIP.call_once(|| {
@@ -23,7 +23,7 @@ pub(crate) fn server() -> Option<Neo4jConfig> {
             let _ = writeln!(
                 std::io::stderr(),
                 "memory-store-neo4j: NEO4J_TEST_URI is not set; skipping the Neo4j tests \
-                 (run them with scripts/neo4j-test-server run -- cargo test -p memory-store-neo4j)"
+                 (run them with scripts/neo4j-test-server run -- cargo test -p agent-memory-store-neo4j)"
             );
         });
         return None;
