@@ -80,6 +80,11 @@ impl Scopes {
         }
     }
 
+    /// The id of the current folder's project, when it is a known one.
+    pub(crate) fn here_id(&self) -> Option<&str> {
+        self.here.as_ref().map(|p| p.id.as_str())
+    }
+
     /// The readable name of a project id, or the id when nobody knows it.
     pub(crate) fn project_name<'a>(&'a self, id: &'a str) -> &'a str {
         self.catalog.projects().iter().find(|k| k.id == id).map_or(id, |k| k.name.as_str())
