@@ -56,6 +56,7 @@ pub mod replica;
 pub mod retention;
 mod runtime;
 pub mod sessions;
+pub mod settings;
 pub mod tool_time;
 mod watchdog;
 
