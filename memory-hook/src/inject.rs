@@ -504,8 +504,11 @@ pub async fn for_prompt(
         return Ok(None);
     }
     let expanded = memory_core::search::expand(prompt);
-    let specific_terms: Vec<memory_core::search::Term> =
-        expanded.iter().cloned().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).collect();
+    let specific_terms: Vec<memory_core::search::Term> = expanded
+        .iter()
+        .filter(|&t| !t.asked.split(' ').all(memory_core::search::everyday))
+        .cloned()
+        .collect();
     // What the prompt is about: the words of software work it names, but the verbs any task is
     // asked with.
     let topics: Vec<memory_core::search::Term> = specific_terms
