@@ -36,6 +36,8 @@ pub(crate) async fn sessions(
             .map(|(s, title)| {
                 let mut value = serde_json::to_value(s).unwrap_or_default();
                 value["title"] = json!(title);
+                // The project as a person reads it; `project` stays the id the store keeps.
+                value["project_name"] = json!(s.project.as_deref().map(|id| scopes.project_name(id)));
                 value
             })
             .collect();
