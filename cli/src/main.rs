@@ -2,6 +2,7 @@
 //! commands to inspect, distill and move the memory they share.
 
 mod cmd;
+mod help;
 mod hook;
 mod install;
 mod mcp;
@@ -14,14 +15,15 @@ mod tree;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{CommandFactory as _, Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 const ABOUT: &str = "One memory for your AI coding agents, owned by you.";
 
 const LONG_ABOUT: &str = "\
 One memory for your AI coding agents, owned by you.
 
-agent-memory plugs into the lifecycle hooks of Claude Code, Codex, Cursor, Gemini CLI and Copilot CLI:
+agent-memory plugs into the lifecycle hooks of Claude Code, Codex, Cursor, Gemini CLI and
+Copilot CLI:
   1. capture  every hook event is redacted and appended to your store (a few ms, never blocking);
   2. dream    when a session ends, the hook starts the dream in the background (or type
               `agent-memory dream`): events become small Markdown notes
@@ -29,13 +31,12 @@ agent-memory plugs into the lifecycle hooks of Claude Code, Codex, Cursor, Gemin
   3. inject   at session start and on each prompt, the hook hands the agent the notes that matter.
 Switch harness mid-project and carry on: the memory follows you, not the tool.
 
-The store is an embedded SQLite file by default (no setup); set `[store] backend = \"neo4j\"` in the
-config file or AGENT_MEMORY_STORE=neo4j with NEO4J_URI/NEO4J_USERNAME/NEO4J_PASSWORD to use Neo4j.
+The store is an embedded SQLite file by default (no setup); set `[store] backend = \"neo4j\"`
+in the config file or AGENT_MEMORY_STORE=neo4j with NEO4J_URI/NEO4J_USERNAME/NEO4J_PASSWORD
+to use Neo4j.
 
 Config file: $AGENT_MEMORY_CONFIG, else ~/.config/agent-memory/config.toml (all keys optional).
-Data (database, journal, logs): $AGENT_MEMORY_HOME, else ~/.local/share/agent-memory.
-
-Try `agent-memory demo` to watch a Claude Code session teach a Codex and a Cursor session.";
+Data (database, journal, logs): $AGENT_MEMORY_HOME, else ~/.local/share/agent-memory.";
 
 #[derive(Debug, Parser)]
 #[command(name = "agent-memory", version, about = ABOUT, long_about = LONG_ABOUT)]
@@ -72,8 +73,12 @@ enum Command {
     /// Show one session's events in order: prompts, tool calls (failures with their error), and
     /// the notes each injection carried.
     Timeline {
-        /// The session key, as `sessions` prints it (`claude:<id>`).
+        /// The session: its key as `sessions` prints it (`claude:<id>`), a unique start of it
+        /// (`claude:d571`, `d571`), or `last` (the most recent session).
         session: String,
+        /// With `last`: the most recent session of this folder's project.
+        #[arg(long)]
+        here: bool,
         /// Show at most this many events (0: all of them).
         #[arg(long, default_value_t = 1000)]
         limit: usize,
@@ -81,7 +86,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         after: u64,
     },
-    /// List, show or delete notes.
+    /// Notes: list, show, add, edit (in $EDITOR), delete.
     #[command(subcommand)]
     Notes(cmd::NotesCommand),
     /// Search notes and recorded history (prompts, commands, errors, files) by relevance to
@@ -202,8 +207,10 @@ enum Command {
     /// Browse your memory in a local web viewer: sessions live as hooks record them, notes with
     /// their history and sources, search, what an injection would carry; edit, delete, forget.
     ///
-    /// Listens on 127.0.0.1 only (`--bind` to choose another address) and prints the address to
-    /// open, with a token every request needs; opens the browser unless `--no-open`.
+    /// Listens on 127.0.0.1 port 7767 (`[viewer] port` or `--port` to choose another, `--bind`
+    /// another address) and prints the address to open, with the token every request needs; the
+    /// token is kept in the data folder for you alone, so a bookmark keeps working until
+    /// `--rotate-token`. Opens the browser unless `--no-open`.
     Ui(cmd::ui::UiArgs),
 }
 
@@ -216,7 +223,10 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "hook") && !args.iter().any(|a| a == "--help" || a == "-h") {
         return hook::main(started, &args[1..]);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&help::grouped(Cli::command()).get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     if let Command::Hook { harness } = cli.command {
         return hook::main(started, &[harness.into()]);
     }
@@ -239,8 +249,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         match cli.command {
             Command::Hook { .. } => unreachable!("handled before the runtime starts"),
             Command::Sessions { limit, offset } => cmd::query::sessions(json, limit, offset).await,
-            Command::Timeline { session, limit, after } => {
-                cmd::query::timeline(json, &session, limit, after).await
+            Command::Timeline { session, here, limit, after } => {
+                cmd::query::timeline(json, &session, here, limit, after).await
             }
             Command::Notes(command) => cmd::query::notes(json, command).await,
             Command::Search { query, scope, history, notes_only, events_only, limit } => {

@@ -13,7 +13,7 @@ use crate::env::Env;
 use crate::error::{Error, Result};
 
 /// Which store holds the memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// The embedded SQLite file (the default; no setup).
@@ -23,7 +23,7 @@ pub enum Backend {
 }
 
 /// How hooks reach a server store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum StoreMode {
     /// Hooks write each event to the local journal and read notes from a local copy; a forwarder
@@ -37,7 +37,7 @@ pub enum StoreMode {
 }
 
 /// agent-memory's configuration file (`config.toml`). Every key is optional.
-#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Folder for the database, the journal and logs.
@@ -56,10 +56,30 @@ pub struct Config {
     pub capture: CaptureConfig,
     /// How long events are kept.
     pub retention: RetentionConfig,
+    /// The web viewer (`agent-memory ui`).
+    pub viewer: ViewerConfig,
+}
+
+/// The default port of the web viewer.
+pub const VIEWER_PORT: u16 = 7767;
+
+/// The web viewer (`agent-memory ui`).
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ViewerConfig {
+    /// The port it listens on, on 127.0.0.1 (default 7767), so its address can be bookmarked;
+    /// `agent-memory ui --port` chooses another for one launch, `0` a free one.
+    pub port: u16,
+}
+
+impl Default for ViewerConfig {
+    fn default() -> Self {
+        Self { port: VIEWER_PORT }
+    }
 }
 
 /// How long events are kept once the dream has distilled them.
-#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RetentionConfig {
     /// Events older than this many days are deleted once the dream has read them (by
@@ -69,7 +89,7 @@ pub struct RetentionConfig {
 }
 
 /// What is not recorded (see [`crate::capture`]); `agent-memory pause` does the same for a while.
-#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct CaptureConfig {
     /// Folders and projects whose sessions are never recorded: path globs (`~/clients/*`,
@@ -82,7 +102,7 @@ pub struct CaptureConfig {
 }
 
 /// Whether notes are also found by meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Semantic {
     /// By meaning and by words when the embedding model is installed, by words alone otherwise.
@@ -94,7 +114,7 @@ pub enum Semantic {
 
 /// How notes are found for a prompt: by their words (always), and by meaning with the local
 /// embedding model (`agent-memory model install`).
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RetrievalConfig {
     /// `auto` (default): by meaning too when the model is installed; `off`: by words only.
@@ -118,7 +138,7 @@ pub const DEFAULT_MIN_SIMILARITY: f32 = 0.40;
 
 /// Redaction rules of your own: each one's name is shown in its marker (`[REDACTED:<name>]`).
 /// They apply wherever agent-memory redacts: hook events, the journal, MCP writes, `import`.
-#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RedactConfig {
     /// Regular expressions; a match (its first capture group, when it has one) is replaced.
@@ -128,7 +148,7 @@ pub struct RedactConfig {
 }
 
 /// A named regular expression.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamedPattern {
     /// The marker's name: a lowercase slug such as `acme-token`.
@@ -138,7 +158,7 @@ pub struct NamedPattern {
 }
 
 /// A named literal value.
-#[derive(Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NamedValue {
     /// The marker's name: a lowercase slug such as `wifi-password`.
@@ -162,7 +182,7 @@ impl RedactConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 /// Which store holds the memory, and how to reach it.
 pub struct StoreConfig {
@@ -188,7 +208,7 @@ impl Default for StoreConfig {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 /// The embedded SQLite store.
 pub struct SqliteSection {
@@ -196,7 +216,7 @@ pub struct SqliteSection {
     pub path: Option<PathBuf>,
 }
 
-#[derive(Clone, Deserialize, Default, schemars::JsonSchema)]
+#[derive(Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 /// The Neo4j server; each key may also come from `NEO4J_URI`, `NEO4J_USERNAME`, `NEO4J_PASSWORD`,
 /// `NEO4J_DATABASE`.
@@ -237,7 +257,7 @@ fn one_line(error: &toml::de::Error, text: &str) -> String {
 }
 
 /// How hooks behave.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct HookConfig {
     /// Time a hook may take, from its start, before it journals the event and answers, in ms.
@@ -308,7 +328,7 @@ impl HookConfig {
 }
 
 /// Defaults for `agent-memory dream`, and the dream hooks start by themselves.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DreamConfig {
     /// Provider name (`deterministic` unless set).

@@ -101,6 +101,12 @@ pub enum Error {
         /// What was given.
         text: String,
     },
+    /// A session key that names no session, or more than one.
+    #[error("{message}")]
+    Session {
+        /// What went wrong, with the candidates when there are several.
+        message: String,
+    },
     /// A forget that cannot run as asked.
     #[error("{0}")]
     Forget(String),

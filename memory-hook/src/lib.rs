@@ -55,6 +55,8 @@ pub mod project;
 pub mod replica;
 pub mod retention;
 mod runtime;
+pub mod sessions;
+pub mod settings;
 pub mod tool_time;
 mod watchdog;
 

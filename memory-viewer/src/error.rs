@@ -14,6 +14,14 @@ pub enum Error {
     /// The operating system gave no random numbers for the per-launch secrets.
     #[error("no random numbers from the operating system: {0}")]
     Random(String),
+    /// The file that keeps the viewer's token could not be read or written.
+    #[error("viewer token {}: {cause}", path.display())]
+    Token {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why (in the message, so it is not also a source).
+        cause: std::io::Error,
+    },
     /// A store call failed.
     #[error(transparent)]
     Store(#[from] memory_core::Error),

@@ -6,7 +6,8 @@
 //! [`memory_hook::forget`]).
 //!
 //! Security: the caller chooses the listener (loopback unless told otherwise); every request,
-//! assets and the live stream included, needs the per-launch token ([`Viewer::token`], handed over
+//! assets and the live stream included, needs the token ([`Viewer::token`]: fresh per launch, or
+//! the one [`token::kept`] keeps for the user with [`Viewer::with_token`]; handed over
 //! in the URL [`Viewer::url`] gives, then kept in an `HttpOnly`, `SameSite=Strict` cookie); the
 //! `Host` header must name the server (no DNS rebinding); a write must come from the viewer's own
 //! origin and carry the per-launch form key. Everything shown comes from the store, which holds
@@ -22,6 +23,7 @@ mod guard;
 mod html;
 mod live;
 mod pages;
+pub mod token;
 
 use std::future::{Future, IntoFuture as _};
 use std::net::SocketAddr;
@@ -107,6 +109,14 @@ impl Viewer {
     /// forget cleans), with fresh random secrets.
     pub fn new(store: Arc<dyn MemoryStore>, config: Config, env: Env) -> Result<Self> {
         Ok(Self { store, config, env, token: secret()?, form_key: secret()?, stores: None })
+    }
+
+    /// This viewer with `token` (the one [`token::kept`] keeps for the user, so a bookmarked
+    /// address keeps working) instead of a fresh one.
+    #[must_use]
+    pub fn with_token(mut self, token: String) -> Self {
+        self.token = token;
+        self
     }
 
     /// How hooks open their stores: with a server store in forward mode, notes changed in the

@@ -7,7 +7,8 @@ use std::time::Duration;
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
-use memory_core::{MemoryStore, SessionInfo};
+use memory_core::{MemoryStore, SessionInfo, StoredEvent};
+use memory_hook::sessions;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -78,6 +79,11 @@ pub(crate) async fn stream(
                 let names = catalog(&state).await.ok();
                 for stored in batch {
                     cursor = cursor.max(stored.position);
+                    if twin_of_earlier(&state, &stored).await {
+                        continue;
+                    }
+                    let title =
+                        sessions::title(state.store.as_ref(), &stored.event.session).await.ok().flatten();
                     let e = &stored.event;
                     let project = e.project.as_deref().map(|id| {
                         names
@@ -99,7 +105,7 @@ pub(crate) async fn stream(
                         "session": e.session.as_str(),
                         "seq": stored.seq,
                         "event_html": event_row(&stored),
-                        "session_html": session_row(&info, project.as_deref()),
+                        "session_html": session_row(&info, project.as_deref(), title.as_deref()),
                     });
                     queue.push(
                         Event::default()
@@ -112,4 +118,18 @@ pub(crate) async fn stream(
         },
     );
     Sse::new(events).keep_alive(KeepAlive::default())
+}
+
+/// Whether `stored` is the second report of a call an earlier event of its session reported
+/// ([`sessions::merge_twins`]): the page shows that call once.
+async fn twin_of_earlier(state: &Shared, stored: &StoredEvent) -> bool {
+    let from = stored.seq.saturating_sub(sessions::TWIN_REACH as u64 + 1);
+    let Ok(mut earlier) = state.store.timeline(&stored.event.session, from, sessions::TWIN_REACH + 1).await
+    else {
+        return false;
+    };
+    earlier.retain(|e| e.seq < stored.seq);
+    let count = earlier.len();
+    earlier.push(stored.clone());
+    sessions::merge_twins(earlier).len() == count
 }

@@ -10,7 +10,7 @@ use axum::response::Html;
 use chrono::{DateTime, NaiveDate, Utc};
 use memory_core::{
     EventFilter, EventKind, EventQuery, HookEvent, Note, NoteFilter, NotePath, Scope, SearchQuery,
-    SessionInfo, SessionKey, StoredEvent,
+    SessionInfo, StoredEvent,
 };
 use memory_hook::project::{Catalog, Registry};
 use memory_hook::{Project, inject};
@@ -49,9 +49,10 @@ fn harness_badge(name: &str) -> String {
 }
 
 /// One session in the timeline.
-pub(crate) fn session_row(info: &SessionInfo, project: Option<&str>) -> String {
+pub(crate) fn session_row(info: &SessionInfo, project: Option<&str>, title: Option<&str>) -> String {
+    let title = title.map(|t| format!("<span class=\"title\">{}</span> ", esc(t))).unwrap_or_default();
     format!(
-        "<li class=\"session\" data-key=\"{key}\"><a href=\"{href}\">{harness} <span class=\"project\">{project}</span> \
+        "<li class=\"session\" data-key=\"{key}\"><a href=\"{href}\">{harness} {title}<span class=\"project\">{project}</span> \
          <span class=\"key\">{key}</span></a> <span class=\"count\">{events}</span> events, last {last}</li>",
         key = esc(info.key.as_str()),
         href = esc(&session_href(info.key.as_str())),
@@ -141,7 +142,8 @@ pub(crate) async fn sessions(
             day = Some(d);
         }
         let name = s.project.as_deref().map(|id| project_name(&catalog, id));
-        body.push_str(&session_row(s, name));
+        let title = memory_hook::sessions::title(state.store.as_ref(), &s.key).await?;
+        body.push_str(&session_row(s, name, title.as_deref()));
     }
     if day.is_some() {
         body.push_str("</ul>");
@@ -192,17 +194,22 @@ pub(crate) async fn session(
     State(state): State<Shared>,
     Query(q): Query<SessionQuery>,
 ) -> Result<Html<String>> {
-    let key = SessionKey(q.key.clone());
-    let info = state.store.sessions().await?.into_iter().find(|s| s.key == key);
-    let Some(info) = info else {
-        return Err(Error::NotFound(format!("no session {}", q.key)));
-    };
+    let all = state.store.sessions().await?;
+    let info = memory_hook::sessions::resolve(&all, &q.key, None)
+        .map_err(|e| Error::NotFound(e.to_string()))?
+        .clone();
+    let key = info.key.clone();
     let catalog = catalog(&state).await?;
     let events = state.store.timeline(&key, q.after, SESSION_PAGE).await?;
+    let fetched = events.len();
+    let last_seq = events.last().map(|e| e.seq);
+    let events = memory_hook::sessions::merge_twins(events);
     let after = crate::live::end_position(state.store.as_ref()).await?;
     let project = info.project.as_deref().map(|id| project_name(&catalog, id));
+    let title = memory_hook::sessions::title(state.store.as_ref(), &key).await?;
+    let title = title.map(|t| format!("{} ", esc(&t))).unwrap_or_default();
     let mut body = format!(
-        "<h1>{} <span class=\"key\">{}</span></h1><p class=\"meta\">{} · {} events · {} – {}</p>",
+        "<h1>{title}{} <span class=\"key\">{}</span></h1><p class=\"meta\">{} · {} events · {} – {}</p>",
         harness_badge(&info.harness),
         esc(info.key.as_str()),
         esc(project.unwrap_or("no project")),
@@ -218,14 +225,14 @@ pub(crate) async fn session(
         body.push_str(&event_row(e));
     }
     body.push_str("</ol>");
-    if events.len() == SESSION_PAGE
-        && let Some(last) = events.last()
+    if fetched == SESSION_PAGE
+        && let Some(last) = last_seq
     {
         let _ = write!(
             body,
             "<p><a href=\"{}&after={}\">later events</a></p>",
             esc(&session_href(info.key.as_str())),
-            last.seq
+            last
         );
     }
     let _ = write!(

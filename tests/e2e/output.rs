@@ -269,3 +269,111 @@ fn history_asked_in_a_project_folder_is_about_that_project_first() {
     assert_eq!(first_project(&webshop), "webshop");
     assert_eq!(first_project(m.dir.path()), "webshop", "outside any project, the most words first");
 }
+
+#[test]
+fn sessions_have_titles_and_keys_by_a_unique_start_or_last() {
+    let m = Machine::new();
+    let dir = morning(&m);
+    let listed = m.run(&["sessions"]);
+    assert!(listed.contains("please always use pnpm here, not npm. I like small commits."), "{listed}");
+    assert!(listed.contains("add a test for the cart total"), "{listed}");
+
+    // The id alone, or a start of the key, names the session it is the start of.
+    let timeline = m.run(&["timeline", "x-1"]);
+    assert!(
+        timeline.starts_with("why does pnpm test fail on the api package?\ncodex:x-1 · codex"),
+        "{timeline}"
+    );
+    assert!(m.run(&["timeline", "claude:c"]).contains("claude:c-1 · claude"));
+    // `last`: the most recent session, here or anywhere.
+    let last = m.command(&["timeline", "last", "--here"]).current_dir(&dir).output().unwrap();
+    assert!(String::from_utf8(last.stdout).unwrap().contains("cursor:u-1 · cursor"));
+    // A start of several keys names none, and says which it could be.
+    let out = m.command(&["timeline", "c"]).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{err}");
+    for key in ["claude:c-1", "codex:x-1", "cursor:u-1"] {
+        assert!(err.contains(key), "the candidates are listed: {err}");
+    }
+    let hits = m.run_json(&["search", "pnpm", "--session", "claude:c"]);
+    assert!(hits.to_string().contains("claude:c-1") && !hits.to_string().contains("codex:x-1"), "{hits}");
+}
+
+#[test]
+fn cursors_two_reports_of_one_shell_call_are_one_row() {
+    let m = Machine::new();
+    let dir = m.project("api");
+    let command = "cargo test -p http-client retry";
+    for (event, extra) in [
+        ("beforeSubmitPrompt", json!({ "prompt": "run the retry tests", "attachments": [] })),
+        (
+            "postToolUse",
+            json!({ "tool_name": "Shell", "tool_use_id": "tool_1", "cwd": dir,
+                    "tool_input": { "command": command, "working_directory": dir },
+                    "tool_output": "{\"exitCode\":0,\"stdout\":\"3 passed\"}", "duration": 812 }),
+        ),
+        ("afterShellExecution", json!({ "command": command, "output": "3 passed\n", "duration": 812 })),
+    ] {
+        m.hook("cursor", &dir, &cursor("u-2", &dir, event, extra));
+    }
+    let stored = m.run_json(&["timeline", "cursor:u-2"]);
+    let shells = stored.as_array().unwrap().iter().filter(|e| e["event"]["tool"]["name"] == "Shell").count();
+    assert_eq!(shells, 2, "the store keeps both reports: {stored:#}");
+    let text = m.run(&["timeline", "cursor:u-2"]);
+    assert_eq!(text.matches(command).count(), 1, "one row for one call: {text}");
+}
+
+#[test]
+fn help_is_grouped_within_a_hundred_columns() {
+    let m = Machine::new();
+    let help = m.run(&["--help"]);
+    for line in help.lines() {
+        assert!(line.chars().count() <= 100, "{} columns: {line}", line.chars().count());
+    }
+    insta::assert_snapshot!("help", help);
+    let notes = m.run(&["notes", "--help"]);
+    for verb in ["list", "show", "add", "edit", "delete"] {
+        assert!(notes.contains(verb), "{notes}");
+    }
+    let search = m.run(&["search", "--help"]);
+    assert!(search.contains("claude, codex, cursor, gemini or copilot"), "{search}");
+}
+
+#[test]
+fn config_says_where_each_setting_came_from() {
+    let m = Machine::new();
+    m.write_config("prompt_budget = 900\n");
+    let out = m.command(&["config"]).env("AGENT_MEMORY_HOOK_INJECT_DEADLINE_MS", "6000").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header = text.lines().find(|l| l.starts_with("SETTING")).unwrap();
+    let from = header.find("FROM").unwrap();
+    for line in text.lines().skip_while(|l| !l.starts_with("SETTING")) {
+        assert!(line.is_char_boundary(from) && !line[from..].starts_with(' '), "aligned: {line}");
+        assert!(line[..from].ends_with("  "), "aligned: {line}");
+    }
+    let root = m.dir.path().canonicalize().unwrap();
+    let text = text.replace(&*root.to_string_lossy(), "[tmp]");
+    let text = text.replace(&*m.dir.path().to_string_lossy(), "[tmp]");
+    let line = |key: &str| text.lines().find(|l| l.starts_with(&format!("{key} "))).unwrap_or_default();
+    assert!(line("hook.prompt_budget").ends_with("config file"), "{text}");
+    assert!(line("hook.deadline_ms").ends_with("config file"), "{text}");
+    assert!(line("hook.inject_deadline_ms").ends_with("env AGENT_MEMORY_HOOK_INJECT_DEADLINE_MS"), "{text}");
+    assert!(line("hook.session_start_budget").ends_with("default"), "{text}");
+    insta::assert_snapshot!("config_text", text);
+}
+
+#[test]
+fn the_demo_shows_what_each_prompt_taught_and_ends_with_the_next_step() {
+    let m = Machine::new();
+    let dir = m.dir.path().join("demo");
+    let text = m.run(&["demo", "--dir", dir.to_str().unwrap()]);
+    let text = text.replace(&*dir.to_string_lossy(), "[demo]");
+    let report =
+        regex::Regex::new(r"(?m)^   (the dream the session's end started|no dream started by itself).*$")
+            .unwrap();
+    let text = report.replace_all(&text, "   [the dream's report]").into_owned();
+    assert!(text.contains("taught "), "{text}");
+    assert!(text.trim_end().ends_with("your own sessions then teach your own notes."), "{text}");
+    insta::assert_snapshot!("demo", text);
+}

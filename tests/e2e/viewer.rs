@@ -28,7 +28,13 @@ pub(crate) struct Ui {
 
 impl Ui {
     pub(crate) fn start(m: &Machine, extra: &[&str]) -> Self {
-        let mut args = vec!["ui", "--no-open", "--port", "0"];
+        Self::launch(m, &["--port", "0"], extra)
+    }
+
+    /// `ui` with `port` (its `--port` and more), and `extra`, whose warning is read first.
+    fn launch(m: &Machine, port: &[&str], extra: &[&str]) -> Self {
+        let mut args = vec!["ui", "--no-open"];
+        args.extend_from_slice(port);
         args.extend_from_slice(extra);
         let mut cmd: Command = m.command(&args);
         cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -405,4 +411,45 @@ fn another_address_than_loopback_is_taken_only_when_asked_for_with_a_warning() {
         421
     );
     assert_eq!(ui.get("/", &[("Cookie", &cookie)]).status, 200);
+}
+
+#[test]
+fn a_bookmarked_address_opens_the_viewer_at_its_next_launch() {
+    let m = Machine::new();
+    let dir = m.project("acme-api");
+    let prompt = json!({ "prompt": "tidy the release notes before the tag" });
+    m.hook("claude", &dir, &claude("bookmark-1", &dir, "UserPromptSubmit", prompt));
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port().to_string();
+    let bookmark = Ui::launch(&m, &["--port", &port], &[]).url.clone();
+    assert!(bookmark.starts_with(&format!("http://127.0.0.1:{port}/?token=")), "{bookmark}");
+
+    // The next launch: the same address, and the bookmark opens it in a browser.
+    let ui = Ui::launch(&m, &["--port", &port], &[]);
+    assert_eq!(ui.url, bookmark, "a second launch keeps the address");
+    let browser = Browser::start();
+    browser.goto(&bookmark);
+    let text = browser.text();
+    assert!(text.contains("tidy the release notes before the tag"), "the session and its title: {text}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let kept = std::fs::metadata(m.home().join("viewer-token")).unwrap();
+        assert_eq!(kept.permissions().mode() & 0o777, 0o600, "the token is its owner's alone");
+    }
+
+    // The port taken: a clear message, and no second server.
+    let busy = m.command(&["ui", "--no-open", "--port", &port]).stdin(Stdio::null()).output().unwrap();
+    let said = String::from_utf8_lossy(&busy.stderr);
+    assert!(
+        !busy.status.success() && said.contains(&format!("port {port}")) && said.contains("in use"),
+        "{said}"
+    );
+
+    // A rotated token: the bookmark no longer opens the viewer.
+    drop(ui);
+    let ui = Ui::launch(&m, &["--port", &port, "--rotate-token"], &[]);
+    assert_ne!(ui.url, bookmark);
+    let old = bookmark.rsplit_once('/').unwrap().1;
+    assert_eq!(ui.get(&format!("/{old}"), &[]).status, 401, "the old token is refused");
+    assert_eq!(ui.get(&format!("/?token={}", ui.token), &[]).status, 303, "the new one opens it");
 }

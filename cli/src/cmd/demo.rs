@@ -77,10 +77,30 @@ impl Story {
 
     /// What `harness` was handed on `event`, in the current step.
     fn given(&mut self, harness: &str, event: &str, label: &str, text: &str) {
+        let text = if text.starts_with('(') { why_nothing(event) } else { text };
         if let Some(given) = self.steps.last_mut().and_then(|s| s["given"].as_array_mut()) {
             given.push(json!({ "harness": harness, "event": event, "context": text }));
         } else if !self.json {
             print(&format!("   {label}:\n{}", indent(text)));
+        }
+    }
+
+    /// A prompt of the session, and the notes it taught.
+    fn taught(&mut self, prompt: &str, notes: &[String]) {
+        if let Some(step) = self.steps.last_mut().and_then(|s| s.as_object_mut()) {
+            let taught = step.entry("taught").or_insert_with(|| json!([]));
+            if let Some(list) = taught.as_array_mut() {
+                list.push(json!({ "prompt": prompt, "notes": notes }));
+            }
+        } else if !self.json {
+            let mut text = format!("   \"{}\"\n", crate::output::clip(prompt, 90));
+            if notes.is_empty() {
+                text.push_str("      taught no note by itself: a correction, or a request of the moment\n");
+            }
+            for note in notes {
+                text.push_str(&format!("      taught {note}\n"));
+            }
+            print(text.trim_end());
         }
     }
 
@@ -123,6 +143,12 @@ pub(crate) async fn run(dir: Option<PathBuf>, json_output: bool) -> anyhow::Resu
     );
     let report = super::dream_for_demo(&demo.home, &demo.config).await?;
     story.note(&report.to_string());
+    if !json_output {
+        print("   Each prompt of the session, and what it taught:");
+    }
+    for (prompt, taught) in taught(&demo).await? {
+        story.taught(&prompt, &taught);
+    }
 
     story.step("3. Codex session on the same project.");
     let codex_session = "019a5c2e-codex-demo-0001";
@@ -183,21 +209,67 @@ pub(crate) async fn run(dir: Option<PathBuf>, json_output: bool) -> anyhow::Resu
             "kept": base != tmp.path(),
             "steps": story.steps,
         }))?;
-    } else if base == tmp.path() {
-        print(
-            "\n(demo data was temporary; pass --dir DIR to keep it and explore with AGENT_MEMORY_HOME=DIR/data)",
-        );
+    } else {
+        if base == tmp.path() {
+            print(
+                "\n(demo data was temporary; pass --dir DIR to keep it and explore with AGENT_MEMORY_HOME=DIR/data)",
+            );
+        }
+        print(NEXT);
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// How the demo ends: the next step.
+const NEXT: &str = "\nNext: `agent-memory install` adds these hooks to the harnesses on this machine \
+                    (`agent-memory doctor` checks them); your own sessions then teach your own notes.";
+
+/// Why a harness was given nothing on `event`, in one line.
+fn why_nothing(event: &str) -> &'static str {
+    if event.eq_ignore_ascii_case("sessionstart") {
+        "nothing: no note concerns this project or you yet"
+    } else {
+        "nothing: no note answers this prompt closely enough, and a miss costs the agent no context"
+    }
+}
+
+/// Each prompt of the demo's Claude Code session, with the notes (`scope path: title`) whose
+/// sources include it.
+async fn taught(demo: &Demo) -> anyhow::Result<Vec<(String, Vec<String>)>> {
+    let config = demo_config(&demo.home, &demo.config)?;
+    let store = crate::store::open(&config).await?;
+    let key = memory_core::SessionKey(format!("claude:{CLAUDE_SESSION}"));
+    let events = store.timeline(&key, 0, 200).await?;
+    let notes = store.list_notes(&memory_core::NoteFilter::default()).await?;
+    let catalog = memory_hook::project::Catalog::load(
+        &memory_hook::project::Registry::new(&config.data_dir()),
+        store.as_ref(),
+    )
+    .await?;
+    Ok(events
+        .iter()
+        .filter_map(|e| Some((e, e.event.prompt.as_deref()?)))
+        .map(|(e, prompt)| {
+            let taught = notes
+                .iter()
+                .filter(|n| n.meta.sources.contains(&e.event.id))
+                .map(|n| format!("{} {}: {}", catalog.label(&n.meta.scope), n.path, n.meta.title))
+                .collect();
+            (prompt.to_owned(), taught)
+        })
+        .collect())
 }
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("      {l}\n")).collect()
 }
 
+/// The demo's Claude Code session.
+const CLAUDE_SESSION: &str = "3f2b8c1e-claude-demo-0001";
+
 /// The Claude Code part of the story, as the harness would deliver it.
 fn claude_story(cwd: &str) -> Vec<Value> {
-    let session = "3f2b8c1e-claude-demo-0001";
+    let session = CLAUDE_SESSION;
     let transcript = format!("/home/user/.claude/projects/demo/{session}.jsonl");
     let base = |event: &str| {
         json!({ "session_id": session, "transcript_path": transcript, "cwd": cwd,

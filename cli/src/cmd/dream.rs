@@ -247,7 +247,7 @@ fn summary(report: &DreamReport, dry_run: bool) -> String {
         }
     }
     text.push_str(&format!(
-        "{}{} events read, {} chunks, {} provider calls; notes: {} created, {} updated, {} deleted; tokens: {} in, {} out; cost: ${:.4}\n",
+        "{}{} events read, {} chunks, {} provider calls; notes: {} created, {} updated, {} deleted",
         if dry_run { "dry run (nothing written): " } else { "" },
         report.events_read,
         report.chunks,
@@ -255,10 +255,16 @@ fn summary(report: &DreamReport, dry_run: bool) -> String {
         report.notes_created,
         report.notes_updated,
         report.notes_deleted,
-        report.tokens_in,
-        report.tokens_out,
-        report.cost_usd,
     ));
+    // Tokens and cost only where they cost something: not the deterministic distiller, nor a
+    // local model.
+    if report.cost_usd > 0.0 {
+        text.push_str(&format!(
+            "; tokens: {} in, {} out; cost: ${:.4}",
+            report.tokens_in, report.tokens_out, report.cost_usd
+        ));
+    }
+    text.push('\n');
     if let Some(stop) = &report.stopped {
         text.push_str(&format!("stopped early: {}\n", serde_json::to_string(stop).unwrap_or_default()));
     }

@@ -16,10 +16,11 @@ pub(crate) struct HistoryArgs {
     /// this folder's).
     #[arg(long, value_name = "NAME")]
     pub(crate) project: Option<String>,
-    /// Only this harness's events: claude, codex, cursor.
+    /// Only this harness's events: claude, codex, cursor, gemini or copilot.
     #[arg(long)]
     pub(crate) harness: Option<String>,
-    /// Only this session's events (`claude:<id>`, as `agent-memory sessions` lists them).
+    /// Only this session's events (`claude:<id>` as `agent-memory sessions` lists them, or a
+    /// unique start of it).
     #[arg(long, value_name = "KEY")]
     pub(crate) session: Option<String>,
     /// Only events from this time on: `2026-03-01`, `2026-03-01T14:00:00Z`, or a while ago

@@ -80,8 +80,8 @@ impl Scopes {
         }
     }
 
-    /// The id of the current folder's project, when it is one.
-    pub(crate) fn here(&self) -> Option<&str> {
+    /// The id of the current folder's project, when it is a known one.
+    pub(crate) fn here_id(&self) -> Option<&str> {
         self.here.as_ref().map(|p| p.id.as_str())
     }
 

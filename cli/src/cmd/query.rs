@@ -1,6 +1,6 @@
 //! Read-side commands: sessions, timeline, notes, search, config.
 
-use memory_core::{NoteFilter, SearchQuery, SessionKey};
+use memory_core::{NoteFilter, SearchQuery};
 use serde_json::json;
 
 use super::NotesCommand;
@@ -28,12 +28,25 @@ pub(crate) async fn sessions(
     let total = all.len();
     let page: Vec<_> =
         all.into_iter().skip(offset).take(if limit == 0 { usize::MAX } else { limit }).collect();
+    let titles = memory_hook::sessions::titles(store.as_ref(), &page).await?;
     if json {
-        print_json(&page)?;
+        let listed: Vec<serde_json::Value> = page
+            .iter()
+            .zip(&titles)
+            .map(|(s, title)| {
+                let mut value = serde_json::to_value(s).unwrap_or_default();
+                value["title"] = json!(title);
+                // The project as a person reads it; `project` stays the id the store keeps.
+                value["project_name"] = json!(s.project.as_deref().map(|id| scopes.project_name(id)));
+                value
+            })
+            .collect();
+        print_json(&listed)?;
     } else if total == 0 {
         print("no sessions recorded yet; wire the hooks in (see README) or run `agent-memory demo`");
     } else {
-        print(&render_sessions(&page, total, offset, &|id| scopes.project_name(id).to_owned(), clock()));
+        let project_name = |id: &str| scopes.project_name(id).to_owned();
+        print(&render_sessions(&page, &titles, total, offset, &project_name, clock()));
     }
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -42,6 +55,7 @@ pub(crate) async fn sessions(
 /// see the others.
 pub(crate) fn render_sessions(
     page: &[memory_core::SessionInfo],
+    titles: &[Option<String>],
     total: usize,
     offset: usize,
     project_name: &dyn Fn(&str) -> String,
@@ -59,8 +73,9 @@ pub(crate) fn render_sessions(
         ("EVENTS", Align::Right),
         ("PROJECT", Align::Left),
         ("SESSION", Align::Left),
+        ("TITLE", Align::Left),
     ]);
-    for s in page {
+    for (s, title) in page.iter().zip(titles) {
         table.row(vec![
             clock.minute(s.last_at),
             clock.minute(s.started_at),
@@ -68,6 +83,7 @@ pub(crate) fn render_sessions(
             s.events.to_string(),
             s.project.as_deref().map_or_else(|| "-".to_owned(), project_name),
             s.key.to_string(),
+            title.clone().unwrap_or_else(|| "-".to_owned()),
         ]);
     }
     let mut text = table.render();
@@ -87,17 +103,21 @@ pub(crate) fn render_sessions(
 pub(crate) async fn timeline(
     json: bool,
     session: &str,
+    here: bool,
     limit: usize,
     after: u64,
 ) -> anyhow::Result<std::process::ExitCode> {
-    let key = SessionKey(session.to_owned());
     let (store, scopes) = store_and_scopes().await?;
-    let limit = if limit == 0 { usize::MAX } else { limit };
-    let events = store.timeline(&key, after, limit).await?;
-    let info = store.sessions().await?.into_iter().find(|s| s.key == key);
-    let Some(info) = info else {
-        anyhow::bail!("no events for session `{session}`; `agent-memory sessions` lists the keys");
+    let all = store.sessions().await?;
+    let project = if here {
+        Some(scopes.here_id().ok_or_else(|| anyhow::anyhow!("this folder is in no known project"))?)
+    } else {
+        None
     };
+    let info = memory_hook::sessions::resolve(&all, session, project)?.clone();
+    let session = info.key.as_str();
+    let limit = if limit == 0 { usize::MAX } else { limit };
+    let events = store.timeline(&info.key, after, limit).await?;
     if json {
         print_json(&events)?;
         return Ok(std::process::ExitCode::SUCCESS);
@@ -116,7 +136,9 @@ pub(crate) async fn timeline(
         });
         return Ok(std::process::ExitCode::SUCCESS);
     }
-    print(&render_timeline(&info, &events, &|key| scopes.key_label(key), clock()));
+    let title = memory_hook::sessions::title(store.as_ref(), &info.key).await?;
+    let events = memory_hook::sessions::merge_twins(events);
+    print(&render_timeline(&info, title.as_deref(), &events, &|key| scopes.key_label(key), clock()));
     Ok(std::process::ExitCode::SUCCESS)
 }
 
@@ -124,6 +146,7 @@ pub(crate) async fn timeline(
 /// line under it, and a line saying which events it shows.
 pub(crate) fn render_timeline(
     info: &memory_core::SessionInfo,
+    title: Option<&str>,
     events: &[StoredEvent],
     note_label: &dyn Fn(&str) -> String,
     clock: &Clock,
@@ -157,10 +180,12 @@ pub(crate) fn render_timeline(
         info.harness,
         clock.minute(info.started_at)
     );
+    if let Some(title) = title {
+        text = format!("{title}\n{text}");
+    }
     text.push_str(&table.render());
-    let shown = events.len() as u64;
-    let line = if shown == info.events {
-        format!("{shown} events")
+    let line = if first.seq <= 1 && last.seq >= info.events {
+        format!("{} events", info.events)
     } else if last.seq < info.events {
         format!("events #{}–#{} of {}; next page: --after {}", first.seq, last.seq, info.events, last.seq)
     } else {
@@ -359,7 +384,11 @@ pub(crate) async fn search(
             wanted.push(scope);
         }
     }
-    let filter = history.filter(&scopes)?;
+    let mut filter = history.filter(&scopes)?;
+    if let Some(given) = &filter.session {
+        let all = store.sessions().await?;
+        filter.session = Some(memory_hook::sessions::resolve(&all, given.as_str(), None)?.key.clone());
+    }
     if let Some(project) = &filter.project {
         let scope = memory_core::Scope::Project(project.clone());
         if !wanted.contains(&scope) {
@@ -380,7 +409,7 @@ pub(crate) async fn search(
         // Asked in a project's folder, history is about that project first: its best hits, then
         // the best of every project's.
         let mut hits = Vec::new();
-        if let Some(id) = scopes.here().filter(|_| filter.project.is_none()) {
+        if let Some(id) = scopes.here_id().filter(|_| filter.project.is_none()) {
             let own = memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() };
             hits = store.search_events(&memory_core::EventQuery::search(query, own, limit)).await?;
         }
@@ -401,7 +430,7 @@ pub(crate) async fn search(
     // History asked in a project's folder is about that project first: its events rank as if they
     // held one more of the words asked for, and before another project's that hold as many.
     let here = |h: &memory_core::EventHit| {
-        usize::from(scopes.here().is_some_and(|id| h.event.event.project.as_deref() == Some(id)))
+        usize::from(scopes.here_id().is_some_and(|id| h.event.event.project.as_deref() == Some(id)))
     };
     let events =
         super::history::ranked(events, event_relevance, |h| 2 * (h.matched_terms + here(h)) + here(h));
@@ -528,8 +557,10 @@ pub(crate) async fn search(
 }
 
 pub(crate) fn show_config(json: bool) -> anyhow::Result<std::process::ExitCode> {
-    let config = Config::load()?;
-    let file = memory_hook::paths::config_file(&memory_hook::Env::process());
+    let env = memory_hook::Env::process();
+    let config = Config::load_from(&env)?;
+    let file = memory_hook::paths::config_file(&env);
+    let settings = memory_hook::settings::settings(&env)?;
     let info = json!({
         "config_file": file,
         "config_file_exists": file.exists(),
@@ -542,17 +573,42 @@ pub(crate) fn show_config(json: bool) -> anyhow::Result<std::process::ExitCode> 
         "hook_inject_deadline_ms": config.hook.inject_deadline_ms.max(config.hook.deadline_ms),
     });
     if json {
+        let mut info = info;
+        info["settings"] = json!(settings);
         print_json(&info)?;
-    } else {
-        let text: String = info
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(k, v)| format!("{k:<20} {}\n", v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
-            .collect();
-        print(&text);
+        return Ok(std::process::ExitCode::SUCCESS);
     }
+    let mut text = format!(
+        "config file  {}{}\ndata         {}\nstore        {}\n\n",
+        file.display(),
+        if file.exists() { "" } else { " (none: every setting is a default)" },
+        config.data_dir().display(),
+        match config.store.backend {
+            memory_hook::Backend::Sqlite => config.sqlite_path().display().to_string(),
+            memory_hook::Backend::Neo4j => "neo4j".to_owned(),
+        },
+    );
+    text.push_str(&render_settings(&settings));
+    print(&text);
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The settings table: key, value, and where the value came from.
+pub(crate) fn render_settings(settings: &[memory_hook::settings::Setting]) -> String {
+    let mut table = Table::new(&[("SETTING", Align::Left), ("VALUE", Align::Left), ("FROM", Align::Left)]);
+    for s in settings {
+        let value = match &s.value {
+            serde_json::Value::Null => "-".to_owned(),
+            serde_json::Value::String(text) => text.clone(),
+            // A setting read as `f32` (`min_similarity`) shows as it was written.
+            serde_json::Value::Number(n) if n.is_f64() => {
+                n.as_f64().map_or_else(String::new, |v| (v as f32).to_string())
+            }
+            other => other.to_string(),
+        };
+        table.row(vec![s.key.clone(), clip(&value, 60), s.source.to_string()]);
+    }
+    table.render()
 }
 
 #[cfg(test)]
@@ -602,21 +658,22 @@ mod tests {
             session("codex:019a5c2e-7c1d", "codex", Some("ledger-c4075b98"), "2026-12-01T09:03:00Z", 9),
             session("cursor:8c1f4e2a", "cursor", None, "2026-07-01T16:30:00Z", 31),
         ];
-        insta::assert_snapshot!(plain(&render_sessions(&page, 3, 0, &name, &clock())), @r"
-        LAST ACTIVE           STARTED               HARNESS  EVENTS  PROJECT  SESSION
-        2026-12-01 07:40 EST  2026-11-30 09:02 EST  claude      214  webshop  claude:5d1c2e
-        2026-12-01 04:03 EST  2026-11-30 09:02 EST  codex         9  ledger   codex:019a5c2e-7c1d
-        2026-07-01 12:30 EDT  2026-11-30 09:02 EST  cursor       31  -        cursor:8c1f4e2a
+        let titles = [Some("fix the flaky cart test".to_owned()), None, None];
+        insta::assert_snapshot!(plain(&render_sessions(&page, &titles, 3, 0, &name, &clock())), @r"
+        LAST ACTIVE           STARTED               HARNESS  EVENTS  PROJECT  SESSION              TITLE
+        2026-12-01 07:40 EST  2026-11-30 09:02 EST  claude      214  webshop  claude:5d1c2e        fix the flaky cart test
+        2026-12-01 04:03 EST  2026-11-30 09:02 EST  codex         9  ledger   codex:019a5c2e-7c1d  -
+        2026-07-01 12:30 EDT  2026-11-30 09:02 EST  cursor       31  -        cursor:8c1f4e2a      -
         3 sessions, most recent first
         ");
-        insta::assert_snapshot!(plain(&render_sessions(&page[..2], 207, 50, &name, &clock())), @r"
-        LAST ACTIVE           STARTED               HARNESS  EVENTS  PROJECT  SESSION
-        2026-12-01 07:40 EST  2026-11-30 09:02 EST  claude      214  webshop  claude:5d1c2e
-        2026-12-01 04:03 EST  2026-11-30 09:02 EST  codex         9  ledger   codex:019a5c2e-7c1d
+        insta::assert_snapshot!(plain(&render_sessions(&page[..2], &titles[..2], 207, 50, &name, &clock())), @r"
+        LAST ACTIVE           STARTED               HARNESS  EVENTS  PROJECT  SESSION              TITLE
+        2026-12-01 07:40 EST  2026-11-30 09:02 EST  claude      214  webshop  claude:5d1c2e        fix the flaky cart test
+        2026-12-01 04:03 EST  2026-11-30 09:02 EST  codex         9  ledger   codex:019a5c2e-7c1d  -
         sessions 51–52 of 207, most recent first; next page: --offset 52; all: --limit 0
         ");
         insta::assert_snapshot!(
-            plain(&render_sessions(&[], 207, 300, &name, &clock())),
+            plain(&render_sessions(&[], &[], 207, 300, &name, &clock())),
             @"no sessions past the first 207 (--offset 300); `agent-memory sessions` starts at the most recent"
         );
     }
@@ -676,7 +733,8 @@ mod tests {
             }),
         ];
         let label = |key: &str| key.replace("webshop-09503e0d", "webshop");
-        insta::assert_snapshot!(plain(&render_timeline(&info, &events, &label, &clock())), @r"
+        insta::assert_snapshot!(plain(&render_timeline(&info, Some("the dev server port"), &events, &label, &clock())), @r"
+        the dev server port
         claude:5d1c2e · claude · started 2026-11-30 09:02 EST · times in EST
          #  TIME                 EVENT               DETAIL
          7  2026-12-01 07:31:00  UserPromptSubmit    prompt: the dev server is on 5173 now, not 3000
@@ -726,7 +784,7 @@ mod tests {
     #[test]
     fn tables_are_coloured_only_through_their_styles() {
         let page = [session("claude:5d1c2e", "claude", None, "2026-12-01T12:40:05Z", 1)];
-        let text = render_sessions(&page, 1, 0, &name, &clock());
+        let text = render_sessions(&page, &[None], 1, 0, &name, &clock());
         assert!(text.contains("\u{1b}[1m"), "the header is bold before print decides: {text:?}");
         assert!(!plain(&text).contains('\u{1b}'));
     }

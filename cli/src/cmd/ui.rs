@@ -1,5 +1,5 @@
-//! `agent-memory ui`: the web viewer ([`memory_viewer`]) on a loopback port, opened in the
-//! browser with its per-launch token, served until Ctrl-C.
+//! `agent-memory ui`: the web viewer ([`memory_viewer`]) on a loopback port (`[viewer] port`,
+//! 7767 by default), opened in the browser with the token kept for the user, served until Ctrl-C.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
@@ -13,9 +13,13 @@ use crate::output;
 /// Arguments of `ui`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct UiArgs {
-    /// The port to listen on; 0 picks a free one.
-    #[arg(long, default_value_t = 0)]
-    port: u16,
+    /// The port to listen on (default: `[viewer] port` in the config, else 7767); 0 picks a
+    /// free one.
+    #[arg(long)]
+    port: Option<u16>,
+    /// Replace the viewer's token first: addresses opened or bookmarked before stop working.
+    #[arg(long)]
+    rotate_token: bool,
     /// Print the address to open, and open no browser.
     #[arg(long)]
     no_open: bool,
@@ -30,9 +34,15 @@ pub(crate) async fn run(args: &UiArgs, json: bool) -> anyhow::Result<ExitCode> {
     let config = Config::load()?;
     let store = crate::store::open(&config).await?;
     let ip = args.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
-    let listener = tokio::net::TcpListener::bind(SocketAddr::new(ip, args.port))
-        .await
-        .with_context(|| format!("cannot listen on {ip} port {}", args.port))?;
+    let port = args.port.unwrap_or(config.viewer.port);
+    let listener = match tokio::net::TcpListener::bind(SocketAddr::new(ip, port)).await {
+        Ok(listener) => listener,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => anyhow::bail!(
+            "port {port} on {ip} is in use (another `agent-memory ui`?); open the viewer already \
+             running there, or choose another port with --port N or `[viewer] port` in the config"
+        ),
+        Err(e) => return Err(e).with_context(|| format!("cannot listen on {ip} port {port}")),
+    };
     let addr = listener.local_addr()?;
     if !ip.is_loopback() {
         output::error(&format!(
@@ -40,7 +50,14 @@ pub(crate) async fn run(args: &UiArgs, json: bool) -> anyhow::Result<ExitCode> {
              anyone with its address and token can read and change your memory"
         ));
     }
+    let data = config.data_dir();
+    let token = if args.rotate_token {
+        memory_viewer::token::rotate(&data)?
+    } else {
+        memory_viewer::token::kept(&data)?
+    };
     let viewer = memory_viewer::Viewer::new(store, config, Env::process())?
+        .with_token(token)
         .with_stores(std::sync::Arc::new(crate::store::HookStores));
     let url = viewer.url(addr);
     if json {

@@ -78,7 +78,8 @@ pub(crate) struct ListParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub(crate) struct TimelineParams {
-    /// The session key, `<harness>:<session id>` (for example `claude:3f2c…`).
+    /// The session: its key, `<harness>:<session id>` (for example `claude:3f2c…`), a unique
+    /// start of it (`claude:3f2c`, `3f2c`), or `last` (the most recent session).
     pub(crate) session: String,
     /// Most events to return (default 50, at most 500).
     #[serde(default)]

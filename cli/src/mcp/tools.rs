@@ -37,6 +37,12 @@ impl From<memory_core::Error> for ToolError {
     }
 }
 
+impl From<memory_hook::Error> for ToolError {
+    fn from(e: memory_hook::Error) -> Self {
+        Self(e.to_string())
+    }
+}
+
 type ToolResult = Result<Value, ToolError>;
 
 /// What the tools work on: the store, the project registry, and the project of the folder the
@@ -233,21 +239,25 @@ pub(crate) async fn timeline(m: &Memory, p: TimelineParams) -> ToolResult {
     if key.is_empty() {
         return Err(ToolError("session is empty: pass a key such as `claude:<session id>`".to_owned()));
     }
-    let session = SessionKey(key.to_owned());
+    let all = store.sessions().await?;
+    let session = match memory_hook::sessions::resolve(&all, key, None) {
+        Ok(info) => info.key.clone(),
+        Err(e) => {
+            let known: Vec<String> = all.iter().take(5).map(|s| s.key.to_string()).collect();
+            let hint = if known.is_empty() {
+                "no sessions are recorded yet".to_owned()
+            } else {
+                format!("recent sessions: {}", known.join(", "))
+            };
+            return Err(ToolError(format!("{e}; {hint}")));
+        }
+    };
+    let key = session.as_str();
     let limit = capped(p.limit, 50, 500);
     let after = p.after_seq.unwrap_or(0);
     let events = store.timeline(&session, after, limit).await?;
-    if events.is_empty() && after == 0 {
-        let known: Vec<String> =
-            store.sessions().await?.into_iter().take(5).map(|s| s.key.to_string()).collect();
-        let hint = if known.is_empty() {
-            "no sessions are recorded yet".to_owned()
-        } else {
-            format!("recent sessions: {}", known.join(", "))
-        };
-        return Err(ToolError(format!("no events for session {key:?}; {hint}")));
-    }
     let next = events.last().map(|e| e.seq).filter(|_| events.len() == limit);
+    let events = memory_hook::sessions::merge_twins(events);
     let catalog = m.catalog().await?;
     let listed: Vec<Value> = events.iter().map(|e| summary::event(e, &catalog)).collect();
     Ok(json!({ "session": key, "count": listed.len(), "next_after_seq": next, "events": listed }))
@@ -312,14 +322,20 @@ pub(crate) async fn sessions(m: &Memory, p: SessionsParams) -> ToolResult {
     let harness = harness(p.harness.as_ref())?;
     let limit = capped(p.limit, 20, 200);
     let all = m.store().sessions().await?;
-    let listed: Vec<Value> = all
-        .iter()
+    let shown: Vec<memory_core::SessionInfo> = all
+        .into_iter()
         .filter(|s| project.as_ref().is_none_or(|id| s.project.as_deref() == Some(id.as_str())))
         .filter(|s| harness.as_ref().is_none_or(|h| s.harness == *h))
         .take(limit)
-        .map(|s| {
+        .collect();
+    let titles = memory_hook::sessions::titles(m.store(), &shown).await?;
+    let listed: Vec<Value> = shown
+        .iter()
+        .zip(titles)
+        .map(|(s, title)| {
             json!({
                 "session": s.key.as_str(),
+                "title": title,
                 "harness": s.harness,
                 "project": s.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone()))),
                 "started_at": s.started_at,

@@ -193,6 +193,16 @@ async fn sessions_and_history_answer_what_we_tried_last_time() {
     let listed = sessions(&m, SessionsParams::default()).await.unwrap();
     assert_eq!(listed["count"], json!(2));
     assert_eq!(listed["sessions"][0]["session"], json!("codex:s2"), "most recent first");
+    assert_eq!(
+        listed["sessions"][0]["title"],
+        json!("retry the postgres migration with a longer lock timeout"),
+        "a session's first prompt is its title"
+    );
+    let by_start = TimelineParams { session: "claude:s".to_owned(), limit: None, after_seq: None };
+    assert_eq!(timeline(&m, by_start).await.unwrap()["session"], json!("claude:s1"));
+    let ambiguous = TimelineParams { session: "s".to_owned(), limit: None, after_seq: None };
+    let err = timeline(&m, ambiguous).await.unwrap_err().0;
+    assert!(err.contains("claude:s1") && err.contains("codex:s2"), "{err}");
     let codex = SessionsParams { harness: Some("codex".to_owned()), ..SessionsParams::default() };
     assert_eq!(sessions(&m, codex).await.unwrap()["count"], json!(1));
     let bad = SessionsParams { harness: Some("emacs".to_owned()), ..SessionsParams::default() };
