@@ -91,8 +91,11 @@ fn without_the_model_words_alone_and_no_error() {
         "doctor says which mode"
     );
     plant(&m, "tools/aws/sso.md", "AWS SSO login", "`aws sso login --profile dev` before any aws command.");
-    let other_words = "how do I sign in to amazon web services from the terminal?";
+    // "sign in" counts as "login" by words; these words share nothing with the note.
+    let other_words = "how do I authenticate against amazon's cloud from my shell?";
     assert_eq!(ask(&m, &dir, "s1", other_words), None, "other words find nothing by words alone");
+    let synonym = ask(&m, &dir, "s3", "how do I sign in to amazon web services from the terminal?");
+    assert!(synonym.unwrap_or_default().contains("aws sso login"), "a word used for another finds it");
     let given = ask(&m, &dir, "s2", "deploy harbor-api to staging").unwrap_or_default();
     assert!(given.contains("make deploy ENV=staging"), "the same words still do: {given}");
     let hook_log = m.log("hook.log").join("\n");
