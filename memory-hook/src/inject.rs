@@ -381,20 +381,22 @@ fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
     (0, 0)
 }
 
-/// Entry `i`'s share when the most useful of `entries` gets `cap` characters.
+/// Entry `i`'s share when the most useful of `entries` gets `cap` characters: in proportion to
+/// its usefulness, never below [`START_MIN_NOTE`] (nor above `cap`).
 fn share_of(entries: &[&Entry<'_>], i: usize, cap: usize) -> usize {
+    let scaled = (cap as f64 * ratio(entries, i)) as usize;
+    scaled.max(START_MIN_NOTE).min(cap)
+}
+
+/// Entry `i`'s usefulness against the most useful of `entries`.
+fn ratio(entries: &[&Entry<'_>], i: usize) -> f64 {
     let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
-    if most <= 0.0 {
-        return cap;
-    }
-    (cap as f64 * (entries[i].weight / most).clamp(0.0, 1.0)) as usize
+    if most <= 0.0 { 1.0 } else { (entries[i].weight / most).clamp(1e-6, 1.0) }
 }
 
 /// The share of the most useful entry that gives entry `i` its `len` characters.
 fn scaled_len(entries: &[&Entry<'_>], i: usize, len: usize) -> usize {
-    let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
-    let ratio = if most <= 0.0 { 1.0 } else { (entries[i].weight / most).clamp(1e-6, 1.0) };
-    (len as f64 / ratio).ceil() as usize
+    if len <= START_MIN_NOTE { len } else { (len as f64 / ratio(entries, i)).ceil() as usize }
 }
 
 /// A tier of session-start groups: titles and their entries, shown in this order.
