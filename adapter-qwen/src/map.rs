@@ -24,7 +24,8 @@ pub(crate) fn to_event(
     let mut event = claude_protocol::to_event(HARNESS, kind, input.take_common(), raw, delivery)?;
     event.prompt = event.prompt.filter(|p| !p.trim().is_empty());
     if let Some(tool) = event.tool.as_mut() {
-        tool.duration_ms = input.duration_ms.filter(|ms| ms.is_finite() && *ms >= 0.0).map(|ms| ms.round() as u64);
+        tool.duration_ms =
+            input.duration_ms.filter(|ms| ms.is_finite() && *ms >= 0.0).map(|ms| ms.round() as u64);
         tools::describe(&event.kind, tool);
         if event.kind == EventKind::PostToolUseFailure {
             let exit_code = input.error.as_deref().and_then(tools::exit_code_line);

@@ -44,7 +44,8 @@ fn assert_rules(kind: &EventKind, response: &HookResponse, rendered: &Rendered) 
         let specific = specific.as_object().expect("hookSpecificOutput is an object");
         assert_eq!(specific["hookEventName"], name, "hookEventName names the event");
         for key in specific.keys() {
-            let known = ["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason"];
+            let known =
+                ["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason"];
             assert!(known.contains(&key.as_str()) || key == "decision", "{name}: {key}");
         }
         if let Some(decision) = specific.get("decision") {
