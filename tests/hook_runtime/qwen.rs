@@ -54,7 +54,7 @@ impl HookFixtures for Qwen {
             session,
             cwd,
             "UserPromptSubmit",
-            json!({ "prompt_id": format!("{session}########0"), "prompt": prompt, "submitted_prompt": prompt }),
+            json!({ "prompt_id": format!("{session}########0"), "prompt": prompt }),
         )
     }
 
