@@ -443,8 +443,8 @@ fn memory_made_in_claude_code_reaches_qwen_code_in_the_same_project_only() {
         ("run_shell_command", json!({ "command": "ls", "description": "List files" })),
         ("run_shell_command", json!({ "command": "ls missing-dir", "description": "List a missing folder" })),
     ]);
-    desk.qwen(&a, "Which errors crate do we use for library errors? Run the cargo tests first.")
-        .assert_completed("qwen in project A");
+    let run = desk.qwen(&a, "Which errors crate do we use for library errors? Run the cargo tests first.");
+    run.assert_completed("qwen in project A");
     let calls = model_calls(desk.server.take());
     let last = calls.last().expect("Qwen Code called the model");
     let texts = last.texts();
@@ -458,7 +458,14 @@ fn memory_made_in_claude_code_reaches_qwen_code_in_the_same_project_only() {
     assert!(note_at.is_some_and(|i| i > prompt_at), "the prompt's note follows the prompt: {texts:#?}");
     assert_eq!(count(last, CONVENTION, |_, _| true), 1, "never the same note twice");
     assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
-    assert!(offers_our_mcp_tools(&calls), "install registered our MCP server in Qwen Code");
+    // Qwen Code defers MCP tools behind its `tool_search` tool, so the request does not list them;
+    // its session report does: our server connected and its tools registered.
+    assert!(
+        run.stdout.contains(r#"{"name":"agent-memory","status":"connected"}"#)
+            && run.stdout.contains("mcp__agent-memory__search_notes"),
+        "install registered our MCP server in Qwen Code: {}",
+        run.stdout
+    );
 
     let (qwen_a, fired) = desk.fired_since(seen);
     seen += fired.len();
