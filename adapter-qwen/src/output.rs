@@ -15,9 +15,9 @@ pub(crate) const PROTOCOL: Protocol = Protocol::new(support, CONTEXT_CAP);
 /// What Qwen Code honours in an answer to each event.
 ///
 /// Context at SessionStart (appended to the system prompt) and UserPromptSubmit (a user message
-/// after the prompt) reached the model in a real run (Qwen Code 0.24.4). Blocks follow its hook
-/// output classes: PreToolUse's `permissionDecision: "deny"`, `decision: "block"` at
-/// UserPromptSubmit and Stop. `systemMessage` is not offered.
+/// after the prompt) reached the model in a real run (Qwen Code 0.24.4), and a PreToolUse
+/// `permissionDecision: "deny"` stopped the call; blocks at UserPromptSubmit and Stop follow its
+/// hook output classes. `systemMessage` is not offered.
 pub(crate) fn support(kind: &EventKind) -> Support {
     let (context, block) = match kind {
         EventKind::SessionStart => (true, false),

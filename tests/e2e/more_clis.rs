@@ -534,3 +534,49 @@ fn qwen_code_finishes_its_turn_with_the_store_unreachable_and_sync_delivers() {
     desk.assert_stored("qwen", &fired);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 1);
 }
+
+/// `install --scope project` writes the project's `.qwen/settings.json` and Qwen Code runs it (its
+/// folder trust is off by default); the block the adapter renders for a tool call stops the call,
+/// and the reason reaches the model.
+#[test]
+fn qwen_code_runs_project_hooks_and_honours_a_rendered_block() {
+    use memory_core::{EventKind, HarnessAdapter, HookResponse};
+
+    const REASON: &str = "agent-memory: this command is not allowed here";
+    let desk = Desk::with(&[]);
+    let a = desk.m.project("acme-api");
+    let user = desk.m.dir.path().join(".qwen/settings.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, json!({ "security": { "auth": { "selectedType": "openai" } } }).to_string())
+        .unwrap();
+    let project = a.to_str().unwrap();
+    desk.m.run(&["install", "--harness", "qwen", "--scope", "project", "--project", project, "--no-mcp"]);
+    let path = a.join(".qwen/settings.json");
+    let rendered = adapter_qwen::QwenAdapter.render(&EventKind::PreToolUse, &HookResponse::block(REASON));
+    assert_eq!(rendered.exit_code, 0);
+    let answer = desk.m.dir.path().join("qwen-block.json");
+    std::fs::write(&answer, &rendered.stdout).unwrap();
+    let mut settings: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let blocker = json!({ "matcher": "*", "hooks": [{ "type": "command", "command": format!("cat '{}'", answer.display()) }] });
+    settings["hooks"]["PreToolUse"].as_array_mut().unwrap().push(blocker);
+    std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+
+    desk.server.script_chat(vec![("run_shell_command", json!({ "command": "touch qwen-ran.txt" }))]);
+    desk.qwen(&a, "Create the file.").assert_completed("qwen with project hooks and a blocked call");
+    assert!(!a.join("qwen-ran.txt").exists(), "Qwen Code did not run the blocked command");
+    let calls = model_calls(desk.server.take());
+    assert!(
+        calls.iter().any(|r| r.body.to_string().contains(REASON)),
+        "the reason reached Qwen Code's model: {:#?}",
+        calls.last().unwrap().body
+    );
+
+    let sessions = desk.m.run_json(&["sessions"]);
+    let keys: Vec<&str> = sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap()).collect();
+    assert!(keys.len() == 1 && keys[0].starts_with("qwen:"), "{keys:?}");
+    let kinds: Vec<String> =
+        desk.timeline(keys[0]).iter().map(|e| e["kind"].as_str().unwrap().to_owned()).collect();
+    for kind in ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+}
