@@ -13,7 +13,7 @@
 mod hooks;
 mod map;
 mod output;
-mod tools;
+pub mod tools;
 mod wire;
 
 use memory_core::{

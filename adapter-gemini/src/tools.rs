@@ -1,15 +1,17 @@
 //! What a Gemini CLI tool call does, in harness-neutral terms: its shell command, the files it
-//! touches and whether it failed.
+//! touches and whether it failed. Qwen Code, a fork of Gemini CLI, kept these tool names and shapes;
+//! its adapter describes its calls with [`describe`] too.
 
 use claude_protocol::shell_command;
 use memory_core::{EventKind, FileAction, FileTouch, ShellCall, ToolCall};
 use serde_json::Value;
 
-/// Fills the normalised fields of a call from Gemini's tool names and input shapes.
+/// Fills the normalised fields of a call from Gemini's tool names and input shapes (Qwen Code, a
+/// fork, kept them).
 ///
 /// AfterTool fires for failed calls too: `tool_response.error` is set when the tool itself failed,
 /// and a shell command's `llmContent` carries an `Exit Code: N` line when it exited nonzero.
-pub(crate) fn describe(kind: &EventKind, tool: &mut ToolCall) {
+pub fn describe(kind: &EventKind, tool: &mut ToolCall) {
     let input = tool.input.as_ref();
     let file = |action| {
         ["file_path", "absolute_path", "path"]
@@ -58,7 +60,7 @@ fn error_text(error: &Value) -> String {
 }
 
 /// The exit code of an `Exit Code: N` line in a shell command's output for the model.
-fn exit_code_line(text: &str) -> Option<i64> {
+pub fn exit_code_line(text: &str) -> Option<i64> {
     text.lines().find_map(|line| line.trim().strip_prefix("Exit Code:")?.trim().parse().ok())
 }
 

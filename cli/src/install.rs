@@ -1,5 +1,6 @@
 //! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
-//! Gemini CLI and Copilot CLI, take it out again, and check that it is in place and working.
+//! Gemini CLI, Copilot CLI and Qwen Code, take it out again, and check that it is in place and
+//! working.
 //!
 //! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
 //! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
@@ -19,6 +20,7 @@ mod json;
 mod mcp;
 mod merge;
 mod plan;
+mod qwen;
 #[cfg(test)]
 mod tests;
 
@@ -43,14 +45,16 @@ pub(crate) enum HarnessChoice {
     Gemini,
     /// GitHub Copilot CLI.
     Copilot,
-    /// All five.
+    /// Qwen Code.
+    Qwen,
+    /// All six.
     All,
 }
 
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot or all (repeat or separate with
+    /// Which harness: claude, codex, cursor, gemini, copilot, qwen or all (repeat or separate with
     /// commas). Default: for `install`, the harnesses found on this machine (their configuration
     /// folder or their program on PATH); for `uninstall`, all.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -173,7 +177,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|all",
             looked.join("\n")
         );
     }
@@ -227,6 +231,7 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Cursor => vec![Harness::Cursor],
             HarnessChoice::Gemini => vec![Harness::Gemini],
             HarnessChoice::Copilot => vec![Harness::Copilot],
+            HarnessChoice::Qwen => vec![Harness::Qwen],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();

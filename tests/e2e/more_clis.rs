@@ -1,9 +1,10 @@
-//! The real Gemini CLI and GitHub Copilot CLI, pinned and installed from the npm registry by
-//! `scripts/harness-clis`, with hooks wired by `agent-memory install` (user scope) beside Claude
+//! The real Gemini CLI, GitHub Copilot CLI and Qwen Code, pinned and installed from the npm registry
+//! by `scripts/harness-clis`, with hooks wired by `agent-memory install` (user scope) beside Claude
 //! Code's, and the model replaced by the scripted server of [`crate::model_server`]: Gemini's REST
-//! format on `GOOGLE_GEMINI_BASE_URL` (API-key auth, a dummy key), and for Copilot its offline mode
-//! (`COPILOT_OFFLINE=true`) with an OpenAI-compatible provider on `COPILOT_PROVIDER_BASE_URL`. No
-//! login, no network beyond loopback.
+//! format on `GOOGLE_GEMINI_BASE_URL` (API-key auth, a dummy key), for Copilot its offline mode
+//! (`COPILOT_OFFLINE=true`) with an OpenAI-compatible provider on `COPILOT_PROVIDER_BASE_URL`, and
+//! for Qwen Code Chat Completions on `OPENAI_BASE_URL` (a dummy `OPENAI_API_KEY`). No login, no
+//! network beyond loopback.
 //!
 //! As in [`crate::real_clis`], every configured event also runs a recorder handler that appends the
 //! raw payload to a file: what each CLI really fired, to compare with what reached the store.
@@ -24,6 +25,8 @@ const GEMINI_EVENTS: &[&str] =
     &["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"];
 const COPILOT_EVENTS: &[&str] =
     &["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"];
+/// Qwen Code fires no SessionEnd in `-p` mode.
+const QWEN_EVENTS: &[&str] = &["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"];
 
 impl Desk {
     /// `gemini -p PROMPT --yolo -o json` in `cwd`, against the scripted server.
@@ -45,6 +48,17 @@ impl Desk {
             .env("COPILOT_PROVIDER_API_KEY", "test-not-a-real-key")
             .env("COPILOT_MODEL", "scripted")
             .env("COPILOT_AUTO_UPDATE", "false");
+        run_cli(cmd, Duration::from_secs(180))
+    }
+
+    /// `qwen -p PROMPT --yolo -o json` in `cwd`, against the scripted server's Chat Completions.
+    fn qwen(&self, cwd: &Path, prompt: &str) -> CliRun {
+        let mut cmd = self.base(&clis().qwen, cwd);
+        cmd.args(["-p", prompt, "--yolo", "-o", "json"])
+            .env("OPENAI_BASE_URL", format!("{}/v1", self.server.root()))
+            .env("OPENAI_API_KEY", "test-not-a-real-key")
+            .env("OPENAI_MODEL", "scripted")
+            .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1");
         run_cli(cmd, Duration::from_secs(180))
     }
 
@@ -400,4 +414,169 @@ fn project_scope_hooks_run_in_trusted_folders() {
     }
     desk.m.run(&["uninstall", "--harness", "gemini,copilot", "--scope", "project", "--project", project]);
     assert_eq!(std::fs::read_to_string(a.join(".gemini/settings.json")).unwrap(), "{}\n");
+}
+
+#[test]
+fn memory_made_in_claude_code_reaches_qwen_code_in_the_same_project_only() {
+    let desk = Desk::with(&["claude", "qwen"]);
+    let a = desk.m.project("acme-api");
+    let b = desk.m.project("billing-web");
+    import_cargo_note(&desk.m);
+
+    desk.server.script_claude(vec![("Bash", json!({ "command": "ls", "description": "List files" }))]);
+    desk.claude(
+        &a,
+        "I prefer small focused commits. In this project we use thiserror for library errors, never anyhow. \
+         Run the cargo tests and write down what you find.",
+        &["Bash(ls:*)"],
+    )
+    .assert_completed("claude");
+    let (claude_session, fired) = desk.fired_since(0);
+    desk.assert_stored("claude", &fired);
+    let mut seen = fired.len();
+    let dreamed = dreamed_by_itself(&desk.m);
+    assert!(dreamed["notes_created"].as_u64().unwrap() > 0, "{dreamed}");
+    desk.server.take();
+
+    // Qwen Code, project A: a command that succeeds and one that fails.
+    desk.server.script_chat(vec![
+        ("run_shell_command", json!({ "command": "ls", "description": "List files" })),
+        ("run_shell_command", json!({ "command": "ls missing-dir", "description": "List a missing folder" })),
+    ]);
+    let run = desk.qwen(&a, "Which errors crate do we use for library errors? Run the cargo tests first.");
+    run.assert_completed("qwen in project A");
+    let calls = model_calls(desk.server.take());
+    let last = calls.last().expect("Qwen Code called the model");
+    let texts = last.texts();
+    assert!(
+        texts.iter().any(|(role, t)| role == "system" && t.contains(CONVENTION)),
+        "the convention from Claude Code is in the system prompt, from our SessionStart answer: {texts:#?}"
+    );
+    let prompt_at =
+        texts.iter().position(|(role, t)| role == "user" && t.contains("Which errors crate")).unwrap();
+    let note_at = texts.iter().position(|(role, t)| role == "user" && t.contains(CARGO_NOTE));
+    assert!(note_at.is_some_and(|i| i > prompt_at), "the prompt's note follows the prompt: {texts:#?}");
+    assert_eq!(count(last, CONVENTION, |_, _| true), 1, "never the same note twice");
+    assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
+    // Qwen Code defers MCP tools behind its `tool_search` tool, so the request does not list them;
+    // its session report does: our server connected and its tools registered.
+    assert!(
+        run.stdout.contains(r#"{"name":"agent-memory","status":"connected"}"#)
+            && run.stdout.contains("mcp__agent-memory__search_notes"),
+        "install registered our MCP server in Qwen Code: {}",
+        run.stdout
+    );
+
+    let (qwen_a, fired) = desk.fired_since(seen);
+    seen += fired.len();
+    let order = names(&fired);
+    for event in QWEN_EVENTS.iter().chain(&["PostToolUseFailure"]) {
+        assert!(order.contains(event), "Qwen Code fired {event}: {order:?}");
+    }
+    desk.assert_stored_soon("qwen", &fired);
+    let events = desk.timeline(&format!("qwen:{qwen_a}"));
+    let prompt = &stored(&events, "UserPromptSubmit")[0];
+    assert!(prompt["prompt"].as_str().unwrap().starts_with("Which errors crate"), "{prompt}");
+    let ok = stored(&events, "PostToolUse");
+    assert_eq!((ok.len(), &ok[0]["tool"]["failed"]), (1, &json!(false)), "{events:#?}");
+    let failed = stored(&events, "PostToolUseFailure");
+    assert_eq!(failed[0]["kind"], "PostToolUseFailure");
+    assert_eq!(failed[0]["tool"]["shell"]["command"], "ls missing-dir");
+    assert_eq!(failed[0]["tool"]["shell"]["exit_code"], 2);
+    assert_eq!(stored(&events, "Stop")[0]["kind"], "Stop");
+
+    // Project B: nothing of project A.
+    desk.server.script_chat(vec![("run_shell_command", json!({ "command": "ls" }))]);
+    desk.qwen(&b, "Run the cargo tests.").assert_completed("qwen in project B");
+    let (qwen_b, fired) = desk.fired_since(seen);
+    desk.assert_stored_soon("qwen", &fired);
+    let calls = model_calls(desk.server.take());
+    assert!(!calls.is_empty());
+    for request in calls {
+        assert_eq!(count(&request, CONVENTION, |_, _| true), 0, "project B never sees project A's notes");
+        assert_eq!(count(&request, "thiserror", |_, _| true), 0, "project B never sees project A's notes");
+    }
+
+    // Qwen Code sets CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR for its hooks, yet every session is
+    // filed under the harness that ran it.
+    let ran: BTreeSet<String> =
+        [format!("claude:{claude_session}"), format!("qwen:{qwen_a}"), format!("qwen:{qwen_b}")].into();
+    let sessions = desk.m.run_json(&["sessions"]);
+    let keys: BTreeSet<String> =
+        sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(keys, ran, "no session comes from anything but the CLIs' hooks");
+    let project_a = project_of(&desk, &format!("claude:{claude_session}"));
+    assert_eq!(project_of(&desk, &format!("qwen:{qwen_a}")), project_a);
+    assert!(project_of(&desk, &format!("qwen:{qwen_b}")).starts_with("billing-web"));
+}
+
+#[test]
+fn qwen_code_finishes_its_turn_with_the_store_unreachable_and_sync_delivers() {
+    let mut desk = Desk::with(&["qwen"]);
+    let a = desk.m.project("acme-api");
+    let blocker = desk.m.dir.path().join("unmounted");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    desk.env.push(("AGENT_MEMORY_DB".to_owned(), blocker.join("memory.db")));
+
+    desk.server.script_chat(vec![("run_shell_command", json!({ "command": "ls" }))]);
+    desk.qwen(&a, "List the files.").assert_completed("qwen without a store");
+    let (_, fired) = desk.fired_since(0);
+    let order = names(&fired);
+    for event in QWEN_EVENTS {
+        assert!(order.contains(event), "{event} fired: {order:?}");
+    }
+    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
+    let journal = desk.m.home().join("journal");
+    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
+
+    desk.env.clear();
+    desk.m.run(&["sync"]);
+    desk.assert_stored("qwen", &fired);
+    assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 1);
+}
+
+/// `install --scope project` writes the project's `.qwen/settings.json` and Qwen Code runs it (its
+/// folder trust is off by default); the block the adapter renders for a tool call stops the call,
+/// and the reason reaches the model.
+#[test]
+fn qwen_code_runs_project_hooks_and_honours_a_rendered_block() {
+    use memory_core::{EventKind, HarnessAdapter, HookResponse};
+
+    const REASON: &str = "agent-memory: this command is not allowed here";
+    let desk = Desk::with(&[]);
+    let a = desk.m.project("acme-api");
+    let user = desk.m.dir.path().join(".qwen/settings.json");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, json!({ "security": { "auth": { "selectedType": "openai" } } }).to_string())
+        .unwrap();
+    let project = a.to_str().unwrap();
+    desk.m.run(&["install", "--harness", "qwen", "--scope", "project", "--project", project, "--no-mcp"]);
+    let path = a.join(".qwen/settings.json");
+    let rendered = adapter_qwen::QwenAdapter.render(&EventKind::PreToolUse, &HookResponse::block(REASON));
+    assert_eq!(rendered.exit_code, 0);
+    let answer = desk.m.dir.path().join("qwen-block.json");
+    std::fs::write(&answer, &rendered.stdout).unwrap();
+    let mut settings: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let blocker = json!({ "matcher": "*", "hooks": [{ "type": "command", "command": format!("cat '{}'", answer.display()) }] });
+    settings["hooks"]["PreToolUse"].as_array_mut().unwrap().push(blocker);
+    std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+
+    desk.server.script_chat(vec![("run_shell_command", json!({ "command": "touch qwen-ran.txt" }))]);
+    desk.qwen(&a, "Create the file.").assert_completed("qwen with project hooks and a blocked call");
+    assert!(!a.join("qwen-ran.txt").exists(), "Qwen Code did not run the blocked command");
+    let calls = model_calls(desk.server.take());
+    assert!(
+        calls.iter().any(|r| r.body.to_string().contains(REASON)),
+        "the reason reached Qwen Code's model: {:#?}",
+        calls.last().unwrap().body
+    );
+
+    let sessions = desk.m.run_json(&["sessions"]);
+    let keys: Vec<&str> = sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap()).collect();
+    assert!(keys.len() == 1 && keys[0].starts_with("qwen:"), "{keys:?}");
+    let kinds: Vec<String> =
+        desk.timeline(keys[0]).iter().map(|e| e["kind"].as_str().unwrap().to_owned()).collect();
+    for kind in ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
 }

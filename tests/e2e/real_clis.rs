@@ -1,4 +1,4 @@
-//! The real Claude Code and Codex CLIs (Gemini CLI and Copilot CLI in [`crate::more_clis`]), pinned and installed from the npm registry by
+//! The real Claude Code and Codex CLIs (Gemini CLI, Copilot CLI and Qwen Code in [`crate::more_clis`]), pinned and installed from the npm registry by
 //! `scripts/harness-clis`, with hooks wired by `agent-memory install` (user scope, as a user would)
 //! and the model replaced by the scripted server of [`crate::model_server`].
 //!
@@ -27,6 +27,7 @@ pub(crate) struct Clis {
     codex: PathBuf,
     pub(crate) gemini: PathBuf,
     pub(crate) copilot: PathBuf,
+    pub(crate) qwen: PathBuf,
 }
 
 pub(crate) fn clis() -> &'static Clis {
@@ -51,6 +52,7 @@ pub(crate) fn clis() -> &'static Clis {
             codex: find("codex "),
             gemini: find("gemini "),
             copilot: find("copilot "),
+            qwen: find("qwen "),
         }
     })
 }
@@ -162,6 +164,16 @@ impl Desk {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
         }
+        if harnesses.contains(&"qwen") {
+            let settings = json!({
+                "security": { "auth": { "selectedType": "openai" } },
+                "privacy": { "usageStatisticsEnabled": false },
+                "telemetry": { "enabled": false },
+            });
+            let path = desk.m.dir.path().join(".qwen/settings.json");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+        }
         if !harnesses.is_empty() {
             desk.m.run(&["install", "--harness", &harnesses.join(",")]);
         }
@@ -173,6 +185,7 @@ impl Desk {
                 "codex" => (".codex/hooks.json", false),
                 "gemini" => (".gemini/settings.json", false),
                 "copilot" => (".copilot/settings.json", true),
+                "qwen" => (".qwen/settings.json", false),
                 other => panic!("no recorder for {other}"),
             };
             desk.add_recorder(&desk.m.dir.path().join(config), flat);

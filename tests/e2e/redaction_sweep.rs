@@ -1,9 +1,10 @@
 //! Every token format of the redaction catalog, through the real binary: one synthetic sample of
 //! each (plus `.netrc` and `.pgpass` lines and an Okta `SSWS` header) is sent by every harness's
 //! hook in the carriers that harness uses: prompts (Claude Code, Codex, Gemini CLI, Copilot CLI,
-//! Cursor), tool inputs (a Claude Code file write, a Codex patch, a Gemini CLI shell command, a
-//! Cursor edit), tool outputs (shell output of each harness, Gemini CLI's behind its `Output: `
-//! prefix, Claude Code's and Copilot CLI's numbered file views), one hook journaled while the store
+//! Qwen Code, Cursor), tool inputs (a Claude Code file write, a Codex patch, a Gemini CLI shell
+//! command, a Cursor edit), tool outputs (shell output of each harness, Gemini CLI's and Qwen Code's
+//! behind `Output: `, a failed Qwen Code call's `error`, Claude Code's and Copilot CLI's numbered
+//! file views), one hook journaled while the store
 //! is locked, and a note written through MCP then given to the next session. Then no sample may be
 //! readable in any file under the data folder (store, journal, logs, notes), nor in what the hooks
 //! printed (injected context included), `search`, `timeline`, the MCP server's answers and the
@@ -67,6 +68,13 @@ fn gemini_event(session: &str, cwd: &Path, event: &str, fields: Value) -> Value 
     payload
 }
 
+/// Qwen Code: Claude Code's event names, Gemini CLI's tools, a failed call's output in `error`.
+fn qwen_event(cwd: &Path, event: &str, fields: Value) -> Value {
+    let mut payload = gemini_event("s-sweep-qwen", cwd, event, fields);
+    payload["permission_mode"] = json!("yolo");
+    payload
+}
+
 fn copilot(session: &str, cwd: &Path, tool: &str, text: &str) -> Value {
     json!({
         "hook_event_name": "PostToolUse", "session_id": session, "cwd": cwd,
@@ -127,6 +135,12 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
         let gemini_command = json!({
             "tool_name": "run_shell_command", "tool_input": { "command": text, "description": "run it" },
         });
+        let qwen_shell = json!({
+            "tool_name": "run_shell_command", "tool_input": { "command": "cat deploy/sweep.env" },
+            "tool_response": { "llmContent": format!("Command: cat deploy/sweep.env\nOutput: {text}\nExit Code: 0"), "returnDisplay": text },
+        });
+        let mut qwen_failed = qwen_shell.clone();
+        qwen_failed["error"] = json!(format!("Command: cat deploy/sweep.env\nOutput: {text}\nExit Code: 1"));
         let copilot_shell = format!("{text}\n<shellId: 0 completed with exit code 0>");
         let cursor_prompt = json!({ "prompt": text, "attachments": [] });
         let cursor_shell = json!({ "command": "cat deploy/sweep.env", "output": text, "duration": 812 });
@@ -145,6 +159,9 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
             ("copilot", copilot_prompt("s-sweep-copilot", &cwd, text)),
             ("copilot", copilot("s-sweep-copilot", &cwd, "Bash", &copilot_shell)),
             ("copilot", copilot("s-sweep-copilot", &cwd, "view", &numbered)),
+            ("qwen", qwen_event(&cwd, "UserPromptSubmit", json!({ "prompt": text }))),
+            ("qwen", qwen_event(&cwd, "PostToolUse", qwen_shell.clone())),
+            ("qwen", qwen_event(&cwd, "PostToolUseFailure", qwen_failed)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "beforeSubmitPrompt", cursor_prompt)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterShellExecution", cursor_shell)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterFileEdit", cursor_edit)),
@@ -168,9 +185,13 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
     drop(lock);
 
     printed.push_str(&m.run(&["sync"]));
-    for session in
-        ["claude:s-sweep", "codex:s-sweep-codex", "gemini:s-sweep-gemini", "copilot:s-sweep-copilot"]
-    {
+    for session in [
+        "claude:s-sweep",
+        "codex:s-sweep-codex",
+        "gemini:s-sweep-gemini",
+        "copilot:s-sweep-copilot",
+        "qwen:s-sweep-qwen",
+    ] {
         let timeline = m.run(&["--json", "timeline", session]);
         assert!(timeline.contains("[REDACTED:"), "{session} was stored with markers: {timeline}");
         printed.push_str(&timeline);

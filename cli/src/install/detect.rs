@@ -31,6 +31,7 @@ fn detect_one(ctx: &Context, scope: Scope, harness: Harness) -> Detection {
         Harness::Cursor => (ctx.home.join(".cursor"), ".cursor", &["cursor", "cursor-agent"]),
         Harness::Gemini => (ctx.home.join(".gemini"), ".gemini", &["gemini"]),
         Harness::Copilot => (ctx.copilot_home.clone(), ".copilot", &["copilot"]),
+        Harness::Qwen => (ctx.home.join(".qwen"), ".qwen", &["qwen"]),
     };
     let mut dirs = vec![dir];
     if scope == Scope::Project

@@ -195,12 +195,11 @@ pub(crate) async fn check(
             if harness == Harness::Codex && checked.state != State::Absent {
                 codex_flag(ctx, scope, fix, &mut problems, &mut warnings);
             }
-            if harness == Harness::Gemini
-                && checked.state != State::Absent
+            if checked.state != State::Absent
                 && let Ok(Some(text)) = file::read(&checked.path).map(|c| c.text)
-                && Json::parse(&text).is_ok_and(|doc| super::gemini::hooks_off(&doc))
+                && let Some(problem) = super::plan::hooks_off(harness, &checked.path, &text)
             {
-                problems.push(super::gemini::hooks_off_problem(&checked.path));
+                problems.push(problem);
             }
             if let Some(found) = check_mcp(ctx, harness, scope, fix, &mut warnings) {
                 match &found.state {

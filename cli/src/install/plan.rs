@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, gemini, mcp};
+use super::{claude, copilot, cursor, gemini, mcp, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -26,10 +26,13 @@ pub(crate) enum Harness {
     Gemini,
     /// GitHub Copilot CLI.
     Copilot,
+    /// Qwen Code.
+    Qwen,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 5] = [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot];
+    pub(crate) const ALL: [Self; 6] =
+        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -42,6 +45,7 @@ impl Harness {
             Self::Cursor => &cursor::SPEC,
             Self::Gemini => &gemini::SPEC,
             Self::Copilot => &copilot::SPEC,
+            Self::Qwen => &qwen::SPEC,
         }
     }
 }
@@ -123,6 +127,8 @@ impl Context {
             (Harness::Copilot, Scope::Project) => {
                 self.project()?.join(".github").join("hooks").join("agent-memory.json")
             }
+            (Harness::Qwen, Scope::User) => self.home.join(".qwen").join("settings.json"),
+            (Harness::Qwen, Scope::Project) => self.project()?.join(".qwen").join("settings.json"),
         })
     }
 
@@ -253,6 +259,7 @@ pub(crate) fn plan(
                     Scope::User => copilot::TRUST,
                     Scope::Project => copilot::PROJECT_TRUST,
                 },
+                Harness::Qwen => qwen::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -267,16 +274,11 @@ pub(crate) fn plan(
             {
                 notes.push(Note { harness: Some(harness), problem: true, text: problem });
             }
-            if harness == Harness::Gemini
-                && let Some(plan) = files.iter().find(|f| f.harness == Harness::Gemini)
+            if let Some(plan) = files.iter().find(|f| f.harness == harness)
                 && let Some(text) = plan.new_text.as_deref().or(plan.current.text.as_deref())
-                && Json::parse(text).is_ok_and(|doc| gemini::hooks_off(&doc))
+                && let Some(problem) = hooks_off(harness, &plan.path, text)
             {
-                notes.push(Note {
-                    harness: Some(harness),
-                    problem: true,
-                    text: gemini::hooks_off_problem(&plan.path),
-                });
+                notes.push(Note { harness: Some(harness), problem: true, text: problem });
             }
         }
         if harnesses.contains(&Harness::Claude) || harnesses.contains(&Harness::Cursor) {
@@ -292,6 +294,17 @@ pub(crate) fn plan(
         notes,
         context_files: Vec::new(),
     })
+}
+
+/// The problem to report when a harness's settings file turns every hook off (Gemini CLI's
+/// `hooksConfig.enabled: false`, Qwen Code's `disableAllHooks: true`).
+pub(crate) fn hooks_off(harness: Harness, path: &Path, text: &str) -> Option<String> {
+    let doc = Json::parse(text).ok()?;
+    match harness {
+        Harness::Gemini => gemini::hooks_off(&doc).then(|| gemini::hooks_off_problem(path)),
+        Harness::Qwen => qwen::hooks_off(&doc).then(|| qwen::hooks_off_problem(path)),
+        _ => None,
+    }
 }
 
 /// Plans one harness's hooks file.

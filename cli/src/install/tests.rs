@@ -77,6 +77,7 @@ fn harness_of(name: &str) -> Harness {
         "cursor" => Harness::Cursor,
         "gemini" => Harness::Gemini,
         "copilot" => Harness::Copilot,
+        "qwen" => Harness::Qwen,
         other => panic!("no harness {other}"),
     }
 }
@@ -728,4 +729,23 @@ async fn gemini_settings_that_turn_hooks_off_are_a_problem() {
     config.data_dir = Some(sandbox.dir.path().join("data"));
     let report = doctor::check(&sandbox.ctx, &[Harness::Gemini], false, Ok(config)).await;
     assert!(report.problems.iter().any(|p| p.contains("Gemini CLI runs no hooks")), "{:?}", report.problems);
+}
+
+#[tokio::test]
+async fn qwen_settings_that_turn_hooks_off_are_a_problem() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Qwen, Scope::User);
+    sandbox.put(&path, "{\n  \"disableAllHooks\": true\n}\n");
+    let plan = sandbox.run(&[Harness::Qwen], Scope::User, Action::Install).unwrap();
+    assert!(
+        plan.notes.iter().any(|n| n.problem && n.text.contains("disableAllHooks: true")),
+        "{:?}",
+        plan.notes
+    );
+    let text = sandbox.read(&path);
+    assert!(text.contains("\"UserPromptSubmit\"") && text.contains("\"mcpServers\""), "{text}");
+    let mut config = memory_hook::config::Config::parse("").unwrap();
+    config.data_dir = Some(sandbox.dir.path().join("data"));
+    let report = doctor::check(&sandbox.ctx, &[Harness::Qwen], false, Ok(config)).await;
+    assert!(report.problems.iter().any(|p| p.contains("Qwen Code runs no hooks")), "{:?}", report.problems);
 }
