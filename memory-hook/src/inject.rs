@@ -154,9 +154,9 @@ pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: ch
 /// The session-start block: the user's profile notes and the project's notes, then the user's
 /// other notes that concern the project (its tools, or no tool in particular), and a one-line
 /// index of the rest, within `budget` characters (never above the harness cap). Each note shows
-/// its facts one a line, none said twice; when a group's notes do not all fit whole, each gets an
-/// equal share (short notes whole, long ones cut to their first lines) and the least useful
-/// ([`usefulness`]) are only listed. Notes in `already` (injected earlier in this session, still
+/// its facts one a line, none said twice; when a group's notes do not all fit whole, each gets a
+/// share that grows with its usefulness ([`usefulness`]; short notes whole, long ones cut to their
+/// first lines) and the least useful are only listed. Notes in `already` (injected earlier in this session, still
 /// in the conversation) are left out, and so is the index when `already` is not empty.
 pub async fn session_start(
     store: &dyn MemoryStore,
@@ -352,10 +352,9 @@ fn project_prefix(notes: &[&Note], project: &Project) -> String {
 }
 
 /// How many of `entries` (most useful first) to show, and the longest share of the most useful,
-/// so they fit in `budget` characters: all whole when they fit; otherwise each gets a share in
-/// proportion to its usefulness (short notes whole, the rest cut to their share: what the user
-/// stated gets more room than the files edited most), the least useful left out while a share
-/// would be below [`START_MIN_NOTE`].
+/// so they fit in `budget` characters: all whole when they fit; otherwise each gets a share that
+/// grows with its usefulness ([`ratio`]; short notes whole, the rest cut to their share), the
+/// least useful left out while a share would be below [`START_MIN_NOTE`].
 fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
     let lens: Vec<usize> = entries.iter().map(|e| e.full_len()).collect();
     for n in (1..=lens.len()).rev() {
@@ -381,22 +380,22 @@ fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
     (0, 0)
 }
 
-/// Entry `i`'s share when the most useful of `entries` gets `cap` characters: in proportion to
-/// its usefulness, never below [`START_MIN_NOTE`] (nor above `cap`).
+/// Entry `i`'s share when the most useful of `entries` gets `cap` characters.
 fn share_of(entries: &[&Entry<'_>], i: usize, cap: usize) -> usize {
-    let scaled = (cap as f64 * ratio(entries, i)) as usize;
-    scaled.max(START_MIN_NOTE).min(cap)
+    (cap as f64 * ratio(entries, i)) as usize
 }
 
-/// Entry `i`'s usefulness against the most useful of `entries`.
+/// The part of the most useful entry's share that entry `i` gets: the square root of its
+/// usefulness against that entry's, so the user's rules get more room than the files edited
+/// most, and a less useful note still says more than its title.
 fn ratio(entries: &[&Entry<'_>], i: usize) -> f64 {
     let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
-    if most <= 0.0 { 1.0 } else { (entries[i].weight / most).clamp(1e-6, 1.0) }
+    if most <= 0.0 { 1.0 } else { (entries[i].weight / most).clamp(1e-6, 1.0).sqrt() }
 }
 
 /// The share of the most useful entry that gives entry `i` its `len` characters.
 fn scaled_len(entries: &[&Entry<'_>], i: usize, len: usize) -> usize {
-    if len <= START_MIN_NOTE { len } else { (len as f64 / ratio(entries, i)).ceil() as usize }
+    (len as f64 / ratio(entries, i)).ceil() as usize
 }
 
 /// A tier of session-start groups: titles and their entries, shown in this order.
