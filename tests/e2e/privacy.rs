@@ -2,46 +2,16 @@
 //! command and a file write (and journaled once while the store was locked), distilled by the
 //! dream into notes, then forgotten: afterwards not one file under the data folder holds it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Machine, claude, codex, cursor};
+use crate::support::{Machine, claude, codex, cursor, files_under, holding};
 
 /// Typed by mistake; ordinary words and digits, so no rule can know it is a secret.
 const SECRET: &str = "Zanzibar-Tulip-8812";
-
-/// Every file under `dir`, recursively.
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// The files under `dir` holding `needle` as bytes, in any letter case.
-fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
-    let needle = needle.to_ascii_lowercase().into_bytes();
-    files_under(dir)
-        .into_iter()
-        .filter(|path| {
-            let bytes = std::fs::read(path).unwrap_or_default().to_ascii_lowercase();
-            bytes.windows(needle.len()).any(|w| w == needle.as_slice())
-        })
-        .collect()
-}
 
 fn journal_files(m: &Machine) -> usize {
     files_under(&m.home().join("journal"))

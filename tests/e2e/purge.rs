@@ -5,43 +5,12 @@
 //! `[retention] events_days` leave nothing of the events they remove either; and the same on
 //! Neo4j, its server and the local copy hooks read.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
 use crate::neo4j_restart::{PrivateServer, tooling_available};
-use crate::support::{Machine, claude};
-
-/// Every file under `dir`, recursively.
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.filter_map(Result::ok) {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// The files under `dir` whose raw bytes hold `needle`, in any letter case.
-fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
-    let needle = needle.to_ascii_lowercase().into_bytes();
-    files_under(dir)
-        .into_iter()
-        .filter(|path| {
-            let bytes = std::fs::read(path).unwrap_or_default().to_ascii_lowercase();
-            bytes.windows(needle.len()).any(|w| w == needle.as_slice())
-        })
-        .collect()
-}
+use crate::support::{Machine, claude, holding};
 
 /// A Claude Code session in `dir` that says each of `prompts`, then runs `command`.
 fn session(m: &Machine, dir: &Path, id: &str, prompts: &[&str], command: &str) {

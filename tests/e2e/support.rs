@@ -223,3 +223,34 @@ fn merge(v: &mut Value, extra: Value) {
         obj.extend(more);
     }
 }
+
+/// Every file under `dir`, recursively.
+pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The files under `dir` whose raw bytes hold `needle`, in any letter case.
+pub(crate) fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let needle = needle.to_ascii_lowercase().into_bytes();
+    files_under(dir)
+        .into_iter()
+        .filter(|path| {
+            let bytes = std::fs::read(path).unwrap_or_default().to_ascii_lowercase();
+            bytes.windows(needle.len()).any(|w| w == needle.as_slice())
+        })
+        .collect()
+}
