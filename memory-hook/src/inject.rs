@@ -351,20 +351,31 @@ fn project_prefix(notes: &[&Note], project: &Project) -> String {
     prefix.to_owned()
 }
 
-/// How many of `entries` (most useful first) to show, and the longest share of the most useful,
-/// so they fit in `budget` characters: all whole when they fit; otherwise each gets a share that
-/// grows with its usefulness ([`ratio`]; short notes whole, the rest cut to their share), the
-/// least useful left out while a share would be below [`START_MIN_NOTE`].
-fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
+/// The share of each of `entries` (most useful first) shown, so they fit in `budget` characters:
+/// all whole when they fit; otherwise each gets a share that grows with its usefulness (the
+/// square root of it against the most useful's, so the user's rules get more room than the files
+/// edited most, and a less useful note still says more than its title; short notes whole, the
+/// rest cut to their share), the least useful left out while a share would be below
+/// [`START_MIN_NOTE`]. One share per entry shown, in order.
+fn share(entries: &[&Entry<'_>], budget: usize) -> Vec<usize> {
     let lens: Vec<usize> = entries.iter().map(|e| e.full_len()).collect();
+    let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
+    let ratios: Vec<f64> = entries
+        .iter()
+        .map(|e| if most <= 0.0 { 1.0 } else { (e.weight / most).clamp(1e-6, 1.0).sqrt() })
+        .collect();
+    // The shares of the first `n` when the most useful gets `cap` characters.
+    let shares = |n: usize, cap: usize| -> Vec<usize> {
+        ratios[..n].iter().map(|r| (cap as f64 * r) as usize).collect()
+    };
     for n in (1..=lens.len()).rev() {
         let fits =
-            |cap: usize| (0..n).map(|i| lens[i].min(share_of(entries, i, cap))).sum::<usize>() <= budget;
-        let most = (0..n).map(|i| scaled_len(entries, i, lens[i])).max().unwrap_or(0);
-        if fits(most) {
-            return (n, most);
+            |cap: usize| shares(n, cap).iter().zip(&lens).map(|(&s, &l)| s.min(l)).sum::<usize>() <= budget;
+        let whole = (0..n).map(|i| (lens[i] as f64 / ratios[i]).ceil() as usize).max().unwrap_or(0);
+        if fits(whole) {
+            return shares(n, whole);
         }
-        let (mut lo, mut hi) = (0, most);
+        let (mut lo, mut hi) = (0, whole);
         while lo < hi {
             let mid = (lo + hi).div_ceil(2);
             if fits(mid) {
@@ -373,29 +384,12 @@ fn share(entries: &[&Entry<'_>], budget: usize) -> (usize, usize) {
                 hi = mid - 1;
             }
         }
-        if (0..n).all(|i| share_of(entries, i, lo).min(lens[i]) >= START_MIN_NOTE.min(lens[i])) {
-            return (n, lo);
+        let got = shares(n, lo);
+        if got.iter().zip(&lens).all(|(&s, &l)| s.min(l) >= START_MIN_NOTE.min(l)) {
+            return got;
         }
     }
-    (0, 0)
-}
-
-/// Entry `i`'s share when the most useful of `entries` gets `cap` characters.
-fn share_of(entries: &[&Entry<'_>], i: usize, cap: usize) -> usize {
-    (cap as f64 * ratio(entries, i)) as usize
-}
-
-/// The part of the most useful entry's share that entry `i` gets: the square root of its
-/// usefulness against that entry's, so the user's rules get more room than the files edited
-/// most, and a less useful note still says more than its title.
-fn ratio(entries: &[&Entry<'_>], i: usize) -> f64 {
-    let most = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
-    if most <= 0.0 { 1.0 } else { (entries[i].weight / most).clamp(1e-6, 1.0).sqrt() }
-}
-
-/// The share of the most useful entry that gives entry `i` its `len` characters.
-fn scaled_len(entries: &[&Entry<'_>], i: usize, len: usize) -> usize {
-    (len as f64 / ratio(entries, i)).ceil() as usize
+    Vec::new()
 }
 
 /// A tier of session-start groups: titles and their entries, shown in this order.
@@ -422,9 +416,7 @@ pub(crate) fn fill(
             tier.iter().enumerate().flat_map(|(g, (_, e))| (0..e.len()).map(move |i| (g, i))).collect();
         ranked.sort_by(|a, b| tier[b.0].1[b.1].weight.total_cmp(&tier[a.0].1[a.1].weight).then(a.cmp(b)));
         let flat: Vec<&Entry<'_>> = ranked.iter().map(|&(g, i)| &tier[g].1[i]).collect();
-        let (n, cap) = share(&flat, left);
-        let caps: BTreeMap<(usize, usize), usize> =
-            ranked[..n].iter().enumerate().map(|(k, &at)| (at, share_of(&flat[..n], k, cap))).collect();
+        let caps: BTreeMap<(usize, usize), usize> = ranked.iter().copied().zip(share(&flat, left)).collect();
         for (g, (title, group)) in tier.iter().enumerate() {
             let mut block = String::new();
             for (i, entry) in group.iter().enumerate() {
