@@ -298,7 +298,9 @@ pub(crate) fn entries<'a>(
             }
             lines.push(memory_core::without_counts(line).to_owned());
         }
-        if lines.is_empty() {
+        // A list whose every item an earlier note said leaves only its introduction: nothing.
+        let is_item = |line: &str| line.trim_start().starts_with(['-', '*']);
+        if lines.is_empty() || (note.body.lines().any(is_item) && !lines.iter().any(|l| is_item(l))) {
             continue;
         }
         let head = match &note.meta.scope {
@@ -997,6 +999,23 @@ mod tests {
         assert!(text.contains("### project/ledger/conventions.md (`conventions.md`)"), "{text}");
         assert!(text.contains("- `cargo fmt --all`"), "{text}");
         assert_eq!(shown.len(), 2, "both whole: {shown:?}");
+
+        // A list whose every item an earlier note said shows no heading over its introduction.
+        let flags = note(
+            here.clone(),
+            "project/ledger/tools/cargo/test-flags.md",
+            NoteKind::Tool,
+            0,
+            "Flags passed to `cargo test` here.\n\n- `cargo fmt --all` (1×)\n",
+        );
+        let mut said = Vec::new();
+        let entries = super::entries(&[&commands, &flags], &project, &mut said, &|_| 1.0);
+        assert_eq!(
+            entries.len(),
+            1,
+            "only the commands: {:?}",
+            entries.iter().map(|e| &e.head).collect::<Vec<_>>()
+        );
 
         // Forty notes of 500 characters in 9,000: each keeps its opening, none is left out.
         let many: Vec<Note> = (0..40)
