@@ -480,6 +480,12 @@ const WORD_WEIGHT: f32 = 0.3;
 /// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
 /// alone when meaning is known too.
 const WORDED_ENOUGH: f32 = 0.5;
+/// How far a list of what the agent did ([`is_activity_list`]) falls behind in the order of the
+/// notes relevant in meaning.
+const ACTIVITY_DROP: f32 = 0.1;
+/// How much a note of what was stated, sharing a word of the prompt, adds to the relevance that
+/// admits it.
+const STATED_ADMIT: f32 = 0.06;
 /// How much a note of the session's project adds to its relevance in meaning: what was said in
 /// this project is more specific than the user's general notes.
 const PROJECT_LIFT: f32 = 0.06;
@@ -602,6 +608,8 @@ pub async fn for_prompt(
                 entry.passage = Some(hit.passage);
             }
             let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+            // Each candidate's relevance, which admits it, and its order among the admitted.
+            let mut scored: Vec<(String, f32, f32)> = Vec::new();
             for (key, c) in &candidates {
                 let similarity = c.similarity.unwrap_or(farthest);
                 if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong && !c.fact
@@ -622,13 +630,22 @@ pub async fn for_prompt(
                 {
                     relevance -= ELSEWHERE_DROP;
                 }
-                ranked.push((key.clone(), relevance));
+                // Lists of what the agent ran and edited say what happened, not how the work is
+                // done: they come after what was stated, and what was stated is admitted a little
+                // sooner when it shares a word of the prompt that is not everyday English.
+                let activity = is_activity_list(&c.note);
+                let order = if activity { relevance - ACTIVITY_DROP } else { relevance };
+                if c.specific && !activity {
+                    relevance += STATED_ADMIT;
+                }
+                scored.push((key.clone(), relevance, order));
             }
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            if ranked.first().is_none_or(|(_, best)| *best < min_similarity) {
+            if scored.iter().all(|(_, relevance, _)| *relevance < min_similarity) {
                 return Ok(None);
             }
-            ranked.retain(|(_, relevance)| *relevance >= min_similarity - FURTHER_MARGIN);
+            scored.retain(|(_, relevance, _)| *relevance >= min_similarity - FURTHER_MARGIN);
+            scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+            ranked = scored.into_iter().map(|(key, _, order)| (key, order)).collect();
         }
     }
     if !by_meaning {
@@ -749,6 +766,13 @@ async fn by_words_only(
     }
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked)
+}
+
+/// Whether a note is a list the dream keeps of what the agent did (the commands it ran, the files
+/// it edited most, the flags it passed), not something stated.
+fn is_activity_list(note: &Note) -> bool {
+    let file = note.path.as_str().rsplit('/').next().unwrap_or_default();
+    file == "commands.md" || file == "hot-files.md" || file.ends_with("flags.md")
 }
 
 /// How much what a note holds weighs on a prompt, below one: rules and preferences the user
