@@ -178,8 +178,8 @@ pub(crate) async fn check(
             }
             match checked.state {
                 State::Drifted => problems.push(format!(
-                    "{} hooks in {} drifted: run `agent-memory doctor --fix`",
-                    harness.name(),
+                    "the {} hooks in {} drifted: run `agent-memory doctor --fix`",
+                    harness.title(),
                     checked.path.display()
                 )),
                 State::Unreadable => {
@@ -200,13 +200,13 @@ pub(crate) async fn check(
                 match &found.state {
                     mcp::State::Drifted { command } => problems.push(format!(
                         "the {} MCP server in {} runs {command}: run `agent-memory doctor --fix`",
-                        harness.name(),
+                        harness.title(),
                         found.path.display()
                     )),
                     mcp::State::Absent if checked.state == State::Installed => warnings.push(format!(
                         "{} hooks are installed but not the MCP server ({}): `agent-memory install --harness {}` \
                          registers it",
-                        harness.name(),
+                        harness.title(),
                         found.path.display(),
                         harness.name()
                     )),
@@ -229,7 +229,7 @@ pub(crate) async fn check(
         }) {
             warnings.push(format!(
                 "{} hooks are installed in both {} and {}: each event is recorded twice",
-                f.harness.name(),
+                f.harness.title(),
                 f.path.display(),
                 other.path.display()
             ));

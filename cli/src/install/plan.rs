@@ -402,7 +402,7 @@ fn settle_uninstall(file_plan: &mut FilePlan) {
     let backup = file::backup_path(&file_plan.current.target);
     if let Ok(before) = std::fs::read_to_string(&backup) {
         file_plan.backup = Some(backup);
-        if file_plan.status == Status::Update && before != after && same_content(&before, &after) {
+        if file_plan.status == Status::Update && same_content(&before, &after) {
             file_plan.new_text = Some(before);
             file_plan.restored = true;
         }
@@ -418,11 +418,25 @@ fn settle_uninstall(file_plan: &mut FilePlan) {
     }
 }
 
-/// Whether two texts of a configuration file say the same: equal JSON values, or (TOML) the same
+/// Whether two texts of a configuration file say the same: equal JSON values once empty `hooks`
+/// and `mcpServers` objects are left out (uninstall removes what it emptied), or (TOML) the same
 /// words.
 fn same_content(a: &str, b: &str) -> bool {
-    match (Json::parse(a), Json::parse(b)) {
-        (Ok(a), Ok(b)) => a == b,
+    let value = |text: &str| {
+        Json::parse(text).ok().map(|doc| match doc {
+            Json::Object(members) => Json::Object(
+                members
+                    .into_iter()
+                    .filter(|(k, v)| {
+                        !(matches!(k.as_str(), "hooks" | "mcpServers") && *v == Json::Object(Vec::new()))
+                    })
+                    .collect(),
+            ),
+            other => other,
+        })
+    };
+    match (value(a), value(b)) {
+        (Some(a), Some(b)) => a == b,
         _ => a.split_whitespace().eq(b.split_whitespace()),
     }
 }

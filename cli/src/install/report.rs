@@ -26,8 +26,8 @@ pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
     }
     if plan.action == Action::Install && !plan.dry_run && !verbose {
         out.push_str(
-            "\nHooks take effect in new sessions. `agent-memory doctor` checks that everything works; \
-             `agent-memory install --verbose` lists each event and what each harness needs (trust, flags).\n",
+            "\nHooks take effect in new sessions; some harnesses ask you to trust them first \
+             (`agent-memory install --verbose` says how for each). `agent-memory doctor` checks that everything works.\n",
         );
     }
     out

@@ -821,13 +821,18 @@ fn uninstall_says_what_went_and_where_the_memory_stays() {
 
 #[tokio::test]
 async fn doctor_speaks_in_sentences_with_local_times() {
-    let sandbox = Sandbox::new();
+    use std::os::unix::fs::PermissionsExt as _;
+    let bin = tempfile::tempdir().unwrap();
+    let binary = bin.path().join("agent-memory");
+    std::fs::write(&binary, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let sandbox = Sandbox::with_binary(binary.clone());
     sandbox.run(&[Harness::Claude, Harness::Cursor], Scope::User, Action::Install).unwrap();
     let data = sandbox.dir.path().join("data");
     std::fs::create_dir_all(data.join("logs")).unwrap();
     std::fs::write(
         data.join("logs").join("hook.log"),
-        "2026-12-01T12:58:40.000Z hook cursor sessionStart cursor:u1 a1 redacted:none stored 3100us\n\
+        "2026-12-01T12:58:40.000Z hook cursor SessionStart cursor:u1 a1 redacted:none stored 3100us\n\
          2026-12-01T13:02:03.120Z hook claude UserPromptSubmit claude:s2 950093b7f5b0e9aac58fd56aa591faa1 \
          redacted:none stored; injected 1 notes, 704 chars 21516us\n",
     )
@@ -841,5 +846,6 @@ async fn doctor_speaks_in_sentences_with_local_times() {
         text.contains("last hook 1 minute ago (14:02): stored a prompt; injected 1 note (704 characters) in 22 ms"),
         "{text}"
     );
+    let text = text.replace(&bin.path().display().to_string(), "<bin>");
     insta::assert_snapshot!("doctor", placeholder(&sandbox, &text));
 }
