@@ -159,15 +159,23 @@ mod tests {
 
     #[test]
     fn every_outcome_is_told_apart() {
-        let outcome = |summary: &str| HookRun::parse(&format!("2026-12-04T14:02:03Z hook codex {summary} 9us")).unwrap();
+        let outcome = |summary: &str| {
+            HookRun::parse(&format!("2026-12-04T14:02:03Z hook codex {summary} 9us")).unwrap()
+        };
         let journaled = outcome("Stop codex:t e1 redacted:none journaled (store error: locked)");
         assert_eq!((journaled.outcome, journaled.event.as_deref()), (RunOutcome::Journaled, Some("Stop")));
         assert_eq!(outcome("error: payload is not JSON").outcome, RunOutcome::Failed);
         assert_eq!(outcome("panic: boom").outcome, RunOutcome::Failed);
         let off = outcome("SessionStart not recorded: paused");
         assert_eq!((off.outcome, off.event.as_deref()), (RunOutcome::NotRecorded, Some("SessionStart")));
-        assert_eq!(outcome("skipped: run by cursor, recorded by its own hook").outcome, RunOutcome::NotRecorded);
-        assert_eq!(outcome("handed off (deadline passed before the event was ready)").outcome, RunOutcome::HandedOff);
+        assert_eq!(
+            outcome("skipped: run by cursor, recorded by its own hook").outcome,
+            RunOutcome::NotRecorded
+        );
+        assert_eq!(
+            outcome("handed off (deadline passed before the event was ready)").outcome,
+            RunOutcome::HandedOff
+        );
         assert_eq!(outcome("Stop claude:s1 e2 stored").outcome, RunOutcome::Stored);
         assert!(HookRun::parse("2026-12-04T14:02:03Z dream ok").is_none());
     }

@@ -186,14 +186,18 @@ async fn download(url: &str, to: &Path) -> anyhow::Result<()> {
         .connect_timeout(std::time::Duration::from_secs(30))
         .build()
         .context("building the HTTP client")?;
-    let host = reqwest::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
-    let mut response = client.get(url).send().await.and_then(reqwest::Response::error_for_status).map_err(|e| {
-        match e.status() {
-            Some(status) => anyhow::format_err!("{host} answered {status} for {url}"),
-            None if e.is_connect() || e.is_timeout() => anyhow::format_err!("cannot reach {host}: offline?"),
-            None => anyhow::Error::new(e).context(format!("cannot download {url}")),
-        }
-    })?;
+    let host =
+        reqwest::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
+    let mut response =
+        client.get(url).send().await.and_then(reqwest::Response::error_for_status).map_err(|e| {
+            match e.status() {
+                Some(status) => anyhow::format_err!("{host} answered {status} for {url}"),
+                None if e.is_connect() || e.is_timeout() => {
+                    anyhow::format_err!("cannot reach {host}: offline?")
+                }
+                None => anyhow::Error::new(e).context(format!("cannot download {url}")),
+            }
+        })?;
     let mut file = std::fs::File::create(to).with_context(|| format!("creating {}", to.display()))?;
     while let Some(chunk) = response.chunk().await.context("downloading the model")? {
         file.write_all(&chunk).with_context(|| format!("writing {}", to.display()))?;

@@ -418,7 +418,11 @@ fn render_delivery(
         None => out.push_str("backlog: none\n"),
     }
     match &delivery.last {
-        Some(run) => out.push_str(&format!("last forwarder run: {}, {}\n", clock.ago(run.ended_at, now), run.log_line())),
+        Some(run) => out.push_str(&format!(
+            "last forwarder run: {}, {}\n",
+            clock.ago(run.ended_at, now),
+            run.log_line()
+        )),
         None => out.push_str("last forwarder run: none yet\n"),
     }
     if let Some(holder) = &delivery.running {
@@ -806,7 +810,8 @@ pub(crate) fn describe_hook(run: &HookRun) -> String {
         RunOutcome::Failed => format!("FAILED: {}", run.summary),
     };
     if let Some(injected) = run.injected {
-        let notes = if injected.notes == 1 { "1 note".to_owned() } else { format!("{} notes", injected.notes) };
+        let notes =
+            if injected.notes == 1 { "1 note".to_owned() } else { format!("{} notes", injected.notes) };
         text.push_str(&format!("; injected {notes} ({} characters)", injected.chars));
     }
     if let Some(micros) = run.micros {

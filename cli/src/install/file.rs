@@ -86,9 +86,14 @@ pub(crate) fn replace(current: &Current, text: &str) -> anyhow::Result<Option<Pa
     let backup = match &current.text {
         Some(old) => {
             let backup = backup_path(target);
-            write_atomic(&backup, folder_of(target), old, current.mode.unwrap_or(NEW_FILE_MODE)).with_context(
-                || format!("cannot back up {} to {}; nothing was changed", target.display(), backup.display()),
-            )?;
+            write_atomic(&backup, folder_of(target), old, current.mode.unwrap_or(NEW_FILE_MODE))
+                .with_context(|| {
+                    format!(
+                        "cannot back up {} to {}; nothing was changed",
+                        target.display(),
+                        backup.display()
+                    )
+                })?;
             Some(backup)
         }
         None => None,
@@ -103,7 +108,8 @@ pub(crate) fn write(current: &Current, text: &str) -> anyhow::Result<()> {
     let target = &current.target;
     let dir = folder_of(target);
     if current.text.is_none() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
     }
     write_atomic(target, dir, text, current.mode.unwrap_or(NEW_FILE_MODE))
         .with_context(|| format!("cannot write {}; the file was left as it was", target.display()))

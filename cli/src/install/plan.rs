@@ -336,9 +336,9 @@ pub(crate) fn plan(
             if let Some((path, _)) = mcp::file(ctx, harness, scope) {
                 let done = match action {
                     Action::Install => note.is_none(),
-                    Action::Uninstall => files.iter().any(|f| {
-                        f.path == path && f.edits.iter().any(|e| e.starts_with("mcp server"))
-                    }),
+                    Action::Uninstall => files
+                        .iter()
+                        .any(|f| f.path == path && f.edits.iter().any(|e| e.starts_with("mcp server"))),
                 };
                 mcp_outcomes.push(McpOutcome { harness, path, done });
             }
@@ -408,7 +408,8 @@ fn settle_uninstall(file_plan: &mut FilePlan) {
         }
         return;
     }
-    let fresh = file_plan.hooks.then(|| merge::fresh(file_plan.harness.spec(), file_plan.scope == Scope::User));
+    let fresh =
+        file_plan.hooks.then(|| merge::fresh(file_plan.harness.spec(), file_plan.scope == Scope::User));
     let empty = match Json::parse(&after) {
         Ok(doc) => doc == Json::Object(Vec::new()) || Some(&doc) == fresh.as_ref(),
         Err(_) => after.trim().is_empty(),

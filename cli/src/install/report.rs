@@ -21,7 +21,11 @@ pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
             "\nYour memory is still in {dir} (events, notes, logs{model}). Delete that folder to remove it \
              for good (`rm -rf {dir}`), or keep it for a later install.",
             dir = dir.display(),
-            model = if memory_embed::is_installed(&memory_embed::model_dir(dir)) { ", the embedding model" } else { "" }
+            model = if memory_embed::is_installed(&memory_embed::model_dir(dir)) {
+                ", the embedding model"
+            } else {
+                ""
+            }
         );
     }
     if plan.action == Action::Install && !plan.dry_run && !verbose {
@@ -88,7 +92,8 @@ fn summary(plan: &Plan) -> String {
         .filter(|n| n.problem || n.harness.is_none() && plan.scope == Scope::Project)
         .filter(|n| !n.text.starts_with(super::cursor::ALSO_RUNS_CLAUDE))
         .chain(plan.notes.iter().filter(|n| {
-            !n.problem && plan.mcp.iter().any(|m| !m.done && Some(m.harness) == n.harness && n.text.contains("MCP"))
+            !n.problem
+                && plan.mcp.iter().any(|m| !m.done && Some(m.harness) == n.harness && n.text.contains("MCP"))
         }))
         .collect();
     if !shown.is_empty() {
@@ -113,7 +118,9 @@ fn installed(plan: &Plan, hooks: &FilePlan) -> String {
     let mut line = format!("{events} events hooked in {} ({state})", hooks.path.display());
     match plan.mcp.iter().find(|m| m.harness == hooks.harness) {
         _ if plan.no_mcp => line.push_str("; MCP server left out (--no-mcp)"),
-        Some(m) if m.done && m.path == hooks.path => line.push_str("; MCP server registered in the same file"),
+        Some(m) if m.done && m.path == hooks.path => {
+            line.push_str("; MCP server registered in the same file")
+        }
         Some(m) if m.done => {
             let _ = write!(line, "; MCP server registered in {}", m.path.display());
         }
@@ -170,12 +177,17 @@ fn model_line(model: &ModelOutcome) -> String {
             }
         ),
         ModelOutcome::Present { dir } => {
-            format!("Embedding model: already installed in {}; prompts find notes by meaning too", dir.display())
+            format!(
+                "Embedding model: already installed in {}; prompts find notes by meaning too",
+                dir.display()
+            )
         }
         ModelOutcome::Planned { dir } => format!("Embedding model: would be installed in {}", dir.display()),
-        ModelOutcome::Skipped => "Embedding model: left out (--no-model); prompts find notes by their words alone \
+        ModelOutcome::Skipped => {
+            "Embedding model: left out (--no-model); prompts find notes by their words alone \
                                   until `agent-memory model install` adds it"
-            .to_owned(),
+                .to_owned()
+        }
         ModelOutcome::Failed { reason } => format!(
             "Embedding model: not installed ({reason}); prompts find notes by their words alone until \
              `agent-memory model install` adds it"

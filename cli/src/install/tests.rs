@@ -184,8 +184,7 @@ fn install_then_uninstall_deletes_the_files_install_created_and_restores_the_oth
 /// Every path under `dir`, depth first, sorted.
 fn walkdir(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut entries: Vec<PathBuf> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
         out.push(path.clone());
@@ -788,7 +787,9 @@ fn install_says_one_line_per_harness_and_the_details_with_verbose() {
     let sandbox = Sandbox::new();
     let gemini = sandbox.path(Harness::Gemini, Scope::User);
     sandbox.put(&gemini, "{\n  \"theme\": \"dark\"\n}\n");
-    let mut plan = sandbox.run(&[Harness::Claude, Harness::Codex, Harness::Gemini], Scope::User, Action::Install).unwrap();
+    let mut plan = sandbox
+        .run(&[Harness::Claude, Harness::Codex, Harness::Gemini], Scope::User, Action::Install)
+        .unwrap();
     plan.not_found = vec![Harness::Cursor, Harness::Copilot, Harness::Qwen];
     plan.model = Some(plan::ModelOutcome::Installed {
         model: "all-MiniLM-L6-v2".to_owned(),
@@ -801,10 +802,17 @@ fn install_says_one_line_per_harness_and_the_details_with_verbose() {
     insta::assert_snapshot!("install_verbose", placeholder(&sandbox, &super::report::render(&plan, true)));
 
     // Offline: the model is one line, and the install stands.
-    plan.model = Some(plan::ModelOutcome::Failed { reason: "cannot download https://files.pythonhosted.org/…: connection refused".to_owned() });
+    plan.model = Some(plan::ModelOutcome::Failed {
+        reason: "cannot download https://files.pythonhosted.org/…: connection refused".to_owned(),
+    });
     let offline = super::report::render(&plan, false);
     let line: Vec<&str> = offline.lines().filter(|l| l.starts_with("Embedding model")).collect();
-    assert_eq!(line, ["Embedding model: not installed (cannot download https://files.pythonhosted.org/…: connection refused); prompts find notes by their words alone until `agent-memory model install` adds it"]);
+    assert_eq!(
+        line,
+        [
+            "Embedding model: not installed (cannot download https://files.pythonhosted.org/…: connection refused); prompts find notes by their words alone until `agent-memory model install` adds it"
+        ]
+    );
 }
 
 #[test]
@@ -843,7 +851,9 @@ async fn doctor_speaks_in_sentences_with_local_times() {
     let now = chrono::DateTime::parse_from_rfc3339("2026-12-01T13:04:00Z").unwrap().to_utc();
     let text = doctor::render_at(&report, now, &crate::output::Clock::named("Europe/Berlin"));
     assert!(
-        text.contains("last hook 1 minute ago (14:02): stored a prompt; injected 1 note (704 characters) in 22 ms"),
+        text.contains(
+            "last hook 1 minute ago (14:02): stored a prompt; injected 1 note (704 characters) in 22 ms"
+        ),
         "{text}"
     );
     let text = text.replace(&bin.path().display().to_string(), "<bin>");
