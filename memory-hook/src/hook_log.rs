@@ -94,9 +94,8 @@ impl HookRun {
             RunOutcome::HandedOff
         } else if told.starts_with("journaled") {
             RunOutcome::Journaled
-        } else if told.starts_with("stored") {
-            RunOutcome::Stored
         } else if event.is_some() {
+            // `stored`, or a line of an older release that said nothing more.
             RunOutcome::Stored
         } else {
             RunOutcome::NotRecorded
