@@ -5,8 +5,8 @@
 //! - A replacement is written to a temporary file in the target's folder, flushed to disk, given
 //!   the old file's permission bits (0644 for a new file) and renamed over the target; the folder
 //!   is then synced. A failure at any step leaves the old file untouched.
-//! - Before install replaces a file that exists, its bytes are saved to
-//!   `<target>.agent-memory.bak` (replacing an older backup) the same way. Uninstall makes no
+//! - Before install first replaces a file that exists, its bytes are saved to
+//!   `<target>.agent-memory.bak` the same way; a later install keeps that backup. Uninstall makes no
 //!   backup: it restores that one when the file is back to what it held, then deletes it.
 
 use std::io::Write as _;
@@ -79,11 +79,14 @@ pub(crate) fn backup_path(target: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Replaces the file `current` describes with `text`: backs up the old content (if any), then
-/// writes atomically. Returns the backup's path.
+/// Replaces the file `current` describes with `text`: backs up the old content (if any, and no
+/// backup is there yet), then writes atomically. Returns the backup's path.
 pub(crate) fn replace(current: &Current, text: &str) -> anyhow::Result<Option<PathBuf>> {
     let target = &current.target;
     let backup = match &current.text {
+        // The first backup holds the file as it was before agent-memory changed it: a later
+        // install (a new binary path, `doctor --fix`) keeps it.
+        Some(_) if backup_path(target).is_file() => Some(backup_path(target)),
         Some(old) => {
             let backup = backup_path(target);
             write_atomic(&backup, folder_of(target), old, current.mode.unwrap_or(NEW_FILE_MODE))

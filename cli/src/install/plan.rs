@@ -395,8 +395,9 @@ pub(crate) fn plan(
 }
 
 /// After our entries are taken out of a file: a file that is back to what it was before install
-/// gets its exact old bytes from the backup install made; a file agent-memory created that now
-/// holds nothing is deleted. Either way the backup goes.
+/// gets its exact old bytes from the backup install made; any other that now holds nothing (a
+/// file install created, backed up only by a later install) is deleted. Either way the backup
+/// goes.
 fn settle_uninstall(file_plan: &mut FilePlan) {
     let Some(after) = file_plan.new_text.clone().or_else(|| file_plan.current.text.clone()) else { return };
     let backup = file::backup_path(&file_plan.current.target);
@@ -405,8 +406,8 @@ fn settle_uninstall(file_plan: &mut FilePlan) {
         if file_plan.status == Status::Update && same_content(&before, &after) {
             file_plan.new_text = Some(before);
             file_plan.restored = true;
+            return;
         }
-        return;
     }
     let fresh =
         file_plan.hooks.then(|| merge::fresh(file_plan.harness.spec(), file_plan.scope == Scope::User));

@@ -157,13 +157,18 @@ fn uninstall_of_a_missing_file_creates_nothing() {
 #[test]
 fn install_then_uninstall_deletes_the_files_install_created_and_restores_the_others() {
     for scope in [Scope::User, Scope::Project] {
-        let sandbox = Sandbox::new();
+        let mut sandbox = Sandbox::new();
         // One file of the user's, formatted their way, beside files install creates.
         let claude = sandbox.path(Harness::Claude, scope);
         let theirs = "{ \"model\": \"opus\",\n\t\"hooks\": {} }";
         sandbox.put(&claude, theirs);
         sandbox.run(&Harness::ALL, scope, Action::Install).unwrap();
         assert!(file::backup_path(&claude).exists());
+        // Installed again from elsewhere: the backup still holds the file from before the first.
+        sandbox.ctx.binary = PathBuf::from("/usr/local/bin/agent-memory");
+        let again = sandbox.run(&Harness::ALL, scope, Action::Install).unwrap();
+        assert!(again.files.iter().any(|f| f.path == claude && f.status == Status::Update));
+        assert_eq!(sandbox.read(&file::backup_path(&claude)), theirs);
         let plan = sandbox.run(&Harness::ALL, scope, Action::Uninstall).unwrap();
         assert_eq!(sandbox.read(&claude), theirs, "restored byte for byte");
         assert!(plan.files.iter().any(|f| f.restored));
