@@ -172,7 +172,10 @@ async fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<E
             });
         }
         Action::Install => plan.model = Some(set_up_model(&config, json).await),
-        Action::Uninstall => plan.data_dir = Some(config.data_dir()),
+        Action::Uninstall => {
+            plan.data_dir = Some(config.data_dir());
+            plan.on_server = config.store.backend == memory_hook::Backend::Neo4j;
+        }
     }
     if action == Action::Uninstall && harnesses.contains(&Harness::Cursor) {
         // The rules files the hooks wrote: every project's for the user scope, this project's

@@ -263,6 +263,9 @@ pub(crate) struct Plan {
     /// Where the memory stays (uninstall).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) data_dir: Option<PathBuf>,
+    /// Whether the memory is on a Neo4j server too (uninstall).
+    #[serde(skip)]
+    pub(crate) on_server: bool,
 }
 
 impl Plan {
@@ -281,6 +284,7 @@ impl Plan {
             not_found: Vec::new(),
             model: None,
             data_dir: None,
+            on_server: false,
         }
     }
 }

@@ -27,6 +27,12 @@ pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
                 ""
             }
         );
+        if plan.on_server {
+            out.push_str(
+                "The events and notes on the Neo4j server stay there too; `agent-memory forget` deletes them \
+                 project by project.\n",
+            );
+        }
     }
     if plan.action == Action::Install && !plan.dry_run && !verbose {
         out.push_str(
