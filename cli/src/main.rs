@@ -287,8 +287,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let store = store::open(&config).await?;
                 tree::import(&config, store.as_ref(), &dir, delete_missing, json).await
             }
-            Command::Install(args) => install::install(&args, json),
-            Command::Uninstall(args) => install::uninstall(&args, json),
+            Command::Install(args) => install::install(&args, json).await,
+            Command::Uninstall(args) => install::uninstall(&args, json).await,
             Command::Doctor(args) => install::doctor(&args, json).await,
             Command::Completions { shell } => {
                 let mut script = Vec::new();

@@ -25,6 +25,7 @@ mod privacy;
 mod purge;
 mod real_clis;
 mod redaction_sweep;
+mod setup;
 mod support;
 mod tool_time;
 mod tree;
