@@ -47,6 +47,7 @@ pub mod health;
 pub mod inject;
 pub mod journal;
 pub mod ledger;
+pub mod left_off;
 pub mod lock;
 pub mod log;
 pub mod notes;

@@ -692,8 +692,19 @@ pub(crate) async fn preview(
     let project = Project { id: known.id.clone(), name: known.name.clone(), root };
     let hook = &state.config.hook;
     let none = BTreeSet::new();
-    let start =
-        inject::session_start(state.store.as_ref(), &project, hook.session_start_budget, &none).await?;
+    // A session that has not started yet: where the project's last one left off is due too.
+    let new_session = memory_core::SessionKey("preview:new".to_owned());
+    let left_off =
+        memory_hook::left_off::section(state.store.as_ref(), &project, &new_session, hook.session_start_budget)
+            .await?;
+    let start = inject::session_start(
+        state.store.as_ref(),
+        &project,
+        hook.session_start_budget,
+        &none,
+        left_off.as_deref(),
+    )
+    .await?;
     let _ = write!(body, "<section id=\"preview-start\"><h2>Session start in {}</h2>", esc(&project.name));
     body.push_str(&injection(start.as_ref(), hook.session_start_budget));
     body.push_str("</section>");
