@@ -1048,6 +1048,25 @@ mod tests {
         assert!(text.chars().count() <= 3_000);
     }
 
+    #[tokio::test]
+    async fn where_the_last_session_left_off_closes_the_start_block_within_the_budget() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let left_off = "## Where the last session here left off\n\nCodex session `codex:x`.\n\n";
+        let none = BTreeSet::new();
+        let alone = super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(alone.text.contains(left_off) && alone.notes.is_empty(), "given with no notes: {}", alone.text);
+        let body = "- a fact about the ledger that takes some room\n".repeat(80);
+        let long = note(Scope::Project(project.id.clone()), "project/ledger/facts.md", NoteKind::Fact, 0, &body);
+        store.put_note(&long).await.unwrap();
+        let both = super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(both.text.chars().count() <= 2_000, "{}", both.text.chars().count());
+        let notes_at = both.text.find("a fact about the ledger").expect(&both.text);
+        let left_at = both.text.find(left_off).expect(&both.text);
+        assert!(notes_at < left_at && both.text.ends_with(&format!("{left_off}{}", super::CLOSE)), "{}", both.text);
+    }
+
     #[test]
     fn a_long_note_gives_the_passages_that_match_not_its_first_characters() {
         let mut body = String::from("How releases are cut, step by step.\n\n");

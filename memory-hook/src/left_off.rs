@@ -418,9 +418,9 @@ mod tests {
     #[test]
     fn output_reads_a_failure_the_harness_reports_without_an_exit_code() {
         let mut s = Session::new("codex");
-        s.shell("go test ./...", None, "--- FAIL: TestTotal\nFAIL\n")
-            .shell("go test ./...", None, "ok  example.com/cart 0.2s");
-        assert_eq!(fixed(&s.activity()), [("go test ./...", true)]);
+        s.shell("pytest -q", None, "F..\n1 failed, 2 passed in 0.12s\n")
+            .shell("pytest -q", None, "...\n3 passed in 0.10s\n");
+        assert_eq!(fixed(&s.activity()), [("pytest -q", true)]);
         let mut s = Session::new("codex");
         s.shell("ls src", None, "error: not a file, just a name");
         assert!(s.activity().failures.is_empty(), "looking around fails nothing");
@@ -526,6 +526,51 @@ mod tests {
         let text = left_off(s.activity(), Duration::minutes(5)).render(now(), &Utc, MAX_CHARS).unwrap();
         assert!(!text.contains("abcdefghijklmnopqrstuvwxyz0123456789"), "{text}");
         assert!(text.contains("5 minutes ago"), "{text}");
+    }
+
+    /// `session`'s events in `project`, `minutes` ago.
+    fn in_project(mut session: Session, key: &str, project: &str, minutes: i64) -> Vec<HookEvent> {
+        session.events.iter_mut().map(|stored| {
+            let mut event = stored.event.clone();
+            event.id = EventId(format!("{key}-{}", stored.seq));
+            event.session = SessionKey(key.to_owned());
+            event.project = Some(project.to_owned());
+            event.occurred_at = Utc::now() - Duration::minutes(minutes) + Duration::seconds(stored.seq as i64);
+            event
+        })
+        .collect()
+    }
+
+    #[tokio::test]
+    async fn the_last_session_is_the_projects_latest_other_one_that_did_something() {
+        let store = memory_core::InMemoryStore::new();
+        let project = |id: &str| Project { id: id.into(), name: id.into(), root: "/src".into() };
+        let mut worked = Session::new("claude");
+        worked.prompt("fix the cart total").edit("src/cart.rs");
+        let mut idle = Session::new("codex");
+        idle.push(EventKind::SessionStart, json!({}), |_| {});
+        let mut elsewhere = Session::new("claude");
+        elsewhere.prompt("tidy the docs");
+        let mut events = in_project(worked, "claude:worked", "a", 60);
+        events.extend(in_project(idle, "codex:idle", "a", 30));
+        events.extend(in_project(elsewhere, "claude:b", "b", 10));
+        store.append(&events).await.unwrap();
+
+        let current = SessionKey("codex:new".into());
+        let found = last(&store, &project("a"), &current).await.unwrap().expect("a session did something in a");
+        assert_eq!(found.session.as_str(), "claude:worked", "the idle one says nothing; b's is not a's");
+        assert_eq!(found.title.as_deref(), Some("fix the cart total"));
+        assert_eq!(found.activity.edited, ["src/cart.rs"]);
+        assert!(last(&store, &project("c"), &current).await.unwrap().is_none(), "a project with no sessions");
+        let itself = SessionKey("claude:b".into());
+        assert!(last(&store, &project("b"), &itself).await.unwrap().is_none(), "never the session itself");
+
+        // The session that starts is already under way (a resume, a compaction): nothing.
+        let mut going_on = Session::new("codex");
+        going_on.prompt("keep going").push(EventKind::SessionStart, json!({}), |_| {});
+        store.append(&in_project(going_on, "codex:going", "a", 0)).await.unwrap();
+        let going = SessionKey("codex:going".into());
+        assert!(last(&store, &project("a"), &going).await.unwrap().is_none());
     }
 
     #[test]
