@@ -177,7 +177,7 @@ pub(crate) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError
         "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
          ORDER BY last_s DESC, last_ns DESC, key",
     )?;
-    let rows = stmt.query_map([], session_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let rows = stmt.query_map([], listed_session)?.collect::<rusqlite::Result<Vec<_>>>()?;
     rows.into_iter().map(session_info).collect()
 }
 
@@ -196,15 +196,15 @@ pub(crate) fn project_sessions(
          WHERE project = ?1 ORDER BY last_s DESC, last_ns DESC, key LIMIT ?2",
     )?;
     let rows = stmt
-        .query_map(params![project, to_sql(limit)], session_row)?
+        .query_map(params![project, to_sql(limit)], listed_session)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     rows.into_iter().map(session_info).collect()
 }
 
 /// A row of `sessions` as read: key, harness, project, start and last times, event count.
-type SessionRow = (String, String, Option<String>, (i64, i64), (i64, i64), i64);
+type ListedSession = (String, String, Option<String>, (i64, i64), (i64, i64), i64);
 
-fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+fn listed_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedSession> {
     Ok((
         row.get(0)?,
         row.get(1)?,
@@ -215,7 +215,7 @@ fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
     ))
 }
 
-fn session_info((key, harness, project, started, last, events): SessionRow) -> Result<SessionInfo, StoreError> {
+fn session_info((key, harness, project, started, last, events): ListedSession) -> Result<SessionInfo, StoreError> {
     Ok(SessionInfo {
         key: SessionKey(key),
         harness,
