@@ -16,7 +16,7 @@ pub const MAX_CHARS: usize = 600;
 /// The least: below this the notes keep the whole budget.
 const MIN_CHARS: usize = 160;
 /// The share of the start budget it may take: one part in this many.
-const BUDGET_PARTS: usize = 6;
+const BUDGET_PARTS: usize = 10;
 /// How many of a session's first events are read for its prompts.
 const HEAD_EVENTS: usize = 40;
 /// How many of a session's last events are read for its edits, failures and last prompt.
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn the_share_is_small_and_bounded() {
         assert_eq!(share(9_000), MAX_CHARS);
-        assert_eq!(share(1_800), 300);
-        assert_eq!(share(600), 0, "a tight budget is the notes'");
+        assert_eq!(share(3_000), 300);
+        assert_eq!(share(1_500), 0, "a tight budget is the notes'");
     }
 }
