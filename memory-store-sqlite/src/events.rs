@@ -181,8 +181,12 @@ pub(crate) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError
     rows.into_iter().map(session_info).collect()
 }
 
-/// The sessions of one project, most recently active first, at most `limit`: a walk of the
-/// recency index that stops at the `limit`th match.
+const PROJECT_SESSIONS: &str =
+    "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
+     WHERE project = ?1 ORDER BY last_s DESC, last_ns DESC, key LIMIT ?2";
+
+/// The sessions of one project, most recently active first, at most `limit`: the first `limit`
+/// entries of the project's index, whatever the number of other sessions.
 pub(crate) fn project_sessions(
     conn: &Connection,
     project: &str,
@@ -191,10 +195,7 @@ pub(crate) fn project_sessions(
     if limit == 0 {
         return Ok(Vec::new());
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
-         WHERE project = ?1 ORDER BY last_s DESC, last_ns DESC, key LIMIT ?2",
-    )?;
+    let mut stmt = conn.prepare_cached(PROJECT_SESSIONS)?;
     let rows = stmt
         .query_map(params![project, to_sql(limit)], listed_session)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -224,4 +225,25 @@ fn session_info((key, harness, project, started, last, events): ListedSession) -
         last_at: join_time(last.0, last.1)?,
         events: events as u64,
     })
+}
+
+#[cfg(test)]
+mod project_sessions_tests {
+    use super::*;
+
+    #[test]
+    fn a_projects_sessions_are_read_from_its_own_index_in_order() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::schema::migrate(&mut conn).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {PROJECT_SESSIONS}"))
+            .unwrap()
+            .query_map(params!["p", 5], |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let plan = plan.join("\n");
+        assert!(plan.contains("sessions_project"), "{plan}");
+        assert!(!plan.contains("TEMP B-TREE"), "no sort: {plan}");
+    }
 }
