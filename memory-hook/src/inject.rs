@@ -1055,16 +1055,27 @@ mod tests {
         let project = project();
         let left_off = "## Where the last session here left off\n\nCodex session `codex:x`.\n\n";
         let none = BTreeSet::new();
-        let alone = super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
-        assert!(alone.text.contains(left_off) && alone.notes.is_empty(), "given with no notes: {}", alone.text);
+        let alone =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(
+            alone.text.contains(left_off) && alone.notes.is_empty(),
+            "given with no notes: {}",
+            alone.text
+        );
         let body = "- a fact about the ledger that takes some room\n".repeat(80);
-        let long = note(Scope::Project(project.id.clone()), "project/ledger/facts.md", NoteKind::Fact, 0, &body);
+        let long =
+            note(Scope::Project(project.id.clone()), "project/ledger/facts.md", NoteKind::Fact, 0, &body);
         store.put_note(&long).await.unwrap();
-        let both = super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        let both =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
         assert!(both.text.chars().count() <= 2_000, "{}", both.text.chars().count());
         let notes_at = both.text.find("a fact about the ledger").expect(&both.text);
         let left_at = both.text.find(left_off).expect(&both.text);
-        assert!(notes_at < left_at && both.text.ends_with(&format!("{left_off}{}", super::CLOSE)), "{}", both.text);
+        assert!(
+            notes_at < left_at && both.text.ends_with(&format!("{left_off}{}", super::CLOSE)),
+            "{}",
+            both.text
+        );
     }
 
     #[test]

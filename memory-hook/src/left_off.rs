@@ -74,7 +74,10 @@ pub fn activity(events: Vec<StoredEvent>) -> Activity {
             }
             continue;
         }
-        if !matches!(event.kind, EventKind::PostToolUse | EventKind::PostToolUseFailure | EventKind::FileEdited) {
+        if !matches!(
+            event.kind,
+            EventKind::PostToolUse | EventKind::PostToolUseFailure | EventKind::FileEdited
+        ) {
             continue;
         }
         let Some(tool) = event.tool.as_ref() else { continue };
@@ -146,7 +149,10 @@ pub async fn last(
 }
 
 /// A session's first [`HEAD_EVENTS`] and last [`TAIL_EVENTS`] events, in order.
-async fn session_events(store: &dyn MemoryStore, info: &SessionInfo) -> memory_core::Result<Vec<StoredEvent>> {
+async fn session_events(
+    store: &dyn MemoryStore,
+    info: &SessionInfo,
+) -> memory_core::Result<Vec<StoredEvent>> {
     let mut events = store.timeline(&info.key, 0, HEAD_EVENTS).await?;
     let Some(last_read) = events.last().map(|e| e.seq) else { return Ok(events) };
     // Sequence numbers are gap-free, but retention may have cut the session's first events: the
@@ -205,7 +211,8 @@ fn harness_name(harness: &str) -> &str {
 /// How long ago `then` was, in words.
 pub fn ago(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let minutes = (now - then).num_minutes().max(0);
-    let plural = |n: i64, unit: &str| if n == 1 { format!("1 {unit} ago") } else { format!("{n} {unit}s ago") };
+    let plural =
+        |n: i64, unit: &str| if n == 1 { format!("1 {unit} ago") } else { format!("{n} {unit}s ago") };
     match minutes {
         0 => "just now".to_owned(),
         m if m < 60 => plural(m, "minute"),
@@ -251,14 +258,19 @@ impl LeftOff {
         let asked = self.title.clone().or_else(|| activity.prompts.first().cloned());
         if let Some(asked) = asked {
             let mut line = format!("- asked: \"{asked}\"");
-            if let Some(last) = activity.prompts.last().filter(|p| **p != asked && activity.prompts.len() > 1) {
+            if let Some(last) = activity.prompts.last().filter(|p| **p != asked && activity.prompts.len() > 1)
+            {
                 line.push_str(&format!("; last: \"{last}\""));
             }
             lines.push(line);
         }
         if !activity.edited.is_empty() {
-            let shown: Vec<String> =
-                activity.edited.iter().take(MAX_FILES).map(|f| format!("`{}`", clip(f, MAX_COMMAND))).collect();
+            let shown: Vec<String> = activity
+                .edited
+                .iter()
+                .take(MAX_FILES)
+                .map(|f| format!("`{}`", clip(f, MAX_COMMAND)))
+                .collect();
             let more = activity.edited.len().saturating_sub(MAX_FILES);
             let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             lines.push(format!("- edited {}{more}", shown.join(", ")));
@@ -313,7 +325,12 @@ mod tests {
             Self { harness, events: Vec::new() }
         }
 
-        fn push(&mut self, kind: EventKind, raw: serde_json::Value, fill: impl FnOnce(&mut HookEvent)) -> &mut Self {
+        fn push(
+            &mut self,
+            kind: EventKind,
+            raw: serde_json::Value,
+            fill: impl FnOnce(&mut HookEvent),
+        ) -> &mut Self {
             let seq = self.events.len() as u64 + 1;
             let mut event = HookEvent::new(
                 EventId(format!("e{seq}")),
@@ -407,9 +424,11 @@ mod tests {
     #[test]
     fn a_failure_after_the_pass_reopens_it_and_counts_its_runs() {
         let mut s = Session::new("claude");
-        s.shell("make check", Some(2), "error: boom")
-            .shell("make check", Some(0), "")
-            .shell("make check V=1", Some(2), "error: boom again");
+        s.shell("make check", Some(2), "error: boom").shell("make check", Some(0), "").shell(
+            "make check V=1",
+            Some(2),
+            "error: boom again",
+        );
         let activity = s.activity();
         assert_eq!(fixed(&activity), [("make check V=1", false)], "broken again at the end");
         assert_eq!(activity.failures[0].runs, 2);
@@ -418,8 +437,11 @@ mod tests {
     #[test]
     fn output_reads_a_failure_the_harness_reports_without_an_exit_code() {
         let mut s = Session::new("codex");
-        s.shell("pytest -q", None, "F..\n1 failed, 2 passed in 0.12s\n")
-            .shell("pytest -q", None, "...\n3 passed in 0.10s\n");
+        s.shell("pytest -q", None, "F..\n1 failed, 2 passed in 0.12s\n").shell(
+            "pytest -q",
+            None,
+            "...\n3 passed in 0.10s\n",
+        );
         assert_eq!(fixed(&s.activity()), [("pytest -q", true)]);
         let mut s = Session::new("codex");
         s.shell("ls src", None, "error: not a file, just a name");
@@ -458,7 +480,13 @@ mod tests {
     #[test]
     fn only_real_prompts_say_what_was_asked() {
         let mut s = Session::new("claude");
-        for prompt in ["/clear", "<command-name>/model</command-name>", "   ", "fix the cart total", "fix  the cart\ntotal"] {
+        for prompt in [
+            "/clear",
+            "<command-name>/model</command-name>",
+            "   ",
+            "fix the cart total",
+            "fix  the cart\ntotal",
+        ] {
             s.prompt(prompt);
         }
         assert_eq!(s.activity().prompts, ["fix the cart total"], "slash commands, tags and repeats left out");
@@ -494,7 +522,10 @@ mod tests {
         assert!(text.starts_with("## Where the last session here left off\n"), "{text}");
         assert!(text.contains("Claude Code session `claude:d57191af`"), "{text}");
         assert!(text.contains("today 16:00 local time (3 hours ago)"), "in the zone given: {text}");
-        assert!(text.contains("asked: \"fix the flaky cart test\"; last: \"now make the linter happy\""), "{text}");
+        assert!(
+            text.contains("asked: \"fix the flaky cart test\"; last: \"now make the linter happy\""),
+            "{text}"
+        );
         assert!(text.contains("- edited `src/cart.rs`"), "{text}");
         let open = text.find("`cargo clippy -- -D warnings` failed and had not passed since").expect(&text);
         let fixed = text.find("`cargo test -p cart` failed, then passed").expect(&text);
@@ -530,15 +561,19 @@ mod tests {
 
     /// `session`'s events in `project`, `minutes` ago.
     fn in_project(mut session: Session, key: &str, project: &str, minutes: i64) -> Vec<HookEvent> {
-        session.events.iter_mut().map(|stored| {
-            let mut event = stored.event.clone();
-            event.id = EventId(format!("{key}-{}", stored.seq));
-            event.session = SessionKey(key.to_owned());
-            event.project = Some(project.to_owned());
-            event.occurred_at = Utc::now() - Duration::minutes(minutes) + Duration::seconds(stored.seq as i64);
-            event
-        })
-        .collect()
+        session
+            .events
+            .iter_mut()
+            .map(|stored| {
+                let mut event = stored.event.clone();
+                event.id = EventId(format!("{key}-{}", stored.seq));
+                event.session = SessionKey(key.to_owned());
+                event.project = Some(project.to_owned());
+                event.occurred_at =
+                    Utc::now() - Duration::minutes(minutes) + Duration::seconds(stored.seq as i64);
+                event
+            })
+            .collect()
     }
 
     #[tokio::test]
@@ -557,7 +592,8 @@ mod tests {
         store.append(&events).await.unwrap();
 
         let current = SessionKey("codex:new".into());
-        let found = last(&store, &project("a"), &current).await.unwrap().expect("a session did something in a");
+        let found =
+            last(&store, &project("a"), &current).await.unwrap().expect("a session did something in a");
         assert_eq!(found.session.as_str(), "claude:worked", "the idle one says nothing; b's is not a's");
         assert_eq!(found.title.as_deref(), Some("fix the cart total"));
         assert_eq!(found.activity.edited, ["src/cart.rs"]);

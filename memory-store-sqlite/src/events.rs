@@ -216,7 +216,9 @@ fn listed_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedSession> {
     ))
 }
 
-fn session_info((key, harness, project, started, last, events): ListedSession) -> Result<SessionInfo, StoreError> {
+fn session_info(
+    (key, harness, project, started, last, events): ListedSession,
+) -> Result<SessionInfo, StoreError> {
     Ok(SessionInfo {
         key: SessionKey(key),
         harness,

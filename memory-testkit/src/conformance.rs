@@ -170,7 +170,9 @@ pub async fn sessions_are_listed(store: &dyn MemoryStore) {
         "and only the project's sessions: {acme:?}"
     );
     assert!(acme.windows(2).all(|w| w[0].last_at >= w[1].last_at), "most recently active first");
-    assert!(!ok(store.project_sessions("other", 100).await, "project_sessions").iter().any(|s| s.key == older));
+    assert!(
+        !ok(store.project_sessions("other", 100).await, "project_sessions").iter().any(|s| s.key == older)
+    );
     assert!(ok(store.project_sessions("acme", 0).await, "project_sessions").is_empty(), "limit 0 lists none");
     ok(store.append(&[first]).await, "redelivery");
     let again = ok(store.sessions().await, "sessions");

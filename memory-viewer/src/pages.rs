@@ -694,9 +694,13 @@ pub(crate) async fn preview(
     let none = BTreeSet::new();
     // A session that has not started yet: where the project's last one left off is due too.
     let new_session = memory_core::SessionKey("preview:new".to_owned());
-    let left_off =
-        memory_hook::left_off::section(state.store.as_ref(), &project, &new_session, hook.session_start_budget)
-            .await?;
+    let left_off = memory_hook::left_off::section(
+        state.store.as_ref(),
+        &project,
+        &new_session,
+        hook.session_start_budget,
+    )
+    .await?;
     let start = inject::session_start(
         state.store.as_ref(),
         &project,

@@ -34,17 +34,38 @@ fn bash(cwd: &std::path::Path, id: &str, command: &str, failed: Option<&str>) ->
 fn work(m: &Machine, project: &std::path::Path) {
     let s = CLAUDE_SESSION;
     m.hook("claude", project, &claude(s, project, "SessionStart", json!({ "source": "startup" })));
-    m.hook("claude", project, &claude(s, project, "UserPromptSubmit", json!({ "prompt":
-        "fix the rounding of invoice totals; the staging key is AKIAIOSFODNN7EXAMPLE" })));
+    m.hook(
+        "claude",
+        project,
+        &claude(
+            s,
+            project,
+            "UserPromptSubmit",
+            json!({ "prompt":
+        "fix the rounding of invoice totals; the staging key is AKIAIOSFODNN7EXAMPLE" }),
+        ),
+    );
     let file = project.join("src/invoice.rs");
     m.hook("claude", project, &claude(s, project, "PostToolUse", json!({
         "tool_name": "Edit", "tool_use_id": "toolu_edit",
         "tool_input": { "file_path": file, "old_string": "total as f32", "new_string": "total.round_cents()" },
         "tool_response": { "filePath": file, "success": true } })));
-    m.hook("claude", project, &bash(project, "toolu_1", "cargo test -p invoice", Some("test invoice::rounds ... FAILED")));
+    m.hook(
+        "claude",
+        project,
+        &bash(project, "toolu_1", "cargo test -p invoice", Some("test invoice::rounds ... FAILED")),
+    );
     m.hook("claude", project, &bash(project, "toolu_2", "cargo test -p invoice rounds", None));
-    m.hook("claude", project, &claude(s, project, "UserPromptSubmit", json!({ "prompt": "now make clippy happy" })));
-    m.hook("claude", project, &bash(project, "toolu_3", "cargo clippy -- -D warnings", Some("error: unused variable `rate`")));
+    m.hook(
+        "claude",
+        project,
+        &claude(s, project, "UserPromptSubmit", json!({ "prompt": "now make clippy happy" })),
+    );
+    m.hook(
+        "claude",
+        project,
+        &bash(project, "toolu_3", "cargo clippy -- -D warnings", Some("error: unused variable `rate`")),
+    );
     m.hook("claude", project, &claude(s, project, "Stop", json!({ "stop_hook_active": false })));
 }
 
@@ -73,13 +94,19 @@ fn a_codex_session_is_told_where_claude_code_left_off_in_the_same_project_only()
     let cursor_start =
         m.hook("cursor", &a, &cursor("cursor-a", &a, "sessionStart", json!({ "session_id": "cursor-a" })));
     let context = cursor_start.context("cursor").expect("cursor is told where the last session left off");
-    assert!(context.contains(HEADING) && context.contains("`cargo clippy -- -D warnings` failed"), "{context}");
+    assert!(
+        context.contains(HEADING) && context.contains("`cargo clippy -- -D warnings` failed"),
+        "{context}"
+    );
     let rules = std::fs::read_to_string(a.join(".cursor/rules/agent-memory.mdc")).unwrap_or_default();
     assert!(!rules.contains(HEADING), "{rules}");
 
     let other = m.hook("codex", &b, &codex("codex-b", &b, "SessionStart", json!({ "source": "startup" })));
     let context = other.context("codex").unwrap_or_default();
-    assert!(!context.contains(HEADING) && !context.contains("invoice"), "not from another project: {context}");
+    assert!(
+        !context.contains(HEADING) && !context.contains("invoice"),
+        "not from another project: {context}"
+    );
 
     // The session that left off, resumed: no start block about itself.
     let resumed =
