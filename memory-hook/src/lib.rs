@@ -44,6 +44,7 @@ mod error;
 pub mod forget;
 pub mod forward;
 pub mod health;
+pub mod history;
 pub mod inject;
 pub mod journal;
 pub mod ledger;
