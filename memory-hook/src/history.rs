@@ -58,11 +58,15 @@ pub async fn fix_of(store: &dyn MemoryStore, hit: &EventHit) -> memory_core::Res
 }
 
 /// See [`fix_of`].
-pub async fn fix_after(store: &dyn MemoryStore, failure: &StoredEvent) -> memory_core::Result<Option<StoredEvent>> {
+pub async fn fix_after(
+    store: &dyn MemoryStore,
+    failure: &StoredEvent,
+) -> memory_core::Result<Option<StoredEvent>> {
     let Some(run) = dream::shell_run(&failure.event).filter(|run| run.failed) else { return Ok(None) };
     let later = store.timeline(&failure.event.session, failure.seq, FIX_REACH).await?;
     Ok(later.into_iter().find(|stored| {
-        dream::shell_run(&stored.event).is_some_and(|next| !next.failed && dream::passes(&run.command, &next.command))
+        dream::shell_run(&stored.event)
+            .is_some_and(|next| !next.failed && dream::passes(&run.command, &next.command))
     }))
 }
 
@@ -129,7 +133,11 @@ mod tests {
             shell(3, EventKind::PostToolUse, "make check", Some(2), "error: boom"),
             shell(4, EventKind::PostToolUse, "make check", None, "1 failed"),
         ];
-        assert_eq!(counts(events), [("e1".into(), 1), ("e2".into(), 3)], "failures, however reported, are one");
+        assert_eq!(
+            counts(events),
+            [("e1".into(), 1), ("e2".into(), 3)],
+            "failures, however reported, are one"
+        );
     }
 
     #[test]
@@ -158,7 +166,9 @@ mod tests {
         assert_eq!(fix.event.id.0, "e4", "the first pass of the same operation, however spelt");
         assert_eq!(fix_after(&store, &stored[1]).await.unwrap(), None, "no later `cargo test` passed");
         assert_eq!(fix_after(&store, &stored[2]).await.unwrap(), None, "what passed has no fix");
-        assert!(is_failure(&stored[0].event) && is_failure(&stored[1].event) && !is_failure(&stored[2].event));
+        assert!(
+            is_failure(&stored[0].event) && is_failure(&stored[1].event) && !is_failure(&stored[2].event)
+        );
     }
 
     #[test]

@@ -641,9 +641,11 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
     );
     for (h, count, fix) in &events {
         let e = &h.event.event;
-        let count = if *count > 1 { format!(" <span class=\"count\">×{count}</span>") } else { String::new() };
+        let count =
+            if *count > 1 { format!(" <span class=\"count\">×{count}</span>") } else { String::new() };
         let fixed = fix.as_ref().map_or(String::new(), |fix| {
-            let command = fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map_or("", |s| s.command.as_str());
+            let command =
+                fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map_or("", |s| s.command.as_str());
             format!(
                 "<div class=\"fix\">fixed by <a href=\"{}#e-{}\">#{}</a>: <code>{}</code> passed</div>",
                 esc(&session_href(fix.event.session.as_str())),

@@ -522,10 +522,16 @@ pub(crate) async fn search(
             } else {
                 Tone::Plain
             };
-            let kind = if listed.count > 1 { format!("{} ×{}", e.kind, listed.count) } else { e.kind.to_string() };
+            let kind =
+                if listed.count > 1 { format!("{} ×{}", e.kind, listed.count) } else { e.kind.to_string() };
             let fixed = listed.fix.as_ref().map(|fix| {
-                let command = fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map(|s| s.command.as_str());
-                format!("fixed by #{}: `{}` passed", fix.seq, crate::output::clip(command.unwrap_or_default(), 120))
+                let command =
+                    fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map(|s| s.command.as_str());
+                format!(
+                    "fixed by #{}: `{}` passed",
+                    fix.seq,
+                    crate::output::clip(command.unwrap_or_default(), 120)
+                )
             });
             table.row_with(
                 vec![
