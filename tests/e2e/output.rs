@@ -412,6 +412,8 @@ fn the_demo_shows_what_each_prompt_taught_and_ends_with_the_next_step() {
         regex::Regex::new(r"(?m)^   (the dream the session's end started|no dream started by itself).*$")
             .unwrap();
     let text = report.replace_all(&text, "   [the dream's report]").into_owned();
+    let when = regex::Regex::new(r"last active [^()\n]* local time \([^)]*\)\.").unwrap();
+    let text = when.replace_all(&text, "last active [when].").into_owned();
     assert!(text.contains("taught "), "{text}");
     assert!(text.trim_end().ends_with("your own sessions then teach your own notes."), "{text}");
     insta::assert_snapshot!("demo", text);
