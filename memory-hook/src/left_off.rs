@@ -21,8 +21,9 @@ const BUDGET_PARTS: usize = 10;
 const HEAD_EVENTS: usize = 40;
 /// How many of a session's last events are read for its edits, failures and last prompt.
 const TAIL_EVENTS: usize = 200;
-/// How many of the project's most recent sessions are looked at for one that did something.
-const CANDIDATES: usize = 4;
+/// How many of the project's most recent sessions are looked at for one that did something (sessions
+/// opened and closed without a prompt are passed over; they hold a few events each).
+const CANDIDATES: usize = 24;
 /// Most files named; the rest are counted.
 const MAX_FILES: usize = 5;
 /// Most failures named.
@@ -64,10 +65,12 @@ impl Activity {
 /// ([`dream::passes`]). Cursor's two reports of one shell call count once.
 pub fn activity(events: Vec<StoredEvent>) -> Activity {
     let mut out = Activity::default();
+    let redactor = Redactor::new();
     for stored in sessions::merge_twins(events) {
         let event = &stored.event;
         if event.kind == EventKind::UserPromptSubmit {
-            if let Some(prompt) = event.prompt.as_deref().and_then(sessions::prompt_title)
+            if let Some(prompt) =
+                event.prompt.as_deref().and_then(|p| sessions::prompt_title_by(&redactor, p))
                 && !out.prompts.contains(&prompt)
             {
                 out.prompts.push(prompt);
@@ -136,7 +139,11 @@ pub async fn last(
         if activity.is_empty() {
             continue;
         }
-        let title = sessions::title(store, &info.key).await.map_err(into_store_error)?;
+        // The session's title, as `sessions::title` gives it, from the events already read.
+        let title = match sessions::noted_title(store, &info.key).await? {
+            Some(title) => Some(title),
+            None => activity.prompts.first().cloned(),
+        };
         return Ok(Some(LeftOff {
             session: info.key.clone(),
             harness: info.harness.clone(),
@@ -155,6 +162,9 @@ async fn session_events(
 ) -> memory_core::Result<Vec<StoredEvent>> {
     let mut events = store.timeline(&info.key, 0, HEAD_EVENTS).await?;
     let Some(last_read) = events.last().map(|e| e.seq) else { return Ok(events) };
+    if events.len() as u64 >= info.events {
+        return Ok(events);
+    }
     // Sequence numbers are gap-free, but retention may have cut the session's first events: the
     // last one is at most this many past the first one read.
     let first = events[0].seq;
@@ -162,13 +172,6 @@ async fn session_events(
     let from = end.saturating_sub(TAIL_EVENTS as u64).max(last_read);
     events.extend(store.timeline(&info.key, from, TAIL_EVENTS).await?);
     Ok(events)
-}
-
-fn into_store_error(e: crate::Error) -> memory_core::Error {
-    match e {
-        crate::Error::Store(e) => e,
-        other => memory_core::Error::backend("sessions", other, false),
-    }
 }
 
 /// The characters a start block of `budget` gives where the last session left off: a bounded
