@@ -157,12 +157,15 @@ pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: ch
 /// its facts one a line, none said twice; when a group's notes do not all fit whole, each gets a
 /// share that grows with its usefulness ([`usefulness`]; short notes whole, long ones cut to their
 /// first lines) and the least useful are only listed. Notes in `already` (injected earlier in this session, still
-/// in the conversation) are left out, and so is the index when `already` is not empty.
+/// in the conversation) are left out, and so is the index when `already` is not empty. `left_off`
+/// (where the last session in the project left off, [`crate::left_off`], rendered within its
+/// share of `budget`) closes the block; the notes have the rest.
 pub async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
     budget: usize,
     already: &BTreeSet<String>,
+    left_off: Option<&str>,
 ) -> memory_core::Result<Option<Injection>> {
     let fresh = |notes: Vec<Note>| -> Vec<Note> {
         notes.into_iter().filter(|n| !already.contains(&note_key(n))).collect()
@@ -170,7 +173,8 @@ pub async fn session_start(
     let user = fresh(store.list_notes(&NoteFilter::scope(Scope::User)).await?);
     let project_notes =
         fresh(store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
-    if user.is_empty() && project_notes.is_empty() {
+    let left_off = left_off.unwrap_or_default();
+    if user.is_empty() && project_notes.is_empty() && left_off.is_empty() {
         return Ok(None);
     }
     let tools = tools_used(&project_notes);
@@ -197,12 +201,12 @@ pub async fn session_start(
     ];
     let second =
         vec![("## The user's other notes\n\n".to_owned(), entries(&concerned, project, &mut said, &weight))];
-    let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
+    let room = budget.saturating_sub(header.chars().count() + CLOSE.len() + left_off.chars().count());
     let (body, notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
-    if body.is_empty() {
+    if body.is_empty() && left_off.is_empty() {
         return Ok(None);
     }
-    let text = format!("{header}{body}{CLOSE}");
+    let text = format!("{header}{body}{left_off}{CLOSE}");
     Ok(Some(Injection { text, notes }))
 }
 
@@ -1085,6 +1089,36 @@ mod tests {
         assert!(text.contains("Note 0 opens"), "the most useful is shown: {text}");
         assert!(!text.contains("Note 39 opens"), "left out, not cut to nothing: {text}");
         assert!(text.chars().count() <= 3_000);
+    }
+
+    #[tokio::test]
+    async fn where_the_last_session_left_off_closes_the_start_block_within_the_budget() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let left_off = "## Where the last session here left off\n\nCodex session `codex:x`.\n\n";
+        let none = BTreeSet::new();
+        let alone =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(
+            alone.text.contains(left_off) && alone.notes.is_empty(),
+            "given with no notes: {}",
+            alone.text
+        );
+        let body = "- a fact about the ledger that takes some room\n".repeat(80);
+        let long =
+            note(Scope::Project(project.id.clone()), "project/ledger/facts.md", NoteKind::Fact, 0, &body);
+        store.put_note(&long).await.unwrap();
+        let both =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(both.text.chars().count() <= 2_000, "{}", both.text.chars().count());
+        let notes_at = both.text.find("a fact about the ledger").expect(&both.text);
+        let left_at = both.text.find(left_off).expect(&both.text);
+        assert!(
+            notes_at < left_at && both.text.ends_with(&format!("{left_off}{}", super::CLOSE)),
+            "{}",
+            both.text
+        );
     }
 
     #[test]

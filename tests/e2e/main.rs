@@ -12,6 +12,7 @@ mod embedding_model;
 mod failure;
 mod forward;
 mod identity;
+mod left_off;
 mod local_llm;
 mod mcp;
 mod meaning;
