@@ -6,6 +6,7 @@ mod by_hand;
 mod control;
 mod cross_harness;
 mod distribution;
+mod droid;
 mod dream_kill;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;

@@ -7,6 +7,7 @@ mod copilot;
 mod cursor;
 mod gemini;
 mod qwen;
+mod droid;
 
 use std::sync::Arc;
 
