@@ -13,6 +13,7 @@ mod copilot;
 mod cursor;
 mod detect;
 mod doctor;
+mod droid;
 mod entries;
 mod file;
 mod gemini;
@@ -21,7 +22,6 @@ mod mcp;
 mod merge;
 mod plan;
 mod qwen;
-mod droid;
 #[cfg(test)]
 mod tests;
 

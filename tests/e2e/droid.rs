@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::model_server::Request;
-use crate::real_clis::{CARGO_NOTE, CONVENTION, Desk, Fired, clis, count, dreamed_by_itself, import_cargo_note};
+use crate::real_clis::{
+    CARGO_NOTE, CONVENTION, Desk, Fired, clis, count, dreamed_by_itself, import_cargo_note,
+};
 
 /// The events droid fires in one such session, in order, with one tool call that succeeds.
 const DROID_EVENTS: &[&str] =
@@ -85,7 +87,12 @@ fn request(id: u64, method: &str, params: Value) -> String {
 
 /// Reads protocol lines until one matches `done`, keeping them all; `false` on a timeout or the end
 /// of output.
-fn read_until(lines: &Receiver<Value>, kept: &mut Vec<Value>, until: Instant, done: impl Fn(&Value) -> bool) -> bool {
+fn read_until(
+    lines: &Receiver<Value>,
+    kept: &mut Vec<Value>,
+    until: Instant,
+    done: impl Fn(&Value) -> bool,
+) -> bool {
     loop {
         let left = until.saturating_duration_since(Instant::now());
         match lines.recv_timeout(left) {
@@ -131,7 +138,9 @@ impl Desk {
         stdin.write_all(request(1, "droid.initialize_session", start).as_bytes()).unwrap();
         let started = read_until(&lines, &mut kept, until, |l| l["type"] == "response" && l["id"] == "1");
         if started {
-            stdin.write_all(request(2, "droid.add_user_message", json!({ "text": prompt })).as_bytes()).unwrap();
+            stdin
+                .write_all(request(2, "droid.add_user_message", json!({ "text": prompt })).as_bytes())
+                .unwrap();
             read_until(&lines, &mut kept, until, |l| {
                 l.pointer("/params/notification/type").is_some_and(|t| t == "agent_turn_completed")
             });
@@ -226,10 +235,10 @@ fn memory_made_in_claude_code_reaches_droid_in_the_same_project_only() {
     assert_eq!(count(last, CONVENTION, |_, _| true), 1, "never the same note twice");
     assert_eq!(count(last, CARGO_NOTE, |_, _| true), 1, "never the same note twice");
     let mcp = run.notifications("mcp_status_changed");
-    assert!(
-        mcp.iter().any(|n| n.to_string().contains("agent-memory") && n.to_string().contains("connected")),
-        "install registered our MCP server in droid and droid connected to it: {mcp:#?}"
-    );
+    let connected = mcp.iter().flat_map(|n| n["servers"].as_array().into_iter().flatten()).any(|server| {
+        server["name"] == "agent-memory" && server["source"] == "user" && server["status"] == "connected"
+    });
+    assert!(connected, "install registered our MCP server in droid and droid connected to it: {mcp:#?}");
 
     let (droid_a, fired) = desk.droid_fired_since(seen);
     seen += fired.len();

@@ -6,8 +6,8 @@ mod by_hand;
 mod control;
 mod cross_harness;
 mod distribution;
-mod droid;
 mod dream_kill;
+mod droid;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;
 mod failure;

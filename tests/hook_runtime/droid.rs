@@ -76,7 +76,12 @@ impl HookFixtures for Droid {
     }
 
     fn session_end(&self, session: &str, cwd: &Path) -> Value {
-        payload(session, cwd, "SessionEnd", json!({ "reason": "other", "session_duration_ms": 14446.98, "message_count": 28 }))
+        payload(
+            session,
+            cwd,
+            "SessionEnd",
+            json!({ "reason": "other", "session_duration_ms": 14446.98, "message_count": 28 }),
+        )
     }
 
     fn wrongly_typed(&self, session: &str, cwd: &Path, secret: &str) -> Value {

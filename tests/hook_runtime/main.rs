@@ -5,9 +5,9 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod qwen;
-mod droid;
 
 use std::sync::Arc;
 
