@@ -301,3 +301,50 @@ fn droid_finishes_its_turn_with_the_store_unreachable_and_sync_delivers() {
     desk.assert_stored("droid", &fired);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 1);
 }
+
+/// `install --scope project` writes the project's `.factory/settings.json` and droid runs it with no
+/// trust step; the block the adapter renders for a tool call stops the call, and the reason
+/// reaches the model.
+#[test]
+fn droid_runs_project_hooks_and_honours_a_rendered_block() {
+    use memory_core::{EventKind, HarnessAdapter, HookResponse};
+
+    const REASON: &str = "agent-memory: this command is not allowed here";
+    let desk = Desk::with(&[]);
+    write_settings(&desk);
+    let a = desk.m.project("acme-api");
+    let project = a.to_str().unwrap();
+    desk.m.run(&["install", "--harness", "droid", "--scope", "project", "--project", project, "--no-mcp"]);
+    let path = a.join(".factory/settings.json");
+    let rendered = adapter_droid::DroidAdapter.render(&EventKind::PreToolUse, &HookResponse::block(REASON));
+    assert_eq!(rendered.exit_code, 0);
+    let answer = desk.m.dir.path().join("droid-block.json");
+    std::fs::write(&answer, &rendered.stdout).unwrap();
+    let mut settings: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let blocker = json!({ "matcher": "*", "hooks": [{ "type": "command", "command": format!("cat '{}'", answer.display()) }] });
+    settings["hooks"]["PreToolUse"].as_array_mut().unwrap().push(blocker);
+    std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
+
+    let touch = json!({ "summary": "Create the marker file", "command": "touch droid-ran.txt", "riskLevel": "low",
+                        "riskLevelReason": "Creates a file" });
+    desk.server.script_claude(vec![("Execute", touch)]);
+    desk.droid(&a, "Create the file.").assert_completed("droid with project hooks and a blocked call");
+    assert!(!a.join("droid-ran.txt").exists(), "droid did not run the blocked command");
+    let calls = model_calls(desk.server.take());
+    assert!(
+        calls.iter().any(|r| r.body.to_string().contains(REASON)),
+        "the reason reached droid's model: {:#?}",
+        calls.last().unwrap().body
+    );
+
+    let sessions = desk.m.run_json(&["sessions"]);
+    let keys: Vec<&str> = sessions.as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap()).collect();
+    assert!(keys.len() == 1 && keys[0].starts_with("droid:"), "{keys:?}");
+    let kinds: Vec<String> =
+        desk.timeline(keys[0]).iter().map(|e| e["kind"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(
+        kinds,
+        ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd"],
+        "a blocked call fires no PostToolUse"
+    );
+}
