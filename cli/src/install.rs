@@ -1,5 +1,5 @@
 //! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
-//! Gemini CLI, Copilot CLI and Qwen Code, take it out again, and check that it is in place and
+//! Gemini CLI, Copilot CLI, Qwen Code and Factory droid, take it out again, and check that it is in place and
 //! working.
 //!
 //! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
@@ -13,6 +13,7 @@ mod copilot;
 mod cursor;
 mod detect;
 mod doctor;
+mod droid;
 mod entries;
 mod file;
 mod gemini;
@@ -48,6 +49,8 @@ pub(crate) enum HarnessChoice {
     Copilot,
     /// Qwen Code.
     Qwen,
+    /// Factory droid.
+    Droid,
     /// All six.
     All,
 }
@@ -55,7 +58,7 @@ pub(crate) enum HarnessChoice {
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot, qwen or all (repeat or separate with
+    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, droid or all (repeat or separate with
     /// commas). Default: for `install`, the harnesses found on this machine (their configuration
     /// folder or their program on PATH); for `uninstall`, all.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -239,7 +242,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|droid|all",
             looked.join("\n")
         );
     }
@@ -294,6 +297,7 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Gemini => vec![Harness::Gemini],
             HarnessChoice::Copilot => vec![Harness::Copilot],
             HarnessChoice::Qwen => vec![Harness::Qwen],
+            HarnessChoice::Droid => vec![Harness::Droid],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();

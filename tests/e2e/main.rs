@@ -7,6 +7,7 @@ mod control;
 mod cross_harness;
 mod distribution;
 mod dream_kill;
+mod droid;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;
 mod failure;

@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, gemini, mcp, qwen};
+use super::{claude, copilot, cursor, droid, gemini, mcp, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -28,11 +28,13 @@ pub(crate) enum Harness {
     Copilot,
     /// Qwen Code.
     Qwen,
+    /// Factory droid.
+    Droid,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 6] =
-        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen];
+    pub(crate) const ALL: [Self; 7] =
+        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen, Self::Droid];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -47,6 +49,7 @@ impl Harness {
             Self::Gemini => "Gemini CLI",
             Self::Copilot => "Copilot CLI",
             Self::Qwen => "Qwen Code",
+            Self::Droid => "Factory droid",
         }
     }
 
@@ -63,6 +66,7 @@ impl Harness {
             Self::Gemini => &gemini::SPEC,
             Self::Copilot => &copilot::SPEC,
             Self::Qwen => &qwen::SPEC,
+            Self::Droid => &droid::SPEC,
         }
     }
 }
@@ -146,6 +150,8 @@ impl Context {
             }
             (Harness::Qwen, Scope::User) => self.home.join(".qwen").join("settings.json"),
             (Harness::Qwen, Scope::Project) => self.project()?.join(".qwen").join("settings.json"),
+            (Harness::Droid, Scope::User) => self.home.join(".factory").join("settings.json"),
+            (Harness::Droid, Scope::Project) => self.project()?.join(".factory").join("settings.json"),
         })
     }
 
@@ -366,6 +372,7 @@ pub(crate) fn plan(
                     Scope::Project => copilot::PROJECT_TRUST,
                 },
                 Harness::Qwen => qwen::TRUST,
+                Harness::Droid => droid::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -448,12 +455,13 @@ fn same_content(a: &str, b: &str) -> bool {
 }
 
 /// The problem to report when a harness's settings file turns every hook off (Gemini CLI's
-/// `hooksConfig.enabled: false`, Qwen Code's `disableAllHooks: true`).
+/// `hooksConfig.enabled: false`, Qwen Code's `disableAllHooks: true`, droid's `hooksDisabled: true`).
 pub(crate) fn hooks_off(harness: Harness, path: &Path, text: &str) -> Option<String> {
     let doc = Json::parse(text).ok()?;
     match harness {
         Harness::Gemini => gemini::hooks_off(&doc).then(|| gemini::hooks_off_problem(path)),
         Harness::Qwen => qwen::hooks_off(&doc).then(|| qwen::hooks_off_problem(path)),
+        Harness::Droid => droid::hooks_off(&doc).then(|| droid::hooks_off_problem(path)),
         _ => None,
     }
 }

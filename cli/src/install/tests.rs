@@ -78,6 +78,7 @@ fn harness_of(name: &str) -> Harness {
         "gemini" => Harness::Gemini,
         "copilot" => Harness::Copilot,
         "qwen" => Harness::Qwen,
+        "droid" => Harness::Droid,
         other => panic!("no harness {other}"),
     }
 }
@@ -863,4 +864,25 @@ async fn doctor_speaks_in_sentences_with_local_times() {
     );
     let text = text.replace(&bin.path().display().to_string(), "<bin>");
     insta::assert_snapshot!("doctor", placeholder(&sandbox, &text));
+}
+
+#[tokio::test]
+async fn droid_settings_that_turn_hooks_off_are_a_problem_and_mcp_goes_beside_them() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.path(Harness::Droid, Scope::User);
+    sandbox.put(&path, "{\n  \"hooksDisabled\": true\n}\n");
+    let plan = sandbox.run(&[Harness::Droid], Scope::User, Action::Install).unwrap();
+    assert!(
+        plan.notes.iter().any(|n| n.problem && n.text.contains("hooksDisabled: true")),
+        "{:?}",
+        plan.notes
+    );
+    let text = sandbox.read(&path);
+    assert!(text.contains("\"UserPromptSubmit\"") && text.contains("hook droid"), "{text}");
+    let mcp = sandbox.read(&path.with_file_name("mcp.json"));
+    assert!(mcp.contains("\"agent-memory\"") && mcp.contains("\"stdio\""), "{mcp}");
+    let mut config = memory_hook::config::Config::parse("").unwrap();
+    config.data_dir = Some(sandbox.dir.path().join("data"));
+    let report = doctor::check(&sandbox.ctx, &[Harness::Droid], false, Ok(config)).await;
+    assert!(report.problems.iter().any(|p| p.contains("droid runs no hooks")), "{:?}", report.problems);
 }
