@@ -201,8 +201,21 @@ pub async fn session_start(
     ];
     let second =
         vec![("## The user's other notes\n\n".to_owned(), entries(&concerned, project, &mut said, &weight))];
+    // A note every line of which an earlier note said has no entry: what it says is given.
+    let listed: BTreeSet<String> =
+        first.iter().chain(&second).flat_map(|(_, group)| group.iter().map(|e| note_key(e.note))).collect();
+    let covered: Vec<String> = profile
+        .iter()
+        .chain(&project_notes)
+        .chain(&concerned)
+        .map(|n| note_key(n))
+        .filter(|key| !listed.contains(key))
+        .collect();
     let room = budget.saturating_sub(header.chars().count() + CLOSE.len() + left_off.chars().count());
-    let (body, notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
+    let (body, mut notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
+    if !body.is_empty() {
+        notes.extend(covered);
+    }
     if body.is_empty() && left_off.is_empty() {
         return Ok(None);
     }
