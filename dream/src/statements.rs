@@ -382,6 +382,12 @@ static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The sentences of a prompt that state something durable, in order.
+/// Whether a text carries a credential with its value ("the wifi password is …"), or text already
+/// redacted: such a text is never filed, nor quoted back.
+pub fn carries_secret(text: &str) -> bool {
+    mood::secret(text)
+}
+
 pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     sentences(prompt).iter().filter_map(|sentence| statement(sentence)).collect()
 }

@@ -69,8 +69,17 @@ pub fn activity(events: Vec<StoredEvent>) -> Activity {
     for stored in sessions::merge_twins(events) {
         let event = &stored.event;
         if event.kind == EventKind::UserPromptSubmit {
-            if let Some(prompt) =
-                event.prompt.as_deref().and_then(|p| sessions::prompt_title_by(&redactor, p))
+            // A prompt that carried a secret (a credential in words, or text already redacted)
+            // is not quoted.
+            if let Some(prompt) = event
+                .prompt
+                .as_deref()
+                .filter(|p| {
+                    !dream::carries_secret(p)
+                        && !p.contains(memory_redact::MARKER_PREFIX)
+                        && !p.contains(memory_redact::PRIVATE_MARKER)
+                })
+                .and_then(|p| sessions::prompt_title_by(&redactor, p))
                 && !out.prompts.contains(&prompt)
             {
                 out.prompts.push(prompt);
@@ -409,6 +418,19 @@ mod tests {
             ("pytest tests/test_cart.py -x", "uv run pytest -q"),
         ] {
             assert_eq!(pair(failed, passed), [(failed.to_owned(), true)], "{failed} then {passed}");
+        }
+    }
+
+    #[test]
+    fn a_prompt_that_carried_a_secret_is_not_quoted() {
+        for secret in [
+            "my github token is [REDACTED:github-token], use it for the release",
+            "log in with [REDACTED:password] on staging",
+            "the office wifi is CorrectHorse99, we use pnpm here",
+        ] {
+            let mut s = Session::new("claude");
+            s.prompt("bump the cart service to 2.4").prompt(secret);
+            assert_eq!(s.activity().prompts, ["bump the cart service to 2.4"], "{secret}");
         }
     }
 

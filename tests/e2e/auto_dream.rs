@@ -139,7 +139,10 @@ fn a_session_that_ends_is_distilled_and_the_next_session_is_given_it_without_typ
             &project,
             &claude(&id, &project, "SessionStart", json!({ "source": "startup" })),
         );
-        start.context("claude").filter(|c| c.contains(PREFERENCE))
+        // In a note, not in the quote of the last session's prompt where it left off.
+        start
+            .context("claude")
+            .filter(|c| c.split("## Where the last session").next().unwrap_or(c).contains(PREFERENCE))
     });
     assert!(context.contains(PREFERENCE), "{context}");
 
