@@ -75,7 +75,7 @@ async fn hand_edits_win_and_are_marked_human_and_bad_files_are_skipped() {
     let edited =
         std::fs::read_to_string(&role).unwrap().replace("Backend engineer.", "Staff engineer, Rust.");
     std::fs::write(&role, edited).unwrap();
-    std::fs::write(dir.path().join("user/broken.md"), "no frontmatter here\n").unwrap();
+    std::fs::write(dir.path().join("user/broken.md"), "---\ntitle: never closed\n").unwrap();
     let new = note(Scope::User, "tools/jj.md", "jj", "Use jj.\n");
     std::fs::create_dir_all(dir.path().join("user/tools")).unwrap();
     std::fs::write(dir.path().join("user/tools/jj.md"), new.to_markdown()).unwrap();
