@@ -272,7 +272,8 @@ pub(crate) async fn timeline(m: &Memory, p: TimelineParams) -> ToolResult {
 pub(crate) async fn explain(m: &Memory, p: NoteRef) -> ToolResult {
     let store = m.store();
     let catalog = m.catalog().await?;
-    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let scope = m.scope(&catalog, &p.scope)?;
+    let path = catalog.note_path(&scope, &path(&p.path)?);
     let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&catalog, &scope, &path))?;
     let ids: &[EventId] = &note.meta.sources;
     let mut found = store.events_by_id(ids).await?;
