@@ -487,7 +487,10 @@ mod defaults_tests {
         assert_eq!((note.meta.title.as_str(), note.meta.kind), ("Staging", NoteKind::Procedure));
         assert_eq!((note.meta.scope, note.meta.generator.as_str()), (Scope::Project("acme".into()), "human"));
         let plain = Note::from_markdown_or(path.clone(), "# Staging\n\nRun it.\n", &defaults).unwrap();
-        assert_eq!((plain.meta.title.as_str(), plain.body.as_str()), ("Deploy to staging", "# Staging\n\nRun it.\n"));
+        assert_eq!(
+            (plain.meta.title.as_str(), plain.body.as_str()),
+            ("Deploy to staging", "# Staging\n\nRun it.\n")
+        );
         let unknown = Note::from_markdown_or(path.clone(), "---\ncolour: red\n---\n", &defaults).unwrap_err();
         assert!(unknown.to_string().contains("colour"), "{unknown}");
         let no_scope = NoteDefaults { scope: None, ..defaults };

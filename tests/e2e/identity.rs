@@ -244,7 +244,10 @@ fn an_mcp_write_to_an_unknown_project_fails_and_one_by_name_lands_in_the_project
 
     let listed = m.run_json(&["notes", "list", "--scope", &format!("project:{id}")]);
     let filed = json!("project/webshop/deploy.md");
-    assert!(listed.as_array().unwrap().iter().any(|n| n["path"] == filed), "in the project's folder: {listed}");
+    assert!(
+        listed.as_array().unwrap().iter().any(|n| n["path"] == filed),
+        "in the project's folder: {listed}"
+    );
     assert!(start(&m, &dir, "after-mcp").contains("Tuesdays"), "the note written by name is injected");
 }
 
@@ -319,11 +322,15 @@ fn a_project_reads_by_its_name_and_a_renamed_one_keeps_its_notes_under_the_new_n
     assert!(without(&sessions.to_string(), &hash), "{sessions}");
 
     let mut mcp = Mcp::start(&m, &dir);
-    let (failed, text) = mcp.call("read_note", json!({ "scope": "project:webshop", "path": "conventions.md" }));
+    let (failed, text) =
+        mcp.call("read_note", json!({ "scope": "project:webshop", "path": "conventions.md" }));
     assert!(!failed && text.contains(RULE) && text.contains("scope: project:webshop"), "{text}");
     assert!(without(&text, &hash), "{text}");
     let (failed, text) = mcp.call("list_notes", json!({}));
-    assert!(!failed && text.contains("project/webshop/procedures/deploy.md") && without(&text, &hash), "{text}");
+    assert!(
+        !failed && text.contains("project/webshop/procedures/deploy.md") && without(&text, &hash),
+        "{text}"
+    );
     let (failed, text) = mcp.call("list_sessions", json!({}));
     assert!(!failed && text.contains("webshop") && without(&text, &hash), "{text}");
     drop(mcp);
@@ -338,7 +345,10 @@ fn a_project_reads_by_its_name_and_a_renamed_one_keeps_its_notes_under_the_new_n
     let listed = m.run_json(&["notes", "list"]);
     let paths: Vec<&str> = listed.as_array().unwrap().iter().map(|n| n["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["project/shop/conventions.md", "project/shop/procedures/deploy.md"], "paths follow");
-    assert!(listed.as_array().unwrap().iter().all(|n| n["meta"]["scope"] == json!("project:shop")), "{listed}");
+    assert!(
+        listed.as_array().unwrap().iter().all(|n| n["meta"]["scope"] == json!("project:shop")),
+        "{listed}"
+    );
     let shown = m.run(&["notes", "show", "project:shop", "procedures/deploy.md"]);
     assert!(shown.contains("Tuesdays") && shown.contains("scope: project:shop\n"), "{shown}");
     let sessions = m.run_json(&["sessions"]);

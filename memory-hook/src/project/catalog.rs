@@ -391,7 +391,8 @@ fn join(projects: &mut Projects, source: &Known, target: &Known) {
 /// ([`memory_core::project_folder`]), so the dream keeps maintaining the note.
 fn moved_path(path: &NotePath, into_name: &str) -> NotePath {
     let inner = path.below_project_folder().unwrap_or(path.as_str());
-    NotePath::new(format!("{}/{inner}", memory_core::project_folder(into_name))).unwrap_or_else(|_| path.clone())
+    NotePath::new(format!("{}/{inner}", memory_core::project_folder(into_name)))
+        .unwrap_or_else(|_| path.clone())
 }
 
 fn moved(note: &Note, path: &NotePath, from_id: &str, into_id: &str) -> Note {

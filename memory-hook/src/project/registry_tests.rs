@@ -288,7 +288,11 @@ fn a_renamed_project_files_its_notes_under_its_new_name() {
     block_on(Catalog::load_settled(&s.registry, &store)).unwrap();
     assert_eq!(
         paths(),
-        ["project/webshop/conventions.md", "project/webshop/deploy.md", "project/webshop/procedures/deploy.md"]
+        [
+            "project/webshop/conventions.md",
+            "project/webshop/deploy.md",
+            "project/webshop/procedures/deploy.md"
+        ]
     );
     let path = NotePath::new("project/webshop/conventions.md").unwrap();
     assert_eq!(block_on(store.note_history(&scope, &path)).unwrap().len(), 1, "its history moved too");
@@ -364,7 +368,11 @@ fn merge_moves_notes_with_their_history_and_the_folders_follow() {
     });
 
     let report = block_on(merge(&s.registry, &store, "shop-old", "shop")).unwrap();
-    assert_eq!(report.moved, ["project/shop/deploy.md".to_owned(), into_conventions.clone()], "in its folder");
+    assert_eq!(
+        report.moved,
+        ["project/shop/deploy.md".to_owned(), into_conventions.clone()],
+        "in its folder"
+    );
     assert_eq!(report.collided, std::slice::from_ref(&into_conventions));
     block_on(async {
         assert!(store.list_notes(&NoteFilter::scope(from_scope.clone())).await.unwrap().is_empty());
