@@ -18,7 +18,7 @@ use crate::output::{Align, Table, Tone, json as print_json, print};
 pub(crate) enum ProjectsCommand {
     /// List the known projects: name, id, folders, remotes, last seen (the default).
     List,
-    /// Give a project another readable name; its id, notes and folders stay.
+    /// Give a project another readable name; its id and notes stay, filed under the new name.
     Rename {
         /// The project: its name or id.
         project: String,
