@@ -1,5 +1,5 @@
 //! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
-//! Gemini CLI, Copilot CLI and Qwen Code, take it out again, and check that it is in place and
+//! Gemini CLI, Copilot CLI, Qwen Code and Factory droid, take it out again, and check that it is in place and
 //! working.
 //!
 //! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
@@ -13,6 +13,7 @@ mod copilot;
 mod cursor;
 mod detect;
 mod doctor;
+mod droid;
 mod entries;
 mod file;
 mod gemini;
@@ -21,6 +22,7 @@ mod mcp;
 mod merge;
 mod plan;
 mod qwen;
+mod report;
 #[cfg(test)]
 mod tests;
 
@@ -29,7 +31,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use plan::{Action, Context};
+use plan::{Action, Context, ModelOutcome};
 pub(crate) use plan::{Harness, Scope};
 
 /// A harness named on the command line, or all of them.
@@ -47,6 +49,8 @@ pub(crate) enum HarnessChoice {
     Copilot,
     /// Qwen Code.
     Qwen,
+    /// Factory droid.
+    Droid,
     /// All six.
     All,
 }
@@ -54,7 +58,7 @@ pub(crate) enum HarnessChoice {
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot, qwen or all (repeat or separate with
+    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, droid or all (repeat or separate with
     /// commas). Default: for `install`, the harnesses found on this machine (their configuration
     /// folder or their program on PATH); for `uninstall`, all.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -75,6 +79,13 @@ pub(crate) struct InstallArgs {
     /// configuration (`uninstall` removes it regardless).
     #[arg(long)]
     pub(crate) no_mcp: bool,
+    /// Do not set up the local embedding model that lets prompts find notes by meaning (set up
+    /// by default; `agent-memory model install` adds it later).
+    #[arg(long)]
+    pub(crate) no_model: bool,
+    /// List every event, every file's change and every harness's notes (trust steps, flags).
+    #[arg(long, short = 'v')]
+    pub(crate) verbose: bool,
 }
 
 /// Arguments of `doctor`.
@@ -95,14 +106,15 @@ pub(crate) struct DoctorArgs {
     pub(crate) binary: Option<PathBuf>,
 }
 
-/// `agent-memory install`: adds our hook to each chosen harness's configuration.
-pub(crate) fn install(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
-    run(args, json, Action::Install)
+/// `agent-memory install`: adds our hook to each chosen harness's configuration, then sets up the
+/// embedding model.
+pub(crate) async fn install(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
+    run(args, json, Action::Install).await
 }
 
 /// `agent-memory uninstall`: removes our hook, and only ours, from each chosen harness.
-pub(crate) fn uninstall(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
-    run(args, json, Action::Uninstall)
+pub(crate) async fn uninstall(args: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
+    run(args, json, Action::Uninstall).await
 }
 
 /// `agent-memory doctor`: reports what is installed where, whether it is in step, whether the
@@ -122,24 +134,27 @@ pub(crate) async fn doctor(args: &DoctorArgs, json: bool) -> anyhow::Result<Exit
     Ok(if report.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCode> {
+async fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCode> {
     let mut ctx = context(args.project.as_deref(), args.binary.as_deref(), args.scope == Scope::Project)?;
     ctx.mcp = !args.no_mcp;
     if action == Action::Install && !args.dry_run {
         check_binary(&ctx.binary)?;
     }
     let mut found_notes = Vec::new();
+    let mut not_found = Vec::new();
     let harnesses = match (args.harness.is_empty(), action) {
         (false, _) => chosen(&args.harness),
         (true, Action::Uninstall) => Harness::ALL.to_vec(),
         (true, Action::Install) => {
             let (found, notes) = found_here(&ctx, args.scope)?;
             found_notes = notes;
+            not_found = Harness::ALL.into_iter().filter(|h| !found.contains(h)).collect();
             found
         }
     };
     let mut plan = plan::plan(&ctx, &harnesses, args.scope, action)?;
     plan.notes.splice(0..0, found_notes);
+    plan.not_found = not_found;
     if action == Action::Install && args.scope == Scope::Project {
         plan.notes.push(portability_note(&ctx));
     }
@@ -147,11 +162,27 @@ fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCod
     if !args.dry_run {
         plan::apply(&mut plan)?;
     }
+    let config = memory_hook::Config::load()
+        .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
+    match action {
+        Action::Install if args.no_model => plan.model = Some(ModelOutcome::Skipped),
+        Action::Install if args.dry_run => {
+            let dir = config.model_dir();
+            plan.model = Some(if memory_embed::is_installed(&dir) {
+                ModelOutcome::Present { dir }
+            } else {
+                ModelOutcome::Planned { dir }
+            });
+        }
+        Action::Install => plan.model = Some(set_up_model(&config, json).await),
+        Action::Uninstall => {
+            plan.data_dir = Some(config.data_dir());
+            plan.on_server = config.store.backend == memory_hook::Backend::Neo4j;
+        }
+    }
     if action == Action::Uninstall && harnesses.contains(&Harness::Cursor) {
         // The rules files the hooks wrote: every project's for the user scope, this project's
         // for the project scope.
-        let config = memory_hook::Config::load()
-            .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
         let only_under = if args.scope == Scope::Project { ctx.project.as_deref() } else { None };
         plan.context_files = memory_hook::context_file::remove_all(
             &crate::cmd::CURSOR,
@@ -163,9 +194,43 @@ fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCod
     if json {
         crate::output::json(&plan)?;
     } else {
-        crate::output::print(&plan::render(&plan));
+        crate::output::print(&report::render(&plan, args.verbose));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Installs the embedding model when it is not there yet (see [`crate::cmd::model::fetch`] for
+/// where it comes from) and embeds the notes already stored. A failure, such as no network, is
+/// reported and leaves the rest of the install as it is.
+async fn set_up_model(config: &memory_hook::Config, json: bool) -> ModelOutcome {
+    let dir = config.model_dir();
+    if memory_embed::is_installed(&dir) {
+        return ModelOutcome::Present { dir };
+    }
+    if !json {
+        crate::output::error(&format!(
+            "setting up the embedding model ({}, {} MB)…",
+            memory_embed::MODEL_NAME,
+            crate::cmd::model::DOWNLOAD_MB
+        ));
+    }
+    let installed = match crate::cmd::model::fetch(&dir).await {
+        Ok(installed) => installed,
+        Err(e) => {
+            let reason = format!("{e:#}");
+            let reason = reason.lines().next().unwrap_or_default().to_owned();
+            return ModelOutcome::Failed { reason };
+        }
+    };
+    let notes = match crate::store::open(config).await {
+        Ok(store) => memory_hook::dream_run::embed_notes(config, store.as_ref())
+            .await
+            .ok()
+            .flatten()
+            .map_or(0, |r| r.notes),
+        Err(_) => 0,
+    };
+    ModelOutcome::Installed { model: installed.model, dir, notes }
 }
 
 /// The harnesses found on this machine, with a note on what was found or skipped for each. Fails
@@ -177,7 +242,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|droid|all",
             looked.join("\n")
         );
     }
@@ -232,6 +297,7 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Gemini => vec![Harness::Gemini],
             HarnessChoice::Copilot => vec![Harness::Copilot],
             HarnessChoice::Qwen => vec![Harness::Qwen],
+            HarnessChoice::Droid => vec![Harness::Droid],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();

@@ -26,7 +26,7 @@
 //! ordered; no clock is read), so identical input gives byte-identical notes.
 
 mod book;
-mod fixes;
+pub(crate) mod fixes;
 mod fold;
 mod items;
 pub(crate) mod sightings;

@@ -51,6 +51,7 @@ pub use anthropic::{
     AnthropicProvider,
 };
 pub use deterministic::DeterministicProvider;
+pub use deterministic::fixes::{ShellRun, passes, shell_run};
 pub use deterministic::sightings::{Sightings, has_items, sightings, without_sightings};
 pub use diff::unified_diff;
 pub use error::{Error, Result};

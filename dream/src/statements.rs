@@ -1031,6 +1031,7 @@ static REPLACED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         ),
         format!(r"\bno longer (?:on |in |at |with )?{Y}"),
         format!(r"\bno more {Y}"),
+        format!(r"\b(?:never|no) {Y} (?:here|in here|in this \w+|for this \w+|on this \w+)\b"),
         format!(r"\breplaced? {Y} with\b"),
         format!(r"^(?:please )?avoid {Y}"),
     ]

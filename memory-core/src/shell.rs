@@ -133,6 +133,78 @@ const TASK_VALUE_FLAGS: &[&str] = &[
     "--load-average",
 ];
 
+/// Flags that take the next word as their value wherever they appear (`-D warnings`, `--port
+/// 3000`, `--reporter dot`), for telling a flag's value from the arguments after it.
+const VALUE_FLAGS: &[&str] = &[
+    "-D",
+    "-W",
+    "-A",
+    "-F",
+    "--features",
+    "--port",
+    "--host",
+    "--reporter",
+    "--target",
+    "--profile",
+    "--package",
+    "-p",
+    "--bin",
+    "--example",
+    "--test",
+    "--bench",
+    "-j",
+    "--jobs",
+    "-n",
+    "--numprocesses",
+    "--config",
+    "-c",
+    "--env",
+    "--mode",
+    "--format",
+    "--log-level",
+    "--loglevel",
+    "--timeout",
+    "--max-warnings",
+    "--cov",
+    "--cov-report",
+    "--maxfail",
+    "--durations",
+    "--tb",
+    "-m",
+    "--workers",
+    "--shard",
+    "--preset",
+    "--out-dir",
+    "--outdir",
+    "-o",
+    "--output",
+    "--ext",
+    "--parallel",
+    "--concurrency",
+    "--max-workers",
+    "--browser",
+    "--project",
+    "--region",
+    "--namespace",
+];
+
+/// Flags that pick what one run covers (`-k test_login`, `--filter orders`): their values are for
+/// that run, with nothing to reuse.
+const SELECTOR_FLAGS: &[&str] = &[
+    "-k",
+    "--filter",
+    "--grep",
+    "-t",
+    "--testNamePattern",
+    "--test-name-pattern",
+    "-g",
+    "--tests",
+    "--match",
+    "-run",
+    "--only",
+    "--skip",
+];
+
 /// Programs that run a script file: the file is what runs (`python manage.py migrate`).
 const INTERPRETERS: &[&str] =
     &["python", "node", "ruby", "perl", "php", "bash", "sh", "zsh", "deno", "elixir", "Rscript", "lua"];
@@ -281,6 +353,61 @@ impl Invocation {
             let after_bare_flag = at > 0 && args[at - 1].starts_with('-') && !args[at - 1].contains('=');
             if !after_bare_flag {
                 break;
+            }
+        }
+        out
+    }
+
+    /// The flags as a person would reuse them, in order, without repeats: a flag with the value
+    /// it was given (`--reporter=dot`, `-D warnings`, `--port 3000`), a switch by its name
+    /// (`--release`). Flags that pick what one run covers (`-k test_login`) and values of free
+    /// text (`-m "not slow"`) give nothing to reuse and are left out.
+    pub fn flag_uses(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut index = 0;
+        while let Some(word) = self.args.get(index) {
+            index += 1;
+            if !word.starts_with('-') || word == "-" || word == "--" || word.len() < 2 {
+                continue;
+            }
+            let (name, attached) = match word.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_owned())),
+                None => (word.as_str(), None),
+            };
+            if name.len() < 2 || name.len() > 40 || name.contains('`') {
+                continue;
+            }
+            let next = self.args.get(index).filter(|w| !w.starts_with('-'));
+            let value = match attached {
+                Some(value) => Some(value),
+                None if VALUE_FLAGS.contains(&name) || SELECTOR_FLAGS.contains(&name) => {
+                    index += usize::from(next.is_some());
+                    Some(next.cloned().unwrap_or_default())
+                }
+                None => match next {
+                    Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
+                        index += 1;
+                        Some(n.clone())
+                    }
+                    _ => None,
+                },
+            };
+            let usage = match value {
+                None => name.to_owned(),
+                Some(value) => {
+                    let reusable = !value.is_empty()
+                        && value.len() <= 40
+                        && !value.contains(char::is_whitespace)
+                        && !SELECTOR_FLAGS.contains(&name);
+                    if !reusable {
+                        continue;
+                    }
+                    let joiner = if word.contains('=') { "=" } else { " " };
+                    format!("{name}{joiner}{value}")
+                }
+            };
+            if !out.contains(&usage) {
+                out.push(usage);
             }
         }
         out
@@ -689,6 +816,27 @@ mod tests {
 
     fn operations(line: &str) -> Vec<String> {
         primary(line).unwrap().operations()
+    }
+
+    #[test]
+    fn flags_are_reused_with_their_values() {
+        let uses = |line: &str| primary(line).unwrap().flag_uses();
+        assert_eq!(uses("cargo clippy --all-targets -- -D warnings"), ["--all-targets", "-D warnings"]);
+        assert_eq!(uses("npx vitest run --reporter=dot --coverage"), ["--reporter=dot", "--coverage"]);
+        assert_eq!(uses("pnpm dev --port 5173 --open"), ["--port 5173", "--open"]);
+        assert_eq!(uses("pytest -x -n 4 tests/api"), ["-x", "-n 4"]);
+        assert_eq!(uses("./server --threads 8 --verbose"), ["--threads 8", "--verbose"]);
+        assert_eq!(uses("cargo test --release orders::"), ["--release"], "a switch takes no argument");
+    }
+
+    #[test]
+    fn flags_that_pick_one_run_or_carry_free_text_give_nothing() {
+        let uses = |line: &str| primary(line).unwrap().flag_uses();
+        assert_eq!(uses("pytest -k test_login_redirect -q"), ["-q"]);
+        assert_eq!(uses("npx jest -t 'renders the cart' --ci"), ["--ci"]);
+        assert_eq!(uses("go test -run TestSync ./..."), Vec::<String>::new());
+        assert_eq!(uses("pytest -m 'not slow' --tb=short"), ["--tb=short"]);
+        assert_eq!(uses("cargo run --port"), Vec::<String>::new(), "a value flag without its value");
     }
 
     #[test]

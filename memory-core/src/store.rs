@@ -354,6 +354,15 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
     /// Every session, most recently active first.
     async fn sessions(&self) -> Result<Vec<SessionInfo>>;
 
+    /// The sessions of `project` (their [`SessionInfo::project`]), most recently active first, at
+    /// most `limit`: what a session start reads to say where the last one left off.
+    async fn project_sessions(&self, project: &str, limit: usize) -> Result<Vec<SessionInfo>> {
+        let mut sessions = self.sessions().await?;
+        sessions.retain(|s| s.project.as_deref() == Some(project));
+        sessions.truncate(limit);
+        Ok(sessions)
+    }
+
     /// Events with store position `> after`, in position order, at most `limit`.
     async fn events_after(&self, after: u64, limit: usize) -> Result<Vec<StoredEvent>>;
 

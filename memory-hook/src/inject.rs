@@ -157,12 +157,15 @@ pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: ch
 /// its facts one a line, none said twice; when a group's notes do not all fit whole, each gets a
 /// share that grows with its usefulness ([`usefulness`]; short notes whole, long ones cut to their
 /// first lines) and the least useful are only listed. Notes in `already` (injected earlier in this session, still
-/// in the conversation) are left out, and so is the index when `already` is not empty.
+/// in the conversation) are left out, and so is the index when `already` is not empty. `left_off`
+/// (where the last session in the project left off, [`crate::left_off`], rendered within its
+/// share of `budget`) closes the block; the notes have the rest.
 pub async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
     budget: usize,
     already: &BTreeSet<String>,
+    left_off: Option<&str>,
 ) -> memory_core::Result<Option<Injection>> {
     let fresh = |notes: Vec<Note>| -> Vec<Note> {
         notes.into_iter().filter(|n| !already.contains(&note_key(n))).collect()
@@ -170,7 +173,8 @@ pub async fn session_start(
     let user = fresh(store.list_notes(&NoteFilter::scope(Scope::User)).await?);
     let project_notes =
         fresh(store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
-    if user.is_empty() && project_notes.is_empty() {
+    let left_off = left_off.unwrap_or_default();
+    if user.is_empty() && project_notes.is_empty() && left_off.is_empty() {
         return Ok(None);
     }
     let tools = tools_used(&project_notes);
@@ -197,12 +201,12 @@ pub async fn session_start(
     ];
     let second =
         vec![("## The user's other notes\n\n".to_owned(), entries(&concerned, project, &mut said, &weight))];
-    let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
+    let room = budget.saturating_sub(header.chars().count() + CLOSE.len() + left_off.chars().count());
     let (body, notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
-    if body.is_empty() {
+    if body.is_empty() && left_off.is_empty() {
         return Ok(None);
     }
-    let text = format!("{header}{body}{CLOSE}");
+    let text = format!("{header}{body}{left_off}{CLOSE}");
     Ok(Some(Injection { text, notes }))
 }
 
@@ -298,7 +302,9 @@ pub(crate) fn entries<'a>(
             }
             lines.push(memory_core::without_counts(line).to_owned());
         }
-        if lines.is_empty() {
+        // A list whose every item an earlier note said leaves only its introduction: nothing.
+        let is_item = |line: &str| line.trim_start().starts_with(['-', '*']);
+        if lines.is_empty() || (note.body.lines().any(is_item) && !lines.iter().any(|l| is_item(l))) {
             continue;
         }
         let head = match &note.meta.scope {
@@ -478,6 +484,12 @@ const WORD_WEIGHT: f32 = 0.3;
 /// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
 /// alone when meaning is known too.
 const WORDED_ENOUGH: f32 = 0.5;
+/// How far a list of what the agent did ([`is_activity_list`]) falls behind in the order of the
+/// notes relevant in meaning.
+const ACTIVITY_DROP: f32 = 0.1;
+/// How much a note of what was stated, sharing a word of the prompt, adds to the relevance that
+/// admits it.
+const STATED_ADMIT: f32 = 0.06;
 /// How much a note of the session's project adds to its relevance in meaning: what was said in
 /// this project is more specific than the user's general notes.
 const PROJECT_LIFT: f32 = 0.06;
@@ -600,6 +612,8 @@ pub async fn for_prompt(
                 entry.passage = Some(hit.passage);
             }
             let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+            // Each candidate's relevance, which admits it, and its order among the admitted.
+            let mut scored: Vec<(String, f32, f32)> = Vec::new();
             for (key, c) in &candidates {
                 let similarity = c.similarity.unwrap_or(farthest);
                 if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong && !c.fact
@@ -620,13 +634,22 @@ pub async fn for_prompt(
                 {
                     relevance -= ELSEWHERE_DROP;
                 }
-                ranked.push((key.clone(), relevance));
+                // Lists of what the agent ran and edited say what happened, not how the work is
+                // done: they come after what was stated, and what was stated is admitted a little
+                // sooner when it shares a word of the prompt that is not everyday English.
+                let activity = is_activity_list(&c.note);
+                let order = if activity { relevance - ACTIVITY_DROP } else { relevance };
+                if c.specific && !activity {
+                    relevance += STATED_ADMIT;
+                }
+                scored.push((key.clone(), relevance, order));
             }
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            if ranked.first().is_none_or(|(_, best)| *best < min_similarity) {
+            if scored.iter().all(|(_, relevance, _)| *relevance < min_similarity) {
                 return Ok(None);
             }
-            ranked.retain(|(_, relevance)| *relevance >= min_similarity - FURTHER_MARGIN);
+            scored.retain(|(_, relevance, _)| *relevance >= min_similarity - FURTHER_MARGIN);
+            scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+            ranked = scored.into_iter().map(|(key, _, order)| (key, order)).collect();
         }
     }
     if !by_meaning {
@@ -747,6 +770,13 @@ async fn by_words_only(
     }
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked)
+}
+
+/// Whether a note is a list the dream keeps of what the agent did (the commands it ran, the files
+/// it edited most, the flags it passed), not something stated.
+fn is_activity_list(note: &Note) -> bool {
+    let file = note.path.as_str().rsplit('/').next().unwrap_or_default();
+    file == "commands.md" || file == "hot-files.md" || file.ends_with("flags.md")
 }
 
 /// How much what a note holds weighs on a prompt, below one: rules and preferences the user
@@ -998,6 +1028,23 @@ mod tests {
         assert!(text.contains("- `cargo fmt --all`"), "{text}");
         assert_eq!(shown.len(), 2, "both whole: {shown:?}");
 
+        // A list whose every item an earlier note said shows no heading over its introduction.
+        let flags = note(
+            here.clone(),
+            "project/ledger/tools/cargo/test-flags.md",
+            NoteKind::Tool,
+            0,
+            "Flags passed to `cargo test` here.\n\n- `cargo fmt --all` (1×)\n",
+        );
+        let mut said = Vec::new();
+        let entries = super::entries(&[&commands, &flags], &project, &mut said, &|_| 1.0);
+        assert_eq!(
+            entries.len(),
+            1,
+            "only the commands: {:?}",
+            entries.iter().map(|e| &e.head).collect::<Vec<_>>()
+        );
+
         // Forty notes of 500 characters in 9,000: each keeps its opening, none is left out.
         let many: Vec<Note> = (0..40)
             .map(|i| {
@@ -1042,6 +1089,36 @@ mod tests {
         assert!(text.contains("Note 0 opens"), "the most useful is shown: {text}");
         assert!(!text.contains("Note 39 opens"), "left out, not cut to nothing: {text}");
         assert!(text.chars().count() <= 3_000);
+    }
+
+    #[tokio::test]
+    async fn where_the_last_session_left_off_closes_the_start_block_within_the_budget() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let left_off = "## Where the last session here left off\n\nCodex session `codex:x`.\n\n";
+        let none = BTreeSet::new();
+        let alone =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(
+            alone.text.contains(left_off) && alone.notes.is_empty(),
+            "given with no notes: {}",
+            alone.text
+        );
+        let body = "- a fact about the ledger that takes some room\n".repeat(80);
+        let long =
+            note(Scope::Project(project.id.clone()), "project/ledger/facts.md", NoteKind::Fact, 0, &body);
+        store.put_note(&long).await.unwrap();
+        let both =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
+        assert!(both.text.chars().count() <= 2_000, "{}", both.text.chars().count());
+        let notes_at = both.text.find("a fact about the ledger").expect(&both.text);
+        let left_at = both.text.find(left_off).expect(&both.text);
+        assert!(
+            notes_at < left_at && both.text.ends_with(&format!("{left_off}{}", super::CLOSE)),
+            "{}",
+            both.text
+        );
     }
 
     #[test]

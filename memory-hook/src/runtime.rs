@@ -35,6 +35,7 @@ use crate::health::StoreHealth;
 use crate::inject::{self, Injection};
 use crate::journal::{DrainMode, Journal};
 use crate::ledger::Ledger;
+use crate::left_off;
 use crate::project::{self, Project};
 use crate::tool_time;
 use crate::watchdog::{Shared, Stage};
@@ -800,9 +801,16 @@ impl Work<'_> {
                     let _ = ledger.reset();
                     Default::default()
                 };
+                let budget = hook.session_start_budget.min(cap);
+                // Where the last session here left off: a fresh start's alone, and never worth the
+                // notes (a failure to read it costs them nothing).
+                let left_off = if already.is_empty() {
+                    left_off::section(store, self.project, &self.event.session, budget).await.ok().flatten()
+                } else {
+                    None
+                };
                 let injection =
-                    inject::session_start(store, self.project, hook.session_start_budget.min(cap), &already)
-                        .await?;
+                    inject::session_start(store, self.project, budget, &already, left_off.as_deref()).await?;
 
                 if self.context_file && already.is_empty() {
                     // The file in the project's folder holds only the profile and this project's

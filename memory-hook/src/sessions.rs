@@ -21,11 +21,8 @@ pub const LAST: &str = "last";
 /// The title of `key`'s session: the title of the dream's note on it when there is one, else its
 /// first real prompt, else `None` (a session of tool calls only, or one retention pruned).
 pub async fn title(store: &dyn MemoryStore, key: &SessionKey) -> Result<Option<String>> {
-    let filter = NoteFilter { scope: Some(Scope::Session(key.0.clone())), prefix: None };
-    let notes = store.list_notes(&filter).await?;
-    let summary = notes.iter().find(|n| n.path.as_str().starts_with("summary")).or(notes.first());
-    if let Some(note) = summary.filter(|n| !n.meta.title.trim().is_empty()) {
-        return Ok(Some(readable(&note.meta.title)));
+    if let Some(title) = noted_title(store, key).await? {
+        return Ok(Some(title));
     }
     let events = store.timeline(key, 0, FIRST_EVENTS).await?;
     Ok(events
@@ -33,6 +30,14 @@ pub async fn title(store: &dyn MemoryStore, key: &SessionKey) -> Result<Option<S
         .filter(|e| e.event.kind == EventKind::UserPromptSubmit)
         .filter_map(|e| e.event.prompt.as_deref())
         .find_map(prompt_title))
+}
+
+/// The title of the dream's note on `key`'s session, if it has one.
+pub async fn noted_title(store: &dyn MemoryStore, key: &SessionKey) -> memory_core::Result<Option<String>> {
+    let filter = NoteFilter { scope: Some(Scope::Session(key.0.clone())), prefix: None };
+    let notes = store.list_notes(&filter).await?;
+    let summary = notes.iter().find(|n| n.path.as_str().starts_with("summary")).or(notes.first());
+    Ok(summary.filter(|n| !n.meta.title.trim().is_empty()).map(|note| readable(&note.meta.title)))
 }
 
 /// The titles of `sessions`, in their order.
@@ -47,16 +52,26 @@ pub async fn titles(store: &dyn MemoryStore, sessions: &[SessionInfo]) -> Result
 /// The title a prompt gives its session, or `None` when it is no real prompt: empty, a slash
 /// command (`/clear`), or text a harness sends in tags (`<command-name>…`).
 pub fn prompt_title(prompt: &str) -> Option<String> {
+    prompt_title_by(&Redactor::new(), prompt)
+}
+
+/// [`prompt_title`] with a redactor of the caller's: one for many prompts compiles its patterns
+/// once.
+pub fn prompt_title_by(redactor: &Redactor, prompt: &str) -> Option<String> {
     let text = prompt.trim_start();
     if text.is_empty() || text.starts_with('/') || text.starts_with('<') {
         return None;
     }
-    Some(readable(text))
+    Some(readable_by(redactor, text))
 }
 
 /// `text` redacted, on one line, cut at a word to [`TITLE_CHARS`].
 fn readable(text: &str) -> String {
-    let redacted = Redactor::new().redact_text(text).into_owned();
+    readable_by(&Redactor::new(), text)
+}
+
+fn readable_by(redactor: &Redactor, text: &str) -> String {
+    let redacted = redactor.redact_text(text).into_owned();
     let line = redacted.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.chars().count() <= TITLE_CHARS {
         return line;

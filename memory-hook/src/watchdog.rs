@@ -2,9 +2,8 @@
 //!
 //! The watchdog starts before the hook reads stdin. What it does at the deadline depends on how
 //! far the hook got:
-//! - still reading stdin: the harness is still writing; after a short grace ([`STDIN_GRACE`], for a
-//!   hook the machine was slow to schedule) it answers the no-op answer, since the harness never
-//!   finished delivering;
+//! - still reading stdin: after a grace ([`STDIN_GRACE`], for a hook the machine was slow to
+//!   schedule) it answers the no-op answer, since the harness never finished delivering;
 //! - payload read, event not yet redacted: it hands the payload to a process of its own
 //!   ([`crate::Process::hand_off`]), which journals it, and answers the no-op answer;
 //! - event ready: it journals the event and answers that event's pass answer;
@@ -18,8 +17,11 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use memory_core::HookEvent;
 
-/// How long past the deadline the watchdog waits for a read of stdin to finish.
-pub(crate) const STDIN_GRACE: Duration = Duration::from_millis(50);
+/// How long past the deadline the watchdog waits for a read of stdin to finish. A harness writes
+/// its payload at once (it fits in the pipe) and closes stdin, so a read still under way at the
+/// deadline almost always means this process was not given the CPU to do it (a loaded machine):
+/// waiting keeps the event. Only a harness that never closes stdin pays the wait, once.
+pub(crate) const STDIN_GRACE: Duration = Duration::from_millis(1000);
 
 /// How far the hook got.
 #[derive(Debug, Clone)]

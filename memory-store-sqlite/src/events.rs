@@ -177,27 +177,75 @@ pub(crate) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError
         "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
          ORDER BY last_s DESC, last_ns DESC, key",
     )?;
-    let rows = stmt.query_map([], |row| {
-        Ok((
-            row.get::<_, String>(0)?,
-            row.get::<_, String>(1)?,
-            row.get::<_, Option<String>>(2)?,
-            (row.get::<_, i64>(3)?, row.get::<_, i64>(4)?),
-            (row.get::<_, i64>(5)?, row.get::<_, i64>(6)?),
-            row.get::<_, i64>(7)?,
-        ))
-    })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (key, harness, project, started, last, events) = row?;
-        out.push(SessionInfo {
-            key: SessionKey(key),
-            harness,
-            project,
-            started_at: join_time(started.0, started.1)?,
-            last_at: join_time(last.0, last.1)?,
-            events: events as u64,
-        });
+    let rows = stmt.query_map([], listed_session)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter().map(session_info).collect()
+}
+
+const PROJECT_SESSIONS: &str =
+    "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
+     WHERE project = ?1 ORDER BY last_s DESC, last_ns DESC, key LIMIT ?2";
+
+/// The sessions of one project, most recently active first, at most `limit`: the first `limit`
+/// entries of the project's index, whatever the number of other sessions.
+pub(crate) fn project_sessions(
+    conn: &Connection,
+    project: &str,
+    limit: usize,
+) -> Result<Vec<SessionInfo>, StoreError> {
+    if limit == 0 {
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let mut stmt = conn.prepare_cached(PROJECT_SESSIONS)?;
+    let rows = stmt
+        .query_map(params![project, to_sql(limit)], listed_session)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter().map(session_info).collect()
+}
+
+/// A row of `sessions` as read: key, harness, project, start and last times, event count.
+type ListedSession = (String, String, Option<String>, (i64, i64), (i64, i64), i64);
+
+fn listed_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedSession> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        (row.get(3)?, row.get(4)?),
+        (row.get(5)?, row.get(6)?),
+        row.get(7)?,
+    ))
+}
+
+fn session_info(
+    (key, harness, project, started, last, events): ListedSession,
+) -> Result<SessionInfo, StoreError> {
+    Ok(SessionInfo {
+        key: SessionKey(key),
+        harness,
+        project,
+        started_at: join_time(started.0, started.1)?,
+        last_at: join_time(last.0, last.1)?,
+        events: events as u64,
+    })
+}
+
+#[cfg(test)]
+mod project_sessions_tests {
+    use super::*;
+
+    #[test]
+    fn a_projects_sessions_are_read_from_its_own_index_in_order() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::schema::migrate(&mut conn).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {PROJECT_SESSIONS}"))
+            .unwrap()
+            .query_map(params!["p", 5], |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let plan = plan.join("\n");
+        assert!(plan.contains("sessions_project"), "{plan}");
+        assert!(!plan.contains("TEMP B-TREE"), "no sort: {plan}");
+    }
 }

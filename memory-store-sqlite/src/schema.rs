@@ -185,6 +185,11 @@ END;
     r#"
 CREATE INDEX notes_scope_of ON notes (id, scope);
 "#,
+    // A project's latest sessions, read at every session start, without a walk of every
+    // session of every project.
+    r#"
+CREATE INDEX IF NOT EXISTS sessions_project ON sessions (project, last_s DESC, last_ns DESC, key);
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.

@@ -190,6 +190,11 @@ impl MemoryStore for SqliteStore {
         self.with(|conn| events::sessions(conn)).await
     }
 
+    async fn project_sessions(&self, project: &str, limit: usize) -> memory_core::Result<Vec<SessionInfo>> {
+        let project = project.to_owned();
+        self.with(move |conn| events::project_sessions(conn, &project, limit)).await
+    }
+
     async fn events_after(&self, after: u64, limit: usize) -> memory_core::Result<Vec<StoredEvent>> {
         self.with(move |conn| events::after(conn, after, limit)).await
     }

@@ -163,6 +163,17 @@ pub async fn sessions_are_listed(store: &dyn MemoryStore) {
     assert_eq!(o.events, 3, "event count");
     assert_eq!(o.started_at, first.occurred_at, "started_at is the earliest event time");
     assert_eq!(o.last_at, second.occurred_at, "last_at is the latest event time");
+    let acme = ok(store.project_sessions("acme", 100).await, "project_sessions");
+    assert!(acme.iter().any(|s| s.key == older), "a session is listed under its project");
+    assert!(
+        acme.iter().all(|s| s.project.as_deref() == Some("acme")),
+        "and only the project's sessions: {acme:?}"
+    );
+    assert!(acme.windows(2).all(|w| w[0].last_at >= w[1].last_at), "most recently active first");
+    assert!(
+        !ok(store.project_sessions("other", 100).await, "project_sessions").iter().any(|s| s.key == older)
+    );
+    assert!(ok(store.project_sessions("acme", 0).await, "project_sessions").is_empty(), "limit 0 lists none");
     ok(store.append(&[first]).await, "redelivery");
     let again = ok(store.sessions().await, "sessions");
     let o = again.iter().find(|s| s.key == older).expect("session still listed");

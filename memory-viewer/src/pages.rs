@@ -628,7 +628,16 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
         since,
         until,
     };
-    let events = state.store.search_events(&EventQuery::search(f.q.clone(), filter, HITS)).await?;
+    let found = state
+        .store
+        .search_events(&EventQuery::search(f.q.clone(), filter, memory_hook::history::window(HITS)))
+        .await?;
+    // Near-duplicates as one hit with a count; a failure with the run that fixed it.
+    let mut events = Vec::new();
+    for (h, count) in memory_hook::history::collapse(found, |h| &h.event.event).into_iter().take(HITS) {
+        let fix = memory_hook::history::fix_of(state.store.as_ref(), &h).await.ok().flatten();
+        events.push((h, count, fix));
+    }
     let _ = write!(body, "<section id=\"note-hits\"><h2>Notes ({})</h2><ul class=\"hits\">", notes.len());
     for h in &notes {
         let _ = write!(
@@ -649,11 +658,24 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
         "</ul></section><section id=\"event-hits\"><h2>History ({})</h2><ul class=\"hits\">",
         events.len()
     );
-    for h in &events {
+    for (h, count, fix) in &events {
         let e = &h.event.event;
+        let count =
+            if *count > 1 { format!(" <span class=\"count\">×{count}</span>") } else { String::new() };
+        let fixed = fix.as_ref().map_or(String::new(), |fix| {
+            let command =
+                fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map_or("", |s| s.command.as_str());
+            format!(
+                "<div class=\"fix\">fixed by <a href=\"{}#e-{}\">#{}</a>: <code>{}</code> passed</div>",
+                esc(&session_href(fix.event.session.as_str())),
+                fix.seq,
+                fix.seq,
+                esc(command)
+            )
+        });
         let _ = write!(
             body,
-            "<li><a href=\"{}#e-{}\">{} #{}</a> {} {} {} <span class=\"project\">{}</span><div class=\"excerpt\">{}</div></li>",
+            "<li><a href=\"{}#e-{}\">{} #{}</a> {} {}{count} {} <span class=\"project\">{}</span><div class=\"excerpt\">{}</div>{fixed}</li>",
             esc(&session_href(e.session.as_str())),
             h.event.seq,
             esc(e.session.as_str()),
@@ -711,8 +733,23 @@ pub(crate) async fn preview(
     let project = Project { id: known.id.clone(), name: known.name.clone(), root };
     let hook = &state.config.hook;
     let none = BTreeSet::new();
-    let start =
-        inject::session_start(state.store.as_ref(), &project, hook.session_start_budget, &none).await?;
+    // A session that has not started yet: where the project's last one left off is due too.
+    let new_session = memory_core::SessionKey("preview:new".to_owned());
+    let left_off = memory_hook::left_off::section(
+        state.store.as_ref(),
+        &project,
+        &new_session,
+        hook.session_start_budget,
+    )
+    .await?;
+    let start = inject::session_start(
+        state.store.as_ref(),
+        &project,
+        hook.session_start_budget,
+        &none,
+        left_off.as_deref(),
+    )
+    .await?;
     let _ = write!(body, "<section id=\"preview-start\"><h2>Session start in {}</h2>", esc(&project.name));
     let names = catalog.naming();
     body.push_str(&injection(start.as_ref(), hook.session_start_budget, &names));

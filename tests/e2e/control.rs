@@ -233,7 +233,7 @@ fn the_cursor_rules_file_stays_out_of_git_holds_only_its_project_and_goes_with_u
     let exclude = std::fs::read_to_string(repo.join(".git/info/exclude")).unwrap();
     assert_eq!(exclude.matches("/.cursor/rules/agent-memory.mdc").count(), 1, "{exclude}");
 
-    let said = m.run(&["uninstall", "--harness", "cursor"]);
+    let said = m.run(&["uninstall", "--harness", "cursor", "--verbose"]);
     assert!(said.contains(&format!("cursor rules file {}: removed", rules_path.display())), "{said}");
     assert!(!rules_path.exists() && !repo.join(".cursor").exists(), "the file and its folders are gone");
     let exclude = std::fs::read_to_string(repo.join(".git/info/exclude")).unwrap();

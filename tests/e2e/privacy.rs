@@ -201,7 +201,8 @@ fn forget_a_session_and_prune_dry_run_change_nothing_until_asked() {
     assert_eq!(pruned["events"], json!(0), "nothing distilled yet, so nothing would go: {pruned:#}");
     m.run(&["dream"]);
     let pruned = m.run_json(&["prune", "--older-than", "1s", "--dry-run"]);
-    assert_eq!(pruned["events"], json!(9), "every distilled event would go: {pruned:#}");
+    // Nine recorded events and the injection that told the second session where the first left off.
+    assert_eq!(pruned["events"], json!(10), "every distilled event would go: {pruned:#}");
     assert_eq!(pruned["dry_run"], json!(true));
     assert_eq!(
         m.run_json(&["timeline", "claude:one"]).as_array().unwrap().len(),

@@ -28,6 +28,7 @@ pub(crate) struct Clis {
     pub(crate) gemini: PathBuf,
     pub(crate) copilot: PathBuf,
     pub(crate) qwen: PathBuf,
+    pub(crate) droid: PathBuf,
 }
 
 pub(crate) fn clis() -> &'static Clis {
@@ -53,6 +54,7 @@ pub(crate) fn clis() -> &'static Clis {
             gemini: find("gemini "),
             copilot: find("copilot "),
             qwen: find("qwen "),
+            droid: find("droid "),
         }
     })
 }
@@ -174,6 +176,9 @@ impl Desk {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, serde_json::to_vec_pretty(&settings).unwrap()).unwrap();
         }
+        if harnesses.contains(&"droid") {
+            crate::droid::write_settings(&desk);
+        }
         if !harnesses.is_empty() {
             desk.m.run(&["install", "--harness", &harnesses.join(",")]);
         }
@@ -186,6 +191,7 @@ impl Desk {
                 "gemini" => (".gemini/settings.json", false),
                 "copilot" => (".copilot/settings.json", true),
                 "qwen" => (".qwen/settings.json", false),
+                "droid" => (".factory/settings.json", false),
                 other => panic!("no recorder for {other}"),
             };
             desk.add_recorder(&desk.m.dir.path().join(config), flat);

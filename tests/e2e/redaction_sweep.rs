@@ -1,9 +1,9 @@
 //! Every token format of the redaction catalog, through the real binary: one synthetic sample of
 //! each (plus `.netrc` and `.pgpass` lines and an Okta `SSWS` header) is sent by every harness's
 //! hook in the carriers that harness uses: prompts (Claude Code, Codex, Gemini CLI, Copilot CLI,
-//! Qwen Code, Cursor), tool inputs (a Claude Code file write, a Codex patch, a Gemini CLI shell
-//! command, a Cursor edit), tool outputs (shell output of each harness, Gemini CLI's and Qwen Code's
-//! behind `Output: `, a failed Qwen Code call's `error`, Claude Code's and Copilot CLI's numbered
+//! Qwen Code, Factory droid, Cursor), tool inputs (a Claude Code file write, a Codex patch, a Gemini
+//! CLI shell command, a droid `Create`, a Cursor edit), tool outputs (shell output of each harness,
+//! Gemini CLI's and Qwen Code's behind `Output: `, a failed Qwen Code call's `error`, Claude Code's and Copilot CLI's numbered
 //! file views), one hook journaled while the store
 //! is locked, and a note written through MCP then given to the next session. Then no sample may be
 //! readable in any file under the data folder (store, journal, logs, notes), nor in what the hooks
@@ -75,6 +75,19 @@ fn qwen_event(cwd: &Path, event: &str, fields: Value) -> Value {
     payload
 }
 
+/// Factory droid: Claude Code's event names and fields, its own tools (`Execute` output closed by
+/// `[Process exited with code N]`, `Create` with the file's content).
+fn droid_event(cwd: &Path, event: &str, fields: Value) -> Value {
+    let mut payload = json!({
+        "session_id": "s-sweep-droid", "transcript_path": "/tmp/droid-session.jsonl", "cwd": cwd,
+        "permission_mode": "auto-high", "hook_event_name": event,
+    });
+    if let (Value::Object(into), Value::Object(from)) = (&mut payload, fields) {
+        into.extend(from);
+    }
+    payload
+}
+
 fn copilot(session: &str, cwd: &Path, tool: &str, text: &str) -> Value {
     json!({
         "hook_event_name": "PostToolUse", "session_id": session, "cwd": cwd,
@@ -141,6 +154,15 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
         });
         let mut qwen_failed = qwen_shell.clone();
         qwen_failed["error"] = json!(format!("Command: cat deploy/sweep.env\nOutput: {text}\nExit Code: 1"));
+        let droid_shell = json!({
+            "tool_name": "Execute",
+            "tool_input": { "summary": "Show the settings file", "command": "cat deploy/sweep.env", "riskLevel": "low" },
+            "tool_response": format!("{text}\n\n\n[Process exited with code 0]"),
+        });
+        let droid_create = json!({
+            "tool_name": "Create", "tool_input": { "file_path": file, "content": text },
+            "tool_response": format!("{{\"success\":true,\"file_path\":\"{}\"}}", file.display()),
+        });
         let copilot_shell = format!("{text}\n<shellId: 0 completed with exit code 0>");
         let cursor_prompt = json!({ "prompt": text, "attachments": [] });
         let cursor_shell = json!({ "command": "cat deploy/sweep.env", "output": text, "duration": 812 });
@@ -162,6 +184,9 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
             ("qwen", qwen_event(&cwd, "UserPromptSubmit", json!({ "prompt": text }))),
             ("qwen", qwen_event(&cwd, "PostToolUse", qwen_shell.clone())),
             ("qwen", qwen_event(&cwd, "PostToolUseFailure", qwen_failed)),
+            ("droid", droid_event(&cwd, "UserPromptSubmit", json!({ "prompt": text, "has_images": false }))),
+            ("droid", droid_event(&cwd, "PostToolUse", droid_shell)),
+            ("droid", droid_event(&cwd, "PostToolUse", droid_create)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "beforeSubmitPrompt", cursor_prompt)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterShellExecution", cursor_shell)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterFileEdit", cursor_edit)),
@@ -191,6 +216,7 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
         "gemini:s-sweep-gemini",
         "copilot:s-sweep-copilot",
         "qwen:s-sweep-qwen",
+        "droid:s-sweep-droid",
     ] {
         let timeline = m.run(&["--json", "timeline", session]);
         assert!(timeline.contains("[REDACTED:"), "{session} was stored with markers: {timeline}");

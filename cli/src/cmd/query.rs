@@ -381,7 +381,7 @@ pub(crate) async fn search(
     looking: Looking,
     limit: usize,
 ) -> anyhow::Result<std::process::ExitCode> {
-    use super::history::{excerpt, hit_json};
+    use super::history::excerpt;
     let (store, scopes) = store_and_scopes().await?;
     let mut wanted = Vec::new();
     for text in &scope_args {
@@ -412,15 +412,17 @@ pub(crate) async fn search(
         Vec::new()
     };
     let events = if looking.events {
+        // Near-duplicates become one hit: more are asked for than are shown.
+        let wide = memory_hook::history::window(limit);
         // Asked in a project's folder, history is about that project first: its best hits, then
         // the best of every project's.
         let mut hits = Vec::new();
         if let Some(id) = scopes.here_id().filter(|_| filter.project.is_none()) {
             let own = memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() };
-            hits = store.search_events(&memory_core::EventQuery::search(query, own, limit)).await?;
+            hits = store.search_events(&memory_core::EventQuery::search(query, own, wide)).await?;
         }
-        for hit in store.search_events(&memory_core::EventQuery::search(query, filter, limit)).await? {
-            if hits.len() < limit && !hits.iter().any(|h| h.event.position == hit.event.position) {
+        for hit in store.search_events(&memory_core::EventQuery::search(query, filter, wide)).await? {
+            if hits.len() < wide && !hits.iter().any(|h| h.event.position == hit.event.position) {
                 hits.push(hit);
             }
         }
@@ -440,10 +442,7 @@ pub(crate) async fn search(
     };
     let events =
         super::history::ranked(events, event_relevance, |h| 2 * (h.matched_terms + here(h)) + here(h));
-    let mut followed = Vec::with_capacity(events.len());
-    for (hit, _) in &events {
-        followed.push(super::history::what_followed(store.as_ref(), hit).await);
-    }
+    let events = super::history::listed(store.as_ref(), events, limit).await;
     let project_of = |hit: &memory_core::EventHit| {
         hit.event.event.project.as_deref().map(|id| scopes.project_name(id).to_owned())
     };
@@ -463,14 +462,7 @@ pub(crate) async fn search(
             .collect();
         let events: Vec<_> = events
             .iter()
-            .zip(&followed)
-            .map(|((h, r), then)| {
-                let mut hit = hit_json(h, query, *r, project_of(h).as_deref());
-                if !then.is_empty() {
-                    hit["then"] = json!(then);
-                }
-                hit
-            })
+            .map(|listed| super::history::listed_json(listed, query, project_of(&listed.hit).as_deref()))
             .collect();
         if looking.events {
             print_json(&json!({ "query": query, "notes": notes, "events": events }))?;
@@ -519,7 +511,7 @@ pub(crate) async fn search(
             text.push('\n');
         }
         let zone =
-            events.first().map(|(h, _)| clock.abbreviation(h.event.event.occurred_at)).unwrap_or_default();
+            events.first().map(|l| clock.abbreviation(l.hit.event.event.occurred_at)).unwrap_or_default();
         let mut table = Table::new(&[
             ("RELEVANCE", Align::Right),
             ("WORDS", Align::Right),
@@ -529,26 +521,39 @@ pub(crate) async fn search(
             ("EVENT", Align::Left),
             ("PROJECT", Align::Left),
         ]);
-        for ((h, relevance), then) in events.iter().zip(&followed) {
+        for listed in &events {
+            let h = &listed.hit;
             let e = &h.event.event;
             let tone = if e.tool.as_ref().is_some_and(|t| t.failed == Some(true)) {
                 Tone::Failure
             } else {
                 Tone::Plain
             };
+            let kind =
+                if listed.count > 1 { format!("{} ×{}", e.kind, listed.count) } else { e.kind.to_string() };
+            let fixed = listed.fix.as_ref().map(|fix| {
+                let command =
+                    fix.event.tool.as_ref().and_then(|t| t.shell.as_ref()).map(|s| s.command.as_str());
+                format!(
+                    "fixed by #{}: `{}` passed",
+                    fix.seq,
+                    crate::output::clip(command.unwrap_or_default(), 120)
+                )
+            });
             table.row_with(
                 vec![
-                    format!("{relevance:.2}"),
+                    format!("{:.2}", listed.relevance),
                     format!("{}/{}", h.matched_terms, terms.len()),
                     clock.second(e.occurred_at),
                     e.session.to_string(),
                     h.event.seq.to_string(),
-                    e.kind.to_string(),
+                    kind,
                     project_of(h).unwrap_or_else(|| "-".to_owned()),
                 ],
                 tone,
                 std::iter::once(excerpt(h, query))
-                    .chain((!then.is_empty()).then(|| format!("then: {}", then.join(" → ")))),
+                    .chain(fixed)
+                    .chain((!listed.then.is_empty()).then(|| format!("then: {}", listed.then.join(" → ")))),
             );
         }
         text.push_str(&paint(Tone::Header, &format!("History ({}, times in {zone})", events.len())));

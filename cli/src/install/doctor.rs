@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
+use memory_hook::hook_log::{self, HookRun, RunOutcome};
 use serde::Serialize;
 
 use super::codex;
@@ -15,6 +16,7 @@ use super::json::Json;
 use super::mcp;
 use super::merge;
 use super::plan::{self, Action, Context, Harness, Scope};
+use crate::output::Clock;
 
 /// Whether a binary can be run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -100,14 +102,6 @@ pub(crate) struct LastEvent {
     pub(crate) session: String,
 }
 
-/// The most recent hook run of a harness, from the hook log.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct LastHook {
-    pub(crate) harness: String,
-    pub(crate) at: String,
-    pub(crate) summary: String,
-}
-
 /// Events past the watermarks at most this many are counted.
 const WAITING_CAP: u64 = 10_000;
 
@@ -142,7 +136,8 @@ pub(crate) struct Report {
     pub(crate) delivery: memory_hook::forward::ForwardStatus,
     pub(crate) capture: super::capture::CaptureCheck,
     pub(crate) last_events: Vec<LastEvent>,
-    pub(crate) last_hooks: Vec<LastHook>,
+    /// The last hook run of each harness, from the hook log.
+    pub(crate) last_hooks: Vec<HookRun>,
     /// Things to look at that do not stop the hooks.
     pub(crate) warnings: Vec<String>,
     /// Things that keep memory from working; any makes `doctor` exit 1.
@@ -183,8 +178,8 @@ pub(crate) async fn check(
             }
             match checked.state {
                 State::Drifted => problems.push(format!(
-                    "{} hooks in {} drifted: run `agent-memory doctor --fix`",
-                    harness.name(),
+                    "the {} hooks in {} drifted: run `agent-memory doctor --fix`",
+                    harness.title(),
                     checked.path.display()
                 )),
                 State::Unreadable => {
@@ -205,13 +200,13 @@ pub(crate) async fn check(
                 match &found.state {
                     mcp::State::Drifted { command } => problems.push(format!(
                         "the {} MCP server in {} runs {command}: run `agent-memory doctor --fix`",
-                        harness.name(),
+                        harness.title(),
                         found.path.display()
                     )),
                     mcp::State::Absent if checked.state == State::Installed => warnings.push(format!(
                         "{} hooks are installed but not the MCP server ({}): `agent-memory install --harness {}` \
                          registers it",
-                        harness.name(),
+                        harness.title(),
                         found.path.display(),
                         harness.name()
                     )),
@@ -234,7 +229,7 @@ pub(crate) async fn check(
         }) {
             warnings.push(format!(
                 "{} hooks are installed in both {} and {}: each event is recorded twice",
-                f.harness.name(),
+                f.harness.title(),
                 f.path.display(),
                 other.path.display()
             ));
@@ -260,14 +255,14 @@ pub(crate) async fn check(
     }
     let dream = dream_findings(&data, waiting, &mut warnings, &mut problems);
     let capture = super::capture::check(&data, &mut problems);
-    let last_hooks = log_dir.map(|dir| last_hooks(&dir.join("hook.log"))).unwrap_or_default();
-    for hook in &last_hooks {
-        let failed =
-            ["error:", "panic:"].iter().any(|p| hook.summary.starts_with(p)) || hook.summary.contains("LOST");
-        if failed {
-            warnings
-                .push(format!("the last {} hook run ({}) failed: {}", hook.harness, hook.at, hook.summary));
-        }
+    let last_hooks = log_dir.map(|dir| hook_log::last_runs(&dir.join("hook.log"))).unwrap_or_default();
+    for hook in last_hooks.iter().filter(|h| h.outcome == RunOutcome::Failed) {
+        warnings.push(format!(
+            "the last {} hook run ({}) failed: {}",
+            Harness::title_of(&hook.harness),
+            crate::output::clock().minute(hook.at),
+            hook.summary
+        ));
     }
     Report {
         binary: ctx.binary.clone(),
@@ -405,7 +400,11 @@ fn journal_findings(
 const FORWARD_LAG_WARNING_MS: u64 = 60_000;
 
 /// The delivery section: in forward mode, the backlog, its lag and the forwarder's last run.
-fn render_delivery(delivery: &memory_hook::forward::ForwardStatus) -> String {
+fn render_delivery(
+    delivery: &memory_hook::forward::ForwardStatus,
+    now: DateTime<Utc>,
+    clock: &Clock,
+) -> String {
     if !delivery.forwarding {
         return String::new();
     }
@@ -420,8 +419,8 @@ fn render_delivery(delivery: &memory_hook::forward::ForwardStatus) -> String {
     }
     match &delivery.last {
         Some(run) => out.push_str(&format!(
-            "last forwarder run: {} {}\n",
-            crate::output::clock().exact(run.ended_at),
+            "last forwarder run: {}, {}\n",
+            clock.ago(run.ended_at, now),
             run.log_line()
         )),
         None => out.push_str("last forwarder run: none yet\n"),
@@ -542,15 +541,7 @@ fn check_mcp(
     if fix && matches!(check.state, mcp::State::Drifted { .. }) {
         let mut files = Vec::new();
         let fixed = plan::plan_mcp(ctx, harness, scope, Action::Install, &mut files).and_then(|_| {
-            let mut whole = plan::Plan {
-                action: Action::Install,
-                scope,
-                binary: ctx.binary.clone(),
-                dry_run: false,
-                files,
-                notes: Vec::new(),
-                context_files: Vec::new(),
-            };
+            let mut whole = plan::Plan::of(Action::Install, scope, ctx.binary.clone(), files);
             plan::apply(&mut whole)
         });
         match fixed {
@@ -566,15 +557,7 @@ fn check_mcp(
 
 fn reinstall(ctx: &Context, harness: Harness, scope: Scope) -> anyhow::Result<()> {
     let file_plan = plan::plan_hooks(ctx, harness, scope, Action::Install)?;
-    let mut whole = plan::Plan {
-        action: Action::Install,
-        scope,
-        binary: ctx.binary.clone(),
-        dry_run: false,
-        files: vec![file_plan],
-        notes: Vec::new(),
-        context_files: Vec::new(),
-    };
+    let mut whole = plan::Plan::of(Action::Install, scope, ctx.binary.clone(), vec![file_plan]);
     plan::apply(&mut whole)
 }
 
@@ -666,36 +649,8 @@ async fn check_store(
     (check, last.into_values().collect(), log_dir, waiting)
 }
 
-/// The last line of the hook log for each harness (only the log's last 256 KiB are read).
-pub(crate) fn last_hooks(log: &Path) -> Vec<LastHook> {
-    use std::io::{Read as _, Seek as _, SeekFrom};
-    const TAIL: u64 = 256 * 1024;
-    let Ok(mut file) = std::fs::File::open(log) else { return Vec::new() };
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let _ = file.seek(SeekFrom::Start(len.saturating_sub(TAIL)));
-    let mut bytes = Vec::new();
-    if file.read_to_end(&mut bytes).is_err() {
-        return Vec::new();
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let mut last: BTreeMap<String, LastHook> = BTreeMap::new();
-    for line in text.lines() {
-        let mut words = line.splitn(4, ' ');
-        let (Some(at), Some("hook"), Some(harness), Some(summary)) =
-            (words.next(), words.next(), words.next(), words.next())
-        else {
-            continue;
-        };
-        last.insert(
-            harness.to_owned(),
-            LastHook { harness: harness.to_owned(), at: at.to_owned(), summary: summary.to_owned() },
-        );
-    }
-    last.into_values().collect()
-}
-
 /// The dream's lines of the report.
-fn render_dream(dream: &DreamCheck) -> String {
+fn render_dream(dream: &DreamCheck, now: DateTime<Utc>, clock: &Clock) -> String {
     let mut out = if dream.auto {
         format!(
             "\ndream: runs by itself after a session ends or {} new events (provider {})\n",
@@ -713,8 +668,8 @@ fn render_dream(dream: &DreamCheck) -> String {
     }
     match &dream.last {
         Some(run) => out.push_str(&format!(
-            "last dream: {} {}\n",
-            crate::output::clock().exact(run.started_at),
+            "last dream: {}, {}\n",
+            clock.ago(run.started_at, now),
             crate::cmd::dream::describe_run(run)
         )),
         None => out.push_str("last dream: none yet\n"),
@@ -728,71 +683,91 @@ fn render_dream(dream: &DreamCheck) -> String {
     out
 }
 
-/// The report as text.
+/// The report as text, times in the local zone and counted back from now.
 pub(crate) fn render(report: &Report) -> String {
+    render_at(report, Utc::now(), crate::output::clock())
+}
+
+/// The report as text, as at `now`, times shown in `clock`'s zone.
+pub(crate) fn render_at(report: &Report, now: DateTime<Utc>, clock: &Clock) -> String {
     let mut out = format!(
-        "agent-memory doctor\n\nhook binary {}: {}\n",
+        "agent-memory doctor\n\nHooks run {}{}\n\n",
         report.binary.display(),
-        describe(report.binary_state)
-    );
-    for f in &report.files {
-        let state = match f.state {
-            State::Installed => "installed, in step",
-            State::Drifted => "drifted",
-            State::Absent => "absent",
-            State::Unreadable => "unreadable",
-        };
-        let scope = match f.scope {
-            Scope::User => "user",
-            Scope::Project => "project",
-        };
-        let fixed = if f.fixed { " (reinstalled by --fix)" } else { "" };
-        out.push_str(&format!("{} ({scope}) {}: {state}{fixed}\n", f.harness.name(), f.path.display()));
-        for detail in &f.details {
-            out.push_str(&format!("  {detail}\n"));
+        match report.binary_state {
+            BinaryState::Ok => ", which is in place and runs",
+            BinaryState::Missing => ", which is MISSING",
+            BinaryState::NotExecutable => ", which is NOT EXECUTABLE",
         }
+    );
+    let mut absent = Vec::new();
+    for harness in Harness::ALL {
+        let files: Vec<&FileCheck> =
+            report.files.iter().filter(|f| f.harness == harness && f.state != State::Absent).collect();
+        if files.is_empty() {
+            if report.files.iter().any(|f| f.harness == harness) {
+                absent.push(harness.title());
+            }
+            continue;
+        }
+        let mut parts = Vec::new();
+        for f in &files {
+            let scope = match f.scope {
+                Scope::User => "",
+                Scope::Project => " (this project)",
+            };
+            let state = match f.state {
+                State::Installed => "in step",
+                State::Drifted => "DRIFTED",
+                State::Unreadable => "UNREADABLE",
+                State::Absent => "absent",
+            };
+            let fixed = if f.fixed { ", reinstalled by --fix" } else { "" };
+            parts.push(format!("hooks {state} in {}{scope}{fixed}", f.path.display()));
+        }
+        for m in report.mcp.iter().filter(|m| m.harness == harness) {
+            let fixed = if m.fixed { ", updated by --fix" } else { "" };
+            let at = if files.iter().any(|f| f.path == m.path) {
+                "the same file".to_owned()
+            } else {
+                m.path.display().to_string()
+            };
+            match &m.state {
+                mcp::State::Registered => parts.push(format!("MCP server registered in {at}{fixed}")),
+                mcp::State::Drifted { command } => {
+                    parts.push(format!("MCP server in {at} runs {command} (drifted)"))
+                }
+                mcp::State::Foreign => parts.push(format!("another MCP server holds our name in {at}")),
+                mcp::State::Absent => {}
+            }
+        }
+        out.push_str(&format!("{}: {}\n", harness.title(), parts.join("; ")));
+        for f in &files {
+            for detail in &f.details {
+                out.push_str(&format!("  {detail}\n"));
+            }
+        }
+        out.push_str(&format!("  {}\n", last_heard(report, harness, now, clock)));
     }
-    for m in &report.mcp {
-        let state = match &m.state {
-            mcp::State::Registered => "registered".to_owned(),
-            mcp::State::Drifted { command } => format!("drifted (runs {command})"),
-            mcp::State::Foreign => "another server holds the name, left alone".to_owned(),
-            mcp::State::Absent => "absent".to_owned(),
-        };
-        let scope = match m.scope {
-            Scope::User => "user",
-            Scope::Project => "project",
-        };
-        let fixed = if m.fixed { " (updated by --fix)" } else { "" };
-        out.push_str(&format!("{} mcp ({scope}) {}: {state}{fixed}\n", m.harness.name(), m.path.display()));
+    if !absent.is_empty() {
+        out.push_str(&format!("Not installed: {}\n", absent.join(", ")));
     }
     if report.store.reachable {
-        out.push_str(&format!("\nstore: reachable, {} sessions\n", report.store.sessions));
+        let sessions = report.store.sessions;
+        out.push_str(&format!(
+            "\nstore: reachable, {sessions} session{} recorded\n",
+            if sessions == 1 { "" } else { "s" }
+        ));
         if let Some(mode) = &report.store.retrieval {
             out.push_str(&format!("retrieval: {mode}\n"));
         }
     } else {
         out.push_str(&format!(
-            "\nstore: unreachable ({})\n",
+            "\nstore: UNREACHABLE ({})\n",
             report.store.error.as_deref().unwrap_or("unknown")
         ));
     }
-    for harness in Harness::ALL {
-        let name = harness.name();
-        match report.last_events.iter().find(|e| e.harness == name) {
-            Some(e) => out.push_str(&format!(
-                "last {name} event: {} (session {})\n",
-                crate::output::clock().minute(e.at),
-                e.session
-            )),
-            None => out.push_str(&format!("last {name} event: none recorded\n")),
-        }
-        if let Some(h) = report.last_hooks.iter().find(|h| h.harness == name) {
-            out.push_str(&format!("last {name} hook run: {} {}\n", h.at, h.summary));
-        }
-    }
-    out.push_str(&render_delivery(&report.delivery));
-    out.push_str(&render_dream(&report.dream));
+    out.push_str(&render_delivery(&report.delivery, now, clock));
+    out.push_str(&render_dream(&report.dream, now, clock));
     out.push_str(&super::capture::render(&report.capture));
     if !report.warnings.is_empty() {
         out.push_str("\nwarnings:\n");
@@ -809,4 +784,66 @@ pub(crate) fn render(report: &Report) -> String {
         }
     }
     out
+}
+
+/// When a harness was last heard from, in a sentence: its last hook run from the log, else its
+/// last event in the store.
+fn last_heard(report: &Report, harness: Harness, now: DateTime<Utc>, clock: &Clock) -> String {
+    if let Some(run) = report.last_hooks.iter().find(|h| h.harness == harness.name()) {
+        return format!("last hook {}: {}", clock.ago(run.at, now), describe_hook(run));
+    }
+    match report.last_events.iter().find(|e| e.harness == harness.name()) {
+        Some(e) => format!("last event {}, session {}", clock.ago(e.at, now), e.session),
+        None => "no hook has run yet".to_owned(),
+    }
+}
+
+/// A hook run in words: `stored a prompt; injected 1 note (704 characters) in 22 ms`.
+pub(crate) fn describe_hook(run: &HookRun) -> String {
+    let what = run.event.as_deref().map_or_else(|| "an event".to_owned(), event_in_words);
+    let why = || run.summary.split_once(": ").map_or(run.summary.as_str(), |(_, why)| why).to_owned();
+    let mut text = match run.outcome {
+        RunOutcome::Stored => format!("stored {what}"),
+        RunOutcome::Journaled => format!("journaled {what} for later delivery"),
+        RunOutcome::HandedOff => format!("handed {what} to a process of its own (the deadline passed)"),
+        RunOutcome::NotRecorded => format!("recorded nothing ({})", why()),
+        RunOutcome::Failed => format!("FAILED: {}", run.summary),
+    };
+    if let Some(injected) = run.injected {
+        let notes =
+            if injected.notes == 1 { "1 note".to_owned() } else { format!("{} notes", injected.notes) };
+        text.push_str(&format!("; injected {notes} ({} characters)", injected.chars));
+    }
+    if let Some(micros) = run.micros {
+        match micros {
+            0..1_000 => text.push_str(" in under 1 ms"),
+            _ => text.push_str(&format!(" in {} ms", (micros + 500) / 1_000)),
+        }
+    }
+    text
+}
+
+/// An event's kind as words: `a prompt`, `the end of a turn`, `a PermissionDenied event`.
+fn event_in_words(kind: &str) -> String {
+    let words = match kind {
+        "SessionStart" => "a session start",
+        "UserPromptSubmit" => "a prompt",
+        "PreToolUse" => "a tool call about to run",
+        "PermissionRequest" => "a permission request",
+        "PostToolUse" => "a tool call",
+        "PostToolUseFailure" => "a failed tool call",
+        "FileEdited" => "a file edit",
+        "AgentResponse" => "an answer",
+        "Notification" => "a notification",
+        "SubagentStart" => "a subagent's start",
+        "SubagentStop" => "a subagent's end",
+        "PreCompact" | "PostCompact" => "a compaction",
+        "Stop" => "the end of a turn",
+        "SessionEnd" => "the end of a session",
+        other => {
+            let article = if other.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+            return format!("{article} {other} event");
+        }
+    };
+    words.to_owned()
 }

@@ -5,8 +5,9 @@
 //! - A replacement is written to a temporary file in the target's folder, flushed to disk, given
 //!   the old file's permission bits (0644 for a new file) and renamed over the target; the folder
 //!   is then synced. A failure at any step leaves the old file untouched.
-//! - Before a file that exists is replaced, its bytes are saved to `<target>.agent-memory.bak`
-//!   (replacing an older backup) the same way.
+//! - Before install first replaces a file that exists, its bytes are saved to
+//!   `<target>.agent-memory.bak` the same way; a later install keeps that backup. Uninstall makes no
+//!   backup: it restores that one when the file is back to what it held, then deletes it.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -78,29 +79,57 @@ pub(crate) fn backup_path(target: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Replaces the file `current` describes with `text`: backs up the old content (if any), then
-/// writes atomically. Returns the backup's path.
+/// Replaces the file `current` describes with `text`: backs up the old content (if any, and no
+/// backup is there yet), then writes atomically. Returns the backup's path.
 pub(crate) fn replace(current: &Current, text: &str) -> anyhow::Result<Option<PathBuf>> {
     let target = &current.target;
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mode = current.mode.unwrap_or(NEW_FILE_MODE);
     let backup = match &current.text {
+        // The first backup holds the file as it was before agent-memory changed it: a later
+        // install (a new binary path, `doctor --fix`) keeps it.
+        Some(_) if backup_path(target).is_file() => Some(backup_path(target)),
         Some(old) => {
             let backup = backup_path(target);
-            write_atomic(&backup, dir, old, mode).with_context(|| {
-                format!("cannot back up {} to {}; nothing was changed", target.display(), backup.display())
-            })?;
+            write_atomic(&backup, folder_of(target), old, current.mode.unwrap_or(NEW_FILE_MODE))
+                .with_context(|| {
+                    format!(
+                        "cannot back up {} to {}; nothing was changed",
+                        target.display(),
+                        backup.display()
+                    )
+                })?;
             Some(backup)
         }
-        None => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create the folder {}", dir.display()))?;
-            None
-        }
+        None => None,
     };
-    write_atomic(target, dir, text, mode)
-        .with_context(|| format!("cannot write {}; the file was left as it was", target.display()))?;
+    write(current, text)?;
     Ok(backup)
+}
+
+/// Writes `text` over the file `current` describes atomically, without a backup (creating its
+/// folder when the file is new).
+pub(crate) fn write(current: &Current, text: &str) -> anyhow::Result<()> {
+    let target = &current.target;
+    let dir = folder_of(target);
+    if current.text.is_none() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
+    write_atomic(target, dir, text, current.mode.unwrap_or(NEW_FILE_MODE))
+        .with_context(|| format!("cannot write {}; the file was left as it was", target.display()))
+}
+
+/// Deletes a file; one that is already gone is fine.
+pub(crate) fn remove(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("cannot delete {}", path.display())))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 fn write_atomic(path: &Path, dir: &Path, text: &str, mode: u32) -> anyhow::Result<()> {

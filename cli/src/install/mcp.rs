@@ -2,7 +2,7 @@
 //!
 //! Every harness keeps its MCP servers under one name each: `mcpServers.<name>` in a JSON file
 //! (Claude Code's `~/.claude.json` or a project's `.mcp.json`, Cursor's `mcp.json`, Gemini CLI's
-//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`) or `[mcp_servers.<name>]` in Codex's
+//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`, droid's `mcp.json`) or `[mcp_servers.<name>]` in Codex's
 //! `config.toml`. Ours is named `agent-memory` and runs `"<binary>" mcp`. An entry under that name
 //! is ours when its command's file name starts with `agent-memory` (or is the binary being
 //! installed) and its arguments are exactly `["mcp"]`; anything else under the name is the user's
@@ -52,6 +52,12 @@ pub(crate) fn file(ctx: &Context, harness: Harness, scope: Scope) -> Option<(Pat
         (Harness::Qwen, Scope::User) => (ctx.home.join(".qwen").join("settings.json"), Format::Json(&[])),
         (Harness::Qwen, Scope::Project) => {
             (project()?.join(".qwen").join("settings.json"), Format::Json(&[]))
+        }
+        (Harness::Droid, Scope::User) => {
+            (ctx.home.join(".factory").join("mcp.json"), Format::Json(&[("type", "stdio")]))
+        }
+        (Harness::Droid, Scope::Project) => {
+            (project()?.join(".factory").join("mcp.json"), Format::Json(&[("type", "stdio")]))
         }
     })
 }

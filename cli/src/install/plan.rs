@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, gemini, mcp, qwen};
+use super::{claude, copilot, cursor, droid, gemini, mcp, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -28,14 +28,34 @@ pub(crate) enum Harness {
     Copilot,
     /// Qwen Code.
     Qwen,
+    /// Factory droid.
+    Droid,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 6] =
-        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen];
+    pub(crate) const ALL: [Self; 7] =
+        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen, Self::Droid];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
+    }
+
+    /// The harness's name as people know it.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Self::Claude => "Claude Code",
+            Self::Codex => "Codex",
+            Self::Cursor => "Cursor",
+            Self::Gemini => "Gemini CLI",
+            Self::Copilot => "Copilot CLI",
+            Self::Qwen => "Qwen Code",
+            Self::Droid => "Factory droid",
+        }
+    }
+
+    /// The title of the harness a hook log or a session names (`claude`), or the name itself.
+    pub(crate) fn title_of(name: &str) -> &str {
+        Self::ALL.iter().find(|h| h.name() == name).map_or(name, |h| h.title())
     }
 
     pub(crate) fn spec(self) -> &'static HarnessSpec {
@@ -46,6 +66,7 @@ impl Harness {
             Self::Gemini => &gemini::SPEC,
             Self::Copilot => &copilot::SPEC,
             Self::Qwen => &qwen::SPEC,
+            Self::Droid => &droid::SPEC,
         }
     }
 }
@@ -129,6 +150,8 @@ impl Context {
             }
             (Harness::Qwen, Scope::User) => self.home.join(".qwen").join("settings.json"),
             (Harness::Qwen, Scope::Project) => self.project()?.join(".qwen").join("settings.json"),
+            (Harness::Droid, Scope::User) => self.home.join(".factory").join("settings.json"),
+            (Harness::Droid, Scope::Project) => self.project()?.join(".factory").join("settings.json"),
         })
     }
 
@@ -158,6 +181,8 @@ pub(crate) enum Status {
     Unchanged,
     /// It does not exist and nothing needs it (uninstall).
     Absent,
+    /// agent-memory created it and it holds nothing else: it is deleted (uninstall).
+    Remove,
 }
 
 /// The plan for one file.
@@ -176,9 +201,16 @@ pub(crate) struct FilePlan {
     /// Other changes (the Codex feature flag, our MCP server).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) edits: Vec<String>,
-    /// Where the old content was saved (after applying).
+    /// Install: where the old content was saved. Uninstall: that backup, deleted once the file
+    /// no longer holds anything of ours.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) backup: Option<PathBuf>,
+    /// Uninstall: the file gets back the exact bytes it had before install (from the backup).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) restored: bool,
+    /// Whether this is the harness's hooks file (not its MCP or feature-flag file).
+    #[serde(skip)]
+    pub(crate) hooks: bool,
     #[serde(skip)]
     pub(crate) current: Current,
     #[serde(skip)]
@@ -222,6 +254,70 @@ pub(crate) struct Plan {
     /// Context files the hooks wrote into projects (Cursor's rules file), removed on uninstall.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) context_files: Vec<PathBuf>,
+    /// Where each harness keeps our MCP server, and whether it is registered there (install)
+    /// or was there to remove (uninstall).
+    pub(crate) mcp: Vec<McpOutcome>,
+    /// Whether `--no-mcp` kept the MCP server out.
+    #[serde(skip)]
+    pub(crate) no_mcp: bool,
+    /// Harnesses not found on this machine, left out of an install that named none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) not_found: Vec<Harness>,
+    /// The embedding model (install).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) model: Option<ModelOutcome>,
+    /// Where the memory stays (uninstall).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) data_dir: Option<PathBuf>,
+    /// Whether the memory is on a Neo4j server too (uninstall).
+    #[serde(skip)]
+    pub(crate) on_server: bool,
+}
+
+impl Plan {
+    /// A plan of these files and nothing else.
+    pub(crate) fn of(action: Action, scope: Scope, binary: PathBuf, files: Vec<FilePlan>) -> Self {
+        Self {
+            action,
+            scope,
+            binary,
+            dry_run: false,
+            files,
+            notes: Vec::new(),
+            context_files: Vec::new(),
+            mcp: Vec::new(),
+            no_mcp: false,
+            not_found: Vec::new(),
+            model: None,
+            data_dir: None,
+            on_server: false,
+        }
+    }
+}
+
+/// Our MCP server in one harness's MCP configuration.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct McpOutcome {
+    pub(crate) harness: Harness,
+    pub(crate) path: PathBuf,
+    /// Install: registered there. Uninstall: removed from there.
+    pub(crate) done: bool,
+}
+
+/// What `install` did about the embedding model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub(crate) enum ModelOutcome {
+    /// Installed now, and the notes already there embedded.
+    Installed { model: String, dir: PathBuf, notes: usize },
+    /// Already installed.
+    Present { dir: PathBuf },
+    /// Left out (`--no-model`).
+    Skipped,
+    /// Would be installed (dry run).
+    Planned { dir: PathBuf },
+    /// Could not be installed (offline, a failed download); install went on without it.
+    Failed { reason: String },
 }
 
 /// Plans an install or uninstall for the given harnesses in one scope. Fails, naming the file,
@@ -243,9 +339,25 @@ pub(crate) fn plan(
             notes.extend(flag_notes);
         }
     }
+    let mut mcp_outcomes = Vec::new();
     if action == Action::Uninstall || ctx.mcp {
         for &harness in harnesses {
-            notes.extend(plan_mcp(ctx, harness, scope, action, &mut files)?);
+            let note = plan_mcp(ctx, harness, scope, action, &mut files)?;
+            if let Some((path, _)) = mcp::file(ctx, harness, scope) {
+                let done = match action {
+                    Action::Install => note.is_none(),
+                    Action::Uninstall => files
+                        .iter()
+                        .any(|f| f.path == path && f.edits.iter().any(|e| e.starts_with("mcp server"))),
+                };
+                mcp_outcomes.push(McpOutcome { harness, path, done });
+            }
+            notes.extend(note);
+        }
+    }
+    if action == Action::Uninstall {
+        for file_plan in &mut files {
+            settle_uninstall(file_plan);
         }
     }
     if action == Action::Install {
@@ -260,6 +372,7 @@ pub(crate) fn plan(
                     Scope::Project => copilot::PROJECT_TRUST,
                 },
                 Harness::Qwen => qwen::TRUST,
+                Harness::Droid => droid::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -285,24 +398,70 @@ pub(crate) fn plan(
             notes.push(Note { harness: None, problem: false, text: cursor::ALSO_RUNS_CLAUDE.to_owned() });
         }
     }
-    Ok(Plan {
-        action,
-        scope,
-        binary: ctx.binary.clone(),
-        dry_run: false,
-        files,
-        notes,
-        context_files: Vec::new(),
-    })
+    let mut plan = Plan::of(action, scope, ctx.binary.clone(), files);
+    plan.notes = notes;
+    plan.mcp = mcp_outcomes;
+    plan.no_mcp = !ctx.mcp && action == Action::Install;
+    Ok(plan)
+}
+
+/// After our entries are taken out of a file: a file that is back to what it was before install
+/// gets its exact old bytes from the backup install made; any other that now holds nothing (a
+/// file install created, backed up only by a later install) is deleted. Either way the backup
+/// goes.
+fn settle_uninstall(file_plan: &mut FilePlan) {
+    let Some(after) = file_plan.new_text.clone().or_else(|| file_plan.current.text.clone()) else { return };
+    let backup = file::backup_path(&file_plan.current.target);
+    if let Ok(before) = std::fs::read_to_string(&backup) {
+        file_plan.backup = Some(backup);
+        if file_plan.status == Status::Update && same_content(&before, &after) {
+            file_plan.new_text = Some(before);
+            file_plan.restored = true;
+            return;
+        }
+    }
+    let fresh =
+        file_plan.hooks.then(|| merge::fresh(file_plan.harness.spec(), file_plan.scope == Scope::User));
+    let empty = match Json::parse(&after) {
+        Ok(doc) => doc == Json::Object(Vec::new()) || Some(&doc) == fresh.as_ref(),
+        Err(_) => after.trim().is_empty(),
+    };
+    if file_plan.status == Status::Update && empty && file_plan.symlink_target.is_none() {
+        file_plan.status = Status::Remove;
+    }
+}
+
+/// Whether two texts of a configuration file say the same: equal JSON values once empty `hooks`
+/// and `mcpServers` objects are left out (uninstall removes what it emptied), or (TOML) the same
+/// words.
+fn same_content(a: &str, b: &str) -> bool {
+    let value = |text: &str| {
+        Json::parse(text).ok().map(|doc| match doc {
+            Json::Object(members) => Json::Object(
+                members
+                    .into_iter()
+                    .filter(|(k, v)| {
+                        !(matches!(k.as_str(), "hooks" | "mcpServers") && *v == Json::Object(Vec::new()))
+                    })
+                    .collect(),
+            ),
+            other => other,
+        })
+    };
+    match (value(a), value(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a.split_whitespace().eq(b.split_whitespace()),
+    }
 }
 
 /// The problem to report when a harness's settings file turns every hook off (Gemini CLI's
-/// `hooksConfig.enabled: false`, Qwen Code's `disableAllHooks: true`).
+/// `hooksConfig.enabled: false`, Qwen Code's `disableAllHooks: true`, droid's `hooksDisabled: true`).
 pub(crate) fn hooks_off(harness: Harness, path: &Path, text: &str) -> Option<String> {
     let doc = Json::parse(text).ok()?;
     match harness {
         Harness::Gemini => gemini::hooks_off(&doc).then(|| gemini::hooks_off_problem(path)),
         Harness::Qwen => qwen::hooks_off(&doc).then(|| qwen::hooks_off_problem(path)),
+        Harness::Droid => droid::hooks_off(&doc).then(|| droid::hooks_off_problem(path)),
         _ => None,
     }
 }
@@ -326,6 +485,8 @@ pub(crate) fn plan_hooks(
         changes: Vec::new(),
         edits: Vec::new(),
         backup: None,
+        restored: false,
+        hooks: true,
         current: current.clone(),
         new_text: None,
     };
@@ -387,6 +548,8 @@ fn plan_codex_flag(ctx: &Context, scope: Scope) -> anyhow::Result<(Option<FilePl
         changes: Vec::new(),
         edits: vec!["[features] codex_hooks = true".to_owned()],
         backup: None,
+        restored: false,
+        hooks: false,
         current,
         new_text: Some(new_text),
     };
@@ -449,6 +612,8 @@ pub(crate) fn plan_mcp(
                     changes: Vec::new(),
                     edits: vec![what],
                     backup: None,
+                    restored: false,
+                    hooks: false,
                     current,
                     new_text: Some(text),
                 }),
@@ -483,75 +648,24 @@ fn claude_hooks_disabled(files: &[FilePlan]) -> Option<String> {
 }
 
 /// Writes every changed file of the plan. Files are written one by one; a failure stops there and
-/// names the file (the files before it are written, the one that failed is untouched).
+/// names the file (the files before it are written, the one that failed is untouched). Install
+/// backs up a file before its first change; uninstall writes no backup, and deletes the one
+/// install made.
 pub(crate) fn apply(plan: &mut Plan) -> anyhow::Result<()> {
     for file_plan in &mut plan.files {
-        if let (Status::Create | Status::Update, Some(text)) = (file_plan.status, &file_plan.new_text) {
-            file_plan.backup = file::replace(&file_plan.current, text)?;
+        match (plan.action, file_plan.status, &file_plan.new_text) {
+            (Action::Install, Status::Create | Status::Update, Some(text)) => {
+                file_plan.backup = file::replace(&file_plan.current, text)?;
+            }
+            (Action::Uninstall, Status::Update, Some(text)) => file::write(&file_plan.current, text)?,
+            (Action::Uninstall, Status::Remove, _) => file::remove(&file_plan.current.target)?,
+            _ => {}
+        }
+        if plan.action == Action::Uninstall
+            && let Some(backup) = &file_plan.backup
+        {
+            file::remove(backup)?;
         }
     }
     Ok(())
-}
-
-/// The plan as text for the terminal.
-pub(crate) fn render(plan: &Plan) -> String {
-    let mut out = String::new();
-    let verb = match (plan.action, plan.dry_run) {
-        (Action::Install, false) => "install",
-        (Action::Install, true) => "install (dry run: nothing written)",
-        (Action::Uninstall, false) => "uninstall",
-        (Action::Uninstall, true) => "uninstall (dry run: nothing written)",
-    };
-    let scope = match plan.scope {
-        Scope::User => "user",
-        Scope::Project => "project",
-    };
-    out.push_str(&format!("agent-memory {verb}, {scope} scope, hook binary {}\n", plan.binary.display()));
-    for f in &plan.files {
-        let status = match (f.status, plan.dry_run) {
-            (Status::Create, false) => "created",
-            (Status::Create, true) => "would create",
-            (Status::Update, false) => "updated",
-            (Status::Update, true) => "would update",
-            (Status::Unchanged, _) => "unchanged",
-            (Status::Absent, _) => "absent, nothing to remove",
-        };
-        out.push_str(&format!("\n{} {}: {status}", f.harness.name(), f.path.display()));
-        if let Some(target) = &f.symlink_target {
-            out.push_str(&format!(" (symlink to {})", target.display()));
-        }
-        out.push('\n');
-        if f.status == Status::Unchanged && plan.action == Action::Install && !f.edits.is_empty() {
-            continue;
-        }
-        if f.status == Status::Unchanged && plan.action == Action::Install {
-            out.push_str("  every hook already in place\n");
-        }
-        for change in &f.changes {
-            out.push_str(&format!("  {change}\n"));
-        }
-        for edit in &f.edits {
-            out.push_str(&format!("  {edit}\n"));
-        }
-        if let Some(backup) = &f.backup {
-            out.push_str(&format!("  backup: {}\n", backup.display()));
-        }
-        if plan.dry_run && matches!(f.status, Status::Create | Status::Update) {
-            for line in f.diff().lines() {
-                out.push_str(&format!("  {line}\n"));
-            }
-        }
-    }
-    for path in &plan.context_files {
-        let verb = if plan.dry_run { "would remove" } else { "removed" };
-        out.push_str(&format!("\ncursor rules file {}: {verb}\n", path.display()));
-    }
-    if !plan.notes.is_empty() {
-        out.push_str("\nNext steps and notes:\n");
-        for note in &plan.notes {
-            let lead = if note.problem { "! " } else { "- " };
-            out.push_str(&format!("{lead}{}\n", note.text));
-        }
-    }
-    out
 }

@@ -369,19 +369,18 @@ pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
         until: when(p.until.as_ref())?,
     };
     let limit = capped(p.limit, 10, 50);
+    let wide = memory_hook::history::window(limit);
     let hits =
-        m.store().search_events(&memory_core::EventQuery::search(p.query.clone(), filter, limit)).await?;
+        m.store().search_events(&memory_core::EventQuery::search(p.query.clone(), filter, wide)).await?;
     let relevance = crate::cmd::history::event_relevance(&hits, &p.query);
     let hits = crate::cmd::history::ranked(hits, relevance, |h| h.matched_terms);
+    let hits = crate::cmd::history::listed(m.store(), hits, limit).await;
     let mut listed: Vec<Value> = Vec::with_capacity(hits.len());
-    for (h, relevance) in &hits {
-        let project = h.event.event.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone())));
-        let mut out = crate::cmd::history::hit_json(h, &p.query, *relevance, project.as_deref());
-        out["summary"] = summary::event(&h.event, &catalog)["summary"].clone();
-        let then = crate::cmd::history::what_followed(m.store(), h).await;
-        if !then.is_empty() {
-            out["then"] = json!(then);
-        }
+    for h in &hits {
+        let e = &h.hit.event.event;
+        let project = e.project.as_ref().map(|id| catalog.label(&Scope::Project(id.clone())));
+        let mut out = crate::cmd::history::listed_json(h, &p.query, project.as_deref());
+        out["summary"] = summary::event(&h.hit.event, &catalog)["summary"].clone();
         listed.push(out);
     }
     Ok(json!({ "query": p.query, "count": listed.len(), "hits": listed }))

@@ -199,6 +199,35 @@ fn family(invocation: &Invocation) -> String {
     }
 }
 
+/// A finished shell command as the dream reads it: its command line (whitespace collapsed) and
+/// whether it failed, by the harness's report or, when the harness reports no exit code, by its
+/// output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellRun {
+    pub command: String,
+    pub failed: bool,
+}
+
+/// The shell command `event` reports the result of, if it is one.
+pub fn shell_run(event: &HookEvent) -> Option<ShellRun> {
+    let command = evidence::shell_command(event)?;
+    let failed = match evidence::outcome(event)? {
+        Outcome::Failed => true,
+        Outcome::Succeeded => {
+            shell::primary(&command).is_some_and(|i| !i.is_inspection()) && failed_by_output(event)
+        }
+    };
+    Some(ShellRun { command, failed })
+}
+
+/// Whether the command line `passed` runs, in one of its simple commands, the same operation of
+/// the same tool as the command line `failed` (`cargo test -p cart` passes `cargo test`; `cargo
+/// build` does not).
+pub fn passes(failed: &str, passed: &str) -> bool {
+    let Some(failed) = shell::primary(failed) else { return false };
+    shell::invocations(passed).iter().any(|step| same_operation(&failed, step))
+}
+
 /// Whether a command that passed ran the same operation of the same tool as one that failed.
 fn same_operation(failed: &Invocation, passed: &Invocation) -> bool {
     if failed.tool() != passed.tool() {

@@ -14,7 +14,7 @@ use memory_core::shell::{self, Invocation};
 /// Programs whose runs are file and version-control chores, not how a project is built or checked.
 const CHORES: &[&str] = &[
     "git", "rm", "mv", "cp", "ln", "chmod", "chown", "kill", "pkill", "open", "code", "vim", "vi", "nano",
-    "emacs", "unlink", "rmdir", "tar", "unzip", "zip",
+    "emacs", "unlink", "rmdir", "tar", "unzip", "zip", "mkdir", "touch",
 ];
 
 /// The project a chunk belongs to.
@@ -42,6 +42,7 @@ pub(crate) fn fold(request: &DreamRequest) -> Book<'_> {
         fixes: Fixes::default(),
         last_edit: BTreeMap::new(),
         migrated: BTreeSet::new(),
+        claims: BTreeMap::new(),
     };
     for stored in &request.events {
         state.event(stored);
@@ -59,6 +60,8 @@ struct Fold<'a> {
     last_edit: BTreeMap<String, (EventKind, Vec<String>)>,
     /// Tools whose project notes already joined the user's in this chunk.
     migrated: BTreeSet<String>,
+    /// The claims of the rules in the notes, by text, read once.
+    claims: BTreeMap<String, Claim>,
 }
 
 impl Fold<'_> {
@@ -241,7 +244,7 @@ impl Fold<'_> {
         let deleted = shell::deleted_paths(command);
         self.deleted(stored, &deleted);
         let Some(invocation) = shell::primary(command) else { return };
-        if invocation.is_inspection() || is_chore(&invocation) {
+        if invocation.is_inspection() || is_chore(&invocation) || self.ruled_out(command) {
             return;
         }
         if let Some(project) = self.project.clone() {
@@ -252,10 +255,27 @@ impl Fold<'_> {
         self.flags(stored, &invocation);
     }
 
+    /// Whether a rule the user gave, in the project's conventions or the profile, rules out a
+    /// command the agent ran ("never npm here" and the agent ran `npm install` anyway): such a
+    /// run is not a command to reuse, and its flags are not either.
+    fn ruled_out(&mut self, command: &str) -> bool {
+        let mut texts = Vec::new();
+        for reach in [Reach::Project, Reach::General] {
+            if let Some(page) = self.said_page(reach, false) {
+                texts.extend(page.texts());
+            }
+        }
+        texts.iter().any(|text| {
+            let claim = self.claims.entry(text.clone()).or_insert_with(|| statements::claim(text));
+            claim.retires_command(command)
+        })
+    }
+
     /// The flags of a command, credited to the program that takes them, in a note where the tool
     /// is used: the project's, or the user's once other projects use the tool too.
     fn flags(&mut self, stored: &StoredEvent, invocation: &Invocation) {
-        if invocation.flags.is_empty() {
+        let uses = invocation.flag_uses();
+        if uses.is_empty() {
             return;
         }
         let tool = slug(&invocation.program);
@@ -283,7 +303,7 @@ impl Fold<'_> {
         };
         let in_project = if shared { None } else { project.as_ref() };
         let page = self.book.page(&scope, &path, || flags_spec(in_project, &tool, &label));
-        for flag in &invocation.flags {
+        for flag in &uses {
             page.observe(&format!("`{flag}`"), stored);
         }
     }

@@ -239,6 +239,9 @@ fn corrections_retire_the_commands_they_rule_out() {
     assert!(retires("the API moved to 8081 after the proxy change", "curl -s localhost:8080/api/users"));
     assert!(!retires("we moved to the new office in 2025", "curl -s localhost:8080/api/users"));
     assert!(claim("use pnpm here, not npm").rules_out_tool("npm"));
+    assert!(retires("never npm here, it's pnpm", "npm install left-pad"));
+    assert!(retires("no yarn in this repo please", "yarn add zod"));
+    assert!(!retires("never npm here, it's pnpm", "pnpm install"));
     assert!(retires("don't use git add . or -A, stage files by name", "git add . && git commit -m x"));
     assert!(!retires("don't use git add . or -A, stage files by name", "git switch -c feat/x"));
 }

@@ -419,3 +419,48 @@ async fn a_note_whose_new_path_is_taken_gets_a_numbered_one() {
         Some("- Tag first.\n")
     );
 }
+
+#[tokio::test]
+async fn a_command_the_user_ruled_out_is_not_listed_as_one_to_reuse() {
+    // Three ways of ruling a tool out; each time the agent runs it anyway afterwards.
+    let cases = [
+        ("never npm here, it's pnpm", "npm install left-pad", "pnpm test"),
+        ("We don't use yarn in this repo anymore, we switched to pnpm.", "yarn add zod", "pnpm build"),
+        ("please stop using pip for this project, use uv instead", "pip install requests", "uv sync"),
+    ];
+    for (n, (rule, forbidden, fine)) in cases.iter().enumerate() {
+        let mut story = Story::new();
+        story
+            .session("claude", &format!("rule-{n}"), Some("shop"), "/home/alice/src/shop")
+            .prompt(rule)
+            .bash_ok(forbidden)
+            .bash_ok(fine)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let commands = body(&store, &project("shop"), "project/shop/commands.md").await.unwrap_or_default();
+        assert!(commands.contains(&format!("`{fine}`")), "{rule:?}: {commands}");
+        assert!(!commands.contains(forbidden), "{rule:?} rules out `{forbidden}`:\n{commands}");
+    }
+}
+
+#[tokio::test]
+async fn flag_notes_carry_the_values_they_were_given() {
+    let mut story = Story::new();
+    story
+        .session("claude", "flags-1", Some("shop"), "/home/alice/src/shop")
+        .bash_ok("cargo clippy --all-targets -- -D warnings")
+        .bash_ok("pnpm vitest run --reporter=dot")
+        .bash_ok("pnpm dev --port 5173")
+        .bash_ok("pytest -k test_checkout_total -q")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let shop = visible_in(&store, "shop").await;
+    for expected in ["`-D warnings`", "`--reporter=dot`", "`--port 5173`", "`-q`"] {
+        assert!(shop.contains(expected), "missing {expected} in\n{shop}");
+    }
+    for bare in ["`-D`", "`--reporter`", "`--port`", "`-k"] {
+        assert!(!shop.contains(bare), "{bare} without its value (or a one-run filter) in\n{shop}");
+    }
+}
