@@ -56,10 +56,11 @@ pub(crate) enum NotesCommand {
     },
     /// Print a note as Markdown with its frontmatter.
     Show {
-        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
-        /// `session:<key>`.
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>` (or the
+        /// name alone), `session:<key>`.
         scope: String,
-        /// The note's path (`profile/role.md`).
+        /// The note's path (`profile/role.md`; a project's note may leave out its folder,
+        /// `project/<name>/`).
         path: NotePath,
         /// Also list its previous versions.
         #[arg(long)]
@@ -72,18 +73,18 @@ pub(crate) enum NotesCommand {
     /// Change a note in $EDITOR (frontmatter and body); checked before it is saved, and the
     /// previous version is kept in the note's history.
     Edit {
-        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
-        /// `session:<key>`.
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>` (or the
+        /// name alone), `session:<key>`.
         scope: String,
-        /// The note's path.
+        /// The note's path (a project's note may leave out its folder, `project/<name>/`).
         path: NotePath,
     },
     /// Delete a note and its history for good (asks first unless --yes).
     Delete {
-        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>`,
-        /// `session:<key>`.
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>` (or the
+        /// name alone), `session:<key>`.
         scope: String,
-        /// The note's path.
+        /// The note's path (a project's note may leave out its folder, `project/<name>/`).
         path: NotePath,
         /// Delete without asking (needed when stdin is not a terminal).
         #[arg(long, short = 'y')]

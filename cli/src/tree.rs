@@ -12,7 +12,7 @@ use serde_json::json;
 /// Project folders named after the projects' readable names.
 async fn naming(config: &memory_hook::Config, store: &dyn MemoryStore) -> anyhow::Result<Naming> {
     let registry = memory_hook::project::Registry::new(&config.data_dir());
-    let catalog = memory_hook::project::Catalog::load(&registry, store).await?;
+    let catalog = memory_hook::project::Catalog::load_settled(&registry, store).await?;
     Ok(Naming::new(catalog.names()))
 }
 

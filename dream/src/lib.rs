@@ -63,6 +63,7 @@ pub use operation::{Action, NoteOperation, Operations, SCHEMA_NAME, operations_s
 pub use options::{DreamOptions, SCANNED_WATERMARK, ScopeFilter, watermark_name};
 pub use progress::{ChunkOutcome, NoProgress, Progress};
 pub use provider::Provider;
+pub use relocate::relocate;
 pub use report::{ChunkFailure, DreamReport, PlannedChange, StopReason};
 pub use request::{DreamRequest, Limits, Pricing, ProviderReply, Usage};
 pub use run::{event_group, run};

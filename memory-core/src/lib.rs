@@ -7,6 +7,7 @@ mod event;
 mod in_memory;
 mod note;
 mod payload;
+mod project_names;
 mod response;
 pub mod retention;
 mod scope;
@@ -29,6 +30,7 @@ pub use note::{
     project_folder, slug, without_counts,
 };
 pub use payload::{missing_field, parse_payload};
+pub use project_names::ProjectNames;
 pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{

@@ -322,11 +322,17 @@ impl Note {
         Ok(Self { path, meta, body: body.to_owned() })
     }
 
-    /// Parses Markdown written by hand, filling the frontmatter fields it leaves out from
-    /// `defaults` (the title from the path's file name). Fields it has must still be valid, and
+    /// Parses Markdown written by hand, filling the frontmatter fields it leaves out (or all of
+    /// them, for a file without frontmatter) from `defaults` (the title from the path's file name). Fields it has must still be valid, and
     /// unknown fields are refused as by [`Note::from_markdown`].
     pub fn from_markdown_or(path: NotePath, text: &str, defaults: &NoteDefaults) -> Result<Self> {
-        let (yaml, body) = split_frontmatter(&path, text)?;
+        // Plain Markdown, without frontmatter, is all body.
+        let bare = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let (yaml, body) = if bare.starts_with("---\n") || bare.starts_with("---\r\n") {
+            split_frontmatter(&path, text)?
+        } else {
+            ("", bare)
+        };
         let loose: LooseMeta = if yaml.trim().is_empty() {
             LooseMeta::default()
         } else {
@@ -480,6 +486,11 @@ mod defaults_tests {
         let note = Note::from_markdown_or(path.clone(), written, &defaults).unwrap();
         assert_eq!((note.meta.title.as_str(), note.meta.kind), ("Staging", NoteKind::Procedure));
         assert_eq!((note.meta.scope, note.meta.generator.as_str()), (Scope::Project("acme".into()), "human"));
+        let plain = Note::from_markdown_or(path.clone(), "# Staging\n\nRun it.\n", &defaults).unwrap();
+        assert_eq!(
+            (plain.meta.title.as_str(), plain.body.as_str()),
+            ("Deploy to staging", "# Staging\n\nRun it.\n")
+        );
         let unknown = Note::from_markdown_or(path.clone(), "---\ncolour: red\n---\n", &defaults).unwrap_err();
         assert!(unknown.to_string().contains("colour"), "{unknown}");
         let no_scope = NoteDefaults { scope: None, ..defaults };

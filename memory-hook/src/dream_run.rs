@@ -217,7 +217,12 @@ pub async fn dream(
     }
     let provider = provider(config, options)?;
     let registry = Registry::new(&config.data_dir());
-    let catalog = Catalog::load(&registry, store).await?;
+    // Every project's notes in its folder first, so the run maintains them where people read them.
+    let catalog = if options.dry_run {
+        Catalog::load(&registry, store).await?
+    } else {
+        Catalog::load_settled(&registry, store).await?
+    };
     let here = match &options.cwd {
         Some(cwd) => registry.lookup(cwd)?,
         None => None,

@@ -4,7 +4,7 @@
 //! installed.
 
 use chrono::Utc;
-use memory_core::{GENERATOR_USER, MemoryStore, Note, NoteDefaults};
+use memory_core::{GENERATOR_USER, MemoryStore, Note, NoteDefaults, ProjectNames};
 
 use crate::config::Config;
 use crate::error::Result;
@@ -20,15 +20,16 @@ pub fn defaults(note: &Note) -> NoteDefaults {
     }
 }
 
-/// `current` as `markdown` (frontmatter and body) says it now, checked: the same path and scope,
-/// updated now, written by the user.
-pub fn edited(current: &Note, markdown: &str) -> Result<Note> {
+/// `current` as `markdown` (frontmatter and body, its project named as `names` name it) says it
+/// now, checked: the same path and scope, updated now, written by the user.
+pub fn edited(current: &Note, markdown: &str, names: &ProjectNames) -> Result<Note> {
     let mut note = Note::from_markdown_or(current.path.clone(), markdown, &defaults(current))?;
+    note.meta.scope = names.resolve(note.meta.scope);
     note.validate()?;
     if note.meta.scope != current.meta.scope {
         return Err(memory_core::Error::InvalidInput(format!(
             "a note cannot change scope in an edit (it is {})",
-            current.meta.scope
+            names.label(&current.meta.scope)
         ))
         .into());
     }
@@ -53,7 +54,7 @@ pub async fn save(config: &Config, store: &dyn MemoryStore, mut note: Note) -> R
 
 #[cfg(test)]
 mod tests {
-    use memory_core::{GENERATOR_USER, Note, NoteKind, NoteMeta, NotePath, Scope};
+    use memory_core::{GENERATOR_USER, Note, NoteKind, NoteMeta, NotePath, ProjectNames, Scope};
 
     use super::edited;
 
@@ -77,15 +78,26 @@ mod tests {
     #[test]
     fn an_edit_is_the_users_and_keeps_its_scope() {
         let current = note();
+        let names = ProjectNames::default();
         let text = current.to_markdown().replace("run `cargo test`", "run `cargo nextest run`");
-        let changed = edited(&current, &text).unwrap();
+        let changed = edited(&current, &text, &names).unwrap();
         assert_eq!(changed.body, "- run `cargo nextest run`\n");
         assert_eq!(changed.meta.generator, GENERATOR_USER);
         assert!(changed.meta.updated > current.meta.updated);
         let moved = current.to_markdown().replace("scope: project:acme-1", "scope: user");
-        let refused = edited(&current, &moved).unwrap_err().to_string();
+        let refused = edited(&current, &moved, &names).unwrap_err().to_string();
         assert!(refused.contains("cannot change scope"), "{refused}");
         let untitled = current.to_markdown().replace("title: Cargo", "title: ' '");
-        assert!(edited(&current, &untitled).is_err(), "an edit is checked like every note");
+        assert!(edited(&current, &untitled, &names).is_err(), "an edit is checked like every note");
+    }
+
+    #[test]
+    fn an_edit_reads_its_project_by_name() {
+        let current = note();
+        let names = ProjectNames::new([("acme-1".to_owned(), "acme".to_owned())].into());
+        let shown = names.markdown(&current);
+        assert!(shown.contains("scope: project:acme\n"), "{shown}");
+        let changed = edited(&current, &shown.replace("cargo test", "cargo t"), &names).unwrap();
+        assert_eq!(changed.meta.scope, current.meta.scope, "stored by id");
     }
 }

@@ -54,7 +54,7 @@ pub async fn export_tree_named(store: &dyn MemoryStore, dir: &Path, naming: &Nam
             .filter(|short| !taken.contains(&(&note.meta.scope, short.as_str())))
             .unwrap_or_else(|| note.path.to_string());
         let rel = format!("{folder}/{inner}");
-        let text = note.to_markdown();
+        let text = naming.markdown(note);
         confine::write(dir, &rel, text.as_bytes())?;
         manifest.files.insert(
             rel.clone(),

@@ -162,7 +162,7 @@ pub async fn import_tree_redacted(
             continue;
         };
         let Some(current) = store.get_note(&scope, &path).await? else { continue };
-        if delete_missing && layout::sha256_hex(current.to_markdown().as_bytes()) == entry.sha256 {
+        if delete_missing && layout::sha256_hex(naming.markdown(&current).as_bytes()) == entry.sha256 {
             changes.push(NoteChange::Delete { scope, path });
             report.deleted.push(rel.clone());
         } else {
@@ -188,8 +188,10 @@ enum Created {
     No,
 }
 
-/// Parses and checks one file. A file the last export wrote keeps the note path it was written
-/// for (a project note's file drops the dream's `project/<folder>/` prefix).
+/// Parses and checks one file. Its frontmatter's scope names a project by name or id; a file
+/// without one takes the scope of its folder. A file the last export wrote keeps the note path it
+/// was written for; any other project note is filed in its project's folder
+/// (`project/<name>/<path>`), as every writer files them.
 fn read_note(
     file: &TreeFile,
     bytes: &[u8],
@@ -198,20 +200,24 @@ fn read_note(
 ) -> Result<Note, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_owned())?;
     let placement = layout::place(&file.rel)?;
-    // A file written by hand may leave out `updated`, `generator`, `kind` and `title`: they get
-    // now, `human`, `fact` and the file name.
+    // A file written by hand may leave out `updated`, `generator`, `kind`, `title` and `scope`:
+    // they get now, `human`, `fact`, the file name and its folder's scope.
     let defaults = NoteDefaults {
-        scope: None,
+        scope: layout::folder_scope(&placement.folder, naming),
         kind: NoteKind::Fact,
         updated: Utc::now(),
         generator: GENERATOR_HUMAN.to_owned(),
     };
-    let mut note = Note::from_markdown_or(placement.path, text, &defaults).map_err(|e| e.to_string())?;
-    if let Some(exported) = exported
-        && exported.scope == note.meta.scope.to_string()
-        && let Ok(path) = NotePath::new(exported.path.clone())
-    {
-        note.path = path;
+    let mut note =
+        Note::from_markdown_or(placement.path.clone(), text, &defaults).map_err(|e| e.to_string())?;
+    note.meta.scope = naming.resolve(note.meta.scope);
+    match exported {
+        Some(exported) if exported.scope == note.meta.scope.to_string() => {
+            if let Ok(path) = NotePath::new(exported.path.clone()) {
+                note.path = path;
+            }
+        }
+        _ => note.path = naming.place(&note.meta.scope, &note.path),
     }
     note.validate().map_err(|e| e.to_string())?;
     if !layout::folder_matches(&placement.folder, &note.meta.scope, naming) {
@@ -219,7 +225,7 @@ fn read_note(
             "is in {}/ but its frontmatter says `scope: {}` (expected folder {}/); move the file or \
              change its scope line",
             placement.folder,
-            note.meta.scope,
+            naming.label(&note.meta.scope),
             layout::scope_dir(&note.meta.scope, naming)
         ));
     }

@@ -5,7 +5,6 @@
 //! the frontmatter, which is authoritative. A project note the dream filed under
 //! `project/<folder>/` is written without that prefix (the manifest keeps its path).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use memory_core::{NotePath, Scope, slug};
@@ -26,35 +25,13 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The readable names project folders get, by project id; a project without one is filed under
 /// its id.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Naming {
-    projects: BTreeMap<String, String>,
-}
-
-impl Naming {
-    /// Folders named after `projects`: project id → readable name.
-    pub fn new(projects: BTreeMap<String, String>) -> Self {
-        Self { projects }
-    }
-
-    fn project<'a>(&'a self, id: &'a str) -> &'a str {
-        self.projects.get(id).map_or(id, String::as_str)
-    }
-
-    /// A scope as the index shows it: `project:<name>`.
-    pub(crate) fn label(&self, scope: &Scope) -> String {
-        match scope {
-            Scope::Project(id) => format!("project:{}", self.project(id)),
-            other => other.to_string(),
-        }
-    }
-}
+pub use memory_core::ProjectNames as Naming;
 
 /// A scope's folder, relative to the tree: `user`, `project/<name>`, `session/<slug>`.
 pub(crate) fn scope_dir(scope: &Scope, naming: &Naming) -> String {
     match scope {
         Scope::User => "user".to_owned(),
-        Scope::Project(id) => format!("project/{}", segment(naming.project(id))),
+        Scope::Project(id) => format!("project/{}", segment(naming.name(id))),
         Scope::Session(key) => format!("session/{}", segment(key)),
     }
 }
@@ -113,6 +90,18 @@ pub(crate) fn place(rel: &str) -> Result<Placement, String> {
     };
     let path = NotePath::new(inner).map_err(|e| e.to_string())?;
     Ok(Placement { folder, path })
+}
+
+/// The scope a scope folder stands for, for a file whose frontmatter names none: `user`, or the
+/// project the folder is named after (by name or id; a folder nobody knows is taken as the id of
+/// the project it held). A session's folder is a slug of its key, so it names no scope.
+pub(crate) fn folder_scope(folder: &str, naming: &Naming) -> Option<Scope> {
+    if folder == "user" {
+        return Some(Scope::User);
+    }
+    let name = folder.strip_prefix("project/")?;
+    let scope = naming.resolve(Scope::Project(name.to_owned()));
+    scope.validate().is_ok().then_some(scope)
 }
 
 /// Whether a file's folder agrees with the scope its frontmatter names: the folder named after

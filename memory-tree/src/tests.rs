@@ -75,7 +75,7 @@ async fn hand_edits_win_and_are_marked_human_and_bad_files_are_skipped() {
     let edited =
         std::fs::read_to_string(&role).unwrap().replace("Backend engineer.", "Staff engineer, Rust.");
     std::fs::write(&role, edited).unwrap();
-    std::fs::write(dir.path().join("user/broken.md"), "no frontmatter here\n").unwrap();
+    std::fs::write(dir.path().join("user/broken.md"), "---\ntitle: never closed\n").unwrap();
     let new = note(Scope::User, "tools/jj.md", "jj", "Use jj.\n");
     std::fs::create_dir_all(dir.path().join("user/tools")).unwrap();
     std::fs::write(dir.path().join("user/tools/jj.md"), new.to_markdown()).unwrap();
@@ -207,4 +207,44 @@ async fn project_folders_carry_readable_names_and_paths_come_back_whole() {
         paths,
         ["deploy.md", "project/webshop-09503e0d/conventions.md", "project/webshop-09503e0d/deploy.md"]
     );
+}
+
+#[tokio::test]
+async fn a_file_without_a_scope_takes_its_folders_and_projects_are_read_by_name() {
+    let store = InMemoryStore::new();
+    let naming = Naming::new([("webshop-09503e0d".to_owned(), "webshop".to_owned())].into());
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let file = dir.path().join(rel);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    };
+    write("project/webshop/procedures/deploy.md", "---\ntitle: Deploy\n---\nFridays.\n");
+    write("project/webshop/named.md", "---\ntitle: Named\nscope: project:webshop\n---\nBy name.\n");
+    write("user/tools/jj.md", "---\ntitle: jj\n---\nUse jj.\n");
+    write("session/claude-x/todo.md", "---\ntitle: Todo\n---\nx\n");
+    let report = import_tree_named(&store, dir.path(), false, &naming).await.unwrap();
+    assert_eq!(report.created.len(), 3, "{report:?}");
+    assert_eq!(report.invalid.len(), 1, "a session folder names no scope: {:?}", report.invalid);
+    assert!(report.invalid[0].reason.contains("scope"), "{:?}", report.invalid);
+
+    let shop = Scope::Project("webshop-09503e0d".into());
+    let filed: Vec<(Scope, String)> =
+        all(&store).await.into_iter().map(|n| (n.meta.scope, n.path.to_string())).collect();
+    assert_eq!(
+        filed,
+        [
+            (Scope::User, "tools/jj.md".to_owned()),
+            (shop.clone(), "project/webshop/named.md".to_owned()),
+            (shop, "project/webshop/procedures/deploy.md".to_owned()),
+        ],
+        "stored by id, in the project's folder"
+    );
+
+    let out = tempfile::tempdir().unwrap();
+    export_tree_named(&store, out.path(), &naming).await.unwrap();
+    let text = std::fs::read_to_string(out.path().join("project/webshop/procedures/deploy.md")).unwrap();
+    assert!(text.contains("scope: project:webshop\n"), "frontmatter names the project: {text}");
+    let again = import_tree_named(&store, out.path(), false, &naming).await.unwrap();
+    assert_eq!(again.unchanged.len(), 3, "an untouched export is as stored: {again:?}");
 }

@@ -12,7 +12,7 @@ use memory_hook::forget::{self, Plan, Target};
 use serde::Deserialize;
 
 use crate::html::{enc, esc, note_href, page, session_href};
-use crate::pages::note_place;
+use crate::pages::{catalog, note_place};
 use crate::{Error, Result, Shared};
 
 /// Refuses a form that does not carry this launch's key.
@@ -35,14 +35,16 @@ pub(crate) struct EditForm {
 /// `POST /note/edit`: the note as edited, checked, redacted and stored by hand.
 pub(crate) async fn edit_note(State(state): State<Shared>, Form(f): Form<EditForm>) -> Result<Response> {
     checked(&state, &f.form_key)?;
-    let (scope, path) = note_place(&f.scope, &f.path)?;
+    let catalog = catalog(&state).await?;
+    let (scope, path) = note_place(&catalog, &f.scope, &f.path)?;
     let Some(current) = state.store.get_note(&scope, &path).await? else {
-        return Err(Error::NotFound(format!("no note {path} in {scope}")));
+        return Err(Error::NotFound(format!("no note {path} in {}", catalog.label(&scope))));
     };
+    let names = catalog.naming();
     // Browsers send line breaks as CRLF.
     let markdown = f.markdown.replace("\r\n", "\n");
-    if markdown != current.to_markdown() {
-        let note = memory_hook::notes::edited(&current, &markdown)?;
+    if markdown != names.markdown(&current) {
+        let note = memory_hook::notes::edited(&current, &markdown, &names)?;
         memory_hook::notes::save(&state.config, state.store.as_ref(), note).await?;
         state.changed().await?;
     }
@@ -61,7 +63,7 @@ pub(crate) struct DeleteForm {
 /// `POST /note/delete`: asks, then forgets the note with its history.
 pub(crate) async fn delete_note(State(state): State<Shared>, Form(f): Form<DeleteForm>) -> Result<Response> {
     checked(&state, &f.form_key)?;
-    let (scope, path) = note_place(&f.scope, &f.path)?;
+    let (scope, path) = note_place(&catalog(&state).await?, &f.scope, &f.path)?;
     let target = Target::Note { scope, path: path.clone() };
     let plan = forget::plan(state.store.as_ref(), &state.config, &state.env, &target).await?;
     if !f.confirm {

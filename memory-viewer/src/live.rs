@@ -104,7 +104,7 @@ pub(crate) async fn stream(
                         "position": stored.position,
                         "session": e.session.as_str(),
                         "seq": stored.seq,
-                        "event_html": event_row(&stored),
+                        "event_html": event_row(&stored, &names.as_ref().map(|c| c.naming()).unwrap_or_default()),
                         "session_html": session_row(&info, project.as_deref(), title.as_deref()),
                     });
                     queue.push(

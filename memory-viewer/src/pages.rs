@@ -32,7 +32,20 @@ const HITS: usize = 20;
 /// The known projects now.
 pub(crate) async fn catalog(state: &Shared) -> Result<Catalog> {
     let registry = Registry::new(&state.config.data_dir());
-    Ok(Catalog::load(&registry, state.store.as_ref()).await?)
+    Ok(Catalog::load_settled(&registry, state.store.as_ref()).await?)
+}
+
+/// The id of the project a request names by name or id.
+fn project_id(catalog: &Catalog, text: Option<&str>) -> Option<String> {
+    let text = text.filter(|p| !p.is_empty())?;
+    Some(catalog.find(text).map_or_else(|| text.to_owned(), |k| k.id.clone()))
+}
+
+/// A note key as the hook records it (`<scope> <path>`) as a link, its scope by name.
+fn note_key_link(names: &memory_core::ProjectNames, key: &str) -> String {
+    let (scope, path) = key.split_once(' ').unwrap_or((key, ""));
+    let scope = scope.parse::<Scope>().map_or_else(|_| scope.to_owned(), |s| names.label(&s));
+    format!("<li><a href=\"{}\">{} {}</a></li>", esc(&note_href(&scope, path)), esc(&scope), esc(path))
 }
 
 fn project_name<'a>(catalog: &'a Catalog, id: &'a str) -> &'a str {
@@ -101,7 +114,8 @@ pub(crate) async fn sessions(
     let catalog = catalog(&state).await?;
     let after = crate::live::end_position(state.store.as_ref()).await?;
     let harness = q.harness.as_deref().filter(|h| !h.is_empty());
-    let project = q.project.as_deref().filter(|p| !p.is_empty());
+    let project = project_id(&catalog, q.project.as_deref());
+    let project = project.as_deref();
     let mut per_harness: BTreeMap<&str, usize> = BTreeMap::new();
     for s in &all {
         *per_harness.entry(s.harness.as_str()).or_default() += 1;
@@ -149,7 +163,8 @@ pub(crate) async fn sessions(
         body.push_str("</ul>");
     }
     body.push_str("</div>");
-    let filters = format!("harness={}&project={}", enc(harness.unwrap_or("")), enc(project.unwrap_or("")));
+    let project_name = project.map_or("", |id| project_name(&catalog, id));
+    let filters = format!("harness={}&project={}", enc(harness.unwrap_or("")), enc(project_name));
     body.push_str("<nav class=\"pages\">");
     if q.page > 0 {
         let _ = write!(body, "<a href=\"/?page={}&{}\">newer</a> ", q.page - 1, esc(&filters));
@@ -176,7 +191,7 @@ fn project_select(catalog: &Catalog, chosen: Option<&str>, any: bool) -> String 
     }
     for k in catalog.projects() {
         let selected = if chosen == Some(k.id.as_str()) { " selected" } else { "" };
-        let _ = write!(out, "<option value=\"{}\"{selected}>{}</option>", esc(&k.id), esc(&k.name));
+        let _ = write!(out, "<option value=\"{0}\"{selected}>{0}</option>", esc(&k.name));
     }
     out.push_str("</select></label>");
     out
@@ -206,6 +221,7 @@ pub(crate) async fn session(
     let events = memory_hook::sessions::merge_twins(events);
     let after = crate::live::end_position(state.store.as_ref()).await?;
     let project = info.project.as_deref().map(|id| project_name(&catalog, id));
+    let names = catalog.naming();
     let title = memory_hook::sessions::title(state.store.as_ref(), &key).await?;
     let title = title.map(|t| format!("{} ", esc(&t))).unwrap_or_default();
     let mut body = format!(
@@ -222,7 +238,7 @@ pub(crate) async fn session(
     }
     body.push_str("<ol id=\"events\" class=\"events\">");
     for e in &events {
-        body.push_str(&event_row(e));
+        body.push_str(&event_row(e, &names));
     }
     body.push_str("</ol>");
     if fetched == SESSION_PAGE
@@ -263,7 +279,7 @@ fn output_text(value: &Value) -> String {
 }
 
 /// One event of a session, with what it carried.
-pub(crate) fn event_row(stored: &StoredEvent) -> String {
+pub(crate) fn event_row(stored: &StoredEvent, names: &memory_core::ProjectNames) -> String {
     let e = &stored.event;
     let failed = e.tool.as_ref().is_some_and(|t| t.failed == Some(true) || t.error.is_some());
     let mut out = format!(
@@ -275,12 +291,12 @@ pub(crate) fn event_row(stored: &StoredEvent) -> String {
         at = time(e.occurred_at),
         badge = if failed { " <span class=\"badge-failed\">failed</span>" } else { "" },
     );
-    out.push_str(&event_detail(e));
+    out.push_str(&event_detail(e, names));
     out.push_str("</li>");
     out
 }
 
-fn event_detail(e: &HookEvent) -> String {
+fn event_detail(e: &HookEvent, names: &memory_core::ProjectNames) -> String {
     let mut out = String::new();
     if let Some(prompt) = &e.prompt {
         let _ = write!(out, "<pre class=\"prompt\">{}</pre>", esc(prompt));
@@ -326,8 +342,7 @@ fn event_detail(e: &HookEvent) -> String {
             if notes.len() == 1 { "" } else { "s" }
         );
         for key in notes {
-            let (scope, path) = key.split_once(' ').unwrap_or((key, ""));
-            let _ = write!(out, "<li><a href=\"{}\">{}</a></li>", esc(&note_href(scope, path)), esc(key));
+            out.push_str(&note_key_link(names, key));
         }
         out.push_str("</ul></div>");
     }
@@ -382,7 +397,7 @@ pub(crate) async fn notes(State(state): State<Shared>, Query(q): Query<NotesQuer
             let _ = write!(
                 body,
                 "<li class=\"note\"><a href=\"{}\">{}</a> <span class=\"title\">{}</span></li>",
-                esc(&note_href(&n.meta.scope.to_string(), path)),
+                esc(&note_href(&catalog.label(&n.meta.scope), path)),
                 esc(path.rsplit_once('/').map_or(path, |(_, f)| f)),
                 esc(&n.meta.title)
             );
@@ -401,20 +416,23 @@ pub(crate) struct NoteQuery {
     saved: bool,
 }
 
-/// A note's scope and path as a request names them.
-pub(crate) fn note_place(scope: &str, path: &str) -> Result<(Scope, NotePath)> {
-    let scope: Scope = scope.parse().map_err(|e: memory_core::Error| Error::BadRequest(e.to_string()))?;
+/// A note's scope and path as a request names them: a project by name or id, a project note's
+/// path with or without its project's folder.
+pub(crate) fn note_place(catalog: &Catalog, scope: &str, path: &str) -> Result<(Scope, NotePath)> {
+    let scope = catalog.scope(scope, None).map_err(|e| Error::BadRequest(e.to_string()))?;
     let path = NotePath::new(path).map_err(|e| Error::BadRequest(e.to_string()))?;
+    let path = catalog.note_path(&scope, &path);
     Ok((scope, path))
 }
 
 /// `/note?scope=…&path=…`: a note rendered, its sources, its history as diffs, and its editor.
 pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>) -> Result<Html<String>> {
-    let (scope, path) = note_place(&q.scope, &q.path)?;
-    let Some(note) = state.store.get_note(&scope, &path).await? else {
-        return Err(Error::NotFound(format!("no note {path} in {scope}")));
-    };
     let catalog = catalog(&state).await?;
+    let (scope, path) = note_place(&catalog, &q.scope, &q.path)?;
+    let Some(note) = state.store.get_note(&scope, &path).await? else {
+        return Err(Error::NotFound(format!("no note {path} in {}", catalog.label(&scope))));
+    };
+    let names = catalog.naming();
     let history = state.store.note_history(&scope, &path).await?;
     let kind = serde_json::to_value(note.meta.kind)
         .ok()
@@ -459,7 +477,7 @@ pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>
                 i + 1,
                 esc(&new.meta.generator),
                 time(new.meta.updated),
-                diff(&old.to_markdown(), &new.to_markdown())
+                diff(&names.markdown(old), &names.markdown(new))
             );
         }
         let first = versions[0];
@@ -474,7 +492,7 @@ pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>
         "<input type=\"hidden\" name=\"form_key\" value=\"{}\"><input type=\"hidden\" name=\"scope\" value=\"{}\">\
          <input type=\"hidden\" name=\"path\" value=\"{}\">",
         esc(&state.form_key),
-        esc(&scope.to_string()),
+        esc(&catalog.label(&scope)),
         esc(path.as_str())
     );
     let _ = write!(
@@ -484,7 +502,7 @@ pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>
          <p class=\"hint\">Frontmatter and body. A note you edit is marked as yours: the dream merges into it and never overwrites it.</p>\
          <button id=\"save-note\">Save</button></form>\
          <form class=\"danger\" method=\"post\" action=\"/note/delete\">{hidden}<button id=\"delete-note\">Delete this note…</button></form>",
-        esc(&note.to_markdown())
+        esc(&names.markdown(&note))
     );
     Ok(page(&note.meta.title, "/notes", &body))
 }
@@ -565,7 +583,8 @@ fn day(text: Option<&str>) -> Result<Option<DateTime<Utc>>> {
 /// `/search`: notes and history by relevance, filtered by project, harness and time.
 pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchForm>) -> Result<Html<String>> {
     let catalog = catalog(&state).await?;
-    let project = f.project.as_deref().filter(|p| !p.is_empty());
+    let project = project_id(&catalog, f.project.as_deref());
+    let project = project.as_deref();
     let harness = f.harness.as_deref().filter(|h| !h.is_empty());
     let since = day(f.since.as_deref())?;
     // A day given as the end includes that day.
@@ -624,7 +643,7 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
         let _ = write!(
             body,
             "<li><a href=\"{}\">{}</a> <span class=\"scope\">{} {}</span><div class=\"excerpt\">{}</div></li>",
-            esc(&note_href(&h.note.meta.scope.to_string(), h.note.path.as_str())),
+            esc(&note_href(&catalog.label(&h.note.meta.scope), h.note.path.as_str())),
             esc(&h.note.meta.title),
             esc(&catalog.label(&h.note.meta.scope)),
             esc(h.note.path.as_str()),
@@ -732,7 +751,8 @@ pub(crate) async fn preview(
     )
     .await?;
     let _ = write!(body, "<section id=\"preview-start\"><h2>Session start in {}</h2>", esc(&project.name));
-    body.push_str(&injection(start.as_ref(), hook.session_start_budget));
+    let names = catalog.naming();
+    body.push_str(&injection(start.as_ref(), hook.session_start_budget, &names));
     body.push_str("</section>");
     if !f.prompt.trim().is_empty() {
         let min_similarity = state.config.retrieval.min_similarity;
@@ -749,14 +769,14 @@ pub(crate) async fn preview(
         )
         .await?;
         body.push_str("<section id=\"preview-prompt-result\"><h2>This prompt</h2>");
-        body.push_str(&injection(given.as_ref(), hook.prompt_budget));
+        body.push_str(&injection(given.as_ref(), hook.prompt_budget, &names));
         body.push_str("</section>");
     }
     Ok(page("Injection preview", "/preview", &body))
 }
 
 /// An injection: its size against the budget, the notes it carries, its text.
-fn injection(given: Option<&inject::Injection>, budget: usize) -> String {
+fn injection(given: Option<&inject::Injection>, budget: usize, names: &memory_core::ProjectNames) -> String {
     let Some(given) = given else {
         return format!("<p class=\"empty\">Nothing would be given (budget {budget} characters).</p>");
     };
@@ -767,8 +787,7 @@ fn injection(given: Option<&inject::Injection>, budget: usize) -> String {
          <meter min=\"0\" max=\"{budget}\" value=\"{used}\"></meter></p><ul class=\"carried\">"
     );
     for key in &given.notes {
-        let (scope, path) = key.split_once(' ').unwrap_or((key, ""));
-        let _ = write!(out, "<li><a href=\"{}\">{}</a></li>", esc(&note_href(scope, path)), esc(key));
+        out.push_str(&note_key_link(names, key));
     }
     let _ = write!(out, "</ul><pre class=\"injected\">{}</pre>", esc(&given.text));
     out

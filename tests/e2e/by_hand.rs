@@ -31,11 +31,12 @@ fn notes_written_by_hand_get_defaults_keep_history_and_are_deleted_only_when_con
     ));
     let note = &added["note"];
     assert_eq!(added["created"], json!(true));
-    assert_eq!(note["path"], json!("procedures/deploy-to-staging.md"), "the path comes from kind and title");
-    assert!(
-        note["meta"]["scope"].as_str().unwrap().starts_with("project:app"),
-        "this folder's project: {note}"
+    assert_eq!(
+        note["path"],
+        json!("project/app/procedures/deploy-to-staging.md"),
+        "the path comes from kind and title, in the project's folder"
     );
+    assert_eq!(note["meta"]["scope"], json!("project:app"), "this folder's project, by name: {note}");
     assert_eq!(note["meta"]["generator"], json!("user"));
     assert_eq!(note["body"], json!("Run `make ship`.\n"));
     let scope = note["meta"]["scope"].as_str().unwrap().to_owned();

@@ -49,11 +49,16 @@ fn known_project(m: &Machine, name: &str) -> (PathBuf, String) {
 
 /// A note in project `id`'s folder (`project/<name>/<file>`), as the dream files it.
 fn plant(m: &Machine, id: &str, name: &str, file: &str, body: &str) {
+    plant_at(m, id, &format!("project/{name}/{file}"), body);
+}
+
+/// A note of project `id` at `path`, straight into the store.
+fn plant_at(m: &Machine, id: &str, path: &str, body: &str) {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let store = SqliteStore::open(&SqliteConfig::new(m.db())).unwrap();
         let note = Note {
-            path: NotePath::new(format!("project/{name}/{file}")).unwrap(),
+            path: NotePath::new(path).unwrap(),
             meta: NoteMeta {
                 title: "Conventions".to_owned(),
                 description: None,
@@ -238,7 +243,11 @@ fn an_mcp_write_to_an_unknown_project_fails_and_one_by_name_lands_in_the_project
     drop(mcp);
 
     let listed = m.run_json(&["notes", "list", "--scope", &format!("project:{id}")]);
-    assert!(listed.as_array().unwrap().iter().any(|n| n["path"] == json!("deploy.md")), "{listed}");
+    let filed = json!("project/webshop/deploy.md");
+    assert!(
+        listed.as_array().unwrap().iter().any(|n| n["path"] == filed),
+        "in the project's folder: {listed}"
+    );
     assert!(start(&m, &dir, "after-mcp").contains("Tuesdays"), "the note written by name is injected");
 }
 
@@ -266,10 +275,119 @@ fn projects_merge_moves_notes_and_rename_changes_the_name() {
 
     let renamed = m.run(&["projects", "rename", "shop", "storefront"]);
     assert!(renamed.contains("renamed shop to storefront"), "{renamed}");
-    assert_eq!(m.run_json(&["notes", "list", "--scope", "project:storefront"]), moved);
+    let listed = m.run_json(&["notes", "list", "--scope", "project:storefront"]);
+    let paths: Vec<&str> = listed.as_array().unwrap().iter().map(|n| n["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["project/storefront/conventions.md", "project/storefront/deploy.md"], "paths follow");
     assert!(start(&m, &new, "after-rename").contains("## This project (storefront)"));
 
     let tree = m.dir.path().join("tree");
     m.run(&["export", tree.to_str().unwrap()]);
     assert!(tree.join("project/storefront/deploy.md").is_file(), "export folders use the name, once");
+}
+
+/// Whether a text people read leaves out the hash of a project's id.
+fn without(text: &str, hash: &str) -> bool {
+    !text.contains(hash)
+}
+
+#[test]
+fn a_project_reads_by_its_name_and_a_renamed_one_keeps_its_notes_under_the_new_name() {
+    let m = Machine::new();
+    let (dir, id) = known_project(&m, "webshop");
+    let hash = id.rsplit_once('-').unwrap().1.to_owned();
+    // A note written by hand at the top of the scope, where earlier versions filed such notes.
+    plant_at(&m, &id, "procedures/deploy.md", "Deploys go out on Tuesdays.");
+
+    let table = m.run(&["notes", "list"]);
+    assert!(table.contains("project:webshop") && without(&table, &hash), "{table}");
+    let listed = m.run_json(&["notes", "list"]);
+    let paths: Vec<&str> = listed.as_array().unwrap().iter().map(|n| n["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        ["project/webshop/conventions.md", "project/webshop/procedures/deploy.md"],
+        "one layout: the hand-written note moved into the project's folder"
+    );
+    assert!(without(&listed.to_string(), &hash), "{listed}");
+    assert_eq!(listed[0]["meta"]["scope"], json!("project:webshop"));
+
+    // The project once, by name; the path inside its folder.
+    let shown = m.run(&["notes", "show", "webshop", "conventions.md"]);
+    assert!(shown.contains(RULE) && shown.contains("scope: project:webshop\n"), "{shown}");
+    assert!(without(&shown, &hash), "frontmatter without the hash: {shown}");
+    let by_id = m.run(&["notes", "show", &format!("project:{id}"), "project/webshop/conventions.md"]);
+    assert_eq!(by_id, shown, "the id keeps working");
+
+    let sessions = m.run_json(&["sessions"]);
+    assert_eq!(sessions[0]["project"], json!("webshop"), "{sessions}");
+    assert!(without(&sessions.to_string(), &hash), "{sessions}");
+
+    let mut mcp = Mcp::start(&m, &dir);
+    let (failed, text) =
+        mcp.call("read_note", json!({ "scope": "project:webshop", "path": "conventions.md" }));
+    assert!(!failed && text.contains(RULE) && text.contains("scope: project:webshop"), "{text}");
+    assert!(without(&text, &hash), "{text}");
+    let (failed, text) = mcp.call("list_notes", json!({}));
+    assert!(
+        !failed && text.contains("project/webshop/procedures/deploy.md") && without(&text, &hash),
+        "{text}"
+    );
+    let (failed, text) = mcp.call("list_sessions", json!({}));
+    assert!(!failed && text.contains("webshop") && without(&text, &hash), "{text}");
+    drop(mcp);
+
+    // Renamed in its project file: the next session's hook learns the name.
+    std::fs::write(dir.join(".agent-memory.toml"), "project = \"shop\"\n").unwrap();
+    let context = start(&m, &dir, "after-rename");
+    assert!(context.contains(RULE) && context.contains("Tuesdays"), "its notes are injected: {context}");
+    assert!(context.contains("## This project (shop)"), "{context}");
+    assert_eq!(project_of(&m, "after-rename"), id, "the same project");
+
+    let listed = m.run_json(&["notes", "list"]);
+    let paths: Vec<&str> = listed.as_array().unwrap().iter().map(|n| n["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["project/shop/conventions.md", "project/shop/procedures/deploy.md"], "paths follow");
+    assert!(
+        listed.as_array().unwrap().iter().all(|n| n["meta"]["scope"] == json!("project:shop")),
+        "{listed}"
+    );
+    let shown = m.run(&["notes", "show", "project:shop", "procedures/deploy.md"]);
+    assert!(shown.contains("Tuesdays") && shown.contains("scope: project:shop\n"), "{shown}");
+    let sessions = m.run_json(&["sessions"]);
+    assert!(sessions.as_array().unwrap().iter().all(|s| s["project"] == json!("shop")), "{sessions}");
+    let mut mcp = Mcp::start(&m, &dir);
+    let (failed, text) = mcp.call("list_notes", json!({ "scope": "shop" }));
+    assert!(!failed && text.contains("project/shop/conventions.md") && !text.contains("webshop"), "{text}");
+    drop(mcp);
+
+    // Injection after the notes moved.
+    let context = start(&m, &dir, "after-move");
+    assert!(context.contains(RULE) && context.contains("Tuesdays"), "{context}");
+    let tree = m.dir.path().join("tree");
+    m.run(&["export", tree.to_str().unwrap()]);
+    let file = std::fs::read_to_string(tree.join("project/shop/conventions.md")).unwrap();
+    assert!(file.contains("scope: project:shop\n") && without(&file, &hash), "{file}");
+}
+
+#[test]
+fn import_takes_the_scope_from_the_folder_a_note_sits_in() {
+    let m = Machine::new();
+    let (dir, _) = known_project(&m, "webshop");
+    let tree = m.dir.path().join("tree");
+    std::fs::create_dir_all(tree.join("project/webshop/procedures")).unwrap();
+    std::fs::create_dir_all(tree.join("user/facts")).unwrap();
+    std::fs::write(
+        tree.join("project/webshop/procedures/release.md"),
+        "---\ntitle: Release\nkind: procedure\n---\nTag the commit before every release.\n",
+    )
+    .unwrap();
+    std::fs::write(tree.join("user/facts/editor.md"), "Helix is my editor.\n").unwrap();
+    let report = m.run_json(&["import", tree.to_str().unwrap()]);
+    assert_eq!(report["created"].as_array().unwrap().len(), 2, "{report}");
+    assert_eq!(report["invalid"], json!([]), "{report}");
+
+    let shown = m.run_json(&["notes", "show", "webshop", "procedures/release.md"]);
+    assert_eq!(shown["note"]["path"], json!("project/webshop/procedures/release.md"), "{shown}");
+    assert_eq!(shown["note"]["meta"]["scope"], json!("project:webshop"));
+    let user = m.run_json(&["notes", "show", "user", "facts/editor.md"]);
+    assert_eq!(user["note"]["body"], json!("Helix is my editor.\n"), "{user}");
+    assert!(start(&m, &dir, "after-import").contains("Tag the commit"), "the imported note is injected");
 }

@@ -199,8 +199,12 @@ fn the_python_sdk_uses_every_tool() {
         let path = NotePath::new("tools/jj/basics.md").unwrap();
         assert!(store.get_note(&Scope::User, &path).await.unwrap().is_none());
         assert!(store.note_history(&Scope::User, &path).await.unwrap().is_empty());
-        let (acme, conventions) =
-            (Scope::Project("acme-1a2b".to_owned()), NotePath::new("conventions.md").unwrap());
-        assert!(store.get_note(&acme, &conventions).await.unwrap().is_some(), "the seeded note is untouched");
+        // Filed at the top of its scope by an earlier version, the seeded note moved into its
+        // project's folder when the server opened the store, and is otherwise untouched.
+        let acme = Scope::Project("acme-1a2b".to_owned());
+        let conventions = NotePath::new("project/acme-1a2b/conventions.md").unwrap();
+        assert!(store.get_note(&acme, &conventions).await.unwrap().is_some(), "the seeded note is kept");
+        let top = NotePath::new("conventions.md").unwrap();
+        assert!(store.get_note(&acme, &top).await.unwrap().is_none(), "one layout");
     });
 }

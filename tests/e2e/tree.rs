@@ -51,9 +51,11 @@ proptest! {
     #[test]
     fn export_wipe_import_is_lossless(notes in prop::collection::vec(memory_testkit::strategies::arb_note(), 1..6)) {
         let machine = Machine::new();
-        let before = seed(&machine, &notes);
+        seed(&machine, &notes);
         let tree = machine.dir.path().join("tree");
         let exported = machine.run_json(&["export", tree.to_str().unwrap()]);
+        // Opening the store filed each project's notes in its folder: the tree holds them so.
+        let before = all_notes(&machine);
         prop_assert_eq!(exported["files"].as_array().unwrap().len(), before.len());
 
         std::fs::remove_dir_all(machine.home()).unwrap();
@@ -100,7 +102,7 @@ fn a_hand_edit_survives_import_as_human_and_a_broken_file_is_skipped() {
         json!({"created": 0, "updated": 1, "unchanged": 1, "invalid": 1, "deleted": 0, "kept": 0})
     );
 
-    let edited = get(&machine, &scope, "conventions.md").unwrap();
+    let edited = get(&machine, &scope, "project/acme-1a2b/conventions.md").unwrap();
     assert_eq!(edited.body, "Spaces, four of them.\n");
     assert!(edited.is_human_edited());
     assert_eq!(

@@ -453,3 +453,43 @@ fn a_bookmarked_address_opens_the_viewer_at_its_next_launch() {
     assert_eq!(ui.get(&format!("/{old}"), &[]).status, 401, "the old token is refused");
     assert_eq!(ui.get(&format!("/?token={}", ui.token), &[]).status, 303, "the new one opens it");
 }
+
+#[test]
+fn the_viewer_names_projects_by_name_and_takes_them_in_its_addresses() {
+    let m = Machine::new();
+    let dir = m.project("webshop");
+    m.hook("claude", &dir, &claude("s-name", &dir, "SessionStart", json!({ "source": "startup" })));
+    let added = m
+        .command(&["notes", "add", "Deploy", "--kind", "procedure", "--body", "Deploys go out on Tuesdays."])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    let projects = m.run_json(&["projects"]);
+    let id = projects[0]["id"].as_str().unwrap().to_owned();
+    let hash = id.rsplit_once('-').unwrap().1.to_owned();
+    let ui = Ui::start(&m, &[]);
+    let cookie = ui.cookie();
+    let get = |target: &str| {
+        let answer = ui.get(target, &[("Cookie", &cookie)]);
+        assert_eq!(answer.status, 200, "{target}: {}", answer.body);
+        assert!(!answer.body.contains(&hash), "{target} shows the project's id: {}", answer.body);
+        answer.body
+    };
+
+    let note = get("/note?scope=project%3Awebshop&path=procedures%2Fdeploy.md");
+    assert!(note.contains("Tuesdays") && note.contains("scope: project:webshop"), "{note}");
+    let by_id = ui.get(
+        &format!("/note?scope=project%3A{id}&path=project%2Fwebshop%2Fprocedures%2Fdeploy.md"),
+        &[("Cookie", &cookie)],
+    );
+    assert_eq!(by_id.status, 200, "the id keeps working");
+    let notes = get("/notes");
+    assert!(notes.contains("project:webshop") && notes.contains("scope=project%3Awebshop"), "{notes}");
+    let sessions = get("/?project=webshop");
+    assert!(sessions.contains("claude:s-name"), "filtered by the project's name: {sessions}");
+    let preview = get("/preview?project=webshop");
+    assert!(preview.contains("Tuesdays") && preview.contains("project:webshop"), "{preview}");
+    get("/search?q=tuesdays&project=webshop");
+}

@@ -94,7 +94,10 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
             Target::Events(filter.filter(&scopes)?)
         }
         What::Project { name } => Target::Project(project_id(&scopes, name)?),
-        What::Note { scope, path } => Target::Note { scope: scopes.scope(scope)?, path: path.clone() },
+        What::Note { scope, path } => {
+            let scope = scopes.scope(scope)?;
+            Target::Note { path: scopes.note_path(&scope, path), scope }
+        }
     };
     let plan = forget::plan(store.as_ref(), &config, &env, &target).await?;
     if plan.is_empty() {

@@ -62,6 +62,8 @@ pub(crate) async fn add(
     };
     let kind = kind(&args.kind)?;
     let path = args.path.clone().unwrap_or_else(|| NotePath::for_title(kind, &args.title));
+    // A project's notes are in its folder, whoever writes them.
+    let path = scopes.note_path(&scope, &path);
     if store.get_note(&scope, &path).await?.is_some() {
         anyhow::bail!(
             "a note already exists at {} {path}; `agent-memory notes edit {} {path}` changes it, or pass --path",
@@ -91,9 +93,11 @@ pub(crate) async fn add(
             body
         }
         None => {
-            let edited = in_editor(&note.to_markdown(), &path)?;
+            let naming = scopes.naming();
+            let edited = in_editor(&naming.markdown(&note), &path)?;
             let defaults = memory_hook::notes::defaults(&note);
-            let parsed = Note::from_markdown_or(path.clone(), &edited.text, &defaults)?;
+            let mut parsed = Note::from_markdown_or(path.clone(), &edited.text, &defaults)?;
+            parsed.meta.scope = naming.resolve(parsed.meta.scope);
             if parsed.meta.scope != scope {
                 anyhow::bail!("the scope is chosen with --scope, not in the editor");
             }
@@ -123,14 +127,15 @@ pub(crate) async fn edit(
             scopes.label(scope)
         );
     };
-    let before = current.to_markdown();
+    let naming = scopes.naming();
+    let before = naming.markdown(&current);
     let edited = in_editor(&before, path)?;
     if edited.text == before {
         edited.done();
         print("no change");
         return Ok(ExitCode::SUCCESS);
     }
-    let note = memory_hook::notes::edited(&current, &edited.text)
+    let note = memory_hook::notes::edited(&current, &edited.text, &naming)
         .map_err(|e| anyhow::anyhow!("{e}; your edit is kept in {}", edited.path.display()))?;
     edited.done();
     save(json, &config, store, scopes, note, false).await
@@ -147,7 +152,7 @@ async fn save(
 ) -> anyhow::Result<ExitCode> {
     let note = memory_hook::notes::save(config, store, note).await?;
     if json {
-        print_json(&json!({ "created": created, "note": note }))?;
+        print_json(&json!({ "created": created, "note": scopes.naming().note(&note) }))?;
     } else if created {
         print(&format!("added {} {} ({})", scopes.label(&note.meta.scope), note.path, note.meta.title));
     } else {

@@ -18,7 +18,7 @@ use crate::output::{Align, Table, Tone, json as print_json, print};
 pub(crate) enum ProjectsCommand {
     /// List the known projects: name, id, folders, remotes, last seen (the default).
     List,
-    /// Give a project another readable name; its id, notes and folders stay.
+    /// Give a project another readable name; its id and notes stay, filed under the new name.
     Rename {
         /// The project: its name or id.
         project: String,
@@ -51,7 +51,7 @@ impl Scopes {
         cwd: Option<&Path>,
     ) -> anyhow::Result<Self> {
         let registry = Registry::new(&config.data_dir());
-        let catalog = Catalog::load(&registry, store).await?;
+        let catalog = Catalog::load_settled(&registry, store).await?;
         let here = match cwd {
             Some(cwd) => registry.lookup(cwd)?,
             None => None,
@@ -67,6 +67,17 @@ impl Scopes {
     /// A scope as users read it (`project:<name>`).
     pub(crate) fn label(&self, scope: &Scope) -> String {
         self.catalog.label(scope)
+    }
+
+    /// Project ids to names and back, for notes shown and read back.
+    pub(crate) fn naming(&self) -> memory_core::ProjectNames {
+        self.catalog.naming()
+    }
+
+    /// The path of a note of `scope` a user typed (`conventions.md` for a project's
+    /// `project/<name>/conventions.md`).
+    pub(crate) fn note_path(&self, scope: &Scope, typed: &memory_core::NotePath) -> memory_core::NotePath {
+        self.catalog.note_path(scope, typed)
     }
 
     /// A note key as the hook records it (`<scope> <path>`), its scope read as [`Self::label`].

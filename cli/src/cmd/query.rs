@@ -36,8 +36,8 @@ pub(crate) async fn sessions(
             .map(|(s, title)| {
                 let mut value = serde_json::to_value(s).unwrap_or_default();
                 value["title"] = json!(title);
-                // The project as a person reads it; `project` stays the id the store keeps.
-                value["project_name"] = json!(s.project.as_deref().map(|id| scopes.project_name(id)));
+                // The project as a person reads and types it, by name.
+                value["project"] = json!(s.project.as_deref().map(|id| scopes.project_name(id)));
                 value
             })
             .collect();
@@ -258,7 +258,8 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             let scope = scope.as_deref().map(|s| scopes.scope(s)).transpose()?;
             let notes = store.list_notes(&NoteFilter { scope, prefix }).await?;
             if json {
-                print_json(&notes)?;
+                let naming = scopes.naming();
+                print_json(&notes.iter().map(|n| naming.note(n)).collect::<Vec<_>>())?;
             } else if notes.is_empty() {
                 print("no notes; run `agent-memory dream` to distill recorded sessions into notes");
             } else {
@@ -267,6 +268,7 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
         }
         NotesCommand::Show { scope, path, history } => {
             let scope = scopes.scope(&scope)?;
+            let path = scopes.note_path(&scope, &path);
             let Some(note) = store.get_note(&scope, &path).await? else {
                 anyhow::bail!(
                     "no note `{path}` in scope `{}`; `agent-memory notes list` shows what exists",
@@ -274,16 +276,18 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
                 );
             };
             let previous = if history { store.note_history(&scope, &path).await? } else { Vec::new() };
+            let naming = scopes.naming();
             if json {
-                print_json(&json!({ "note": note, "history": previous }))?;
+                let previous: Vec<_> = previous.iter().map(|n| naming.note(n)).collect();
+                print_json(&json!({ "note": naming.note(&note), "history": previous }))?;
             } else {
-                let mut text = note.to_markdown();
+                let mut text = naming.markdown(&note);
                 for (i, old) in previous.iter().enumerate().rev() {
                     text.push_str(&format!(
                         "\n<!-- version {} of {} -->\n{}",
                         i + 1,
                         previous.len() + 1,
-                        old.to_markdown()
+                        naming.markdown(old)
                     ));
                 }
                 print(&text);
@@ -291,6 +295,7 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
         }
         NotesCommand::Delete { scope, path, yes } => {
             let scope = scopes.scope(&scope)?;
+            let path = scopes.note_path(&scope, &path);
             let label = scopes.label(&scope);
             if store.get_note(&scope, &path).await?.is_none() {
                 anyhow::bail!("no note `{path}` in scope `{label}`");
@@ -324,8 +329,9 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             return Ok(code);
         }
         NotesCommand::Edit { scope, path } => {
-            let code =
-                super::notes::edit(json, &scopes.scope(&scope)?, &path, store.as_ref(), &scopes).await?;
+            let scope = scopes.scope(&scope)?;
+            let path = scopes.note_path(&scope, &path);
+            let code = super::notes::edit(json, &scope, &path, store.as_ref(), &scopes).await?;
             crate::store::refresh_replica(&config, store.as_ref()).await?;
             return Ok(code);
         }
@@ -441,6 +447,7 @@ pub(crate) async fn search(
         hit.event.event.project.as_deref().map(|id| scopes.project_name(id).to_owned())
     };
     if json {
+        let naming = scopes.naming();
         let notes: Vec<_> = notes
             .iter()
             .map(|(h, relevance)| {
@@ -449,7 +456,7 @@ pub(crate) async fn search(
                     "relevance": (relevance * 1000.0).round() / 1000.0,
                     "matched_terms": h.matched_terms,
                     "excerpt": memory_core::search::excerpt(&h.note.body, &terms, 160),
-                    "note": h.note,
+                    "note": naming.note(&h.note),
                 })
             })
             .collect();

@@ -11,7 +11,7 @@ const QUOTE_CHARS: usize = 240;
 pub(crate) const EXCERPT_CHARS: usize = 400;
 
 /// A note's identity and frontmatter, without its body. A project's scope reads
-/// `project:<name>` (which the tools accept back), with the id beside it.
+/// `project:<name>`, which the tools accept back.
 pub(crate) fn note_header(note: &Note, catalog: &Catalog) -> Value {
     let meta = &note.meta;
     let mut out = json!({
@@ -22,9 +22,6 @@ pub(crate) fn note_header(note: &Note, catalog: &Catalog) -> Value {
         "updated": meta.updated,
         "generator": meta.generator,
     });
-    if let Scope::Project(id) = &meta.scope {
-        out["project_id"] = json!(id);
-    }
     if let Some(description) = &meta.description {
         out["description"] = json!(description);
     }

@@ -92,13 +92,14 @@ impl Memory {
 
     /// The projects known now (hooks add to them while the server runs).
     async fn catalog(&self) -> Result<Catalog, ToolError> {
-        Catalog::load(&self.registry, self.store()).await.map_err(|e| ToolError(e.to_string()))
+        Catalog::load_settled(&self.registry, self.store()).await.map_err(|e| ToolError(e.to_string()))
     }
 
     /// The scope an agent wrote; a project nobody knows is an error listing the known ones.
     fn scope(&self, catalog: &Catalog, text: &str) -> Result<Scope, ToolError> {
         if let Err(e) = text.trim().parse::<Scope>()
             && text.trim() != "project"
+            && catalog.find(text).is_none()
         {
             return Err(ToolError(format!(
                 "{e}; use `user`, `project` (the current project), `project:<name>` or \
@@ -168,19 +169,22 @@ pub(crate) async fn search(m: &Memory, p: SearchParams) -> ToolResult {
 /// `read_note`: a note's frontmatter, body and full Markdown.
 pub(crate) async fn read(m: &Memory, p: NoteRef) -> ToolResult {
     let catalog = m.catalog().await?;
-    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let scope = m.scope(&catalog, &p.scope)?;
+    let path = catalog.note_path(&scope, &path(&p.path)?);
     let note = m.store().get_note(&scope, &path).await?.ok_or_else(|| not_found(&catalog, &scope, &path))?;
     let mut out = summary::note_header(&note, &catalog);
     out["sources"] = json!(note.meta.sources.len());
     out["body"] = json!(note.body);
-    out["markdown"] = json!(note.to_markdown());
+    out["markdown"] = json!(catalog.naming().markdown(&note));
     Ok(out)
 }
 
 /// `write_note`: creates or replaces a note, keeping the replaced version as history.
 pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
     let catalog = m.catalog().await?;
-    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let scope = m.scope(&catalog, &p.scope)?;
+    // A project's notes are in its folder, whoever writes them.
+    let path = catalog.note_path(&scope, &path(&p.path)?);
     let mut note = Note {
         path,
         meta: NoteMeta {
@@ -211,7 +215,8 @@ pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
 /// `delete_note`: deletes a note and every previous version of it.
 pub(crate) async fn delete(m: &Memory, p: NoteRef) -> ToolResult {
     let catalog = m.catalog().await?;
-    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let scope = m.scope(&catalog, &p.scope)?;
+    let path = catalog.note_path(&scope, &path(&p.path)?);
     if !m.store().delete_note(&scope, &path).await? {
         return Err(not_found(&catalog, &scope, &path));
     }
@@ -267,7 +272,8 @@ pub(crate) async fn timeline(m: &Memory, p: TimelineParams) -> ToolResult {
 pub(crate) async fn explain(m: &Memory, p: NoteRef) -> ToolResult {
     let store = m.store();
     let catalog = m.catalog().await?;
-    let (scope, path) = (m.scope(&catalog, &p.scope)?, path(&p.path)?);
+    let scope = m.scope(&catalog, &p.scope)?;
+    let path = catalog.note_path(&scope, &path(&p.path)?);
     let note = store.get_note(&scope, &path).await?.ok_or_else(|| not_found(&catalog, &scope, &path))?;
     let ids: &[EventId] = &note.meta.sources;
     let mut found = store.events_by_id(ids).await?;
@@ -406,7 +412,9 @@ pub(crate) async fn forget(m: &Memory, p: ForgetParams) -> ToolResult {
     if let Some(note) = &p.note_path {
         let scope =
             p.note_scope.as_deref().ok_or_else(|| ToolError("note_path needs note_scope".to_owned()))?;
-        targets.push(Target::Note { scope: m.scope(&catalog, scope)?, path: path(note)? });
+        let scope = m.scope(&catalog, scope)?;
+        let path = catalog.note_path(&scope, &path(note)?);
+        targets.push(Target::Note { scope, path });
     }
     if targets.is_empty() && range {
         targets.push(Target::Events(range_filter));

@@ -378,9 +378,10 @@ async fn project_notes_live_under_the_project_name_and_old_folders_move_there() 
 }
 
 /// A scope holding two folders whose notes would land on the same path keeps both: the one whose
-/// path is taken stays where it is.
+/// path is taken gets a numbered one in the project's folder. A note written by hand at the top
+/// of the scope joins the folder too.
 #[tokio::test]
-async fn a_note_whose_new_path_is_taken_stays_where_it_is() {
+async fn a_note_whose_new_path_is_taken_gets_a_numbered_one() {
     use memory_core::{Note, NoteKind, NoteMeta, NotePath};
     let id = "shop-0a1b2c3d";
     let scope = project(id);
@@ -403,13 +404,19 @@ async fn a_note_whose_new_path_is_taken_stays_where_it_is() {
     let store = store_with(&story.events()).await;
     store.put_note(&note("project/shop/deploy.md", "- Tuesdays.\n")).await.unwrap();
     store.put_note(&note("project/old-shop/deploy.md", "- Fridays, from the old repo.\n")).await.unwrap();
+    store.put_note(&note("procedures/release.md", "- Tag first.\n")).await.unwrap();
     let mut options = crate::support::options();
     options.project_names.insert(id.to_owned(), "shop".to_owned());
     dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
     assert_eq!(body(&store, &scope, "project/shop/deploy.md").await.as_deref(), Some("- Tuesdays.\n"));
     assert_eq!(
-        body(&store, &scope, "project/old-shop/deploy.md").await.as_deref(),
+        body(&store, &scope, "project/shop/deploy-2.md").await.as_deref(),
         Some("- Fridays, from the old repo.\n")
+    );
+    assert!(body(&store, &scope, "project/old-shop/deploy.md").await.is_none());
+    assert_eq!(
+        body(&store, &scope, "project/shop/procedures/release.md").await.as_deref(),
+        Some("- Tag first.\n")
     );
 }
 

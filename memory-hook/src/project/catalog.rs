@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use memory_core::{MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope, SessionInfo};
+use memory_core::{MemoryStore, Note, NoteChange, NoteFilter, NotePath, ProjectNames, Scope, SessionInfo};
 use serde::Serialize;
 
 use super::Project;
@@ -62,6 +62,39 @@ impl Catalog {
         let sessions = store.sessions().await?;
         let notes = store.list_notes(&NoteFilter::all()).await?;
         Ok(Self::from_parts(projects, &sessions, &notes))
+    }
+
+    /// [`Catalog::load`], after filing every project's notes in its folder
+    /// (`project/<name>/`): notes written at the top of a scope by earlier versions, or filed
+    /// under the project's id or a name it had before a rename, move there with their history.
+    /// Commands load the catalog this way, so a renamed project's paths read its new name.
+    pub async fn load_settled(registry: &Registry, store: &dyn MemoryStore) -> Result<Self> {
+        let projects = registry.load()?;
+        let sessions = store.sessions().await?;
+        let notes = store.list_notes(&NoteFilter::all()).await?;
+        let catalog = Self::from_parts(projects, &sessions, &notes);
+        catalog.settle(store, &notes).await?;
+        Ok(catalog)
+    }
+
+    /// Moves the notes of each known project that sit outside its folder into it; returns how
+    /// many moved.
+    async fn settle(&self, store: &dyn MemoryStore, notes: &[Note]) -> Result<usize> {
+        let naming = self.naming();
+        let mut astray = std::collections::BTreeSet::new();
+        for note in notes {
+            if let Scope::Project(id) = &note.meta.scope
+                && self.projects.iter().any(|k| k.id == *id)
+                && naming.place(&note.meta.scope, &note.path) != note.path
+            {
+                astray.insert(id.clone());
+            }
+        }
+        let mut moved = 0;
+        for id in astray {
+            moved += dream::relocate(store, &Scope::Project(id.clone()), &naming.folder(&id)).await?;
+        }
+        Ok(moved)
     }
 
     /// The catalog of a registry's contents and what a store holds.
@@ -143,10 +176,18 @@ impl Catalog {
             })?;
             return Ok(self.find(&here.id).map_or_else(|| Scope::Project(here.id.clone()), Known::scope));
         }
-        match text.parse::<Scope>()? {
-            Scope::Project(name) => Ok(self.project(&name)?.scope()),
-            other => Ok(other),
+        match text.parse::<Scope>() {
+            Ok(Scope::Project(name)) => Ok(self.project(&name)?.scope()),
+            Ok(other) => Ok(other),
+            // A project's name or id alone (`webshop`).
+            Err(e) => self.find(text).map(Known::scope).ok_or(e.into()),
         }
+    }
+
+    /// The path of a note of `scope` that a user typed: a project's notes are in its folder, so
+    /// `conventions.md` and `project/<name>/conventions.md` are the same note.
+    pub fn note_path(&self, scope: &Scope, typed: &NotePath) -> NotePath {
+        self.naming().place(scope, typed)
     }
 
     /// A scope as users read it: `project:<name>` for a known project.
@@ -163,6 +204,11 @@ impl Catalog {
     /// The readable name of every known project, by id.
     pub fn names(&self) -> BTreeMap<String, String> {
         self.projects.iter().map(|k| (k.id.clone(), k.name.clone())).collect()
+    }
+
+    /// [`Catalog::names`], to show scopes and notes by name and read them back.
+    pub fn naming(&self) -> ProjectNames {
+        ProjectNames::new(self.names())
     }
 
     fn listing(&self) -> Vec<String> {
@@ -211,7 +257,7 @@ pub async fn rename(
             problem: format!("is taken by project {} ({})", other.name, other.id),
         });
     }
-    registry.update(|projects| {
+    let entry = registry.update(|projects| {
         if !projects.projects.iter().any(|e| e.id == known.id) {
             projects.projects.push(Entry::new(known.id.clone(), known.name.clone(), Utc::now()));
         }
@@ -225,7 +271,10 @@ pub async fn rename(
             entry.named.push(name.to_owned());
         }
         Ok(entry.clone())
-    })
+    })?;
+    // Its notes move to the folder of the new name.
+    dream::relocate(store, &known.scope(), &memory_core::project_folder(name)).await?;
+    Ok(entry)
 }
 
 /// What [`merge`] did.
@@ -338,14 +387,12 @@ fn join(projects: &mut Projects, source: &Known, target: &Known) {
     }
 }
 
-/// A note's path in the project it moves to: the old project's folder becomes the new one's
+/// A note's path in the project it moves to: in the new one's folder
 /// ([`memory_core::project_folder`]), so the dream keeps maintaining the note.
 fn moved_path(path: &NotePath, into_name: &str) -> NotePath {
-    match path.below_project_folder() {
-        Some(rest) => NotePath::new(format!("{}/{rest}", memory_core::project_folder(into_name)))
-            .unwrap_or_else(|_| path.clone()),
-        None => path.clone(),
-    }
+    let inner = path.below_project_folder().unwrap_or(path.as_str());
+    NotePath::new(format!("{}/{inner}", memory_core::project_folder(into_name)))
+        .unwrap_or_else(|_| path.clone())
 }
 
 fn moved(note: &Note, path: &NotePath, from_id: &str, into_id: &str) -> Note {

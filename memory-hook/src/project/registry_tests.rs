@@ -257,6 +257,59 @@ fn scopes_accept_names_ids_and_the_current_folder_and_refuse_unknown_projects() 
     assert_eq!(catalog.label(&scope), "project:webshop");
     assert_eq!(catalog.label(&legacy), "project:legacy");
     assert_eq!(catalog.find("legacy").map(|k| k.notes), Some(1));
+    assert_eq!(catalog.scope("webshop", None).unwrap(), scope, "a project's name alone");
+    assert_eq!(catalog.scope(&here.id, None).unwrap(), scope, "its id alone");
+    let typed = NotePath::new("conventions.md").unwrap();
+    assert_eq!(catalog.note_path(&scope, &typed).as_str(), "project/webshop/conventions.md");
+    assert_eq!(catalog.note_path(&Scope::User, &typed), typed);
+}
+
+#[test]
+fn a_renamed_project_files_its_notes_under_its_new_name() {
+    let s = Setup::new();
+    let dir = s.path("webshop");
+    std::fs::create_dir_all(&dir).unwrap();
+    let here = s.registry.identify(&dir);
+    let scope = Scope::Project(here.id.clone());
+    let store = InMemoryStore::new();
+    block_on(async {
+        let dreamed = format!("project/{}/conventions.md", here.id);
+        store.put_note(&note(&scope, &dreamed, "Conventions", "v1\n", 1)).await.unwrap();
+        store.put_note(&note(&scope, &dreamed, "Conventions", "v2\n", 2)).await.unwrap();
+        store.put_note(&note(&scope, "procedures/deploy.md", "Deploy", "Fridays.\n", 1)).await.unwrap();
+        store.put_note(&note(&scope, "project/webshop/deploy.md", "Deploy", "Dream's.\n", 1)).await.unwrap();
+    });
+    let paths = || -> Vec<String> {
+        let notes = block_on(store.list_notes(&NoteFilter::scope(scope.clone()))).unwrap();
+        notes.into_iter().map(|n| n.path.to_string()).collect()
+    };
+
+    // Loading for a command files every note in the project's folder, with its history.
+    block_on(Catalog::load_settled(&s.registry, &store)).unwrap();
+    assert_eq!(
+        paths(),
+        [
+            "project/webshop/conventions.md",
+            "project/webshop/deploy.md",
+            "project/webshop/procedures/deploy.md"
+        ]
+    );
+    let path = NotePath::new("project/webshop/conventions.md").unwrap();
+    assert_eq!(block_on(store.note_history(&scope, &path)).unwrap().len(), 1, "its history moved too");
+
+    // `projects rename` moves them at once.
+    block_on(rename(&s.registry, &store, "webshop", "shop")).unwrap();
+    assert_eq!(
+        paths(),
+        ["project/shop/conventions.md", "project/shop/deploy.md", "project/shop/procedures/deploy.md"]
+    );
+
+    // A project file's new name reaches the registry at the next hook, the paths at the next load.
+    std::fs::write(dir.join(PROJECT_FILE), "project = \"storefront\"\n").unwrap();
+    assert_eq!(s.registry.identify(&dir).name, "storefront");
+    let catalog = block_on(Catalog::load_settled(&s.registry, &store)).unwrap();
+    assert_eq!(paths()[0], "project/storefront/conventions.md");
+    assert_eq!(catalog.label(&scope), "project:storefront");
 }
 
 #[test]
@@ -315,7 +368,11 @@ fn merge_moves_notes_with_their_history_and_the_folders_follow() {
     });
 
     let report = block_on(merge(&s.registry, &store, "shop-old", "shop")).unwrap();
-    assert_eq!(report.moved, ["deploy.md".to_owned(), into_conventions.clone()]);
+    assert_eq!(
+        report.moved,
+        ["project/shop/deploy.md".to_owned(), into_conventions.clone()],
+        "in its folder"
+    );
     assert_eq!(report.collided, std::slice::from_ref(&into_conventions));
     block_on(async {
         assert!(store.list_notes(&NoteFilter::scope(from_scope.clone())).await.unwrap().is_empty());
@@ -338,7 +395,7 @@ fn merge_moves_notes_with_their_history_and_the_folders_follow() {
     // A note filed under the old id afterwards (a dream of earlier events) is swept in.
     block_on(store.put_note(&note(&from_scope, "late.md", "Late", "x\n", 5))).unwrap();
     let swept = block_on(merge(&s.registry, &store, &from.id, "shop")).unwrap();
-    assert_eq!(swept.moved, ["late.md"]);
+    assert_eq!(swept.moved, ["project/shop/late.md"]);
     let same = block_on(merge(&s.registry, &store, "shop", &into.id)).unwrap_err();
     assert!(matches!(same, crate::Error::SameProject { .. }), "{same}");
 }

@@ -155,9 +155,13 @@ async fn projects_are_named_by_name_or_id_and_an_unknown_one_is_refused() {
     let written =
         write(&m, write_params("project:webshop", "deploy.md", "Ship on Fridays.\n")).await.unwrap();
     assert_eq!(written["scope"], json!("project:webshop"));
-    assert_eq!(written["project_id"], json!(here.id));
+    assert_eq!(written["path"], json!("project/webshop/deploy.md"), "in the project's folder");
+    assert!(!written.to_string().contains(&here.id), "no id in the answer: {written}");
     let scope = Scope::Project(here.id.clone());
-    assert!(store.get_note(&scope, &NotePath::new("deploy.md").unwrap()).await.unwrap().is_some());
+    let filed = NotePath::new("project/webshop/deploy.md").unwrap();
+    assert!(store.get_note(&scope, &filed).await.unwrap().is_some());
+    let bare = read(&m, note_ref("webshop", "project/webshop/deploy.md")).await.unwrap();
+    assert!(bare["markdown"].as_str().unwrap().contains("scope: project:webshop\n"), "{bare}");
     let by_id = read(&m, note_ref(&format!("project:{}", here.id), "deploy.md")).await.unwrap();
     assert_eq!(by_id["body"], json!("Ship on Fridays.\n"));
     let here_too = read(&m, note_ref("project", "deploy.md")).await.unwrap();
