@@ -386,6 +386,8 @@ static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 /// redacted: such a text is never filed, nor quoted back.
 pub fn carries_secret(text: &str) -> bool {
     mood::secret(text)
+        || text.contains(memory_redact::MARKER_PREFIX)
+        || text.contains(memory_redact::PRIVATE_MARKER)
 }
 
 pub(crate) fn statements(prompt: &str) -> Vec<Statement> {

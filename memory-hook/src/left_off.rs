@@ -74,11 +74,7 @@ pub fn activity(events: Vec<StoredEvent>) -> Activity {
             if let Some(prompt) = event
                 .prompt
                 .as_deref()
-                .filter(|p| {
-                    !dream::carries_secret(p)
-                        && !p.contains(memory_redact::MARKER_PREFIX)
-                        && !p.contains(memory_redact::PRIVATE_MARKER)
-                })
+                .filter(|p| !dream::carries_secret(p))
                 .and_then(|p| sessions::prompt_title_by(&redactor, p))
                 && !out.prompts.contains(&prompt)
             {
