@@ -82,8 +82,9 @@ impl Machine {
         let out = self.command().args(args).stdin(Stdio::null()).output()?;
         anyhow::ensure!(
             out.status.success(),
-            "agent-memory {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
+            "agent-memory {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
         );
         Ok(String::from_utf8(out.stdout)?)
     }
