@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, gemini, mcp, qwen};
+use super::{claude, copilot, cursor, gemini, mcp, opencode, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -28,11 +28,13 @@ pub(crate) enum Harness {
     Copilot,
     /// Qwen Code.
     Qwen,
+    /// OpenCode.
+    Opencode,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 6] =
-        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen];
+    pub(crate) const ALL: [Self; 7] =
+        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen, Self::Opencode];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -46,6 +48,7 @@ impl Harness {
             Self::Gemini => &gemini::SPEC,
             Self::Copilot => &copilot::SPEC,
             Self::Qwen => &qwen::SPEC,
+            Self::Opencode => &opencode::SPEC,
         }
     }
 }
@@ -77,6 +80,8 @@ pub(crate) struct Context {
     pub(crate) codex_home: PathBuf,
     /// Copilot CLI's home (`$COPILOT_HOME`, else `~/.copilot`).
     pub(crate) copilot_home: PathBuf,
+    /// OpenCode's configuration folder (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`).
+    pub(crate) opencode_home: PathBuf,
     /// The project root, when there is one.
     pub(crate) project: Option<PathBuf>,
     /// The binary our hooks run: its absolute path, or in a project's files the bare name
@@ -129,6 +134,12 @@ impl Context {
             }
             (Harness::Qwen, Scope::User) => self.home.join(".qwen").join("settings.json"),
             (Harness::Qwen, Scope::Project) => self.project()?.join(".qwen").join("settings.json"),
+            (Harness::Opencode, Scope::User) => {
+                self.opencode_home.join("plugins").join(adapter_opencode::PLUGIN_FILE)
+            }
+            (Harness::Opencode, Scope::Project) => {
+                self.project()?.join(".opencode").join("plugins").join(adapter_opencode::PLUGIN_FILE)
+            }
         })
     }
 
@@ -158,6 +169,8 @@ pub(crate) enum Status {
     Unchanged,
     /// It does not exist and nothing needs it (uninstall).
     Absent,
+    /// It is ours alone and will be deleted (OpenCode's plugin, on uninstall).
+    Remove,
 }
 
 /// The plan for one file.
@@ -260,6 +273,7 @@ pub(crate) fn plan(
                     Scope::Project => copilot::PROJECT_TRUST,
                 },
                 Harness::Qwen => qwen::TRUST,
+                Harness::Opencode => opencode::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -314,6 +328,9 @@ pub(crate) fn plan_hooks(
     scope: Scope,
     action: Action,
 ) -> anyhow::Result<FilePlan> {
+    if harness == Harness::Opencode {
+        return opencode::plan_plugin(ctx, scope, action);
+    }
     let path = ctx.hooks_file(harness, scope)?;
     let current = file::read(&path)?;
     let spec = harness.spec();
@@ -489,6 +506,9 @@ pub(crate) fn apply(plan: &mut Plan) -> anyhow::Result<()> {
         if let (Status::Create | Status::Update, Some(text)) = (file_plan.status, &file_plan.new_text) {
             file_plan.backup = file::replace(&file_plan.current, text)?;
         }
+        if file_plan.status == Status::Remove {
+            opencode::remove(&file_plan.current)?;
+        }
     }
     Ok(())
 }
@@ -515,6 +535,8 @@ pub(crate) fn render(plan: &Plan) -> String {
             (Status::Update, true) => "would update",
             (Status::Unchanged, _) => "unchanged",
             (Status::Absent, _) => "absent, nothing to remove",
+            (Status::Remove, false) => "removed",
+            (Status::Remove, true) => "would remove",
         };
         out.push_str(&format!("\n{} {}: {status}", f.harness.name(), f.path.display()));
         if let Some(target) = &f.symlink_target {
