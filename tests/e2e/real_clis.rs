@@ -28,6 +28,7 @@ pub(crate) struct Clis {
     pub(crate) gemini: PathBuf,
     pub(crate) copilot: PathBuf,
     pub(crate) qwen: PathBuf,
+    pub(crate) opencode: PathBuf,
 }
 
 pub(crate) fn clis() -> &'static Clis {
@@ -53,6 +54,7 @@ pub(crate) fn clis() -> &'static Clis {
             gemini: find("gemini "),
             copilot: find("copilot "),
             qwen: find("qwen "),
+            opencode: find("opencode "),
         }
     })
 }
@@ -135,7 +137,7 @@ impl Fired {
 pub(crate) struct Desk {
     pub(crate) m: Machine,
     pub(crate) server: ModelServer,
-    fired: PathBuf,
+    pub(crate) fired: PathBuf,
     pub(crate) env: Vec<(String, PathBuf)>,
     /// What `install` wrote into Codex's `config.toml` (our MCP server), kept when a run rewrites
     /// the file with its model settings.
@@ -180,6 +182,10 @@ impl Desk {
         desk.codex_config =
             std::fs::read_to_string(desk.m.dir.path().join(".codex/config.toml")).unwrap_or_default();
         for harness in harnesses {
+            if *harness == "opencode" {
+                crate::opencode::add_recorder(&desk.m, &desk.fired);
+                continue;
+            }
             let (config, flat) = match *harness {
                 "claude" => (".claude/settings.json", false),
                 "codex" => (".codex/hooks.json", false),
