@@ -6,6 +6,7 @@ mod codex;
 mod copilot;
 mod cursor;
 mod gemini;
+mod opencode;
 mod qwen;
 
 use std::sync::Arc;
