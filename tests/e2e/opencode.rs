@@ -304,3 +304,53 @@ fn opencode_runs_the_project_plugin_and_honours_a_rendered_block() {
     desk.m.run(&["uninstall", "--harness", "opencode", "--scope", "project", "--project", project]);
     assert!(!plugin.exists(), "uninstall removes the plugin");
 }
+
+/// The plugin fails open: a hook that prints what is not JSON, one that answers a prompt too late
+/// (the plugin gives up after 10 seconds) and a binary that is gone all leave the turn to finish
+/// as it would without agent-memory.
+#[test]
+fn opencode_finishes_its_turn_whatever_the_hook_does() {
+    let desk = Desk::with(&[]);
+    let a = desk.m.project("acme-api");
+    let mode = desk.m.dir.path().join("mode");
+    let hook = desk.m.dir.path().join("bad-hook.sh");
+    let script = format!(
+        "#!/bin/sh\npayload=$(cat)\ncase \"$(cat '{mode}')\" in\n  garbage) echo 'not json {{' ;;\n  \
+         slow) case \"$payload\" in *'\"chat.message\"'*) sleep 30 ;; esac ;;\nesac\n",
+        mode = mode.display()
+    );
+    std::fs::write(&hook, script).unwrap();
+    let mut perms = std::fs::metadata(&hook).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&hook, perms).unwrap();
+    let project = a.to_str().unwrap();
+    let binary = hook.to_str().unwrap();
+    desk.m.run(&[
+        "install",
+        "--harness",
+        "opencode",
+        "--scope",
+        "project",
+        "--project",
+        project,
+        "--no-mcp",
+        "--binary",
+        binary,
+    ]);
+
+    for case in ["garbage", "slow", "missing"] {
+        std::fs::write(&mode, case).unwrap();
+        if case == "missing" {
+            std::fs::remove_file(&hook).unwrap();
+        }
+        desk.server.script_chat(vec![("bash", json!({ "command": "ls", "description": "List files" }))]);
+        let started = std::time::Instant::now();
+        desk.opencode(&a, "List the files.").assert_completed(&format!("opencode with a {case} hook"));
+        if case == "slow" {
+            let took = started.elapsed();
+            assert!(took < Duration::from_secs(30), "the plugin gave up on the hook: {took:?}");
+        }
+        let calls = model_calls(desk.server.take());
+        assert!(calls.iter().any(|r| r.body.to_string().contains("tool_call")), "the tool call ran: {case}");
+    }
+}
