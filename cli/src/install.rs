@@ -1,6 +1,6 @@
 //! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
-//! Gemini CLI, Copilot CLI, Qwen Code and Factory droid, take it out again, and check that it is in place and
-//! working.
+//! Gemini CLI, Copilot CLI, Qwen Code, Factory droid and OpenCode (a plugin of ours), take it out
+//! again, and check that it is in place and working.
 //!
 //! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
 //! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
@@ -20,6 +20,7 @@ mod gemini;
 mod json;
 mod mcp;
 mod merge;
+mod opencode;
 mod plan;
 mod qwen;
 mod report;
@@ -51,16 +52,18 @@ pub(crate) enum HarnessChoice {
     Qwen,
     /// Factory droid.
     Droid,
-    /// All six.
+    /// OpenCode.
+    Opencode,
+    /// All of them.
     All,
 }
 
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, droid or all (repeat or separate with
-    /// commas). Default: for `install`, the harnesses found on this machine (their configuration
-    /// folder or their program on PATH); for `uninstall`, all.
+    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, droid, opencode or all (repeat or
+    /// separate with commas). Default: for `install`, the harnesses found on this machine (their
+    /// configuration folder or their program on PATH); for `uninstall`, all.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub(crate) harness: Vec<HarnessChoice>,
     /// `user` (your home folder: every project) or `project` (the project's own files).
@@ -242,7 +245,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|droid|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|droid|opencode|all",
             looked.join("\n")
         );
     }
@@ -298,6 +301,7 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Copilot => vec![Harness::Copilot],
             HarnessChoice::Qwen => vec![Harness::Qwen],
             HarnessChoice::Droid => vec![Harness::Droid],
+            HarnessChoice::Opencode => vec![Harness::Opencode],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();
@@ -317,6 +321,11 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| home.join(".copilot"));
+    let opencode_home = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".config"))
+        .join("opencode");
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let project = match project {
         Some(dir) => Some(
@@ -340,6 +349,7 @@ fn context(project: Option<&Path>, binary: Option<&Path>, need_project: bool) ->
         home,
         codex_home,
         copilot_home,
+        opencode_home,
         project,
         binary,
         codex_version: codex::detect_version(),

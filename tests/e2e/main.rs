@@ -22,6 +22,7 @@ mod migrate;
 mod model_server;
 mod more_clis;
 mod neo4j_restart;
+mod opencode;
 mod output;
 mod privacy;
 mod purge;

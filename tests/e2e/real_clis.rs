@@ -29,6 +29,7 @@ pub(crate) struct Clis {
     pub(crate) copilot: PathBuf,
     pub(crate) qwen: PathBuf,
     pub(crate) droid: PathBuf,
+    pub(crate) opencode: PathBuf,
 }
 
 pub(crate) fn clis() -> &'static Clis {
@@ -55,6 +56,7 @@ pub(crate) fn clis() -> &'static Clis {
             copilot: find("copilot "),
             qwen: find("qwen "),
             droid: find("droid "),
+            opencode: find("opencode "),
         }
     })
 }
@@ -137,7 +139,7 @@ impl Fired {
 pub(crate) struct Desk {
     pub(crate) m: Machine,
     pub(crate) server: ModelServer,
-    fired: PathBuf,
+    pub(crate) fired: PathBuf,
     pub(crate) env: Vec<(String, PathBuf)>,
     /// What `install` wrote into Codex's `config.toml` (our MCP server), kept when a run rewrites
     /// the file with its model settings.
@@ -185,6 +187,10 @@ impl Desk {
         desk.codex_config =
             std::fs::read_to_string(desk.m.dir.path().join(".codex/config.toml")).unwrap_or_default();
         for harness in harnesses {
+            if *harness == "opencode" {
+                crate::opencode::add_recorder(&desk.m, &desk.fired);
+                continue;
+            }
             let (config, flat) = match *harness {
                 "claude" => (".claude/settings.json", false),
                 "codex" => (".codex/hooks.json", false),

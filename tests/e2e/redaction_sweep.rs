@@ -88,6 +88,14 @@ fn droid_event(cwd: &Path, event: &str, fields: Value) -> Value {
     payload
 }
 
+/// OpenCode: our plugin's envelope around what OpenCode handed its hook.
+fn opencode_event(cwd: &Path, event: &str, input: Value, output: Value) -> Value {
+    json!({
+        "hook_event_name": event, "session_id": "ses_sweep", "directory": cwd, "worktree": cwd,
+        "input": input, "output": output,
+    })
+}
+
 fn copilot(session: &str, cwd: &Path, tool: &str, text: &str) -> Value {
     json!({
         "hook_event_name": "PostToolUse", "session_id": session, "cwd": cwd,
@@ -163,6 +171,15 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
             "tool_name": "Create", "tool_input": { "file_path": file, "content": text },
             "tool_response": format!("{{\"success\":true,\"file_path\":\"{}\"}}", file.display()),
         });
+        let opencode_prompt = json!({ "message": { "id": "msg_1", "role": "user", "sessionID": "ses_sweep" },
+            "parts": [{ "type": "text", "text": text, "id": "prt_1" }] });
+        let opencode_shell = json!({ "tool": "bash", "sessionID": "ses_sweep", "callID": format!("call_o{i}"),
+            "args": { "command": "cat deploy/sweep.env", "description": "Show the settings" } });
+        let opencode_output = json!({ "title": "cat deploy/sweep.env", "output": text,
+            "metadata": { "output": text, "exit": 1, "truncated": false } });
+        let opencode_failed = json!({ "id": "evt_1", "type": "message.part.updated", "properties": {
+            "sessionID": "ses_sweep", "part": { "type": "tool", "tool": "read", "callID": format!("call_r{i}"),
+            "sessionID": "ses_sweep", "state": { "status": "error", "input": { "filePath": file }, "error": text } } } });
         let copilot_shell = format!("{text}\n<shellId: 0 completed with exit code 0>");
         let cursor_prompt = json!({ "prompt": text, "attachments": [] });
         let cursor_shell = json!({ "command": "cat deploy/sweep.env", "output": text, "duration": 812 });
@@ -187,6 +204,12 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
             ("droid", droid_event(&cwd, "UserPromptSubmit", json!({ "prompt": text, "has_images": false }))),
             ("droid", droid_event(&cwd, "PostToolUse", droid_shell)),
             ("droid", droid_event(&cwd, "PostToolUse", droid_create)),
+            (
+                "opencode",
+                opencode_event(&cwd, "chat.message", json!({ "sessionID": "ses_sweep" }), opencode_prompt),
+            ),
+            ("opencode", opencode_event(&cwd, "tool.execute.after", opencode_shell, opencode_output)),
+            ("opencode", opencode_event(&cwd, "tool.failed", opencode_failed, Value::Null)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "beforeSubmitPrompt", cursor_prompt)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterShellExecution", cursor_shell)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterFileEdit", cursor_edit)),
@@ -217,6 +240,7 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
         "copilot:s-sweep-copilot",
         "qwen:s-sweep-qwen",
         "droid:s-sweep-droid",
+        "opencode:ses_sweep",
     ] {
         let timeline = m.run(&["--json", "timeline", session]);
         assert!(timeline.contains("[REDACTED:"), "{session} was stored with markers: {timeline}");

@@ -7,6 +7,7 @@ mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
+mod opencode;
 mod qwen;
 
 use std::sync::Arc;

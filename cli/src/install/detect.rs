@@ -33,6 +33,7 @@ fn detect_one(ctx: &Context, scope: Scope, harness: Harness) -> Detection {
         Harness::Copilot => (ctx.copilot_home.clone(), ".copilot", &["copilot"]),
         Harness::Qwen => (ctx.home.join(".qwen"), ".qwen", &["qwen"]),
         Harness::Droid => (ctx.home.join(".factory"), ".factory", &["droid"]),
+        Harness::Opencode => (ctx.opencode_home.clone(), ".opencode", &["opencode"]),
     };
     let mut dirs = vec![dir];
     if scope == Scope::Project

@@ -471,6 +471,11 @@ pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileC
         }
     };
     let Some(text) = text else { return checked };
+    if harness == Harness::Opencode {
+        checked.details = super::opencode::check_plugin(ctx, &path, &text);
+        checked.state = if checked.details.is_empty() { State::Installed } else { State::Drifted };
+        return checked;
+    }
     let spec = harness.spec();
     let found = match Json::parse(&text)
         .map_err(|e| e.to_string())

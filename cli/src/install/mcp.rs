@@ -2,8 +2,10 @@
 //!
 //! Every harness keeps its MCP servers under one name each: `mcpServers.<name>` in a JSON file
 //! (Claude Code's `~/.claude.json` or a project's `.mcp.json`, Cursor's `mcp.json`, Gemini CLI's
-//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`, droid's `mcp.json`) or `[mcp_servers.<name>]` in Codex's
-//! `config.toml`. Ours is named `agent-memory` and runs `"<binary>" mcp`. An entry under that name
+//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`, droid's `mcp.json`),
+//! `[mcp_servers.<name>]` in Codex's `config.toml`, or `mcp.<name>` with a `command` array in
+//! OpenCode's `opencode.json`. Ours is named `agent-memory` and runs `"<binary>" mcp`. An entry
+//! under that name
 //! is ours when its command's file name starts with `agent-memory` (or is the binary being
 //! installed) and its arguments are exactly `["mcp"]`; anything else under the name is the user's
 //! and is never changed. Removal takes out only our entry, and `mcpServers` (or `mcp_servers`)
@@ -26,6 +28,8 @@ pub(crate) enum Format {
     Json(&'static [(&'static str, &'static str)]),
     /// Codex's `[mcp_servers.<name>]` table with `command` and `args`.
     Toml,
+    /// OpenCode's `{"mcp": {name: {"type": "local", "command": [program, …args]}}}`.
+    OpenCode,
 }
 
 /// Where a harness keeps MCP servers in a scope, and how; `None` where it has no such file.
@@ -59,6 +63,8 @@ pub(crate) fn file(ctx: &Context, harness: Harness, scope: Scope) -> Option<(Pat
         (Harness::Droid, Scope::Project) => {
             (project()?.join(".factory").join("mcp.json"), Format::Json(&[("type", "stdio")]))
         }
+        (Harness::Opencode, Scope::User) => (ctx.opencode_home.join("opencode.json"), Format::OpenCode),
+        (Harness::Opencode, Scope::Project) => (project()?.join("opencode.json"), Format::OpenCode),
     })
 }
 
@@ -112,6 +118,11 @@ pub(crate) fn state(format: Format, text: Option<&str>, binary: &Path) -> Result
             };
             toml_entry(entry)
         }
+        Format::OpenCode => {
+            let doc = Json::parse(text).map_err(|e| e.to_string())?;
+            let Some(entry) = super::opencode::mcp_entry(&doc, NAME) else { return Ok(State::Absent) };
+            entry
+        }
     };
     Ok(match entry {
         Some((command, args)) if ours(&command, &as_strs(&args), binary) => {
@@ -144,6 +155,7 @@ pub(crate) fn edit(format: Format, text: Option<&str>, binary: &Path, remove: bo
     let text = match format {
         Format::Json(members) => edit_json(text.unwrap_or(""), members, &command, remove)?,
         Format::Toml => edit_toml(text.unwrap_or(""), &command, remove)?,
+        Format::OpenCode => super::opencode::edit_mcp(text.unwrap_or(""), NAME, &command, remove)?,
     };
     Ok(Edit::Changed { text, what })
 }

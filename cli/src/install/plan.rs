@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, droid, gemini, mcp, qwen};
+use super::{claude, copilot, cursor, droid, gemini, mcp, opencode, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -30,11 +30,21 @@ pub(crate) enum Harness {
     Qwen,
     /// Factory droid.
     Droid,
+    /// OpenCode.
+    Opencode,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 7] =
-        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen, Self::Droid];
+    pub(crate) const ALL: [Self; 8] = [
+        Self::Claude,
+        Self::Codex,
+        Self::Cursor,
+        Self::Gemini,
+        Self::Copilot,
+        Self::Qwen,
+        Self::Droid,
+        Self::Opencode,
+    ];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -50,6 +60,7 @@ impl Harness {
             Self::Copilot => "Copilot CLI",
             Self::Qwen => "Qwen Code",
             Self::Droid => "Factory droid",
+            Self::Opencode => "OpenCode",
         }
     }
 
@@ -67,6 +78,7 @@ impl Harness {
             Self::Copilot => &copilot::SPEC,
             Self::Qwen => &qwen::SPEC,
             Self::Droid => &droid::SPEC,
+            Self::Opencode => &opencode::SPEC,
         }
     }
 }
@@ -98,6 +110,8 @@ pub(crate) struct Context {
     pub(crate) codex_home: PathBuf,
     /// Copilot CLI's home (`$COPILOT_HOME`, else `~/.copilot`).
     pub(crate) copilot_home: PathBuf,
+    /// OpenCode's configuration folder (`$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`).
+    pub(crate) opencode_home: PathBuf,
     /// The project root, when there is one.
     pub(crate) project: Option<PathBuf>,
     /// The binary our hooks run: its absolute path, or in a project's files the bare name
@@ -152,6 +166,12 @@ impl Context {
             (Harness::Qwen, Scope::Project) => self.project()?.join(".qwen").join("settings.json"),
             (Harness::Droid, Scope::User) => self.home.join(".factory").join("settings.json"),
             (Harness::Droid, Scope::Project) => self.project()?.join(".factory").join("settings.json"),
+            (Harness::Opencode, Scope::User) => {
+                self.opencode_home.join("plugins").join(adapter_opencode::PLUGIN_FILE)
+            }
+            (Harness::Opencode, Scope::Project) => {
+                self.project()?.join(".opencode").join("plugins").join(adapter_opencode::PLUGIN_FILE)
+            }
         })
     }
 
@@ -181,7 +201,8 @@ pub(crate) enum Status {
     Unchanged,
     /// It does not exist and nothing needs it (uninstall).
     Absent,
-    /// agent-memory created it and it holds nothing else: it is deleted (uninstall).
+    /// agent-memory created it, or it is ours alone (OpenCode's plugin), and it holds nothing else:
+    /// it is deleted (uninstall).
     Remove,
 }
 
@@ -373,6 +394,7 @@ pub(crate) fn plan(
                 },
                 Harness::Qwen => qwen::TRUST,
                 Harness::Droid => droid::TRUST,
+                Harness::Opencode => opencode::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -473,6 +495,9 @@ pub(crate) fn plan_hooks(
     scope: Scope,
     action: Action,
 ) -> anyhow::Result<FilePlan> {
+    if harness == Harness::Opencode {
+        return opencode::plan_plugin(ctx, scope, action);
+    }
     let path = ctx.hooks_file(harness, scope)?;
     let current = file::read(&path)?;
     let spec = harness.spec();

@@ -35,6 +35,7 @@ impl Sandbox {
         let ctx = Context {
             codex_home: home.join(".codex"),
             copilot_home: home.join(".copilot"),
+            opencode_home: home.join(".config").join("opencode"),
             home,
             project: Some(project),
             binary,
@@ -85,7 +86,7 @@ fn harness_of(name: &str) -> Harness {
 
 #[test]
 fn fresh_install_writes_every_event_for_each_harness_and_scope() {
-    for harness in Harness::ALL {
+    for harness in Harness::ALL.into_iter().filter(|h| *h != Harness::Opencode) {
         for scope in [Scope::User, Scope::Project] {
             let sandbox = Sandbox::new();
             let plan = sandbox.run(&[harness], scope, Action::Install).unwrap();
@@ -590,7 +591,7 @@ proptest! {
 
     #[test]
     fn install_is_idempotent_and_uninstall_restores_the_bytes(
-        (harness, original) in prop::sample::select(Harness::ALL.to_vec())
+        (harness, original) in prop::sample::select(Harness::ALL.iter().copied().filter(|h| *h != Harness::Opencode).collect::<Vec<_>>())
             .prop_flat_map(|h| (Just(h), existing_config(h))),
         scope in prop::sample::select(vec![Scope::User, Scope::Project]),
     ) {
@@ -655,6 +656,10 @@ fn install_registers_the_mcp_server_in_every_harness_and_uninstall_takes_it_out(
                 mcp::Format::Toml => "model = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n".to_owned(),
                 mcp::Format::Json(_) => {
                     "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n    \"docs\": {\n      \"command\": \"docs-mcp\"\n    }\n  }\n}\n"
+                        .to_owned()
+                }
+                mcp::Format::OpenCode => {
+                    "{\n  \"theme\": \"dark\",\n  \"mcp\": {\n    \"docs\": {\n      \"type\": \"local\",\n      \"command\": [\n        \"docs-mcp\"\n      ]\n    }\n  }\n}\n"
                         .to_owned()
                 }
             };
@@ -885,4 +890,49 @@ async fn droid_settings_that_turn_hooks_off_are_a_problem_and_mcp_goes_beside_th
     config.data_dir = Some(sandbox.dir.path().join("data"));
     let report = doctor::check(&sandbox.ctx, &[Harness::Droid], false, Ok(config)).await;
     assert!(report.problems.iter().any(|p| p.contains("droid runs no hooks")), "{:?}", report.problems);
+}
+
+/// OpenCode takes a plugin file of ours, written whole: install writes it for this binary (the
+/// project's for `agent-memory` by name when that runs this binary), a second install changes
+/// nothing, a plugin written for another binary is rewritten, a file of the user's under our name
+/// is never touched, doctor reports drift and fixes it, and uninstall deletes the file.
+#[test]
+fn opencode_gets_a_plugin_file_of_ours_and_loses_it_on_uninstall() {
+    for scope in [Scope::User, Scope::Project] {
+        let mut sandbox = Sandbox::new();
+        sandbox.ctx.mcp = false;
+        let path = sandbox.path(Harness::Opencode, scope);
+        let plan = sandbox.run(&[Harness::Opencode], scope, Action::Install).unwrap();
+        assert_eq!(plan.files[0].status, Status::Create);
+        assert_eq!(plan.files[0].edits, ["plugin agent-memory.js: added"]);
+        let text = sandbox.read(&path);
+        assert_eq!(text, adapter_opencode::plugin_source(BIN));
+        let name = format!("fresh_opencode_{scope:?}").to_lowercase();
+        insta::assert_snapshot!(name, sandbox.shown(&path));
+        let again = sandbox.run(&[Harness::Opencode], scope, Action::Install).unwrap();
+        assert_eq!(again.files[0].status, Status::Unchanged);
+        assert_eq!(
+            super::doctor::check_file(&sandbox.ctx, Harness::Opencode, scope).state,
+            super::doctor::State::Drifted,
+            "{BIN} does not run here"
+        );
+
+        std::fs::write(&path, adapter_opencode::plugin_source("/old/agent-memory")).unwrap();
+        let moved = sandbox.run(&[Harness::Opencode], scope, Action::Install).unwrap();
+        assert_eq!(moved.files[0].status, Status::Update);
+        assert_eq!(sandbox.read(&path), text);
+
+        let plan = sandbox.run(&[Harness::Opencode], scope, Action::Uninstall).unwrap();
+        assert_eq!(plan.files[0].status, Status::Remove);
+        assert!(!path.exists(), "uninstall deletes the plugin");
+        let absent = sandbox.run(&[Harness::Opencode], scope, Action::Uninstall).unwrap();
+        assert_eq!(absent.files[0].status, Status::Absent);
+
+        let mine = "export const Mine = async () => ({})\n";
+        sandbox.put(&path, mine);
+        let error = sandbox.run(&[Harness::Opencode], scope, Action::Install).unwrap_err();
+        assert!(error.to_string().contains("is not agent-memory's plugin"), "{error}");
+        assert!(sandbox.run(&[Harness::Opencode], scope, Action::Uninstall).is_err());
+        assert_eq!(sandbox.read(&path), mine, "a file of the user's is never touched");
+    }
 }
