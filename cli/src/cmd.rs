@@ -25,16 +25,17 @@ pub(crate) static CURSOR: adapter_cursor::CursorAdapter = adapter_cursor::Cursor
 pub(crate) static GEMINI: adapter_gemini::GeminiAdapter = adapter_gemini::GeminiAdapter;
 pub(crate) static COPILOT: adapter_copilot::CopilotAdapter = adapter_copilot::CopilotAdapter;
 pub(crate) static QWEN: adapter_qwen::QwenAdapter = adapter_qwen::QwenAdapter;
+pub(crate) static CLINE: adapter_cline::ClineAdapter = adapter_cline::ClineAdapter;
 
 /// Every harness the binary serves, in the order commands list them: the one adapter registry.
-pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] = &[&CLAUDE, &CODEX, &CURSOR, &GEMINI, &COPILOT, &QWEN];
+pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] = &[&CLAUDE, &CODEX, &CURSOR, &GEMINI, &COPILOT, &QWEN, &CLINE];
 
 /// The adapter of a harness named on the command line (ASCII case ignored).
 pub(crate) fn adapter(name: &str) -> Option<&'static dyn HarnessAdapter> {
     ADAPTERS.iter().copied().find(|a| a.harness().eq_ignore_ascii_case(name))
 }
 
-/// The harness names, for messages: `claude, codex, cursor, gemini, copilot, qwen`.
+/// The harness names, for messages: `claude, codex, cursor, gemini, copilot, qwen, cline`.
 pub(crate) fn harness_names() -> String {
     ADAPTERS.iter().map(|a| a.harness()).collect::<Vec<_>>().join(", ")
 }

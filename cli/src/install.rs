@@ -1,13 +1,15 @@
 //! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
-//! Gemini CLI, Copilot CLI and Qwen Code, take it out again, and check that it is in place and
+//! Gemini CLI, Copilot CLI, Qwen Code and Cline, take it out again, and check that it is in place and
 //! working.
 //!
-//! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
-//! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
+//! Every harness but Cline keeps its hooks in a JSON file the user may also edit by hand, so the
+//! installer changes one handler at a time and leaves everything else as it found it; Cline runs one
+//! file per event from a hooks folder, and only the files of ours are ever written or removed (see `docs/install.md`
 //! for what is written where and the exact merge, removal and formatting rules).
 
 mod capture;
 mod claude;
+mod cline;
 mod codex;
 mod copilot;
 mod cursor;
@@ -47,14 +49,16 @@ pub(crate) enum HarnessChoice {
     Copilot,
     /// Qwen Code.
     Qwen,
-    /// All six.
+    /// Cline CLI.
+    Cline,
+    /// All seven.
     All,
 }
 
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot, qwen or all (repeat or separate with
+    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, cline or all (repeat or separate with
     /// commas). Default: for `install`, the harnesses found on this machine (their configuration
     /// folder or their program on PATH); for `uninstall`, all.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -160,6 +164,18 @@ fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<ExitCod
             args.dry_run,
         )?;
     }
+    if action == Action::Uninstall && harnesses.contains(&Harness::Cline) {
+        // Cline's rules files, likewise.
+        let config = memory_hook::Config::load()
+            .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
+        let only_under = if args.scope == Scope::Project { ctx.project.as_deref() } else { None };
+        plan.context_files.extend(memory_hook::context_file::remove_all(
+            &crate::cmd::CLINE,
+            &config.data_dir(),
+            only_under,
+            args.dry_run,
+        )?);
+    }
     if json {
         crate::output::json(&plan)?;
     } else {
@@ -177,7 +193,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|cline|all",
             looked.join("\n")
         );
     }
@@ -232,6 +248,7 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Gemini => vec![Harness::Gemini],
             HarnessChoice::Copilot => vec![Harness::Copilot],
             HarnessChoice::Qwen => vec![Harness::Qwen],
+            HarnessChoice::Cline => vec![Harness::Cline],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();

@@ -32,6 +32,7 @@ fn detect_one(ctx: &Context, scope: Scope, harness: Harness) -> Detection {
         Harness::Gemini => (ctx.home.join(".gemini"), ".gemini", &["gemini"]),
         Harness::Copilot => (ctx.copilot_home.clone(), ".copilot", &["copilot"]),
         Harness::Qwen => (ctx.home.join(".qwen"), ".qwen", &["qwen"]),
+        Harness::Cline => (ctx.home.join(".cline"), ".clinerules", &["cline"]),
     };
     let mut dirs = vec![dir];
     if scope == Scope::Project

@@ -440,8 +440,11 @@ fn describe(state: BinaryState) -> &'static str {
     }
 }
 
-/// Checks one harness's hooks file in one scope.
+/// Checks one harness's hooks file in one scope (Cline's hook files).
 pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileCheck {
+    if harness == Harness::Cline {
+        return super::cline::check(ctx, scope);
+    }
     let path = match ctx.hooks_file(harness, scope) {
         Ok(path) => path,
         Err(e) => {
@@ -565,13 +568,13 @@ fn check_mcp(
 }
 
 fn reinstall(ctx: &Context, harness: Harness, scope: Scope) -> anyhow::Result<()> {
-    let file_plan = plan::plan_hooks(ctx, harness, scope, Action::Install)?;
+    let files = plan::plan_hook_files(ctx, harness, scope, Action::Install)?;
     let mut whole = plan::Plan {
         action: Action::Install,
         scope,
         binary: ctx.binary.clone(),
         dry_run: false,
-        files: vec![file_plan],
+        files,
         notes: Vec::new(),
         context_files: Vec::new(),
     };

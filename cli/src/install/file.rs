@@ -103,6 +103,17 @@ pub(crate) fn replace(current: &Current, text: &str) -> anyhow::Result<Option<Pa
     Ok(backup)
 }
 
+/// Deletes the file `current` describes (a file of ours: no backup is kept); a file already gone
+/// is no error.
+pub(crate) fn remove(current: &Current) -> anyhow::Result<()> {
+    match std::fs::remove_file(&current.target) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("cannot remove {}", current.target.display())))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn write_atomic(path: &Path, dir: &Path, text: &str, mode: u32) -> anyhow::Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut temp = tempfile::Builder::new()

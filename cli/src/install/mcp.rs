@@ -2,7 +2,8 @@
 //!
 //! Every harness keeps its MCP servers under one name each: `mcpServers.<name>` in a JSON file
 //! (Claude Code's `~/.claude.json` or a project's `.mcp.json`, Cursor's `mcp.json`, Gemini CLI's
-//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`) or `[mcp_servers.<name>]` in Codex's
+//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`, Cline's
+//! `cline_mcp_settings.json`) or `[mcp_servers.<name>]` in Codex's
 //! `config.toml`. Ours is named `agent-memory` and runs `"<binary>" mcp`. An entry under that name
 //! is ours when its command's file name starts with `agent-memory` (or is the binary being
 //! installed) and its arguments are exactly `["mcp"]`; anything else under the name is the user's
@@ -53,6 +54,12 @@ pub(crate) fn file(ctx: &Context, harness: Harness, scope: Scope) -> Option<(Pat
         (Harness::Qwen, Scope::Project) => {
             (project()?.join(".qwen").join("settings.json"), Format::Json(&[]))
         }
+        // Cline reads MCP servers from the user's settings only.
+        (Harness::Cline, Scope::User) => (
+            ctx.home.join(".cline").join("data").join("settings").join("cline_mcp_settings.json"),
+            Format::Json(&[]),
+        ),
+        (Harness::Cline, Scope::Project) => return None,
     })
 }
 

@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, gemini, mcp, qwen};
+use super::{claude, cline, copilot, cursor, gemini, mcp, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -28,11 +28,13 @@ pub(crate) enum Harness {
     Copilot,
     /// Qwen Code.
     Qwen,
+    /// Cline CLI.
+    Cline,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 6] =
-        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen];
+    pub(crate) const ALL: [Self; 7] =
+        [Self::Claude, Self::Codex, Self::Cursor, Self::Gemini, Self::Copilot, Self::Qwen, Self::Cline];
 
     pub(crate) fn name(self) -> &'static str {
         self.spec().name
@@ -46,6 +48,7 @@ impl Harness {
             Self::Gemini => &gemini::SPEC,
             Self::Copilot => &copilot::SPEC,
             Self::Qwen => &qwen::SPEC,
+            Self::Cline => &cline::SPEC,
         }
     }
 }
@@ -112,7 +115,7 @@ impl Context {
         })
     }
 
-    /// The hooks file of a harness in a scope.
+    /// The hooks file of a harness in a scope; for Cline, the folder of its hook files.
     pub(crate) fn hooks_file(&self, harness: Harness, scope: Scope) -> anyhow::Result<PathBuf> {
         Ok(match (harness, scope) {
             (Harness::Claude, Scope::User) => self.home.join(".claude").join("settings.json"),
@@ -129,6 +132,8 @@ impl Context {
             }
             (Harness::Qwen, Scope::User) => self.home.join(".qwen").join("settings.json"),
             (Harness::Qwen, Scope::Project) => self.project()?.join(".qwen").join("settings.json"),
+            (Harness::Cline, Scope::User) => self.home.join(".cline").join("hooks"),
+            (Harness::Cline, Scope::Project) => self.project()?.join(".clinerules").join("hooks"),
         })
     }
 
@@ -158,6 +163,8 @@ pub(crate) enum Status {
     Unchanged,
     /// It does not exist and nothing needs it (uninstall).
     Absent,
+    /// It exists and will be deleted (uninstall: a Cline hook file of ours).
+    Remove,
 }
 
 /// The plan for one file.
@@ -171,7 +178,7 @@ pub(crate) struct FilePlan {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) symlink_target: Option<PathBuf>,
     pub(crate) status: Status,
-    /// Hook-level changes (hooks files).
+    /// Hook-level changes (hooks files, Cline's hook files).
     pub(crate) changes: Vec<Change>,
     /// Other changes (the Codex feature flag, our MCP server).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -236,7 +243,7 @@ pub(crate) fn plan(
     let mut files = Vec::new();
     let mut notes = Vec::new();
     for &harness in harnesses {
-        files.push(plan_hooks(ctx, harness, scope, action)?);
+        files.extend(plan_hook_files(ctx, harness, scope, action)?);
         if harness == Harness::Codex && action == Action::Install {
             let (config, flag_notes) = plan_codex_flag(ctx, scope)?;
             files.extend(config);
@@ -260,6 +267,7 @@ pub(crate) fn plan(
                     Scope::Project => copilot::PROJECT_TRUST,
                 },
                 Harness::Qwen => qwen::TRUST,
+                Harness::Cline => cline::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -304,6 +312,19 @@ pub(crate) fn hooks_off(harness: Harness, path: &Path, text: &str) -> Option<Str
         Harness::Gemini => gemini::hooks_off(&doc).then(|| gemini::hooks_off_problem(path)),
         Harness::Qwen => qwen::hooks_off(&doc).then(|| qwen::hooks_off_problem(path)),
         _ => None,
+    }
+}
+
+/// Plans one harness's hooks: its hooks file, or for Cline one file per event.
+pub(crate) fn plan_hook_files(
+    ctx: &Context,
+    harness: Harness,
+    scope: Scope,
+    action: Action,
+) -> anyhow::Result<Vec<FilePlan>> {
+    match harness {
+        Harness::Cline => cline::plan(ctx, scope, action),
+        _ => Ok(vec![plan_hooks(ctx, harness, scope, action)?]),
     }
 }
 
@@ -489,6 +510,9 @@ pub(crate) fn apply(plan: &mut Plan) -> anyhow::Result<()> {
         if let (Status::Create | Status::Update, Some(text)) = (file_plan.status, &file_plan.new_text) {
             file_plan.backup = file::replace(&file_plan.current, text)?;
         }
+        if file_plan.status == Status::Remove {
+            file::remove(&file_plan.current)?;
+        }
     }
     Ok(())
 }
@@ -515,6 +539,8 @@ pub(crate) fn render(plan: &Plan) -> String {
             (Status::Update, true) => "would update",
             (Status::Unchanged, _) => "unchanged",
             (Status::Absent, _) => "absent, nothing to remove",
+            (Status::Remove, false) => "removed",
+            (Status::Remove, true) => "would remove",
         };
         out.push_str(&format!("\n{} {}: {status}", f.harness.name(), f.path.display()));
         if let Some(target) = &f.symlink_target {
@@ -544,7 +570,8 @@ pub(crate) fn render(plan: &Plan) -> String {
     }
     for path in &plan.context_files {
         let verb = if plan.dry_run { "would remove" } else { "removed" };
-        out.push_str(&format!("\ncursor rules file {}: {verb}\n", path.display()));
+        let harness = if path.ends_with(adapter_cline::RULES_FILE) { "cline" } else { "cursor" };
+        out.push_str(&format!("\n{harness} rules file {}: {verb}\n", path.display()));
     }
     if !plan.notes.is_empty() {
         out.push_str("\nNext steps and notes:\n");
