@@ -28,7 +28,8 @@ pub(crate) static QWEN: adapter_qwen::QwenAdapter = adapter_qwen::QwenAdapter;
 pub(crate) static CLINE: adapter_cline::ClineAdapter = adapter_cline::ClineAdapter;
 
 /// Every harness the binary serves, in the order commands list them: the one adapter registry.
-pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] = &[&CLAUDE, &CODEX, &CURSOR, &GEMINI, &COPILOT, &QWEN, &CLINE];
+pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] =
+    &[&CLAUDE, &CODEX, &CURSOR, &GEMINI, &COPILOT, &QWEN, &CLINE];
 
 /// The adapter of a harness named on the command line (ASCII case ignored).
 pub(crate) fn adapter(name: &str) -> Option<&'static dyn HarnessAdapter> {

@@ -59,7 +59,9 @@ pub(crate) fn plan(ctx: &Context, scope: Scope, action: Action) -> anyhow::Resul
                  (nothing was changed)",
                 current.target.display()
             ),
-            (Action::Install, None) => (Status::Create, Some(Change::Added { event }), Some(script(&command))),
+            (Action::Install, None) => {
+                (Status::Create, Some(Change::Added { event }), Some(script(&command)))
+            }
             (Action::Install, Some(Some(running))) if running == command => (Status::Unchanged, None, None),
             (Action::Install, Some(Some(from))) => {
                 (Status::Update, Some(Change::Updated { event, from }), Some(script(&command)))

@@ -70,6 +70,11 @@ impl Sandbox {
     }
 }
 
+/// The harnesses whose hooks live in a JSON document (all but Cline, whose hook files have tests of
+/// their own below).
+const JSON_HOOKS: [Harness; 6] =
+    [Harness::Claude, Harness::Codex, Harness::Cursor, Harness::Gemini, Harness::Copilot, Harness::Qwen];
+
 fn harness_of(name: &str) -> Harness {
     match name {
         "claude" => Harness::Claude,
@@ -84,7 +89,7 @@ fn harness_of(name: &str) -> Harness {
 
 #[test]
 fn fresh_install_writes_every_event_for_each_harness_and_scope() {
-    for harness in Harness::ALL {
+    for harness in JSON_HOOKS {
         for scope in [Scope::User, Scope::Project] {
             let sandbox = Sandbox::new();
             let plan = sandbox.run(&[harness], scope, Action::Install).unwrap();
@@ -147,9 +152,9 @@ fn uninstall_removes_ours_and_only_ours() {
 #[test]
 fn uninstall_of_a_missing_file_creates_nothing() {
     let sandbox = Sandbox::new();
-    let plan = sandbox.run(&Harness::ALL, Scope::User, Action::Uninstall).unwrap();
+    let plan = sandbox.run(&JSON_HOOKS, Scope::User, Action::Uninstall).unwrap();
     assert!(plan.files.iter().all(|f| f.status == Status::Absent));
-    for harness in Harness::ALL {
+    for harness in JSON_HOOKS {
         assert!(!sandbox.path(harness, Scope::User).exists());
     }
 }
@@ -157,8 +162,8 @@ fn uninstall_of_a_missing_file_creates_nothing() {
 #[test]
 fn install_then_uninstall_of_a_new_file_leaves_an_empty_document() {
     let sandbox = Sandbox::new();
-    sandbox.run(&Harness::ALL, Scope::Project, Action::Install).unwrap();
-    sandbox.run(&Harness::ALL, Scope::Project, Action::Uninstall).unwrap();
+    sandbox.run(&JSON_HOOKS, Scope::Project, Action::Install).unwrap();
+    sandbox.run(&JSON_HOOKS, Scope::Project, Action::Uninstall).unwrap();
     assert_eq!(sandbox.read(&sandbox.path(Harness::Claude, Scope::Project)), "{}\n");
     assert_eq!(sandbox.read(&sandbox.path(Harness::Codex, Scope::Project)), "{}\n");
     assert_eq!(sandbox.read(&sandbox.path(Harness::Cursor, Scope::Project)), "{\n  \"version\": 1\n}\n");
@@ -194,7 +199,7 @@ fn an_unparsable_file_is_refused_with_its_name_and_line_and_nothing_changes() {
     let claude = sandbox.path(Harness::Claude, Scope::User);
     let broken = "{\n  \"model\": \"opus\",\n  \"hooks\": {,}\n}\n";
     sandbox.put(&claude, broken);
-    let err = plan::plan(&sandbox.ctx, &Harness::ALL, Scope::User, Action::Install).unwrap_err().to_string();
+    let err = plan::plan(&sandbox.ctx, &JSON_HOOKS, Scope::User, Action::Install).unwrap_err().to_string();
     assert!(err.contains(&claude.display().to_string()), "{err}");
     assert!(err.contains("line 3 column"), "{err}");
     assert!(err.contains("nothing was changed"), "{err}");
@@ -275,7 +280,7 @@ fn dry_run_writes_nothing_and_shows_a_diff() {
     let sandbox = Sandbox::new();
     let path = sandbox.path(Harness::Cursor, Scope::User);
     sandbox.put(&path, "{\n  \"version\": 1\n}\n");
-    let mut plan = plan::plan(&sandbox.ctx, &Harness::ALL, Scope::User, Action::Install).unwrap();
+    let mut plan = plan::plan(&sandbox.ctx, &JSON_HOOKS, Scope::User, Action::Install).unwrap();
     plan.dry_run = true;
     let text = plan::render(&plan);
     assert!(text.contains("would update"), "{text}");
@@ -410,7 +415,7 @@ async fn doctor_reports_and_fixes_drift() {
     let config =
         || memory_hook::config::Config { data_dir: Some(dir.path().join("data")), ..Default::default() };
 
-    let report = doctor::check(&sandbox.ctx, &Harness::ALL, false, Ok(config())).await;
+    let report = doctor::check(&sandbox.ctx, &JSON_HOOKS, false, Ok(config())).await;
     let state = |r: &doctor::Report, h: Harness, s: Scope| {
         r.files.iter().find(|f| f.harness == h && f.scope == s).map(|f| f.state)
     };
@@ -437,7 +442,7 @@ async fn doctor_reports_and_fixes_drift() {
     let text = doctor::render(&report);
     assert!(text.contains("drifted"), "{text}");
 
-    let fixed = doctor::check(&sandbox.ctx, &Harness::ALL, true, Ok(config())).await;
+    let fixed = doctor::check(&sandbox.ctx, &JSON_HOOKS, true, Ok(config())).await;
     assert_eq!(state(&fixed, Harness::Codex, Scope::User), Some(doctor::State::Installed));
     assert!(fixed.files.iter().any(|f| f.fixed));
     assert!(fixed.problems.is_empty(), "{:?}", fixed.problems);
@@ -558,7 +563,7 @@ proptest! {
 
     #[test]
     fn install_is_idempotent_and_uninstall_restores_the_bytes(
-        (harness, original) in prop::sample::select(Harness::ALL.to_vec())
+        (harness, original) in prop::sample::select(JSON_HOOKS.to_vec())
             .prop_flat_map(|h| (Just(h), existing_config(h))),
         scope in prop::sample::select(vec![Scope::User, Scope::Project]),
     ) {
@@ -617,7 +622,7 @@ fn install_registers_the_mcp_server_in_every_harness_and_uninstall_takes_it_out(
         let sandbox = Sandbox::new();
         // Existing MCP files with a server of the user's keep it, and get their bytes back.
         let mut originals = Vec::new();
-        for harness in Harness::ALL {
+        for harness in JSON_HOOKS {
             let Some((path, format)) = mcp::file(&sandbox.ctx, harness, scope) else { continue };
             let text = match format {
                 mcp::Format::Toml => "model = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n".to_owned(),
@@ -631,9 +636,9 @@ fn install_registers_the_mcp_server_in_every_harness_and_uninstall_takes_it_out(
                 originals.push((path, text));
             }
         }
-        let plan = sandbox.run(&Harness::ALL, scope, Action::Install).unwrap();
+        let plan = sandbox.run(&JSON_HOOKS, scope, Action::Install).unwrap();
         let mut written = Vec::new();
-        for harness in Harness::ALL {
+        for harness in JSON_HOOKS {
             let Some((path, format)) = mcp::file(&sandbox.ctx, harness, scope) else {
                 assert_eq!((harness, scope), (Harness::Copilot, Scope::Project));
                 continue;
@@ -654,12 +659,12 @@ fn install_registers_the_mcp_server_in_every_harness_and_uninstall_takes_it_out(
         assert!(plan.files.iter().any(|f| f.edits.iter().any(|e| e == "mcp server agent-memory: added")));
         insta::assert_snapshot!(format!("mcp_{scope:?}").to_lowercase(), written.join("\n"));
 
-        let again = sandbox.run(&Harness::ALL, scope, Action::Install).unwrap();
+        let again = sandbox.run(&JSON_HOOKS, scope, Action::Install).unwrap();
         assert!(
             again.files.iter().all(|f| f.status == Status::Unchanged),
             "a second install changes nothing"
         );
-        sandbox.run(&Harness::ALL, scope, Action::Uninstall).unwrap();
+        sandbox.run(&JSON_HOOKS, scope, Action::Uninstall).unwrap();
         for (path, text) in &originals {
             assert_eq!(&sandbox.read(path), text, "uninstall gives back {}", path.display());
         }
@@ -671,7 +676,7 @@ fn the_mcp_server_is_optional_and_a_server_of_the_users_under_its_name_is_left_a
     use super::mcp;
     let mut sandbox = Sandbox::new();
     sandbox.ctx.mcp = false;
-    sandbox.run(&Harness::ALL, Scope::User, Action::Install).unwrap();
+    sandbox.run(&JSON_HOOKS, Scope::User, Action::Install).unwrap();
     assert!(!sandbox.ctx.home.join(".claude.json").exists(), "--no-mcp writes no MCP file");
     let gemini = sandbox.read(&sandbox.path(Harness::Gemini, Scope::User));
     assert!(!gemini.contains("mcpServers"), "{gemini}");
@@ -748,4 +753,80 @@ async fn qwen_settings_that_turn_hooks_off_are_a_problem() {
     config.data_dir = Some(sandbox.dir.path().join("data"));
     let report = doctor::check(&sandbox.ctx, &[Harness::Qwen], false, Ok(config)).await;
     assert!(report.problems.iter().any(|p| p.contains("Qwen Code runs no hooks")), "{:?}", report.problems);
+}
+
+#[test]
+fn cline_gets_one_hook_file_per_event_and_uninstall_takes_only_ours() {
+    use memory_core::HarnessAdapter as _;
+    for scope in [Scope::User, Scope::Project] {
+        let sandbox = Sandbox::new();
+        let dir = sandbox.path(Harness::Cline, scope);
+        // A hook of the user's for an event we do not register stays as it is.
+        let theirs = dir.join("PreCompact");
+        sandbox.put(&theirs, "#!/bin/sh\necho theirs\n");
+        let plan = sandbox.run(&[Harness::Cline], scope, Action::Install).unwrap();
+        let events = crate::cmd::CLINE.hook_events();
+        let hooks: Vec<_> = plan.files.iter().filter(|f| f.path.starts_with(&dir)).collect();
+        assert_eq!(hooks.len(), events.len());
+        assert!(hooks.iter().all(|f| f.status == Status::Create && f.changes.len() == 1));
+        let start = sandbox.read(&dir.join("TaskStart"));
+        let name = format!("fresh_cline_{scope:?}").to_lowercase();
+        insta::assert_snapshot!(name, format!("{}\n\n{start}", sandbox.shown(&dir.join("TaskStart"))));
+        for event in events {
+            assert_eq!(sandbox.read(&dir.join(event.name)), start, "{}", event.name);
+        }
+        let again = sandbox.run(&[Harness::Cline], scope, Action::Install).unwrap();
+        assert!(
+            again.files.iter().filter(|f| f.path.starts_with(&dir)).all(|f| f.status == Status::Unchanged)
+        );
+        let report = doctor::check_file(&sandbox.ctx.in_scope(scope), Harness::Cline, scope);
+        assert_eq!(report.state, doctor::State::Installed, "{:?}", report.details);
+
+        sandbox.run(&[Harness::Cline], scope, Action::Uninstall).unwrap();
+        for event in events {
+            assert!(!dir.join(event.name).exists(), "{} removed", event.name);
+        }
+        assert_eq!(sandbox.read(&theirs), "#!/bin/sh\necho theirs\n");
+        let report = doctor::check_file(&sandbox.ctx.in_scope(scope), Harness::Cline, scope);
+        assert_eq!(report.state, doctor::State::Absent);
+    }
+}
+
+#[test]
+fn a_cline_hook_of_the_users_under_our_name_is_refused_and_nothing_changes() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path(Harness::Cline, Scope::User);
+    sandbox.put(&dir.join("PreToolUse"), "#!/bin/bash\n./check.sh\n");
+    let err =
+        plan::plan(&sandbox.ctx, &[Harness::Cline], Scope::User, Action::Install).unwrap_err().to_string();
+    assert!(err.contains("PreToolUse") && err.contains("not agent-memory's"), "{err}");
+    assert!(!dir.join("TaskStart").exists());
+    // Uninstall leaves it alone too.
+    sandbox.run(&[Harness::Cline], Scope::User, Action::Uninstall).unwrap();
+    assert_eq!(sandbox.read(&dir.join("PreToolUse")), "#!/bin/bash\n./check.sh\n");
+}
+
+#[tokio::test]
+async fn doctor_reports_and_fixes_a_cline_hook_file_that_drifted() {
+    let sandbox = Sandbox::new();
+    sandbox.run(&[Harness::Cline], Scope::User, Action::Install).unwrap();
+    let dir = sandbox.path(Harness::Cline, Scope::User);
+    std::fs::remove_file(dir.join("TaskComplete")).unwrap();
+    let old = super::cline::script(&entries::command_for(Path::new("/old/agent-memory"), "cline"));
+    std::fs::write(dir.join("PreToolUse"), old).unwrap();
+    let checked = doctor::check_file(&sandbox.ctx, Harness::Cline, Scope::User);
+    assert_eq!(checked.state, doctor::State::Drifted);
+    assert!(checked.details.iter().any(|d| d == "TaskComplete: missing"), "{:?}", checked.details);
+    assert!(
+        checked.details.iter().any(|d| d.starts_with("PreToolUse: runs \"/old/agent-memory\"")),
+        "{:?}",
+        checked.details
+    );
+    let config =
+        memory_hook::config::Config { data_dir: Some(sandbox.dir.path().join("data")), ..Default::default() };
+    let report = doctor::check(&sandbox.ctx, &[Harness::Cline], true, Ok(config)).await;
+    let fixed = report.files.iter().find(|f| f.scope == Scope::User).unwrap();
+    assert!(fixed.fixed && fixed.state == doctor::State::Installed, "{:?}", fixed.details);
+    let mcp = sandbox.ctx.home.join(".cline/data/settings/cline_mcp_settings.json");
+    assert!(sandbox.read(&mcp).contains("\"mcp\""), "MCP registered beside the hooks");
 }
