@@ -28,6 +28,7 @@ pub(crate) struct Clis {
     pub(crate) gemini: PathBuf,
     pub(crate) copilot: PathBuf,
     pub(crate) qwen: PathBuf,
+    pub(crate) cline: PathBuf,
 }
 
 pub(crate) fn clis() -> &'static Clis {
@@ -53,6 +54,7 @@ pub(crate) fn clis() -> &'static Clis {
             gemini: find("gemini "),
             copilot: find("copilot "),
             qwen: find("qwen "),
+            cline: find("cline "),
         }
     })
 }
