@@ -26,7 +26,7 @@ fn carries(stdout: &str, marker: &str) -> bool {
 
 /// What a session start gave the harness: its answer, or where the harness reads no answer at a
 /// start (Cline), the context file the hook keeps in the project.
-fn given_at_start(bench: &Bench, stdout: &str) -> String {
+fn given_at_start(bench: &Bench<'_>, stdout: &str) -> String {
     let adapter = bench.adapter();
     if adapter.support(&EventKind::SessionStart).context {
         return stdout.to_owned();
