@@ -27,17 +27,18 @@ pub(crate) static COPILOT: adapter_copilot::CopilotAdapter = adapter_copilot::Co
 pub(crate) static QWEN: adapter_qwen::QwenAdapter = adapter_qwen::QwenAdapter;
 pub(crate) static DROID: adapter_droid::DroidAdapter = adapter_droid::DroidAdapter;
 pub(crate) static OPENCODE: adapter_opencode::OpenCodeAdapter = adapter_opencode::OpenCodeAdapter;
+pub(crate) static CLINE: adapter_cline::ClineAdapter = adapter_cline::ClineAdapter;
 
 /// Every harness the binary serves, in the order commands list them: the one adapter registry.
 pub(crate) static ADAPTERS: &[&dyn HarnessAdapter] =
-    &[&CLAUDE, &CODEX, &CURSOR, &GEMINI, &COPILOT, &QWEN, &DROID, &OPENCODE];
+    &[&CLAUDE, &CODEX, &CURSOR, &GEMINI, &COPILOT, &QWEN, &DROID, &OPENCODE, &CLINE];
 
 /// The adapter of a harness named on the command line (ASCII case ignored).
 pub(crate) fn adapter(name: &str) -> Option<&'static dyn HarnessAdapter> {
     ADAPTERS.iter().copied().find(|a| a.harness().eq_ignore_ascii_case(name))
 }
 
-/// The harness names, for messages: `claude, codex, …, droid, opencode`.
+/// The harness names, for messages: `claude, codex, …, opencode, cline`.
 pub(crate) fn harness_names() -> String {
     ADAPTERS.iter().map(|a| a.harness()).collect::<Vec<_>>().join(", ")
 }

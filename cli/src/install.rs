@@ -1,13 +1,15 @@
 //! `agent-memory install`, `uninstall` and `doctor`: wire our hook into Claude Code, Codex, Cursor,
-//! Gemini CLI, Copilot CLI, Qwen Code, Factory droid and OpenCode (a plugin of ours), take it out
-//! again, and check that it is in place and working.
+//! Gemini CLI, Copilot CLI, Qwen Code, Factory droid, OpenCode (a plugin of ours) and Cline, take it
+//! out again, and check that it is in place and working.
 //!
-//! Every harness keeps its hooks in a JSON file the user may also edit by hand, so the installer
-//! changes one handler at a time and leaves everything else as it found it (see `docs/install.md`
-//! for what is written where and the exact merge, removal and formatting rules).
+//! Every harness but Cline keeps its hooks in a JSON file the user may also edit by hand, so the
+//! installer changes one handler at a time and leaves everything else as it found it; OpenCode
+//! loads one plugin file of ours, and Cline runs one file per event from a hooks folder: only the
+//! files of ours are ever written or removed (see `docs/install.md` for what is written where and the exact merge, removal and formatting rules).
 
 mod capture;
 mod claude;
+mod cline;
 mod codex;
 mod copilot;
 mod cursor;
@@ -54,6 +56,8 @@ pub(crate) enum HarnessChoice {
     Droid,
     /// OpenCode.
     Opencode,
+    /// Cline CLI.
+    Cline,
     /// All of them.
     All,
 }
@@ -61,9 +65,9 @@ pub(crate) enum HarnessChoice {
 /// Arguments of `install` and `uninstall`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct InstallArgs {
-    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, droid, opencode or all (repeat or
-    /// separate with commas). Default: for `install`, the harnesses found on this machine (their
-    /// configuration folder or their program on PATH); for `uninstall`, all.
+    /// Which harness: claude, codex, cursor, gemini, copilot, qwen, droid, opencode, cline or all
+    /// (repeat or separate with commas). Default: for `install`, the harnesses found on this machine
+    /// (their configuration folder or their program on PATH); for `uninstall`, all.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub(crate) harness: Vec<HarnessChoice>,
     /// `user` (your home folder: every project) or `project` (the project's own files).
@@ -194,6 +198,18 @@ async fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<E
             args.dry_run,
         )?;
     }
+    if action == Action::Uninstall && harnesses.contains(&Harness::Cline) {
+        // Cline's rules files, likewise.
+        let config = memory_hook::Config::load()
+            .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
+        let only_under = if args.scope == Scope::Project { ctx.project.as_deref() } else { None };
+        plan.context_files.extend(memory_hook::context_file::remove_all(
+            &crate::cmd::CLINE,
+            &config.data_dir(),
+            only_under,
+            args.dry_run,
+        )?);
+    }
     if json {
         crate::output::json(&plan)?;
     } else {
@@ -245,7 +261,7 @@ fn found_here(ctx: &Context, scope: Scope) -> anyhow::Result<(Vec<Harness>, Vec<
         let looked: Vec<String> =
             detections.iter().map(|d| format!("  {}: {}", d.harness.name(), d.looked_for)).collect();
         anyhow::bail!(
-            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|droid|opencode|all",
+            "no harness found on this machine; looked for\n{}\nname one with --harness claude|codex|cursor|gemini|copilot|qwen|droid|opencode|cline|all",
             looked.join("\n")
         );
     }
@@ -302,6 +318,7 @@ fn chosen(choices: &[HarnessChoice]) -> Vec<Harness> {
             HarnessChoice::Qwen => vec![Harness::Qwen],
             HarnessChoice::Droid => vec![Harness::Droid],
             HarnessChoice::Opencode => vec![Harness::Opencode],
+            HarnessChoice::Cline => vec![Harness::Cline],
             HarnessChoice::All => Harness::ALL.to_vec(),
         })
         .collect();

@@ -1,5 +1,6 @@
 //! The `agent-memory` binary: hooks for Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI, Qwen
-//! Code, Factory droid and OpenCode, and commands to inspect, distill and move the memory they share.
+//! Code, Factory droid, OpenCode and Cline, and commands to inspect, distill and move the memory
+//! they share.
 
 mod cmd;
 mod help;
@@ -23,7 +24,7 @@ const LONG_ABOUT: &str = "\
 One memory for your AI coding agents, owned by you.
 
 agent-memory plugs into the lifecycle hooks of Claude Code, Codex, Cursor, Gemini CLI,
-Copilot CLI, Qwen Code, Factory droid and OpenCode (through a plugin of ours):
+Copilot CLI, Qwen Code, Factory droid, OpenCode (through a plugin of ours) and Cline:
   1. capture  every hook event is redacted and appended to your store (a few ms, never blocking);
   2. dream    when a session ends, the hook starts the dream in the background (or type
               `agent-memory dream`): events become small Markdown notes
@@ -58,8 +59,8 @@ enum Command {
     /// Wire this into a harness's hook configuration for every lifecycle event. The harness is
     /// named on the command line, never guessed. Always exits non-blocking.
     Hook {
-        /// The harness that runs the hook: claude, codex, cursor, gemini, copilot, qwen, droid or
-        /// opencode.
+        /// The harness that runs the hook: claude, codex, cursor, gemini, copilot, qwen, droid,
+        /// opencode or cline.
         harness: String,
     },
     /// List recorded sessions, most recent first, a page at a time.
@@ -164,8 +165,8 @@ enum Command {
     /// (SQLite ↔ Neo4j). Resumable: rerun after an interruption.
     Migrate(cmd::migrate::MigrateArgs),
     /// Serve the memory to MCP clients (Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI, Qwen
-    /// Code, Factory droid, OpenCode) over stdio: search, read, write, delete and explain notes, show
-    /// session timelines.
+    /// Code, Factory droid, OpenCode, Cline) over stdio: search, read, write, delete and explain
+    /// notes, show session timelines.
     Mcp,
     /// Write every note to a folder of Markdown files, one per note (opens in Obsidian).
     Export {
@@ -182,7 +183,7 @@ enum Command {
         delete_missing: bool,
     },
     /// Add agent-memory's hooks to Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI, Qwen Code,
-    /// Factory droid and/or OpenCode (merging, never clobbering).
+    /// Factory droid, OpenCode and/or Cline (merging, never clobbering).
     Install(install::InstallArgs),
     /// Remove agent-memory's hooks, and only them.
     Uninstall(install::InstallArgs),

@@ -3,6 +3,7 @@
 
 mod auto_dream;
 mod by_hand;
+mod cline;
 mod control;
 mod cross_harness;
 mod distribution;

@@ -30,6 +30,7 @@ pub(crate) struct Clis {
     pub(crate) qwen: PathBuf,
     pub(crate) droid: PathBuf,
     pub(crate) opencode: PathBuf,
+    pub(crate) cline: PathBuf,
 }
 
 pub(crate) fn clis() -> &'static Clis {
@@ -57,6 +58,7 @@ pub(crate) fn clis() -> &'static Clis {
             qwen: find("qwen "),
             droid: find("droid "),
             opencode: find("opencode "),
+            cline: find("cline "),
         }
     })
 }

@@ -96,6 +96,36 @@ fn opencode_event(cwd: &Path, event: &str, input: Value, output: Value) -> Value
     })
 }
 
+/// Cline: camelCase payloads keyed by `hookName` and the root session; a command's output (and a
+/// failed one's error) in the CLI's `tool_result` and again, as JSON text, in `postToolUse`.
+fn cline_event(cwd: &Path, event: &str, fields: Value) -> Value {
+    let mut payload = json!({
+        "clineVersion": "", "timestamp": "2026-12-04T23:46:29.842Z", "taskId": "conv_1796427988898_3lpi890",
+        "sessionContext": { "rootSessionId": "s-sweep-cline" }, "workspaceRoots": [cwd],
+        "workspaceInfo": { "rootPath": cwd, "hint": "project" }, "userId": "unknown",
+        "agent_id": "agent_1", "parent_agent_id": null, "hookName": event,
+    });
+    if let (Value::Object(into), Value::Object(from)) = (&mut payload, fields) {
+        into.extend(from);
+    }
+    payload
+}
+
+/// A Cline `run_commands` result: the command's output, failed or not.
+fn cline_result(command: &str, text: &str, failed: bool) -> Value {
+    let mut item = json!({ "query": command, "result": text, "success": !failed });
+    if failed {
+        item["error"] = json!("Command exited with code 1");
+    }
+    let output = json!([item]);
+    json!({
+        "tool_result": { "id": "call_0", "name": "run_commands", "input": { "commands": [command] },
+                         "output": output, "durationMs": 42 },
+        "postToolUse": { "toolName": "run_commands", "parameters": { "commands": json!([command]).to_string() },
+                         "result": output.to_string(), "success": true, "executionTimeMs": 42 },
+    })
+}
+
 fn copilot(session: &str, cwd: &Path, tool: &str, text: &str) -> Value {
     json!({
         "hook_event_name": "PostToolUse", "session_id": session, "cwd": cwd,
@@ -210,6 +240,24 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
             ),
             ("opencode", opencode_event(&cwd, "tool.execute.after", opencode_shell, opencode_output)),
             ("opencode", opencode_event(&cwd, "tool.failed", opencode_failed, Value::Null)),
+            (
+                "cline",
+                cline_event(
+                    &cwd,
+                    "prompt_submit",
+                    json!({ "userPromptSubmit": { "prompt": text, "attachments": [] } }),
+                ),
+            ),
+            (
+                "cline",
+                cline_event(
+                    &cwd,
+                    "tool_call",
+                    json!({ "tool_call": { "id": "call_0", "name": "run_commands", "input": { "commands": [text] } }, "preToolUse": { "toolName": "run_commands", "parameters": { "commands": json!([text]).to_string() } } }),
+                ),
+            ),
+            ("cline", cline_event(&cwd, "tool_result", cline_result("cat deploy/sweep.env", text, false))),
+            ("cline", cline_event(&cwd, "tool_result", cline_result("cat deploy/sweep.env", text, true))),
             ("cursor", cursor("s-sweep-cursor", &cwd, "beforeSubmitPrompt", cursor_prompt)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterShellExecution", cursor_shell)),
             ("cursor", cursor("s-sweep-cursor", &cwd, "afterFileEdit", cursor_edit)),
@@ -241,6 +289,7 @@ fn no_sample_of_any_catalog_format_is_readable_in_any_file_or_answer() {
         "qwen:s-sweep-qwen",
         "droid:s-sweep-droid",
         "opencode:ses_sweep",
+        "cline:s-sweep-cline",
     ] {
         let timeline = m.run(&["--json", "timeline", session]);
         assert!(timeline.contains("[REDACTED:"), "{session} was stored with markers: {timeline}");

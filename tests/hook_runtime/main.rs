@@ -2,6 +2,7 @@
 //! process against the embedded SQLite store, one test per behaviour and harness.
 
 mod claude;
+mod cline;
 mod codex;
 mod copilot;
 mod cursor;

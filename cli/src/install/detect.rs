@@ -34,6 +34,7 @@ fn detect_one(ctx: &Context, scope: Scope, harness: Harness) -> Detection {
         Harness::Qwen => (ctx.home.join(".qwen"), ".qwen", &["qwen"]),
         Harness::Droid => (ctx.home.join(".factory"), ".factory", &["droid"]),
         Harness::Opencode => (ctx.opencode_home.clone(), ".opencode", &["opencode"]),
+        Harness::Cline => (ctx.home.join(".cline"), ".clinerules", &["cline"]),
     };
     let mut dirs = vec![dir];
     if scope == Scope::Project

@@ -439,8 +439,11 @@ fn describe(state: BinaryState) -> &'static str {
     }
 }
 
-/// Checks one harness's hooks file in one scope.
+/// Checks one harness's hooks file in one scope (Cline's hook files).
 pub(crate) fn check_file(ctx: &Context, harness: Harness, scope: Scope) -> FileCheck {
+    if harness == Harness::Cline {
+        return super::cline::check(ctx, scope);
+    }
     let path = match ctx.hooks_file(harness, scope) {
         Ok(path) => path,
         Err(e) => {
@@ -561,8 +564,8 @@ fn check_mcp(
 }
 
 fn reinstall(ctx: &Context, harness: Harness, scope: Scope) -> anyhow::Result<()> {
-    let file_plan = plan::plan_hooks(ctx, harness, scope, Action::Install)?;
-    let mut whole = plan::Plan::of(Action::Install, scope, ctx.binary.clone(), vec![file_plan]);
+    let files = plan::plan_hook_files(ctx, harness, scope, Action::Install)?;
+    let mut whole = plan::Plan::of(Action::Install, scope, ctx.binary.clone(), files);
     plan::apply(&mut whole)
 }
 

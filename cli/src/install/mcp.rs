@@ -2,10 +2,10 @@
 //!
 //! Every harness keeps its MCP servers under one name each: `mcpServers.<name>` in a JSON file
 //! (Claude Code's `~/.claude.json` or a project's `.mcp.json`, Cursor's `mcp.json`, Gemini CLI's
-//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`, droid's `mcp.json`),
-//! `[mcp_servers.<name>]` in Codex's `config.toml`, or `mcp.<name>` with a `command` array in
-//! OpenCode's `opencode.json`. Ours is named `agent-memory` and runs `"<binary>" mcp`. An entry
-//! under that name
+//! and Qwen Code's `settings.json`, Copilot CLI's `mcp-config.json`, droid's `mcp.json`, Cline's
+//! `cline_mcp_settings.json`), `[mcp_servers.<name>]` in Codex's `config.toml`, or `mcp.<name>`
+//! with a `command` array in OpenCode's `opencode.json`. Ours is named `agent-memory` and runs
+//! `"<binary>" mcp`. An entry under that name
 //! is ours when its command's file name starts with `agent-memory` (or is the binary being
 //! installed) and its arguments are exactly `["mcp"]`; anything else under the name is the user's
 //! and is never changed. Removal takes out only our entry, and `mcpServers` (or `mcp_servers`)
@@ -65,6 +65,12 @@ pub(crate) fn file(ctx: &Context, harness: Harness, scope: Scope) -> Option<(Pat
         }
         (Harness::Opencode, Scope::User) => (ctx.opencode_home.join("opencode.json"), Format::OpenCode),
         (Harness::Opencode, Scope::Project) => (project()?.join("opencode.json"), Format::OpenCode),
+        // Cline reads MCP servers from the user's settings only.
+        (Harness::Cline, Scope::User) => (
+            ctx.home.join(".cline").join("data").join("settings").join("cline_mcp_settings.json"),
+            Format::Json(&[]),
+        ),
+        (Harness::Cline, Scope::Project) => return None,
     })
 }
 

@@ -10,7 +10,7 @@ use super::codex::{self, Version};
 use super::file::{self, Current};
 use super::json::Json;
 use super::merge::{self, Change, HarnessSpec};
-use super::{claude, copilot, cursor, droid, gemini, mcp, opencode, qwen};
+use super::{claude, cline, copilot, cursor, droid, gemini, mcp, opencode, qwen};
 
 /// A harness we install into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
@@ -32,10 +32,12 @@ pub(crate) enum Harness {
     Droid,
     /// OpenCode.
     Opencode,
+    /// Cline CLI.
+    Cline,
 }
 
 impl Harness {
-    pub(crate) const ALL: [Self; 8] = [
+    pub(crate) const ALL: [Self; 9] = [
         Self::Claude,
         Self::Codex,
         Self::Cursor,
@@ -44,6 +46,7 @@ impl Harness {
         Self::Qwen,
         Self::Droid,
         Self::Opencode,
+        Self::Cline,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -61,6 +64,7 @@ impl Harness {
             Self::Qwen => "Qwen Code",
             Self::Droid => "Factory droid",
             Self::Opencode => "OpenCode",
+            Self::Cline => "Cline",
         }
     }
 
@@ -79,6 +83,7 @@ impl Harness {
             Self::Qwen => &qwen::SPEC,
             Self::Droid => &droid::SPEC,
             Self::Opencode => &opencode::SPEC,
+            Self::Cline => &cline::SPEC,
         }
     }
 }
@@ -147,7 +152,7 @@ impl Context {
         })
     }
 
-    /// The hooks file of a harness in a scope.
+    /// The hooks file of a harness in a scope; for Cline, the folder of its hook files.
     pub(crate) fn hooks_file(&self, harness: Harness, scope: Scope) -> anyhow::Result<PathBuf> {
         Ok(match (harness, scope) {
             (Harness::Claude, Scope::User) => self.home.join(".claude").join("settings.json"),
@@ -172,6 +177,8 @@ impl Context {
             (Harness::Opencode, Scope::Project) => {
                 self.project()?.join(".opencode").join("plugins").join(adapter_opencode::PLUGIN_FILE)
             }
+            (Harness::Cline, Scope::User) => self.home.join(".cline").join("hooks"),
+            (Harness::Cline, Scope::Project) => self.project()?.join(".clinerules").join("hooks"),
         })
     }
 
@@ -201,8 +208,8 @@ pub(crate) enum Status {
     Unchanged,
     /// It does not exist and nothing needs it (uninstall).
     Absent,
-    /// agent-memory created it, or it is ours alone (OpenCode's plugin), and it holds nothing else:
-    /// it is deleted (uninstall).
+    /// agent-memory created it, or it is ours alone (OpenCode's plugin, a Cline hook file of ours),
+    /// and it holds nothing else: it is deleted (uninstall).
     Remove,
 }
 
@@ -217,7 +224,7 @@ pub(crate) struct FilePlan {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) symlink_target: Option<PathBuf>,
     pub(crate) status: Status,
-    /// Hook-level changes (hooks files).
+    /// Hook-level changes (hooks files, Cline's hook files).
     pub(crate) changes: Vec<Change>,
     /// Other changes (the Codex feature flag, our MCP server).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -353,7 +360,7 @@ pub(crate) fn plan(
     let mut files = Vec::new();
     let mut notes = Vec::new();
     for &harness in harnesses {
-        files.push(plan_hooks(ctx, harness, scope, action)?);
+        files.extend(plan_hook_files(ctx, harness, scope, action)?);
         if harness == Harness::Codex && action == Action::Install {
             let (config, flag_notes) = plan_codex_flag(ctx, scope)?;
             files.extend(config);
@@ -395,6 +402,7 @@ pub(crate) fn plan(
                 Harness::Qwen => qwen::TRUST,
                 Harness::Droid => droid::TRUST,
                 Harness::Opencode => opencode::TRUST,
+                Harness::Cline => cline::TRUST,
             };
             notes.push(Note { harness: Some(harness), problem: false, text: text.to_owned() });
             if harness == Harness::Codex && scope == Scope::Project {
@@ -485,6 +493,19 @@ pub(crate) fn hooks_off(harness: Harness, path: &Path, text: &str) -> Option<Str
         Harness::Qwen => qwen::hooks_off(&doc).then(|| qwen::hooks_off_problem(path)),
         Harness::Droid => droid::hooks_off(&doc).then(|| droid::hooks_off_problem(path)),
         _ => None,
+    }
+}
+
+/// Plans one harness's hooks: its hooks file, or for Cline one file per event.
+pub(crate) fn plan_hook_files(
+    ctx: &Context,
+    harness: Harness,
+    scope: Scope,
+    action: Action,
+) -> anyhow::Result<Vec<FilePlan>> {
+    match harness {
+        Harness::Cline => cline::plan(ctx, scope, action),
+        _ => Ok(vec![plan_hooks(ctx, harness, scope, action)?]),
     }
 }
 

@@ -76,13 +76,15 @@ fn summary(plan: &Plan) -> String {
     if !untouched.is_empty() {
         let _ = writeln!(out, "Nothing of agent-memory's to remove for {}", untouched.join(", "));
     }
-    if !plan.context_files.is_empty() {
-        let _ = writeln!(
-            out,
-            "Cursor: {} rules file{} the hooks wrote into projects removed",
-            plan.context_files.len(),
-            if plan.context_files.len() == 1 { "" } else { "s" }
-        );
+    for (title, count) in [
+        ("Cursor", plan.context_files.iter().filter(|p| rules_of(p) == "cursor").count()),
+        ("Cline", plan.context_files.iter().filter(|p| rules_of(p) == "cline").count()),
+    ] {
+        if count > 0 {
+            let plural = if count == 1 { "" } else { "s" };
+            let _ =
+                writeln!(out, "{title}: {count} rules file{plural} the hooks wrote into projects removed");
+        }
     }
     if !plan.not_found.is_empty() {
         let names: Vec<&str> = plan.not_found.iter().map(|h| h.title()).collect();
@@ -121,7 +123,7 @@ fn installed(plan: &Plan, hooks: &FilePlan) -> String {
         (Status::Update, None) => "updated".to_owned(),
         _ => "already in place".to_owned(),
     };
-    let mut line = format!("{events} events hooked in {} ({state})", hooks.path.display());
+    let mut line = format!("{events} events hooked in {} ({state})", shown(hooks).display());
     match plan.mcp.iter().find(|m| m.harness == hooks.harness) {
         _ if plan.no_mcp => line.push_str("; MCP server left out (--no-mcp)"),
         Some(m) if m.done && m.path == hooks.path => {
@@ -161,9 +163,17 @@ fn uninstalled(plan: &Plan, hooks: &FilePlan) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// The path a harness's line names: its hooks file, or the folder of Cline's hook files.
+fn shown(hooks: &FilePlan) -> &std::path::Path {
+    match hooks.harness {
+        super::plan::Harness::Cline => hooks.path.parent().unwrap_or(&hooks.path),
+        _ => &hooks.path,
+    }
+}
+
 /// A file after uninstall: `<path> (deleted: …)`, `<path> (restored …)` or the path.
 fn where_now(file: &FilePlan) -> String {
-    let path = file.path.display();
+    let path = shown(file).display();
     match file.status {
         Status::Remove => format!("{path}, deleted: agent-memory had created it"),
         _ if file.restored => format!("{path}, restored byte for byte as it was before install"),
@@ -266,7 +276,7 @@ fn details(plan: &Plan) -> String {
     }
     for path in &plan.context_files {
         let verb = if plan.dry_run { "would remove" } else { "removed" };
-        let _ = writeln!(out, "\ncursor rules file {}: {verb}", path.display());
+        let _ = writeln!(out, "\n{} rules file {}: {verb}", rules_of(path), path.display());
     }
     if !plan.notes.is_empty() {
         out.push_str("\nNext steps and notes:\n");
@@ -276,4 +286,9 @@ fn details(plan: &Plan) -> String {
         }
     }
     out
+}
+
+/// Which harness a rules file the hooks wrote belongs to: `cline` or `cursor`.
+fn rules_of(path: &std::path::Path) -> &'static str {
+    if path.ends_with(adapter_cline::RULES_FILE) { "cline" } else { "cursor" }
 }

@@ -71,6 +71,18 @@ impl Sandbox {
     }
 }
 
+/// The harnesses whose hooks live in a JSON document (all but OpenCode's plugin and Cline's hook
+/// files, which have tests of their own below).
+const JSON_HOOKS: [Harness; 7] = [
+    Harness::Claude,
+    Harness::Codex,
+    Harness::Cursor,
+    Harness::Gemini,
+    Harness::Copilot,
+    Harness::Qwen,
+    Harness::Droid,
+];
+
 fn harness_of(name: &str) -> Harness {
     match name {
         "claude" => Harness::Claude,
@@ -86,7 +98,7 @@ fn harness_of(name: &str) -> Harness {
 
 #[test]
 fn fresh_install_writes_every_event_for_each_harness_and_scope() {
-    for harness in Harness::ALL.into_iter().filter(|h| *h != Harness::Opencode) {
+    for harness in JSON_HOOKS {
         for scope in [Scope::User, Scope::Project] {
             let sandbox = Sandbox::new();
             let plan = sandbox.run(&[harness], scope, Action::Install).unwrap();
@@ -591,7 +603,7 @@ proptest! {
 
     #[test]
     fn install_is_idempotent_and_uninstall_restores_the_bytes(
-        (harness, original) in prop::sample::select(Harness::ALL.iter().copied().filter(|h| *h != Harness::Opencode).collect::<Vec<_>>())
+        (harness, original) in prop::sample::select(JSON_HOOKS.to_vec())
             .prop_flat_map(|h| (Just(h), existing_config(h))),
         scope in prop::sample::select(vec![Scope::User, Scope::Project]),
     ) {
@@ -672,7 +684,10 @@ fn install_registers_the_mcp_server_in_every_harness_and_uninstall_takes_it_out(
         let mut written = Vec::new();
         for harness in Harness::ALL {
             let Some((path, format)) = mcp::file(&sandbox.ctx, harness, scope) else {
-                assert_eq!((harness, scope), (Harness::Copilot, Scope::Project));
+                assert!(
+                    [Harness::Copilot, Harness::Cline].contains(&harness) && scope == Scope::Project,
+                    "{harness:?} {scope:?}"
+                );
                 continue;
             };
             let text = sandbox.read(&path);
@@ -935,4 +950,80 @@ fn opencode_gets_a_plugin_file_of_ours_and_loses_it_on_uninstall() {
         assert!(sandbox.run(&[Harness::Opencode], scope, Action::Uninstall).is_err());
         assert_eq!(sandbox.read(&path), mine, "a file of the user's is never touched");
     }
+}
+
+#[test]
+fn cline_gets_one_hook_file_per_event_and_uninstall_takes_only_ours() {
+    use memory_core::HarnessAdapter as _;
+    for scope in [Scope::User, Scope::Project] {
+        let sandbox = Sandbox::new();
+        let dir = sandbox.path(Harness::Cline, scope);
+        // A hook of the user's for an event we do not register stays as it is.
+        let theirs = dir.join("PreCompact");
+        sandbox.put(&theirs, "#!/bin/sh\necho theirs\n");
+        let plan = sandbox.run(&[Harness::Cline], scope, Action::Install).unwrap();
+        let events = crate::cmd::CLINE.hook_events();
+        let hooks: Vec<_> = plan.files.iter().filter(|f| f.path.starts_with(&dir)).collect();
+        assert_eq!(hooks.len(), events.len());
+        assert!(hooks.iter().all(|f| f.status == Status::Create && f.changes.len() == 1));
+        let start = sandbox.read(&dir.join("TaskStart"));
+        let name = format!("fresh_cline_{scope:?}").to_lowercase();
+        insta::assert_snapshot!(name, format!("{}\n\n{start}", sandbox.shown(&dir.join("TaskStart"))));
+        for event in events {
+            assert_eq!(sandbox.read(&dir.join(event.name)), start, "{}", event.name);
+        }
+        let again = sandbox.run(&[Harness::Cline], scope, Action::Install).unwrap();
+        assert!(
+            again.files.iter().filter(|f| f.path.starts_with(&dir)).all(|f| f.status == Status::Unchanged)
+        );
+        let report = doctor::check_file(&sandbox.ctx.in_scope(scope), Harness::Cline, scope);
+        assert_eq!(report.state, doctor::State::Installed, "{:?}", report.details);
+
+        sandbox.run(&[Harness::Cline], scope, Action::Uninstall).unwrap();
+        for event in events {
+            assert!(!dir.join(event.name).exists(), "{} removed", event.name);
+        }
+        assert_eq!(sandbox.read(&theirs), "#!/bin/sh\necho theirs\n");
+        let report = doctor::check_file(&sandbox.ctx.in_scope(scope), Harness::Cline, scope);
+        assert_eq!(report.state, doctor::State::Absent);
+    }
+}
+
+#[test]
+fn a_cline_hook_of_the_users_under_our_name_is_refused_and_nothing_changes() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path(Harness::Cline, Scope::User);
+    sandbox.put(&dir.join("PreToolUse"), "#!/bin/bash\n./check.sh\n");
+    let err =
+        plan::plan(&sandbox.ctx, &[Harness::Cline], Scope::User, Action::Install).unwrap_err().to_string();
+    assert!(err.contains("PreToolUse") && err.contains("not agent-memory's"), "{err}");
+    assert!(!dir.join("TaskStart").exists());
+    // Uninstall leaves it alone too.
+    sandbox.run(&[Harness::Cline], Scope::User, Action::Uninstall).unwrap();
+    assert_eq!(sandbox.read(&dir.join("PreToolUse")), "#!/bin/bash\n./check.sh\n");
+}
+
+#[tokio::test]
+async fn doctor_reports_and_fixes_a_cline_hook_file_that_drifted() {
+    let sandbox = Sandbox::new();
+    sandbox.run(&[Harness::Cline], Scope::User, Action::Install).unwrap();
+    let dir = sandbox.path(Harness::Cline, Scope::User);
+    std::fs::remove_file(dir.join("TaskComplete")).unwrap();
+    let old = super::cline::script(&entries::command_for(Path::new("/old/agent-memory"), "cline"));
+    std::fs::write(dir.join("PreToolUse"), old).unwrap();
+    let checked = doctor::check_file(&sandbox.ctx, Harness::Cline, Scope::User);
+    assert_eq!(checked.state, doctor::State::Drifted);
+    assert!(checked.details.iter().any(|d| d == "TaskComplete: missing"), "{:?}", checked.details);
+    assert!(
+        checked.details.iter().any(|d| d.starts_with("PreToolUse: runs \"/old/agent-memory\"")),
+        "{:?}",
+        checked.details
+    );
+    let config =
+        memory_hook::config::Config { data_dir: Some(sandbox.dir.path().join("data")), ..Default::default() };
+    let report = doctor::check(&sandbox.ctx, &[Harness::Cline], true, Ok(config)).await;
+    let fixed = report.files.iter().find(|f| f.scope == Scope::User).unwrap();
+    assert!(fixed.fixed && fixed.state == doctor::State::Installed, "{:?}", fixed.details);
+    let mcp = sandbox.ctx.home.join(".cline/data/settings/cline_mcp_settings.json");
+    assert!(sandbox.read(&mcp).contains("\"mcp\""), "MCP registered beside the hooks");
 }
