@@ -10,7 +10,18 @@ use crate::support::{Machine, claude, codex};
 fn bad_input_gets_one_line_on_stderr_and_a_non_blocking_exit() {
     let m = Machine::new();
     let cwd = m.project("p");
-    for (harness, noop) in [("claude", ""), ("codex", ""), ("cursor", "{}")] {
+    let harnesses = [
+        ("claude", ""),
+        ("codex", ""),
+        ("cursor", "{}"),
+        ("gemini", ""),
+        ("copilot", ""),
+        ("qwen", ""),
+        ("droid", ""),
+        ("opencode", ""),
+        ("cline", ""),
+    ];
+    for (harness, noop) in harnesses {
         for input in ["", "not json", "{\"session_id\": 5", "[1,2]"] {
             let run = m.hook_env(harness, &cwd, &Value::String(input.to_owned()), &[]);
             assert_eq!(run.code, 1, "{harness} {input:?}: {}", run.stderr);
