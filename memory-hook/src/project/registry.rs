@@ -158,7 +158,10 @@ impl Projects {
     }
 
     /// The entry a folder the registry does not hold belongs to, by its other identifiers: the
-    /// project file's name, then the `origin` URL, then a root commit, then any other remote.
+    /// project file's name, then the `origin` URL, then a root commit, then any other remote. A
+    /// root commit joins only where no remote says otherwise: two repositories that share their
+    /// first commit (one started from a copy of the other, or both from the same empty commit) but
+    /// pull from different places are different projects.
     pub(crate) fn matching(&self, sighting: &Sighting, commits: &[String]) -> Option<&Entry> {
         if let Some(entry) = self.at_root(sighting) {
             return Some(entry);
@@ -166,10 +169,11 @@ impl Projects {
         let find = |test: &dyn Fn(&Entry) -> bool| self.projects.iter().find(|e| test(e));
         let named = sighting.named.as_deref().map(memory_core::slug);
         let origin = sighting.origin.as_deref().map(git::canonical_remote);
+        let elsewhere = |e: &Entry| origin.is_some() && !e.remotes.is_empty();
         named
             .and_then(|n| find(&|e| e.named.contains(&n)))
-            .or_else(|| origin.and_then(|o| find(&|e| e.remotes.contains(&o))))
-            .or_else(|| find(&|e| commits.iter().any(|c| e.root_commits.contains(c))))
+            .or_else(|| origin.as_ref().and_then(|o| find(&|e| e.remotes.contains(o))))
+            .or_else(|| find(&|e| commits.iter().any(|c| e.root_commits.contains(c)) && !elsewhere(e)))
             .or_else(|| find(&|e| sighting.remotes.iter().any(|r| e.remotes.contains(r))))
     }
 

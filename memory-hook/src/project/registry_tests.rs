@@ -125,6 +125,45 @@ fn a_moved_folder_is_found_by_its_root_commit_and_a_second_clone_by_its_remote()
 }
 
 #[test]
+fn repositories_sharing_a_first_commit_but_not_a_remote_are_different_projects() {
+    let s = Setup::new();
+    // The same empty first commit, to the second: one root commit for all of them.
+    let same_commit = |dir: &Path, remote: Option<&str>| {
+        std::fs::create_dir_all(dir).unwrap();
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.email=a@b", "-c", "user.name=a", "-c", "init.defaultBranch=main"])
+            .args(["commit", "-q", "--allow-empty", "-m", "initial import"])
+            .current_dir({
+                git(dir, &["init", "-q"]);
+                dir
+            })
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_DATE", "2026-03-01T10:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-03-01T10:00:00Z")
+            .status()
+            .unwrap();
+        assert!(out.success());
+        if let Some(url) = remote {
+            git(dir, &["remote", "add", "origin", url]);
+        }
+        std::fs::canonicalize(dir).unwrap()
+    };
+    let blog = same_commit(&s.path("src/blog"), Some("git@github.com:sam/blog.git"));
+    let infra = same_commit(&s.path("src/infra"), Some("git@github.com:sam/infra.git"));
+    let scratch = same_commit(&s.path("src/scratch"), None);
+    let blog_id = s.registry.identify(&blog).id;
+    let infra_id = s.registry.identify(&infra).id;
+    assert_ne!(blog_id, infra_id, "another remote makes another project");
+    assert_eq!(s.entry(&blog_id).root_commits, s.entry(&infra_id).root_commits);
+    // Without a remote of its own, a shared first commit still says where a folder belongs.
+    assert!([&blog_id, &infra_id].contains(&&s.registry.identify(&scratch).id));
+    // A fork that pulls from the original too joins it through that remote.
+    let fork = same_commit(&s.path("src/blog-fork"), Some("git@github.com:me/blog.git"));
+    git(&fork, &["remote", "add", "upstream", "https://github.com/sam/blog"]);
+    assert_eq!(s.registry.identify(&fork).id, blog_id);
+}
+
+#[test]
 fn a_root_commit_made_after_the_first_session_is_recorded_later() {
     let s = Setup::new();
     let dir = s.path("fresh");
