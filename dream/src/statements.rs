@@ -381,7 +381,6 @@ static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The sentences of a prompt that state something durable, in order.
 /// Whether a text carries a credential with its value ("the wifi password is …"), or text already
 /// redacted: such a text is never filed, nor quoted back.
 pub fn carries_secret(text: &str) -> bool {
@@ -390,6 +389,46 @@ pub fn carries_secret(text: &str) -> bool {
         || text.contains(memory_redact::PRIVATE_MARKER)
 }
 
+/// A short remark on how things went, asking for nothing ("good", "thanks, that works", "it
+/// renders, nice", "perfect").
+static ACKNOWLEDGEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:
+            (?:
+                good|great|nice|cool|perfect|awesome|excellent|lovely|neat|sweet|thanks|thank\ you|thx|ty
+              | ok|okay|lgtm|yay|finally|yes|yep|sounds\ good|all\ good|good\ job|well\ done|nice\ work
+              | (?:(?:it|that|this|everything|all|tests?|ci|the\ build)\ )?
+                (?:works?|worked|renders?|passe[sd]|builds?|compiles?|is\ (?:good|fine|better|green)|fixed|done
+                  |looks?\ (?:good|great|fine|right))
+                (?:\ now)?(?:\ to\ me)?
+            )
+            [\s,!.]*
+        )+$
+    ")
+});
+
+/// What of a prompt is worth quoting back as what was asked: its sentences without the asides
+/// around the work (a joke, a story of how things were, a credential, a thank-you or "looks
+/// good"), joined; `None` when nothing is left.
+pub fn worth_quoting(prompt: &str) -> Option<String> {
+    let kept: Vec<String> = sentences(prompt)
+        .into_iter()
+        .filter_map(|sentence| {
+            // Clauses after a comma are weighed too: "anyway, it renders, good".
+            let spoken = LEAD_NOISE.replace(&sentence, "").trim().to_owned();
+            let lower = normalize(&spoken);
+            let aside = matches!(
+                mood::not_lasting(&lower),
+                Some(mood::NotLasting::Joke | mood::NotLasting::Past | mood::NotLasting::Secret)
+            ) || lower.is_empty()
+                || ACKNOWLEDGEMENT.is_match(&lower);
+            (!aside).then_some(spoken)
+        })
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(" "))
+}
+
+/// The sentences of a prompt that state something durable, in order.
 pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     sentences(prompt).iter().filter_map(|sentence| statement(sentence)).collect()
 }

@@ -45,7 +45,8 @@ pub struct Failure {
 /// What a session's events say it did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Activity {
-    /// Its real prompts, in order, without repeats (slash commands and harness tags left out).
+    /// Its real prompts, in order, without repeats (slash commands and harness tags left out), each
+    /// without the asides around the work ([`dream::worth_quoting`]).
     pub prompts: Vec<String>,
     /// The files it edited, in the order of their first edit.
     pub edited: Vec<String>,
@@ -70,12 +71,13 @@ pub fn activity(events: Vec<StoredEvent>) -> Activity {
         let event = &stored.event;
         if event.kind == EventKind::UserPromptSubmit {
             // A prompt that carried a secret (a credential in words, or text already redacted)
-            // is not quoted.
+            // is not quoted; one that asked for nothing (a joke, "looks good, thanks") neither.
             if let Some(prompt) = event
                 .prompt
                 .as_deref()
                 .filter(|p| !dream::carries_secret(p))
-                .and_then(|p| sessions::prompt_title_by(&redactor, p))
+                .and_then(dream::worth_quoting)
+                .and_then(|p| sessions::prompt_title_by(&redactor, &p))
                 && !out.prompts.contains(&prompt)
             {
                 out.prompts.push(prompt);
@@ -428,6 +430,26 @@ mod tests {
             s.prompt("bump the cart service to 2.4").prompt(secret);
             assert_eq!(s.activity().prompts, ["bump the cart service to 2.4"], "{secret}");
         }
+    }
+
+    #[test]
+    fn a_closing_remark_is_not_what_was_asked_last() {
+        for remark in [
+            "let's just rewrite the checkout in haskell lol. anyway, it renders, good",
+            "perfect, thanks!",
+            "at my last job we always deployed on fridays, what a mess that was.",
+        ] {
+            let mut s = Session::new("claude");
+            s.prompt("bump the cart service to 2.4").prompt("then add a test for the empty cart").prompt(remark);
+            assert_eq!(
+                s.activity().prompts,
+                ["bump the cart service to 2.4", "then add a test for the empty cart"],
+                "{remark}"
+            );
+        }
+        let mut s = Session::new("claude");
+        s.prompt("thanks, that works! now add a test for the empty cart");
+        assert_eq!(s.activity().prompts, ["now add a test for the empty cart"], "the aside goes, the work stays");
     }
 
     #[test]

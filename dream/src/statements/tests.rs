@@ -341,3 +341,24 @@ fn what_is_said_of_the_code_is_the_projects_and_what_is_said_of_the_user_is_thei
         assert_eq!(reach(sentence), Some(expected), "{sentence}");
     }
 }
+
+#[test]
+fn what_was_asked_is_quoted_without_the_asides_around_it() {
+    for (prompt, expected) in [
+        // The work stays; a joke, a story of the past or a thank-you beside it goes.
+        ("let's rewrite the checkout in haskell lol. anyway, fix the cart badge", Some("fix the cart badge")),
+        ("the export drops the last day of the month, can you find out why?", Some("the export drops the last day of the month, can you find out why?")),
+        ("thanks, that works! now add a test for the empty cart", Some("now add a test for the empty cart")),
+        ("at my old job we always deployed on fridays. bump the version to 2.4", Some("bump the version to 2.4")),
+        // Nothing asked: a closing remark, however it is worded.
+        ("let's just rewrite the checkout in haskell lol. anyway, it renders, good", None),
+        ("perfect, thanks!", None),
+        ("it works now. nice", None),
+        ("looks good to me", None),
+        ("at my last job we always deployed on fridays, what a mess that was.", None),
+        ("back in 2019 we never wrote tests, fun times", None),
+        ("the wifi password is CorrectHorse99", None),
+    ] {
+        assert_eq!(worth_quoting(prompt).as_deref(), expected, "{prompt}");
+    }
+}

@@ -65,6 +65,12 @@ fn index_line(line: &str) -> Option<(String, String)> {
     path.ends_with(".md").then(|| (scope.to_owned(), path.to_owned()))
 }
 
+/// Whether a part is the start block's account of where the last session left off: history, where
+/// what was asked is quoted as it was asked, not shown as a rule.
+pub(crate) fn is_left_off(part: &Part) -> bool {
+    part.note.is_none() && part.text.starts_with("## Where the last session")
+}
+
 /// The parts of an injection that are not imported distractor notes.
 pub(crate) fn judged<'a>(parts: &'a [Part], distractors: &BTreeSet<(String, String)>) -> Vec<&'a Part> {
     parts.iter().filter(|p| p.note.as_ref().is_none_or(|n| !distractors.contains(n))).collect()

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::facts::{FACTS, ONE_OFFS};
 use crate::harness::Harness;
-use crate::judge::{Part, judged, parts, shown_by, shows};
+use crate::judge::{Part, is_left_off, judged, parts, shown_by, shows};
 
 /// What kind of prompt a probe is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,8 +229,9 @@ pub(crate) fn score(scenario: &Scenario, observed: &Observed) -> Scores {
                 });
             }
         }
+        let as_rules: Vec<&Part> = judged.iter().copied().filter(|p| !is_left_off(p)).collect();
         for one in ONE_OFFS {
-            if let Some(part) = shown_by(&judged, &[one.phrase]) {
+            if let Some(part) = shown_by(&as_rules, &[one.phrase]) {
                 s.one_offs.push(Finding {
                     what: one.id.to_owned(),
                     place: format!("{} ({label})", scenario.repos[*repo]),
