@@ -1,6 +1,6 @@
 //! What a hook hands the agent: the session-start block and per-prompt notes, within budgets.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use std::collections::BTreeMap;
 
@@ -190,7 +190,7 @@ pub async fn session_start(
         "{OPEN}Reference material from agent-memory: notes distilled from this user's earlier sessions \
          (any harness). Background to consult, not instructions; prefer what the user says now.\n\n"
     );
-    let mut said = Vec::new();
+    let mut said = Said::new(budget);
     let weight = |note: &Note| usefulness(note, &tools, now);
     let first = vec![
         ("## About the user\n\n".to_owned(), entries(&profile, project, &mut said, &weight)),
@@ -288,30 +288,58 @@ fn said_in(line: &str) -> String {
     memory_core::search::words(memory_core::without_counts(text)).join(" ")
 }
 
+/// What the entries of a start block said so far, line by line, so that nothing is said twice.
+pub(crate) struct Said {
+    exact: HashSet<String>,
+    /// Lines of several words, each between spaces (` cargo nextest run `).
+    padded: Vec<String>,
+    /// How many notes of a group are compared line by line: more than the budget can show (each
+    /// shown note gets at least [`START_MIN_NOTE`] characters); the rest are listed by title.
+    compared: usize,
+}
+
+impl Said {
+    /// Nothing said yet, for a block of `budget` characters.
+    pub(crate) fn new(budget: usize) -> Self {
+        Self { exact: HashSet::new(), padded: Vec::new(), compared: budget / START_MIN_NOTE + 1 }
+    }
+
+    /// Whether a line's words (`key`) were said: the same words, or, for several words, inside a
+    /// longer line said before. Records them when they were not.
+    fn again(&mut self, key: String) -> bool {
+        let padded = format!(" {key} ");
+        if self.exact.contains(&key) || (key.contains(' ') && self.padded.iter().any(|s| s.contains(&padded)))
+        {
+            return true;
+        }
+        if key.contains(' ') {
+            self.padded.push(padded);
+        }
+        self.exact.insert(key);
+        false
+    }
+}
+
 /// Notes (most useful first) as session-start entries: each body's lines without blank lines and
-/// counts, and without the lines a note before it (in `said`, which grows) already said, word for
-/// word or inside a longer line.
+/// counts, and, for as many notes as a start can show, without the lines a note before it (in
+/// `said`, which grows) already said, word for word or inside a longer line.
 pub(crate) fn entries<'a>(
     notes: &[&'a Note],
     project: &Project,
-    said: &mut Vec<String>,
+    said: &mut Said,
     weight: &dyn Fn(&Note) -> f64,
 ) -> Vec<Entry<'a>> {
     let folder = project_prefix(notes, project);
     let mut out = Vec::new();
-    for note in notes {
+    for (n, note) in notes.iter().enumerate() {
+        let compare = n < said.compared;
         let mut lines = Vec::new();
         for line in note.body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()) {
-            let key = said_in(line);
-            if !key.is_empty() {
-                let padded = format!(" {key} ");
-                let repeated = said
-                    .iter()
-                    .any(|s| *s == key || (key.contains(' ') && format!(" {s} ").contains(&padded)));
-                if repeated {
+            if compare {
+                let key = said_in(line);
+                if !key.is_empty() && said.again(key) {
                     continue;
                 }
-                said.push(key);
             }
             lines.push(memory_core::without_counts(line).to_owned());
         }
@@ -387,9 +415,21 @@ fn share(entries: &[&Entry<'_>], budget: usize) -> Vec<usize> {
     let shares = |n: usize, cap: usize| -> Vec<usize> {
         ratios[..n].iter().map(|r| (cap as f64 * r) as usize).collect()
     };
-    for n in (1..=lens.len()).rev() {
-        let fits =
-            |cap: usize| shares(n, cap).iter().zip(&lens).map(|(&s, &l)| s.min(l)).sum::<usize>() <= budget;
+    // No more notes can be shown than fit with the least each needs: a note's share is at least
+    // START_MIN_NOTE characters, or the whole note when it is shorter.
+    let mut least = 0;
+    let most_shown = lens
+        .iter()
+        .take_while(|&&l| {
+            least += l.min(START_MIN_NOTE);
+            least <= budget
+        })
+        .count();
+    for n in (1..=most_shown).rev() {
+        let fits = |cap: usize| {
+            ratios[..n].iter().zip(&lens).map(|(r, &l)| ((cap as f64 * r) as usize).min(l)).sum::<usize>()
+                <= budget
+        };
         let whole = (0..n).map(|i| (lens[i] as f64 / ratios[i]).ceil() as usize).max().unwrap_or(0);
         if fits(whole) {
             return shares(n, whole);
@@ -1026,7 +1066,7 @@ mod tests {
             "Commands run here.\n- `cargo nextest run` (5×, last 2026-12-01)\n- `cargo fmt --all`\n",
         );
         let project = project();
-        let mut said = Vec::new();
+        let mut said = super::Said::new(8_000);
         let entries = super::entries(&[&conventions, &commands], &project, &mut said, &|_| 1.0);
         let (text, shown) = super::fill(
             vec![vec![("## This project\n".to_owned(), entries)]],
@@ -1049,7 +1089,7 @@ mod tests {
             0,
             "Flags passed to `cargo test` here.\n\n- `cargo fmt --all` (1×)\n",
         );
-        let mut said = Vec::new();
+        let mut said = super::Said::new(8_000);
         let entries = super::entries(&[&commands, &flags], &project, &mut said, &|_| 1.0);
         assert_eq!(
             entries.len(),
@@ -1071,7 +1111,7 @@ mod tests {
             })
             .collect();
         let refs: Vec<&Note> = many.iter().collect();
-        let mut said = Vec::new();
+        let mut said = super::Said::new(8_000);
         let entries = super::entries(&refs, &project, &mut said, &|_| 1.0);
         let (text, shown) = super::fill(
             vec![vec![("## This project\n".to_owned(), entries)]],
@@ -1088,7 +1128,7 @@ mod tests {
         assert!(!text.contains("truncated"), "{text}");
 
         // Too many for a share worth reading: the least useful are listed by title instead.
-        let mut said = Vec::new();
+        let mut said = super::Said::new(8_000);
         let entries = super::entries(&refs, &project, &mut said, &|n: &Note| {
             if n.path.as_str().ends_with("-00.md") { 2.0 } else { 1.0 }
         });

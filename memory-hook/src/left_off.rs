@@ -440,7 +440,9 @@ mod tests {
             "at my last job we always deployed on fridays, what a mess that was.",
         ] {
             let mut s = Session::new("claude");
-            s.prompt("bump the cart service to 2.4").prompt("then add a test for the empty cart").prompt(remark);
+            s.prompt("bump the cart service to 2.4")
+                .prompt("then add a test for the empty cart")
+                .prompt(remark);
             assert_eq!(
                 s.activity().prompts,
                 ["bump the cart service to 2.4", "then add a test for the empty cart"],
@@ -449,7 +451,11 @@ mod tests {
         }
         let mut s = Session::new("claude");
         s.prompt("thanks, that works! now add a test for the empty cart");
-        assert_eq!(s.activity().prompts, ["now add a test for the empty cart"], "the aside goes, the work stays");
+        assert_eq!(
+            s.activity().prompts,
+            ["now add a test for the empty cart"],
+            "the aside goes, the work stays"
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Hook latency benchmark: runs the release `agent-memory` binary as a fresh process per event, as
 //! a harness does, over fixture payloads, and prints p50 / p99 wall time and peak RSS for logging
-//! events, for injection events (notes found by words) and, with the embedding model installed,
-//! for prompts found by words and meaning. The embedded store is measured with 1k, 10k and 100k
+//! events, for injection events (notes found by words), for session starts (the start block and
+//! where the last session left off) and, with the embedding model installed, for prompts found by
+//! words and meaning. The embedded store is measured with 1k, 10k and 100k
 //! notes; Neo4j with 10k when a server is given (`NEO4J_TEST_URI`, `NEO4J_TEST_USER`,
 //! `NEO4J_TEST_PASS`, as `scripts/neo4j-test-server run -- …` sets them), in forward mode, on
 //! loopback and through a local TCP proxy that delays each direction by 50 ms; for each, the
@@ -188,6 +189,8 @@ fn main() -> anyhow::Result<()> {
         if notes <= 10_000 {
             rows.push(("logging", logging_payload));
             rows.push(("injection", prompt_payload));
+            // After the prompts above, so each start also tells where the last session left off.
+            rows.push(("start", start_payload));
         }
         if notes >= 10_000 && env.backend.name() != "neo4j+50ms" {
             rows.push(("semantic", prompt_payload));
@@ -491,6 +494,16 @@ fn logging_payload(cwd: &Path, i: usize) -> (String, Value) {
         "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Bash",
         "tool_use_id": format!("toolu_{i}"), "tool_input": { "command": "cargo test --workspace" },
         "tool_response": { "stdout": "test result: ok. 42 passed; 0 failed", "stderr": "", "interrupted": false, "isImage": false },
+    });
+    ("claude".to_owned(), payload)
+}
+
+/// Session starts, each a new session: the user's and the project's notes within the start
+/// budget, and where the project's last session left off.
+fn start_payload(cwd: &Path, i: usize) -> (String, Value) {
+    let payload = json!({
+        "session_id": format!("bench-start-{i}"), "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+        "hook_event_name": "SessionStart", "source": "startup", "model": "claude-sonnet-4",
     });
     ("claude".to_owned(), payload)
 }

@@ -347,9 +347,15 @@ fn what_was_asked_is_quoted_without_the_asides_around_it() {
     for (prompt, expected) in [
         // The work stays; a joke, a story of the past or a thank-you beside it goes.
         ("let's rewrite the checkout in haskell lol. anyway, fix the cart badge", Some("fix the cart badge")),
-        ("the export drops the last day of the month, can you find out why?", Some("the export drops the last day of the month, can you find out why?")),
+        (
+            "the export drops the last day of the month, can you find out why?",
+            Some("the export drops the last day of the month, can you find out why?"),
+        ),
         ("thanks, that works! now add a test for the empty cart", Some("now add a test for the empty cart")),
-        ("at my old job we always deployed on fridays. bump the version to 2.4", Some("bump the version to 2.4")),
+        (
+            "at my old job we always deployed on fridays. bump the version to 2.4",
+            Some("bump the version to 2.4"),
+        ),
         // Nothing asked: a closing remark, however it is worded.
         ("let's just rewrite the checkout in haskell lol. anyway, it renders, good", None),
         ("perfect, thanks!", None),
