@@ -409,7 +409,8 @@ static ACKNOWLEDGEMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What of a prompt is worth quoting back as what was asked: its sentences without the asides
 /// around the work (a joke, a story of how things were, a credential, a thank-you or "looks
-/// good"), joined; `None` when nothing is left.
+/// good") and without what held for that session alone ("for today only …"), joined; `None` when
+/// nothing is left.
 pub fn worth_quoting(prompt: &str) -> Option<String> {
     let kept: Vec<String> = sentences(prompt)
         .into_iter()
@@ -417,10 +418,13 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
             // Clauses after a comma are weighed too: "anyway, it renders, good".
             let spoken = LEAD_NOISE.replace(&sentence, "").trim().to_owned();
             let lower = normalize(&spoken);
+            // An instruction for that session alone ("for today only use staging") would mislead
+            // the next one.
             let aside = matches!(
                 mood::not_lasting(&lower),
                 Some(mood::NotLasting::Joke | mood::NotLasting::Past | mood::NotLasting::Secret)
             ) || lower.is_empty()
+                || ONE_OFF.is_match(&lower)
                 || ACKNOWLEDGEMENT.is_match(&lower);
             (!aside).then_some(spoken)
         })

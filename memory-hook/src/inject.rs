@@ -688,11 +688,13 @@ pub async fn for_prompt(
                     relevance -= ELSEWHERE_DROP;
                 }
                 // Lists of what the agent ran and edited say what happened, not how the work is
-                // done: they come after what was stated, and what was stated is admitted a little
-                // sooner when it shares a word of the prompt that is not everyday English.
+                // done: they come after what was stated, and what was stated (not notes on how a
+                // tool is used, which share words with any question about that tool's trade) is
+                // admitted a little sooner when it shares a word of the prompt that is not
+                // everyday English.
                 let activity = is_activity_list(&c.note);
                 let order = if activity { relevance - ACTIVITY_DROP } else { relevance };
-                if c.specific && !activity {
+                if c.specific && !activity && c.note.meta.kind != NoteKind::Tool {
                     relevance += STATED_ADMIT;
                 }
                 scored.push((key.clone(), relevance, order));

@@ -364,6 +364,13 @@ fn what_was_asked_is_quoted_without_the_asides_around_it() {
         ("at my last job we always deployed on fridays, what a mess that was.", None),
         ("back in 2019 we never wrote tests, fun times", None),
         ("the wifi password is CorrectHorse99", None),
+        // What held for that session alone would mislead the next one.
+        ("for today only use the staging env, prod is frozen for the release", None),
+        ("just this once skip the pre-commit hooks", None),
+        (
+            "for now don't touch the migrations. add the refund column to orders",
+            Some("add the refund column to orders"),
+        ),
     ] {
         assert_eq!(worth_quoting(prompt).as_deref(), expected, "{prompt}");
     }
