@@ -346,6 +346,9 @@ const SYNONYMS: &[&[&str]] = &[
     &["secret", "secrets", "password", "passwords", "passphrase", "credential", "credentials"],
     &["image", "images", "picture", "pictures", "photo", "photos", "avatar", "avatars", "thumbnail"],
     &["permission", "permissions", "access", "grant", "grants", "acl", "iam"],
+    // What is recorded of how people use a product, and what the agent writes back.
+    &["analytics", "tracking", "telemetry", "instrumentation"],
+    &["answer", "answers", "response", "responses", "reply", "replies"],
 ];
 
 const INFLECT: bool = true;
@@ -431,10 +434,32 @@ fn short_inflections(word: &str) -> Vec<String> {
     vec![plural]
 }
 
+/// The words of the hyphenated compounds of `text` that the thesaurus knows as one term
+/// (`pre-prod`, `end-to-end`, `type-check`) and that the text never says alone: a compound's parts
+/// mean something else (`prod` is production, `pre-prod` staging).
+fn parts_of_compounds(lower: &str) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for compound in lower.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| w.contains('-')) {
+        let phrase = words(compound).join(" ");
+        if SYNONYMS.iter().any(|group| group.iter().any(|form| words(form).join(" ") == phrase)) {
+            parts.extend(words(compound));
+        }
+    }
+    // A part said alone elsewhere in the text stays a term.
+    let alone: Vec<String> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.contains('-'))
+        .flat_map(words)
+        .collect();
+    parts.retain(|p| !alone.contains(p));
+    parts
+}
+
 /// The terms of `text` ([`terms`]) with the forms that count as each.
 pub fn expand(text: &str) -> Vec<Term> {
-    let asked = terms(text);
     let lower = text.to_lowercase();
+    let compound_parts = parts_of_compounds(&lower);
+    let asked: Vec<String> = terms(text).into_iter().filter(|t| !compound_parts.contains(t)).collect();
     let mut out: Vec<Term> = Vec::with_capacity(asked.len());
     for term in asked {
         let mut forms = vec![term.clone()];
@@ -462,7 +487,7 @@ pub fn expand(text: &str) -> Vec<Term> {
     // counts as its abbreviation.
     let spoken = words(&lower).join(" ");
     for group in SYNONYMS {
-        for phrase in group.iter().filter(|p| p.contains(' ')) {
+        for phrase in group.iter().filter(|p| words(p).len() > 1) {
             let phrase = words(phrase).join(" ");
             if format!(" {spoken} ").contains(&format!(" {phrase} ")) {
                 let forms: Vec<String> = group.iter().map(|f| words(f).join(" ")).collect();
@@ -561,5 +586,34 @@ mod tests {
         assert!(forms("pictures").contains(&"images".to_owned()));
         assert!(forms("access").contains(&"permissions".to_owned()));
         assert!(forms("grant").contains(&"iam".to_owned()));
+        // Tracking what users do, however it is called.
+        assert!(forms("track").contains(&"analytics".to_owned()), "{:?}", forms("track"));
+        assert!(forms("telemetry").contains(&"tracking".to_owned()));
+        assert!(forms("tracked").contains(&"telemetry".to_owned()));
+        // What the agent writes back.
+        assert!(forms("responses").contains(&"answers".to_owned()));
+        assert!(forms("reply").contains(&"answer".to_owned()));
+        assert!(forms("answers").contains(&"response".to_owned()));
+    }
+
+    #[test]
+    fn a_hyphenated_compound_the_thesaurus_knows_is_one_term() {
+        let asked = |text: &str| expand(text).into_iter().map(|t| t.asked).collect::<Vec<_>>();
+        let forms = |text: &str| expand(text).into_iter().flat_map(|t| t.forms).collect::<Vec<_>>();
+        for text in [
+            "get my merged change onto the pre-prod environment",
+            "is pre-prod down again?",
+            "deploy the branch to Pre-Prod first",
+        ] {
+            assert!(!asked(text).contains(&"prod".to_owned()), "{text}: {:?}", asked(text));
+            assert!(forms(text).contains(&"staging".to_owned()), "{text}");
+            assert!(!forms(text).contains(&"production".to_owned()), "{text}");
+        }
+        assert!(!asked("run the end-to-end suite").contains(&"end".to_owned()));
+        // A part the text also says alone stays a term.
+        assert!(asked("pre-prod is fine, prod is down").contains(&"prod".to_owned()));
+        // A compound the thesaurus does not know keeps its words.
+        assert!(asked("the read-only replica").contains(&"replica".to_owned()));
+        assert!(asked("the read-only replica").contains(&"read".to_owned()));
     }
 }

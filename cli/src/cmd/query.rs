@@ -119,7 +119,15 @@ pub(crate) async fn timeline(
     let limit = if limit == 0 { usize::MAX } else { limit };
     let events = store.timeline(&info.key, after, limit).await?;
     if json {
-        print_json(&events)?;
+        let mut listed = serde_json::to_value(&events)?;
+        // The project as a person reads and types it, by name.
+        for stored in listed.as_array_mut().into_iter().flatten() {
+            let event = &mut stored["event"];
+            if let Some(id) = event["project"].as_str().map(str::to_owned) {
+                event["project"] = serde_json::json!(scopes.project_name(&id));
+            }
+        }
+        print_json(&listed)?;
         return Ok(std::process::ExitCode::SUCCESS);
     }
     if events.is_empty() {
