@@ -9,7 +9,9 @@ use crate::store::{
     Appended, Capabilities, EventHit, EventQuery, ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit,
     SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, same_content,
 };
-use crate::{Error, EventId, HookEvent, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent};
+use crate::{
+    Error, EventId, HookEvent, Lease, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent,
+};
 
 /// A note's embeddings: the model that made them and the vectors.
 type Embeddings = (String, Vec<Vec<f32>>);
@@ -24,6 +26,7 @@ struct State {
     /// Each note's embeddings.
     embeddings: BTreeMap<(Scope, NotePath), Embeddings>,
     watermarks: BTreeMap<String, u64>,
+    leases: BTreeMap<String, Lease>,
     /// Events removed by a prune or a forget (their slots stay, so positions and seqs are never
     /// reused).
     pruned: BTreeSet<usize>,
@@ -224,6 +227,38 @@ impl MemoryStore for InMemoryStore {
 
     async fn watermarks(&self) -> Result<Vec<(String, u64)>> {
         Ok(self.lock()?.watermarks.iter().map(|(k, v)| (k.clone(), *v)).collect())
+    }
+
+    async fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        until: chrono::DateTime<chrono::Utc>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Lease> {
+        let mut state = self.lock()?;
+        let lease = state.leases.entry(name.to_owned()).or_insert_with(|| Lease {
+            name: name.to_owned(),
+            holder: holder.to_owned(),
+            until,
+        });
+        if lease.holder == holder || lease.until < now {
+            lease.holder = holder.to_owned();
+            lease.until = until;
+        }
+        Ok(lease.clone())
+    }
+
+    async fn release_lease(&self, name: &str, holder: &str) -> Result<()> {
+        let mut state = self.lock()?;
+        if state.leases.get(name).is_some_and(|l| l.holder == holder) {
+            state.leases.remove(name);
+        }
+        Ok(())
+    }
+
+    async fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        Ok(self.lock()?.leases.get(name).cloned())
     }
 
     async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> Result<()> {

@@ -35,7 +35,7 @@ pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
     Appended, Capabilities, EVENT_SEARCH_MIN, EVENT_SEARCH_WINDOW, EventFilter, EventHit, EventQuery,
-    ForgetSet, Forgotten, MemoryStore, NoteFilter, PendingVector, SearchHit, SearchQuery, SessionInfo,
+    ForgetSet, Forgotten, Lease, MemoryStore, NoteFilter, PendingVector, SearchHit, SearchQuery, SessionInfo,
     TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, rank_event_hits, same_content,
 };
 

@@ -319,6 +319,18 @@ pub struct Forgotten {
     pub notes: u64,
 }
 
+/// A named lease on a store, held by one holder until a time: what makes work single-flight across
+/// every machine that writes to one store (the dream, first of all).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lease {
+    /// What it is for (`dream`).
+    pub name: String,
+    /// Who holds it: a machine and a process (`laptop#4242`).
+    pub holder: String,
+    /// When it lapses unless its holder takes it again.
+    pub until: DateTime<Utc>,
+}
+
 /// A named watermark moved forward together with a batch of note changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WatermarkAdvance {
@@ -472,5 +484,34 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
     async fn forget(&self, what: &ForgetSet) -> Result<Forgotten> {
         let _ = what;
         Err(Error::Unsupported { operation: "forget", store: self.name() })
+    }
+
+    /// Takes the lease `name` for `holder` until `until` when nobody holds it, its holder's time
+    /// ran out (`until` of the lease before `now`), or `holder` holds it already (which extends
+    /// it); returns the lease as it stands after the call: `holder`'s when taken, the other
+    /// holder's otherwise. Atomic: of any number of callers at once, across processes and
+    /// machines, one gets a free lease.
+    async fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Lease> {
+        let _ = (name, holder, until, now);
+        Err(Error::Unsupported { operation: "take_lease", store: self.name() })
+    }
+
+    /// Gives the lease `name` back when `holder` holds it; anyone else's is left alone.
+    async fn release_lease(&self, name: &str, holder: &str) -> Result<()> {
+        let _ = (name, holder);
+        Err(Error::Unsupported { operation: "release_lease", store: self.name() })
+    }
+
+    /// The lease `name` as it stands, lapsed or not; `None` when it was never taken or was given
+    /// back.
+    async fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        let _ = name;
+        Err(Error::Unsupported { operation: "lease", store: self.name() })
     }
 }

@@ -351,6 +351,27 @@ pub(crate) const SET_WATERMARK: &str = "
 MERGE (w:Watermark {name: $name})
 SET w.position = $position";
 
+/// Takes a lease when it is free, lapsed or the holder's already, and returns it as it stands.
+/// Writing the node first takes its lock, so the holder read after is the latest committed one.
+pub(crate) const TAKE_LEASE: &str = "
+MERGE (l:Lease {name: $name})
+ON CREATE SET l.holder = $holder, l.until = $until
+SET l.taken = $now
+WITH l, (l.holder = $holder OR l.until < $now) AS free
+SET l.holder = CASE WHEN free THEN $holder ELSE l.holder END,
+    l.until = CASE WHEN free THEN $until ELSE l.until END
+RETURN l.holder AS holder, l.until AS until";
+
+/// Gives a lease back when `holder` holds it.
+pub(crate) const RELEASE_LEASE: &str = "
+MATCH (l:Lease {name: $name, holder: $holder})
+DELETE l";
+
+/// A lease as it stands.
+pub(crate) const GET_LEASE: &str = "
+MATCH (l:Lease {name: $name})
+RETURN l.holder AS holder, l.until AS until";
+
 /// Probes the connection.
 pub(crate) const PING: &str = "RETURN 1 AS one";
 

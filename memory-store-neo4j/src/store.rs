@@ -868,6 +868,19 @@ fn get<'row, T: Deserialize<'row>>(operation: &'static str, row: &'row Row, key:
     row.get::<T>(key).map_err(|e| corrupt(operation, &format!("column {key}: {e}")))
 }
 
+/// A lease's time as stored: RFC 3339 with nanoseconds in UTC, whose text order is time order.
+fn lease_time(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+}
+
+fn lease_from(operation: &'static str, name: &str, row: &Row) -> StoreResult<memory_core::Lease> {
+    let until: String = get(operation, row, "until")?;
+    let until = chrono::DateTime::parse_from_rfc3339(&until)
+        .map_err(|e| corrupt(operation, &format!("lease time {until}: {e}")))?
+        .to_utc();
+    Ok(memory_core::Lease { name: name.to_owned(), holder: get(operation, row, "holder")?, until })
+}
+
 fn corrupt(operation: &'static str, message: &str) -> Neo4jStoreError {
     Neo4jStoreError::Corrupt { operation, message: message.to_owned() }
 }
@@ -1066,6 +1079,47 @@ impl MemoryStore for Neo4jStore {
             }
             out.sort();
             Ok(out)
+        })
+        .await
+    }
+
+    async fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        until: chrono::DateTime<chrono::Utc>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> memory_core::Result<memory_core::Lease> {
+        let op = "take_lease";
+        let attempt = || async {
+            let q = query(cypher::TAKE_LEASE)
+                .param("name", name)
+                .param("holder", holder)
+                .param("until", lease_time(until))
+                .param("now", lease_time(now));
+            let rows = self.fetch(op, q).await?;
+            let row = rows.first().ok_or_else(|| corrupt(op, "no lease returned"))?;
+            lease_from(op, name, row)
+        };
+        self.timed(op, self.retrying(attempt)).await
+    }
+
+    async fn release_lease(&self, name: &str, holder: &str) -> memory_core::Result<()> {
+        let op = "release_lease";
+        let attempt = || async {
+            let q = query(cypher::RELEASE_LEASE).param("name", name).param("holder", holder);
+            self.fetch(op, q).await.map(drop)
+        };
+        self.timed(op, self.retrying(attempt)).await
+    }
+
+    async fn lease(&self, name: &str) -> memory_core::Result<Option<memory_core::Lease>> {
+        let op = "lease";
+        self.timed(op, async {
+            match self.fetch(op, query(cypher::GET_LEASE).param("name", name)).await?.first() {
+                Some(row) => Ok(Some(lease_from(op, name, row)?)),
+                None => Ok(None),
+            }
         })
         .await
     }

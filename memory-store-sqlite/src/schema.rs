@@ -190,6 +190,14 @@ CREATE INDEX notes_scope_of ON notes (id, scope);
     r#"
 CREATE INDEX IF NOT EXISTS sessions_project ON sessions (project, last_s DESC, last_ns DESC, key);
 "#,
+    // Leases that make work single-flight across the processes that share the store.
+    r#"
+CREATE TABLE IF NOT EXISTS leases (
+    name   TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    until  TEXT NOT NULL
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.

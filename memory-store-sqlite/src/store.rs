@@ -254,6 +254,45 @@ impl MemoryStore for SqliteStore {
         self.with(|conn| notes::watermarks(conn)).await
     }
 
+    async fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        until: chrono::DateTime<chrono::Utc>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> memory_core::Result<memory_core::Lease> {
+        let (name, holder) = (name.to_owned(), holder.to_owned());
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let stamp =
+                |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
+            tx.execute(
+                "INSERT INTO leases (name, holder, until) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
+                 WHERE leases.holder = excluded.holder OR leases.until < ?4",
+                rusqlite::params![name, holder, stamp(until), stamp(now)],
+            )?;
+            let lease = lease_row(&tx, &name)?.ok_or(StoreError::Poisoned)?;
+            tx.commit()?;
+            Ok(lease)
+        })
+        .await
+    }
+
+    async fn release_lease(&self, name: &str, holder: &str) -> memory_core::Result<()> {
+        let (name, holder) = (name.to_owned(), holder.to_owned());
+        self.with(move |conn| {
+            conn.execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", [name, holder])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn lease(&self, name: &str) -> memory_core::Result<Option<memory_core::Lease>> {
+        let name = name.to_owned();
+        self.with(move |conn| lease_row(conn, &name)).await
+    }
+
     async fn commit(
         &self,
         changes: &[NoteChange],
@@ -340,4 +379,18 @@ impl MemoryStore for SqliteStore {
         let what = what.clone();
         self.with(move |conn| history::forget(conn, &what)).await
     }
+}
+
+/// The lease `name` as stored.
+fn lease_row(conn: &Connection, name: &str) -> Result<Option<memory_core::Lease>, StoreError> {
+    use rusqlite::OptionalExtension as _;
+    let row: Option<(String, String)> = conn
+        .query_row("SELECT holder, until FROM leases WHERE name = ?1", [name], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?;
+    Ok(row.and_then(|(holder, until)| {
+        let until = chrono::DateTime::parse_from_rfc3339(&until).ok()?.to_utc();
+        Some(memory_core::Lease { name: name.to_owned(), holder, until })
+    }))
 }

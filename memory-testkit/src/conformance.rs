@@ -37,6 +37,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     prune_removes_an_old_distilled_prefix_of_each_session(store).await;
     search_events_ranks_filters_and_matches_phrases(store).await;
     forget_removes_events_sessions_and_notes(store).await;
+    leases_are_single_flight(store).await;
     crate::hostile_search(store).await;
 }
 
@@ -550,6 +551,63 @@ pub async fn watermarks_round_trip(store: &dyn MemoryStore) {
     assert_eq!(listed, [(a, u64::from(u32::MAX) * 4), (b, 3)], "listed by name");
     let all = ok(store.watermarks().await, "watermarks");
     assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "every watermark is listed once, ordered by name");
+}
+
+/// A lease is held by one holder at a time: taken when free, lapsed or the holder's own
+/// (extending it), refused (showing the holder) otherwise, given back by its holder alone; of
+/// eight takers at once exactly one gets a free lease.
+pub async fn leases_are_single_flight(store: &dyn MemoryStore) {
+    use chrono::{Duration, TimeZone as _, Utc};
+    let name = unique("lease");
+    let at = |s: i64| Utc.with_ymd_and_hms(2026, 12, 5, 10, 0, 0).unwrap() + Duration::seconds(s);
+    assert_eq!(ok(store.lease(&name).await, "lease"), None, "never taken");
+    let a = ok(store.take_lease(&name, "laptop#1", at(60), at(0)).await, "take_lease");
+    assert_eq!((a.holder.as_str(), a.until), ("laptop#1", at(60)), "a free lease is taken");
+    let b = ok(store.take_lease(&name, "desktop#2", at(90), at(30)).await, "take_lease");
+    assert_eq!(
+        (b.holder.as_str(), b.until),
+        ("laptop#1", at(60)),
+        "a held lease is refused, naming its holder"
+    );
+    let a = ok(store.take_lease(&name, "laptop#1", at(120), at(50)).await, "take_lease");
+    assert_eq!(a.until, at(120), "the holder extends it");
+    ok(store.release_lease(&name, "desktop#2").await, "release_lease");
+    assert_eq!(
+        ok(store.lease(&name).await, "lease").map(|l| l.holder),
+        Some("laptop#1".to_owned()),
+        "only the holder gives it back"
+    );
+    let b = ok(store.take_lease(&name, "desktop#2", at(300), at(121)).await, "take_lease");
+    assert_eq!(b.holder, "desktop#2", "a lapsed lease is taken by another");
+    ok(store.release_lease(&name, "desktop#2").await, "release_lease");
+    assert_eq!(ok(store.lease(&name).await, "lease"), None, "given back");
+
+    let raced = unique("lease-race");
+    let takers: Vec<String> = (0..8).map(|i| format!("machine-{i}#1")).collect();
+    let results = futures_join(takers.iter().map(|h| store.take_lease(&raced, h, at(600), at(0)))).await;
+    let holders: std::collections::BTreeSet<String> =
+        results.into_iter().map(|r| ok(r, "take_lease at once").holder).collect();
+    assert_eq!(holders.len(), 1, "every taker sees the one holder: {holders:?}");
+}
+
+/// Runs futures at once on this task, each to its end, results in order.
+async fn futures_join<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+    let mut pending: Vec<std::pin::Pin<Box<F>>> = futures.map(Box::pin).collect();
+    let mut out: Vec<Option<F::Output>> = pending.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut done = true;
+        for (slot, future) in out.iter_mut().zip(pending.iter_mut()) {
+            if slot.is_none() {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(value) => *slot = Some(value),
+                    std::task::Poll::Pending => done = false,
+                }
+            }
+        }
+        if done { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
+    })
+    .await;
+    out.into_iter().map(|v| v.expect("every future finished")).collect()
 }
 
 /// `commit` applies puts and deletes in order and moves the watermark in the same step.
