@@ -45,6 +45,7 @@ use memory_redact::Redactor;
 
 use crate::autodream::{DreamLock, DreamRun, Holder, RunOutcome, Tally};
 use crate::config::Config;
+use crate::dream_lease;
 use crate::error::{Error, Result};
 use crate::journal::{DrainMode, Journal};
 use crate::project::{Catalog, Registry};
@@ -270,16 +271,25 @@ pub async fn embed_notes(
     Ok(Some(done))
 }
 
-/// A run someone asked for: when another dream holds the lock, `busy` is told who (when it
-/// says) and the run waits for it; then it runs [`dream()`] over the store `open` opens, to the end,
-/// and records itself.
+/// What a run typed by hand waits for.
+#[derive(Debug, Clone)]
+pub enum Busy {
+    /// Another dream of this machine, holding the dream lock (who, when it says).
+    Here(Option<Holder>),
+    /// A dream elsewhere (another machine on the same server), holding the store's lease.
+    Elsewhere(memory_core::Lease),
+}
+
+/// A run someone asked for: when another dream holds the lock, or another machine's dream the
+/// store's lease ([`crate::dream_lease`]), `busy` is told who and the run waits for it; then it
+/// runs [`dream()`] over the store `open` opens, to the end, and records itself.
 pub async fn by_hand<E>(
     config: &Config,
     open: impl Future<Output = std::result::Result<Arc<dyn MemoryStore>, E>>,
     stores: &dyn OpenStore,
     options: &RunOptions,
     progress: &dyn Progress,
-    busy: impl FnOnce(Option<Holder>),
+    mut busy: impl FnMut(Busy),
 ) -> Result<DreamReport>
 where
     E: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -288,7 +298,7 @@ where
     let lock = match DreamLock::try_acquire(&dir)? {
         Some(lock) => lock,
         None => {
-            busy(DreamLock::holder(&dir));
+            busy(Busy::Here(DreamLock::holder(&dir)));
             let wait = dir.clone();
             tokio::task::spawn_blocking(move || DreamLock::acquire(&wait)).await??
         }
@@ -298,13 +308,38 @@ where
     Tally::new(&dir).take();
     let counted = Counted::new(Some(progress));
     let result = match open.await {
-        Ok(store) => dream(config, &*store, stores, options, &counted).await,
+        Ok(store) => match leased(&store, &mut busy).await {
+            Ok(held) => {
+                let result = dream(config, &*store, stores, options, &counted).await;
+                held.release().await;
+                result
+            }
+            Err(e) => Err(e),
+        },
         Err(e) => Err(Error::OpenStore(e.into())),
     };
     let outcome = started.run(config, counted.counts(), &result);
     drop(lock);
     let _ = outcome.record(config);
     result
+}
+
+/// The store's dream lease, waited for while another holds it (`busy` told once).
+async fn leased(store: &Arc<dyn MemoryStore>, busy: &mut impl FnMut(Busy)) -> Result<dream_lease::Held> {
+    let holder = dream_lease::holder();
+    let mut told = false;
+    loop {
+        match dream_lease::take(store, &holder).await? {
+            Ok(held) => return Ok(held),
+            Err(lease) => {
+                if !told {
+                    busy(Busy::Elsewhere(lease));
+                    told = true;
+                }
+                tokio::time::sleep(dream_lease::WAIT_STEP).await;
+            }
+        }
+    }
 }
 
 /// The run a hook starts, started by `trigger`: holds `lock`, the lock the hook handed over (or
@@ -354,15 +389,27 @@ pub async fn background<E>(
         });
     }
     let options = RunOptions::configured(chunk_size, config.dream.auto_max_events);
-    let result = match tokio::time::timeout(limit, async {
+    let ran = tokio::time::timeout(limit, async {
         let store = open.await.map_err(|e| Error::OpenStore(e.into()))?;
         // Events a busy store sent to the journal count too.
         let _ = Journal::new(config.journal_dir()).drain(&*store, DrainMode::Hook).await;
-        dream(config, &*store, stores, &options, &*counted).await
+        // Another machine distilling this store now: its run takes these events too.
+        let held = match dream_lease::take(&store, &dream_lease::holder()).await? {
+            Ok(held) => held,
+            Err(lease) => return Ok(Err(lease)),
+        };
+        let result = dream(config, &*store, stores, &options, &*counted).await;
+        held.release().await;
+        result.map(Ok)
     })
-    .await
-    {
-        Ok(result) => started.run(config, counted.counts(), &result),
+    .await;
+    let result = match ran {
+        Ok(Ok(Err(lease))) => {
+            drop(lock);
+            return started.skip(config, &format!("{} over this store", dream_lease::describe(&lease)));
+        }
+        // (A lease refused is handled above.)
+        Ok(result) => started.run(config, counted.counts(), &result.map(|done| done.unwrap_or_default())),
         Err(_) => started.with(
             config,
             RunOutcome::TimedOut,

@@ -38,6 +38,7 @@ pub mod autodream;
 pub mod capture;
 pub mod config;
 pub mod context_file;
+pub mod dream_lease;
 pub mod dream_run;
 mod env;
 mod error;

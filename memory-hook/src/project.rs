@@ -10,8 +10,10 @@
 //! folder it knows keeps its project's id whatever changed since (a remote added, a project file
 //! added); a folder it does not know joins the project one of those identifiers points to (a
 //! moved folder, a second clone), or becomes a new project. A new project's id is
-//! `<name>-<hash>`, the hash from the project file's name, else the `origin` URL (so clones on
-//! other machines agree), else the root path: what [`identify`] computes without a registry.
+//! `<name>-<hash>`: the name the project file gives, else the repository's name in the `origin`
+//! URL, else the folder's; the hash from the project file's name, else the `origin` URL however
+//! it is spelt (so clones on other machines agree), else the root path: what [`identify`]
+//! computes without a registry.
 //!
 //! The [`Catalog`] joins the registry with the project ids a store holds, for commands: it turns
 //! `project:<name>` into the project's scope, and a project's id into its readable name.
@@ -174,19 +176,28 @@ impl Sighting {
 
     /// The readable name: the project file's, else the root folder's, as a slug.
     pub(crate) fn name(&self) -> String {
-        match &self.named {
-            Some(name) => memory_core::slug(name),
-            None => {
+        let repository = self.origin.as_deref().map(git::canonical_remote).and_then(|url| {
+            url.rsplit('/').next().filter(|last| !last.is_empty() && *last != url).map(str::to_owned)
+        });
+        match (&self.named, repository) {
+            (Some(name), _) => memory_core::slug(name),
+            // A clone is named after its repository, whatever its folder is called, so that
+            // clones on other machines agree.
+            (None, Some(repository)) => memory_core::slug(&repository),
+            (None, None) => {
                 memory_core::slug(&self.root.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
             }
         }
     }
 
-    /// What a new project's id hashes: the project file's name, the `origin` URL, or the root.
+    /// What a new project's id hashes: the project file's name, the `origin` URL (spelt one way,
+    /// from [`git::canonical_remote`], so that `git@host:org/repo.git` and `https://host/org/repo`
+    /// agree), or the root.
     pub(crate) fn key(&self) -> String {
         match (&self.named, &self.origin) {
             (Some(name), _) => format!("named:{name}"),
-            (None, Some(url)) => format!("origin:{url}"),
+            // As earlier versions spelt an `https` origin, which the other spellings now share.
+            (None, Some(url)) => format!("origin:https://{}", git::canonical_remote(url)),
             (None, None) => format!("path:{}", self.root.display()),
         }
     }
@@ -287,6 +298,26 @@ mod tests {
         );
         std::fs::write(plain.join(PROJECT_FILE), "project = \"Big Plan\"\n").unwrap();
         assert_eq!(identify(&plain).id, format!("big-plan-{}", hash("named:Big Plan".into())));
+    }
+
+    #[test]
+    fn clones_of_one_repository_agree_on_the_id_whatever_their_folder_and_remote_spelling() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut ids = Vec::new();
+        for (folder, url) in [
+            ("shop", "git@github.com:sam/shop.git"),
+            ("shop-checkout", "https://github.com/sam/shop"),
+            ("work/Shop (copy)", "ssh://git@GitHub.com/sam/shop.git"),
+        ] {
+            let dir = tmp.path().join(folder);
+            std::fs::create_dir_all(&dir).unwrap();
+            git(&dir, &["init", "-q"]);
+            git(&dir, &["remote", "add", "origin", url]);
+            let project = identify(&dir);
+            assert_eq!(project.name, "shop", "{folder}: named after the repository");
+            ids.push(project.id);
+        }
+        assert!(ids.windows(2).all(|w| w[0] == w[1]), "{ids:?}");
     }
 
     #[test]

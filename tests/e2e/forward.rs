@@ -23,13 +23,13 @@ const DEFAULT_DEADLINE_MS: &str = "300";
 const SYNC_TIMEOUT: &str = "120";
 
 /// A server to talk to: its uri and password.
-struct Server {
+pub(crate) struct Server {
     uri: String,
     password: String,
 }
 
 impl Server {
-    fn private(server: &PrivateServer) -> Self {
+    pub(crate) fn private(server: &PrivateServer) -> Self {
         Self { uri: server.uri.clone(), password: server.password.clone() }
     }
 
@@ -43,7 +43,7 @@ impl Server {
     }
 
     /// Environment of processes using this server in forward mode (the default).
-    fn env(&self) -> Vec<(&str, &str)> {
+    pub(crate) fn env(&self) -> Vec<(&str, &str)> {
         vec![
             ("AGENT_MEMORY_STORE", "neo4j"),
             ("NEO4J_URI", self.uri.as_str()),
@@ -56,7 +56,7 @@ impl Server {
 }
 
 /// `agent-memory --json <args>` with `env`; fails the test on a non-zero exit.
-fn run_json(m: &Machine, env: &[(&str, &str)], args: &[&str]) -> Value {
+pub(crate) fn run_json(m: &Machine, env: &[(&str, &str)], args: &[&str]) -> Value {
     let mut all = vec!["--json"];
     all.extend_from_slice(args);
     let out = m.command(&all).envs(env.iter().copied()).output().unwrap();
@@ -70,7 +70,7 @@ fn add_user_note(m: &Machine, env: &[(&str, &str)], title: &str, body: &str) {
 }
 
 /// `sync --wait`: everything journaled is in the server when it returns.
-fn sync_wait(m: &Machine, env: &[(&str, &str)]) -> Value {
+pub(crate) fn sync_wait(m: &Machine, env: &[(&str, &str)]) -> Value {
     let report = run_json(m, env, &["sync", "--wait", "--timeout", SYNC_TIMEOUT]);
     assert_eq!(report["remaining"], 0, "{report}");
     assert_eq!(journaled(m), 0, "nothing waits after sync --wait");

@@ -83,7 +83,7 @@ fn start(m: &Machine, dir: &Path, session: &str) -> String {
 
 fn project_of(m: &Machine, session: &str) -> String {
     let events = m.run_json(&["timeline", &format!("codex:{session}")]);
-    events[0]["event"]["project"].as_str().unwrap().to_owned()
+    events[0]["event"]["project_id"].as_str().unwrap().to_owned()
 }
 
 #[test]

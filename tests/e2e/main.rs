@@ -16,6 +16,7 @@ mod forward;
 mod identity;
 mod left_off;
 mod local_llm;
+mod machines;
 mod mcp;
 mod meaning;
 mod memory;

@@ -189,11 +189,14 @@ pub(crate) async fn run(args: DreamArgs, json: bool) -> anyhow::Result<std::proc
 /// A run typed by hand: says so when it waits for a running dream.
 async fn by_hand(config: &Config, options: &RunOptions, json: bool) -> anyhow::Result<DreamReport> {
     let bar = Bar::new(!json);
-    let busy = |holder: Option<Holder>| {
-        crate::output::error(&format!(
-            "agent-memory: another dream is running ({}); waiting for it to finish",
-            describe_holder(holder.as_ref())
-        ));
+    let busy = |busy: dream_run::Busy| {
+        let who = match busy {
+            dream_run::Busy::Here(holder) => {
+                format!("another dream is running ({})", describe_holder(holder.as_ref()))
+            }
+            dream_run::Busy::Elsewhere(lease) => memory_hook::dream_lease::describe(&lease),
+        };
+        crate::output::error(&format!("agent-memory: {who}; waiting for it to finish"));
     };
     let open = crate::store::open(config);
     let report = dream_run::by_hand(config, open, &HookStores, options, &bar, busy).await?;

@@ -120,11 +120,13 @@ pub(crate) async fn timeline(
     let events = store.timeline(&info.key, after, limit).await?;
     if json {
         let mut listed = serde_json::to_value(&events)?;
-        // The project as a person reads and types it, by name.
+        // The project as a person reads and types it, by name; its id (which a rename keeps)
+        // beside it for scripts.
         for stored in listed.as_array_mut().into_iter().flatten() {
             let event = &mut stored["event"];
             if let Some(id) = event["project"].as_str().map(str::to_owned) {
                 event["project"] = serde_json::json!(scopes.project_name(&id));
+                event["project_id"] = serde_json::json!(id);
             }
         }
         print_json(&listed)?;
