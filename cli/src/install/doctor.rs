@@ -92,6 +92,9 @@ pub(crate) struct StoreCheck {
     /// Notes not embedded yet, with the model installed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) notes_not_embedded: Option<usize>,
+    /// The dream's lease on the store, while a dream (of any machine) holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) dream_lease: Option<memory_core::Lease>,
 }
 
 /// The most recent event a harness sent, as the store has it.
@@ -614,6 +617,7 @@ async fn check_store(
         sessions: 0,
         retrieval: None,
         notes_not_embedded: None,
+        dream_lease: None,
     };
     let config = match config {
         Ok(config) => config,
@@ -644,7 +648,14 @@ async fn check_store(
         }
     }
     let retrieval = crate::cmd::model::status(&config, &*store).await.ok();
+    let dream_lease = store
+        .lease(memory_hook::dream_lease::NAME)
+        .await
+        .ok()
+        .flatten()
+        .filter(|lease| lease.until > chrono::Utc::now());
     let check = StoreCheck {
+        dream_lease,
         reachable: true,
         error: None,
         sessions: sessions.len(),
@@ -767,6 +778,9 @@ pub(crate) fn render_at(report: &Report, now: DateTime<Utc>, clock: &Clock) -> S
         ));
         if let Some(mode) = &report.store.retrieval {
             out.push_str(&format!("retrieval: {mode}\n"));
+        }
+        if let Some(lease) = &report.store.dream_lease {
+            out.push_str(&format!("distilling now: {}\n", memory_hook::dream_lease::describe(lease)));
         }
     } else {
         out.push_str(&format!(

@@ -1027,3 +1027,31 @@ async fn doctor_reports_and_fixes_a_cline_hook_file_that_drifted() {
     let mcp = sandbox.ctx.home.join(".cline/data/settings/cline_mcp_settings.json");
     assert!(sandbox.read(&mcp).contains("\"mcp\""), "MCP registered beside the hooks");
 }
+
+#[tokio::test]
+async fn doctor_names_the_machine_whose_dream_holds_the_store() {
+    let sandbox = Sandbox::new();
+    let data = sandbox.dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let store = memory_store_sqlite::SqliteStore::open(&memory_store_sqlite::SqliteConfig::new(
+        data.join("memory.db"),
+    ))
+    .unwrap();
+    let now = chrono::Utc::now();
+    let lease = memory_core::MemoryStore::take_lease(
+        &store,
+        memory_hook::dream_lease::NAME,
+        "desk-7#4242",
+        now + chrono::Duration::minutes(4),
+        now,
+    )
+    .await
+    .unwrap();
+    assert_eq!(lease.holder, "desk-7#4242");
+    drop(store);
+    let mut config = memory_hook::config::Config::parse("").unwrap();
+    config.data_dir = Some(data);
+    let report = doctor::check(&sandbox.ctx, &[Harness::Claude], false, Ok(config)).await;
+    let text = doctor::render(&report);
+    assert!(text.contains("distilling now: a dream running on desk-7 (pid 4242)"), "{text}");
+}
