@@ -146,9 +146,12 @@ fn user_tool(note: &Note) -> Option<&str> {
 
 /// Notes most useful first ([`usefulness`]), ties in path order.
 pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: chrono::DateTime<chrono::Utc>) {
-    notes.sort_by(|a, b| {
-        usefulness(b, tools, now).total_cmp(&usefulness(a, tools, now)).then_with(|| a.path.cmp(&b.path))
-    });
+    // Each note's usefulness once, not once per comparison.
+    let mut ranked: Vec<(f64, &Note)> = notes.iter().map(|n| (usefulness(n, tools, now), *n)).collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.path.cmp(&b.1.path)));
+    for (slot, (_, note)) in notes.iter_mut().zip(ranked) {
+        *slot = note;
+    }
 }
 
 /// The session-start block: the user's profile notes and the project's notes, then the user's
