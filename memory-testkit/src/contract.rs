@@ -43,6 +43,41 @@ pub fn parse(
     adapter.parse(&Delivery { payload, received_at: received_at(), env })
 }
 
+/// The fail-open fuzz of one payload: it parses, or fails with a one-line error; a parsed event's
+/// tool call is described in harness-neutral terms; and every kind of answer (context, a block,
+/// both with a user message) renders within `rules`. `Err` says what broke.
+pub fn fuzz_payload<A: HarnessAdapter>(
+    adapter: &A,
+    payload: &[u8],
+    context: &str,
+    reason: &str,
+    rules: impl Fn(&EventKind, &HookResponse, &Rendered),
+) -> Result<(), String> {
+    let event = match parse(adapter, payload, &[]) {
+        Ok(event) => event,
+        Err(error) if error.to_string().contains('\n') => {
+            return Err(format!("a parse error of more than one line: {error}"));
+        }
+        Err(_) => return Ok(()),
+    };
+    if let Some(tool) = &event.tool {
+        assert_tool_described(&event.kind, tool);
+    }
+    let answers = [
+        HookResponse::with_context(context),
+        HookResponse::block(reason),
+        HookResponse {
+            context: Some(context.to_owned()),
+            decision: memory_core::Decision::Block { reason: reason.to_owned() },
+            user_message: Some(reason.to_owned()),
+        },
+    ];
+    for response in answers {
+        rules(&event.kind, &response, &adapter.render(&event.kind, &response));
+    }
+    Ok(())
+}
+
 /// An environment from name/value pairs.
 pub fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
