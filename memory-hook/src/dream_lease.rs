@@ -22,10 +22,11 @@ pub const RENEW_EVERY: Duration = Duration::from_secs(60);
 /// How often a dream typed by hand asks again for a lease another machine holds.
 pub const WAIT_STEP: Duration = Duration::from_secs(2);
 
-/// Who this process is to the other machines: the machine's name and the process id
-/// (`laptop#4242`).
-pub fn holder() -> String {
-    format!("{}#{}", machine_name(), std::process::id())
+/// Who this process is to the other machines: the machine's name, the process id and a hash of
+/// the data folder (`laptop#4242#1a2b3c4d`): two data folders on one machine are two dreamers.
+pub fn holder(data_dir: &std::path::Path) -> String {
+    let folder = crate::project::short_hash(&data_dir.display().to_string());
+    format!("{}#{}#{folder}", machine_name(), std::process::id())
 }
 
 /// This machine's name: `HOSTNAME`, else the kernel's host name, else `unknown`.
@@ -39,6 +40,14 @@ pub fn machine_name() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
+/// The machine and data folder of a holder (`laptop`, `1a2b3c4d` of `laptop#4242#1a2b3c4d`).
+fn machine_of(holder: &str) -> (&str, &str) {
+    let mut parts = holder.split('#');
+    let machine = parts.next().unwrap_or_default();
+    let folder = parts.nth(1).unwrap_or_default();
+    (machine, folder)
+}
+
 /// The lease while a dream holds it; given back when dropped through [`Held::release`].
 #[derive(Debug)]
 pub struct Held {
@@ -47,17 +56,25 @@ pub struct Held {
     renewal: Option<tokio::task::JoinHandle<()>>,
 }
 
-/// Takes the dream's lease for `holder`: `Ok(Held)` when taken (or when the store keeps no
-/// leases), `Err(lease)` with the other holder's lease otherwise.
+/// Takes the dream's lease for `holder`, which holds this machine's dream lock: `Ok(Held)` when
+/// taken (or when the store keeps no leases), `Err(lease)` with the other holder's lease
+/// otherwise. A lease another process of this machine holds is stale (that process held the
+/// dream lock, and no longer does: it was killed) and is taken over at once.
 pub async fn take(store: &Arc<dyn MemoryStore>, holder: &str) -> memory_core::Result<Result<Held, Lease>> {
     let now = Utc::now();
-    let lease = match store.take_lease(NAME, holder, now + LEASE_TIME, now).await {
+    let mut lease = match store.take_lease(NAME, holder, now + LEASE_TIME, now).await {
         Ok(lease) => lease,
         Err(memory_core::Error::Unsupported { .. }) => {
             return Ok(Ok(Held { store: Arc::clone(store), holder: holder.to_owned(), renewal: None }));
         }
         Err(e) => return Err(e),
     };
+    if lease.holder != holder && machine_of(&lease.holder) == machine_of(holder) {
+        // Taken as though it had lapsed: should another machine take it meanwhile, its lease
+        // outlasts that moment and stands.
+        let lapsed = lease.until + chrono::Duration::nanoseconds(1);
+        lease = store.take_lease(NAME, holder, now + LEASE_TIME, lapsed).await?;
+    }
     if lease.holder != holder {
         return Ok(Err(lease));
     }
@@ -96,7 +113,9 @@ impl Drop for Held {
 /// How another machine's lease reads in a message: `dream running on laptop (pid 4242) until
 /// 10:05 UTC`.
 pub fn describe(lease: &Lease) -> String {
-    let (machine, pid) = lease.holder.rsplit_once('#').unwrap_or((lease.holder.as_str(), "?"));
+    let mut parts = lease.holder.split('#');
+    let machine = parts.next().unwrap_or_default();
+    let pid = parts.next().unwrap_or("?");
     format!(
         "a dream running on {machine} (pid {pid}), its lease held until {} UTC",
         lease.until.format("%H:%M:%S")

@@ -308,7 +308,7 @@ where
     Tally::new(&dir).take();
     let counted = Counted::new(Some(progress));
     let result = match open.await {
-        Ok(store) => match leased(&store, &mut busy).await {
+        Ok(store) => match leased(&store, &dream_lease::holder(&config.data_dir()), &mut busy).await {
             Ok(held) => {
                 let result = dream(config, &*store, stores, options, &counted).await;
                 held.release().await;
@@ -325,11 +325,14 @@ where
 }
 
 /// The store's dream lease, waited for while another holds it (`busy` told once).
-async fn leased(store: &Arc<dyn MemoryStore>, busy: &mut impl FnMut(Busy)) -> Result<dream_lease::Held> {
-    let holder = dream_lease::holder();
+async fn leased(
+    store: &Arc<dyn MemoryStore>,
+    holder: &str,
+    busy: &mut impl FnMut(Busy),
+) -> Result<dream_lease::Held> {
     let mut told = false;
     loop {
-        match dream_lease::take(store, &holder).await? {
+        match dream_lease::take(store, holder).await? {
             Ok(held) => return Ok(held),
             Err(lease) => {
                 if !told {
@@ -394,7 +397,7 @@ pub async fn background<E>(
         // Events a busy store sent to the journal count too.
         let _ = Journal::new(config.journal_dir()).drain(&*store, DrainMode::Hook).await;
         // Another machine distilling this store now: its run takes these events too.
-        let held = match dream_lease::take(&store, &dream_lease::holder()).await? {
+        let held = match dream_lease::take(&store, &dream_lease::holder(&config.data_dir())).await? {
             Ok(held) => held,
             Err(lease) => return Ok(Err(lease)),
         };
