@@ -155,7 +155,9 @@ pub enum Error {
     #[error("shared notes: {0}")]
     Share(#[from] memory_tree::Error),
     /// `[share] notes` names a folder outside the project.
-    #[error("`{folder}` is not a folder inside the project; give a relative path such as `.agent-memory/notes`")]
+    #[error(
+        "`{folder}` is not a folder inside the project; give a relative path such as `.agent-memory/notes`"
+    )]
     ShareFolder {
         /// What was given.
         folder: String,

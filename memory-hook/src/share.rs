@@ -18,7 +18,6 @@ use std::path::{Component, Path, PathBuf};
 
 use memory_core::{MemoryStore, ProjectNames};
 use memory_tree::share::{BroughtIn, Recorded, Shared, Written};
-use serde::Deserialize;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -27,24 +26,10 @@ use crate::project::{PROJECT_FILE, Project, short_hash};
 /// The folder `share on` names when it is given none.
 pub const DEFAULT_FOLDER: &str = ".agent-memory/notes";
 
-/// The `[share]` table of a project file.
-#[derive(Debug, Default, Deserialize)]
-struct ShareSection {
-    notes: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct ProjectFile {
-    #[serde(default)]
-    share: ShareSection,
-}
-
 /// The folder the project file at `root` shares the notes in (`[share] notes`), when it names
 /// one inside the project: a relative path without `..`.
 pub fn setting(root: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(root.join(PROJECT_FILE)).ok()?;
-    let file: ProjectFile = toml::from_str(&text).ok()?;
-    let folder = file.share.notes?;
+    let folder = crate::project::project_file(root)?.share.notes?;
     inside(&folder).then(|| root.join(folder.trim_end_matches('/')))
 }
 
@@ -76,14 +61,22 @@ pub fn shared(config: &Config, project: &Project) -> Option<Shared> {
 
 /// Reads `project`'s shared folder into `store` when a file changed since the last look; `None`
 /// when the project does not share its notes. A hook calls this before it injects.
-pub async fn bring_in(config: &Config, store: &dyn MemoryStore, project: &Project) -> Result<Option<BroughtIn>> {
+pub async fn bring_in(
+    config: &Config,
+    store: &dyn MemoryStore,
+    project: &Project,
+) -> Result<Option<BroughtIn>> {
     let Some(shared) = shared(config, project) else { return Ok(None) };
     Ok(Some(memory_tree::share::bring_in(store, &shared, &config.redactor()).await?))
 }
 
 /// Writes `project`'s notes to its shared folder now (reading it in first); `None` when the
 /// project does not share its notes.
-pub async fn write_out(config: &Config, store: &dyn MemoryStore, project: &Project) -> Result<Option<Written>> {
+pub async fn write_out(
+    config: &Config,
+    store: &dyn MemoryStore,
+    project: &Project,
+) -> Result<Option<Written>> {
     let Some(shared) = shared(config, project) else { return Ok(None) };
     Ok(Some(write(config, store, &shared).await?))
 }
@@ -91,7 +84,10 @@ pub async fn write_out(config: &Config, store: &dyn MemoryStore, project: &Proje
 async fn write(config: &Config, store: &dyn MemoryStore, shared: &Shared) -> Result<Written> {
     let written =
         memory_tree::share::write_out(store, shared, &config.redactor(), &dream::carries_secret).await?;
-    if !(written.written.is_empty() && written.brought_in.created.is_empty() && written.brought_in.updated.is_empty()) {
+    if !(written.written.is_empty()
+        && written.brought_in.created.is_empty()
+        && written.brought_in.updated.is_empty())
+    {
         // Notes read in or written want their embeddings; without them they are found by words.
         let _ = crate::dream_run::embed_notes(config, store).await;
     }
@@ -117,7 +113,11 @@ pub fn recorded(config: &Config) -> Vec<Recorded> {
 
 /// Before a dream: every shared folder read in, so the run merges into what people changed.
 /// Returns the failures, by folder (one folder's failure stops no other).
-pub async fn before_dream(config: &Config, store: &dyn MemoryStore, names: &ProjectNames) -> Vec<(PathBuf, Error)> {
+pub async fn before_dream(
+    config: &Config,
+    store: &dyn MemoryStore,
+    names: &ProjectNames,
+) -> Vec<(PathBuf, Error)> {
     let mut failed = Vec::new();
     for shared in still_shared(config, names) {
         if let Err(e) = memory_tree::share::bring_in(store, &shared, &config.redactor()).await {
@@ -173,7 +173,8 @@ pub fn sharing(config: &Config) -> Vec<Sharing> {
         .iter()
         .flat_map(|entry| {
             entry.roots.iter().filter_map(|root| {
-                let project = Project { id: entry.id.clone(), name: entry.name.clone(), root: root.path.clone() };
+                let project =
+                    Project { id: entry.id.clone(), name: entry.name.clone(), root: root.path.clone() };
                 sharing_of(config, &project)
             })
         })
@@ -205,13 +206,16 @@ pub fn turn_off(root: &Path) -> Result<bool> {
         return Ok(false);
     }
     let mut doc = read_project_file(&path)?;
-    let Some(share) = doc.get_mut("share").and_then(toml_edit::Item::as_table_like_mut) else { return Ok(false) };
+    let Some(share) = doc.get_mut("share").and_then(toml_edit::Item::as_table_like_mut) else {
+        return Ok(false);
+    };
     let was = share.remove("notes").is_some();
     if share.is_empty() {
         doc.remove("share");
     }
     let text = doc.to_string();
-    let written = if text.trim().is_empty() { std::fs::remove_file(&path) } else { std::fs::write(&path, text) };
+    let written =
+        if text.trim().is_empty() { std::fs::remove_file(&path) } else { std::fs::write(&path, text) };
     written.map_err(|cause| Error::ProjectFile { path, cause })?;
     Ok(was)
 }

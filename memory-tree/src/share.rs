@@ -38,8 +38,7 @@ use ledger::{Ledger, Seen};
 pub const GITATTRIBUTES: &str = ".gitattributes";
 
 /// What [`GITATTRIBUTES`] holds when agent-memory writes it.
-pub const GITATTRIBUTES_TEXT: &str =
-    "# Written by agent-memory: a merge keeps both sides' lines of a note (docs/team.md).\n*.md merge=union\n";
+pub const GITATTRIBUTES_TEXT: &str = "# Written by agent-memory: a merge keeps both sides' lines of a note (docs/team.md).\n*.md merge=union\n";
 
 /// A project's shared folder, and where agent-memory keeps what it last saw of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,7 +170,9 @@ pub async fn bring_in(
     let ledger = Ledger::load(&shared.ledger, &shared.project, &shared.root, &shared.folder);
     let found = list(&shared.folder)?;
     let unchanged = found.len() == ledger.files.len()
-        && found.iter().all(|f| ledger.files.get(&f.rel).is_some_and(|s| s.size == f.size && s.modified == f.modified));
+        && found
+            .iter()
+            .all(|f| ledger.files.get(&f.rel).is_some_and(|s| s.size == f.size && s.modified == f.modified));
     if unchanged {
         return Ok(report);
     }
@@ -191,15 +192,18 @@ pub async fn bring_in(
             next.insert(f.rel.clone(), Seen { size: f.size, modified: f.modified, ..seen.clone() });
             continue;
         }
-        let read = std::str::from_utf8(&bytes)
-            .map_err(|_| "is not UTF-8 text".to_owned())
-            .and_then(|text| file::read(shared.note_path(&f.rel)?, text, &file::defaults(scope.clone(), now)));
+        let read = std::str::from_utf8(&bytes).map_err(|_| "is not UTF-8 text".to_owned()).and_then(|text| {
+            file::read(shared.note_path(&f.rel)?, text, &file::defaults(scope.clone(), now))
+        });
         let mut note = match read {
             Ok(note) => note,
             Err(reason) => {
                 report.invalid.push(Invalid { file: f.rel.clone(), reason });
                 // Not read again until it changes, and never written over.
-                next.insert(f.rel.clone(), Seen { sha256, size: f.size, modified: f.modified, note: String::new() });
+                next.insert(
+                    f.rel.clone(),
+                    Seen { sha256, size: f.size, modified: f.modified, note: String::new() },
+                );
                 continue;
             }
         };

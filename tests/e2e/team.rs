@@ -2,6 +2,8 @@
 //! real binary's hooks and dream, real `git` (clone, commit, push, pull, merge with the folder's
 //! `merge=union`).
 
+#![allow(clippy::print_stderr, reason = "the cost of a session start is printed as a figure")]
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -16,7 +18,16 @@ const FOLDER: &str = ".agent-memory/notes";
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
-        .args(["-c", "user.email=a@b", "-c", "user.name=a", "-c", "init.defaultBranch=main", "-c", "pull.rebase=false"])
+        .args([
+            "-c",
+            "user.email=a@b",
+            "-c",
+            "user.name=a",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "pull.rebase=false",
+        ])
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -179,7 +190,8 @@ fn a_clone_in_another_home_is_given_the_notes_another_clone_committed_and_nothin
     let attributes = std::fs::read_to_string(app_a.join(FOLDER).join(".gitattributes")).unwrap();
     assert!(attributes.contains("*.md merge=union"), "{attributes}");
     // `doctor` exits 1 on this machine (no harness is installed); its report is what counts.
-    let doctor = String::from_utf8(a.command(&["doctor"]).current_dir(&app_a).output().unwrap().stdout).unwrap();
+    let doctor =
+        String::from_utf8(a.command(&["doctor"]).current_dir(&app_a).output().unwrap().stdout).unwrap();
     assert!(doctor.contains("project app shares its notes through its repository in"), "{doctor}");
 
     // Nothing was committed for the user; they commit and push.
@@ -205,7 +217,10 @@ fn a_clone_in_another_home_is_given_the_notes_another_clone_committed_and_nothin
         &claude("b2", &app_b, "UserPromptSubmit", json!({ "prompt": "which package manager, pnpm or npm?" })),
     );
     assert!(prompt_run.context("claude").unwrap_or_default().contains("pnpm"), "{}", prompt_run.stdout);
-    assert!(!git(&app_b, &["status", "--porcelain"]).contains(".agent-memory"), "a hook never writes the folder");
+    assert!(
+        !git(&app_b, &["status", "--porcelain"]).contains(".agent-memory"),
+        "a hook never writes the folder"
+    );
 }
 
 #[test]
@@ -227,17 +242,32 @@ fn a_merge_of_two_branches_keeps_both_sides_items_and_hooks_read_it() {
 
     // Each home's note gains an item, committed on each side.
     std::thread::sleep(Duration::from_millis(20));
-    plant(&a, &id, "deploy.md", "Deploy", "- build with `make release`\n- upload with `make ship`\n- tag the release first\n");
+    plant(
+        &a,
+        &id,
+        "deploy.md",
+        "Deploy",
+        "- build with `make release`\n- upload with `make ship`\n- tag the release first\n",
+    );
     run_in(&a, &app_a, &["share", "write"]);
     git(&app_a, &["commit", "-q", "-am", "A's item"]);
     git(&app_a, &["push", "-q", "origin", "main"]);
-    plant(&b, &id, "deploy.md", "Deploy", "- build with `make release`\n- upload with `make ship`\n- announce it in #releases\n");
+    plant(
+        &b,
+        &id,
+        "deploy.md",
+        "Deploy",
+        "- build with `make release`\n- upload with `make ship`\n- announce it in #releases\n",
+    );
     run_in(&b, &app_b, &["share", "write"]);
     git(&app_b, &["commit", "-q", "-am", "B's item"]);
     // A real merge of the two branches: no conflict, both sides' lines.
     git(&app_b, &["pull", "-q", "--no-edit"]);
     let merged = std::fs::read_to_string(app_b.join(FOLDER).join("deploy.md")).unwrap();
-    assert!(merged.contains("tag the release first") && merged.contains("announce it in #releases"), "{merged}");
+    assert!(
+        merged.contains("tag the release first") && merged.contains("announce it in #releases"),
+        "{merged}"
+    );
     assert!(!merged.contains("<<<<<<<"), "{merged}");
 
     let given = start(&b, &app_b, "b1");
@@ -268,8 +298,14 @@ fn a_hand_edit_in_the_folder_wins_over_the_next_dream() {
     std::fs::write(&path, &edited).unwrap();
 
     // More work, and the dream runs again (it starts by reading the folder in).
-    session(&a, &app, "s2", &["no, please always use pnpm here, not npm. and run pnpm lint before commits here."]);
-    let report: Value = serde_json::from_str(&run_in(&a, &app, &["--json", "dream", "--provider", "deterministic"])).unwrap();
+    session(
+        &a,
+        &app,
+        "s2",
+        &["no, please always use pnpm here, not npm. and run pnpm lint before commits here."],
+    );
+    let report: Value =
+        serde_json::from_str(&run_in(&a, &app, &["--json", "dream", "--provider", "deterministic"])).unwrap();
     assert!(report.is_object(), "{report}");
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(after.contains("- never commit the pnpm store"), "the person's line stays: {after}");
@@ -302,15 +338,19 @@ fn session_start_cost_with_fifty_shared_notes() {
     git(&app_a, &["push", "-q", "origin", "main"]);
     let plain = b.project("plain");
     start(&b, &plain, "p0");
-    let baseline = b.hook("claude", &plain, &claude("p1", &plain, "SessionStart", json!({ "source": "startup" })));
+    let baseline =
+        b.hook("claude", &plain, &claude("p1", &plain, "SessionStart", json!({ "source": "startup" })));
     git(&app_b, &["pull", "-q"]);
-    let first = b.hook("claude", &app_b, &claude("b1", &app_b, "SessionStart", json!({ "source": "startup" })));
-    let next = b.hook("claude", &app_b, &claude("b2", &app_b, "SessionStart", json!({ "source": "startup" })));
+    let first =
+        b.hook("claude", &app_b, &claude("b1", &app_b, "SessionStart", json!({ "source": "startup" })));
+    let next =
+        b.hook("claude", &app_b, &claude("b2", &app_b, "SessionStart", json!({ "source": "startup" })));
     assert!(first.context("claude").unwrap_or_default().contains("make task-"));
     assert!(next.context("claude").unwrap_or_default().contains("make task-"));
     // The same 50 notes in the store, sharing off: no folder to look at.
     run_in(&b, &app_b, &["share", "off"]);
-    let unshared = b.hook("claude", &app_b, &claude("b3", &app_b, "SessionStart", json!({ "source": "startup" })));
+    let unshared =
+        b.hook("claude", &app_b, &claude("b3", &app_b, "SessionStart", json!({ "source": "startup" })));
     assert!(unshared.context("claude").unwrap_or_default().contains("make task-"));
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     eprintln!(

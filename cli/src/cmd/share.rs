@@ -40,7 +40,9 @@ pub(crate) async fn run(command: ShareCommand, json: bool) -> anyhow::Result<Exi
             let written = write(&config, &project).await?;
             let files = written.as_ref().map_or(0, |w| w.files);
             if json {
-                output::json(&json!({ "project": project.name, "folder": at, "on": true, "written": written }))?;
+                output::json(
+                    &json!({ "project": project.name, "folder": at, "on": true, "written": written }),
+                )?;
             } else {
                 output::print(&format!(
                     "project {} shares its notes in {} ({files} notes written): commit {} and the folder",
@@ -73,7 +75,8 @@ pub(crate) async fn run(command: ShareCommand, json: bool) -> anyhow::Result<Exi
                         "project {} shares its notes in {} ({})",
                         s.name,
                         s.folder.display(),
-                        s.files.map_or_else(|| "not written or read yet".to_owned(), |n| format!("{n} notes"))
+                        s.files
+                            .map_or_else(|| "not written or read yet".to_owned(), |n| format!("{n} notes"))
                     ),
                     None => format!(
                         "project {} keeps its notes to this machine: `agent-memory share on` shares them through its repository",
@@ -108,7 +111,9 @@ pub(crate) async fn run(command: ShareCommand, json: bool) -> anyhow::Result<Exi
                     ));
                 }
                 for rel in &written.left {
-                    text.push_str(&format!("\nleft as it is (changed since agent-memory last saw it): {rel}"));
+                    text.push_str(&format!(
+                        "\nleft as it is (changed since agent-memory last saw it): {rel}"
+                    ));
                 }
                 for bad in &read.invalid {
                     text.push_str(&format!("\ninvalid  {}: {}", bad.file, bad.reason));

@@ -68,7 +68,12 @@ pub(crate) fn read(path: NotePath, text: &str, defaults: &NoteDefaults) -> Resul
 
 /// The defaults of a shared file: the project's scope, a fact, written `now` by a person.
 pub(crate) fn defaults(scope: memory_core::Scope, now: DateTime<Utc>) -> NoteDefaults {
-    NoteDefaults { scope: Some(scope), kind: NoteKind::Fact, updated: now, generator: GENERATOR_HUMAN.to_owned() }
+    NoteDefaults {
+        scope: Some(scope),
+        kind: NoteKind::Fact,
+        updated: now,
+        generator: GENERATOR_HUMAN.to_owned(),
+    }
 }
 
 /// The frontmatter and the body after the closing `---` line.

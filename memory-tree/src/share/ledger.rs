@@ -69,13 +69,12 @@ impl Ledger {
     pub(crate) fn save(&self, path: &Path) -> Result<()> {
         let dir = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(Error::create_dir(dir))?;
-        let text = serde_json::to_vec_pretty(self).map_err(|e| Error::Write { path: path.to_owned(), source: e.into() })?;
+        let text = serde_json::to_vec_pretty(self)
+            .map_err(|e| Error::Write { path: path.to_owned(), source: e.into() })?;
         let temp = path.with_extension(format!("{}.tmp", std::process::id()));
-        std::fs::write(&temp, text)
-            .and_then(|()| std::fs::rename(&temp, path))
-            .map_err(|source| {
-                let _ = std::fs::remove_file(&temp);
-                Error::Write { path: path.to_owned(), source }
-            })
+        std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, path)).map_err(|source| {
+            let _ = std::fs::remove_file(&temp);
+            Error::Write { path: path.to_owned(), source }
+        })
     }
 }

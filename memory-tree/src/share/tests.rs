@@ -52,9 +52,12 @@ async fn written_notes_are_read_by_another_home_and_a_hand_edit_is_a_persons() {
     let red = Redactor::new();
     a.put_note(&note("project/app/tools/cargo.md", "Cargo", "- run `cargo test`\n")).await.unwrap();
     a.put_note(&note("project/app/secret.md", "Keys", "- the token is [private]\n")).await.unwrap();
-    a.put_note(&Note { meta: NoteMeta { scope: Scope::User, ..note("x.md", "Me", "").meta }, ..note("profile/me.md", "Me", "- I am Ann\n") })
-        .await
-        .unwrap();
+    a.put_note(&Note {
+        meta: NoteMeta { scope: Scope::User, ..note("x.md", "Me", "").meta },
+        ..note("profile/me.md", "Me", "- I am Ann\n")
+    })
+    .await
+    .unwrap();
     let at_a = shared(tmp.path(), "a");
     let written = write_out(&a, &at_a, &red, &private).await.unwrap();
     assert_eq!(written.written, ["tools/cargo.md"]);
@@ -72,7 +75,11 @@ async fn written_notes_are_read_by_another_home_and_a_hand_edit_is_a_persons() {
     let at_b = shared(tmp.path(), "b");
     let read = bring_in(&b, &at_b, &red).await.unwrap();
     assert_eq!(read.created, ["tools/cargo.md"]);
-    let got = b.get_note(&Scope::Project(ID.into()), &NotePath::new("project/app/tools/cargo.md").unwrap()).await.unwrap().unwrap();
+    let got = b
+        .get_note(&Scope::Project(ID.into()), &NotePath::new("project/app/tools/cargo.md").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(got.meta.generator, "deterministic");
     assert_eq!(got.body, "- run `cargo test`\n");
     assert!(!bring_in(&b, &at_b, &red).await.unwrap().looked, "the second look is a stat per file");
@@ -82,14 +89,19 @@ async fn written_notes_are_read_by_another_home_and_a_hand_edit_is_a_persons() {
     let edited = bring_in(&b, &at_b, &red).await.unwrap();
     assert_eq!(edited.updated, ["tools/cargo.md"]);
     let got = b.get_note(&got.meta.scope, &got.path).await.unwrap().unwrap();
-    assert_eq!((got.meta.generator.as_str(), got.body.as_str()), (GENERATOR_HUMAN, "- run `cargo nextest run`\n"));
+    assert_eq!(
+        (got.meta.generator.as_str(), got.body.as_str()),
+        (GENERATOR_HUMAN, "- run `cargo nextest run`\n")
+    );
     let before = std::fs::read(folder.join("tools/cargo.md")).unwrap();
     let w = write_out(&b, &at_b, &red, &never).await.unwrap();
     assert!(w.written.is_empty(), "{w:?}");
     assert_eq!(std::fs::read(folder.join("tools/cargo.md")).unwrap(), before);
 
     // The note deleted in one home: its file goes; the other home deletes the note.
-    a.commit(&[NoteChange::Delete { scope: got.meta.scope.clone(), path: got.path.clone() }], None).await.unwrap();
+    a.commit(&[NoteChange::Delete { scope: got.meta.scope.clone(), path: got.path.clone() }], None)
+        .await
+        .unwrap();
     // Home A reads the hand edit in first (it was not A's): the person's note comes back.
     let w = write_out(&a, &at_a, &red, &private).await.unwrap();
     assert_eq!(w.brought_in.created, ["tools/cargo.md"], "{w:?}");
@@ -110,9 +122,15 @@ async fn a_note_the_dream_changed_is_rewritten_and_one_it_deleted_is_removed() {
     write_out(&store, &at, &red, &never).await.unwrap();
     store.put_note(&note("project/app/a.md", "A", "- one\n- three\n")).await.unwrap();
     let b = note("project/app/b.md", "B", "");
-    store.commit(&[NoteChange::Delete { scope: b.meta.scope.clone(), path: b.path.clone() }], None).await.unwrap();
+    store
+        .commit(&[NoteChange::Delete { scope: b.meta.scope.clone(), path: b.path.clone() }], None)
+        .await
+        .unwrap();
     let w = write_out(&store, &at, &red, &never).await.unwrap();
-    assert_eq!((w.written.as_slice(), w.removed.as_slice()), (["a.md".to_owned()].as_slice(), ["b.md".to_owned()].as_slice()));
+    assert_eq!(
+        (w.written.as_slice(), w.removed.as_slice()),
+        (["a.md".to_owned()].as_slice(), ["b.md".to_owned()].as_slice())
+    );
     assert!(std::fs::read_to_string(at.folder.join("a.md")).unwrap().contains("- three\n"));
     assert!(!at.folder.join("b.md").exists());
     // A note becoming private leaves the folder.
