@@ -298,17 +298,16 @@ fn a_hand_edit_in_the_folder_wins_over_the_next_dream() {
     std::fs::write(&path, &edited).unwrap();
 
     // More work, and the dream runs again (it starts by reading the folder in).
-    session(
-        &a,
-        &app,
-        "s2",
-        &["no, please always use pnpm here, not npm. and run pnpm lint before commits here."],
-    );
+    session(&a, &app, "s2", &["we deploy with make ship here, never by hand."]);
     let report: Value =
         serde_json::from_str(&run_in(&a, &app, &["--json", "dream", "--provider", "deterministic"])).unwrap();
     assert!(report.is_object(), "{report}");
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(after.contains("- never commit the pnpm store"), "the person's line stays: {after}");
+    assert!(after.contains("make ship here"), "the dream merged into the person's note: {after}");
+    assert!(after.contains("generator: human\n"), "{after}");
+    assert!(!git(&app, &["status", "--porcelain"]).is_empty(), "the dream wrote, and committed nothing");
+    assert_eq!(git(&app, &["log", "--oneline"]).lines().count(), 1, "no commit of the dream's");
     let id = project_id(&a, "app");
     let note = stored(&a, &id, &file).unwrap();
     assert_eq!(note.meta.generator, "human");
