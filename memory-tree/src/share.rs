@@ -209,7 +209,16 @@ pub async fn bring_in(
         };
         // A file from the repository can carry a secret like any hand edit.
         redactor.redact_note(&mut note);
-        let changed = match store.get_note(&scope, &note.path).await? {
+        let current = store.get_note(&scope, &note.path).await?;
+        if let (Some(current), Some(seen)) = (&current, seen)
+            && !seen.note.is_empty()
+            && sha256_hex(naming.markdown(current).as_bytes()) != seen.note
+        {
+            // Changed here too since the two last agreed (an edit in this store not written out
+            // yet): both sides' lines are kept, as a person's note.
+            note = file::joined(note, current);
+        }
+        let changed = match current {
             Some(current) if current == note => false,
             Some(_) => {
                 report.updated.push(f.rel.clone());

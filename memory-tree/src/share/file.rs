@@ -66,6 +66,29 @@ pub(crate) fn read(path: NotePath, text: &str, defaults: &NoteDefaults) -> Resul
     Ok(note)
 }
 
+/// `from_file` with every line of `from_store`'s body it lacks added at its end, as a person's
+/// note: what two sides changed since they last agreed, both kept.
+pub(crate) fn joined(mut from_file: Note, from_store: &Note) -> Note {
+    let present: std::collections::BTreeSet<&str> = from_file.body.lines().map(str::trim_end).collect();
+    let missing: Vec<&str> = from_store
+        .body
+        .lines()
+        .map(str::trim_end)
+        .filter(|line| !line.trim().is_empty() && !present.contains(line))
+        .collect();
+    if !missing.is_empty() {
+        let mut body = from_file.body.trim_end().to_owned();
+        body.push('\n');
+        for line in missing {
+            body.push_str(line);
+            body.push('\n');
+        }
+        from_file.body = body;
+    }
+    from_file.meta.generator = GENERATOR_HUMAN.to_owned();
+    from_file
+}
+
 /// The defaults of a shared file: the project's scope, a fact, written `now` by a person.
 pub(crate) fn defaults(scope: memory_core::Scope, now: DateTime<Utc>) -> NoteDefaults {
     NoteDefaults {

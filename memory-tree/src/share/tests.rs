@@ -157,3 +157,26 @@ async fn a_broken_file_is_reported_once_and_never_written_over() {
     assert_eq!(w.left, ["a.md"]);
     assert_eq!(std::fs::read_to_string(at.folder.join("a.md")).unwrap(), "---\ntitle: [unclosed\n---\n");
 }
+
+#[tokio::test]
+async fn a_note_changed_in_the_store_and_in_the_folder_keeps_both_sides_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = InMemoryStore::new();
+    let red = Redactor::new();
+    let at = shared(tmp.path(), "a");
+    store.put_note(&note("project/app/a.md", "A", "- one\n")).await.unwrap();
+    write_out(&store, &at, &red, &never).await.unwrap();
+    // Edited in the store (not written out yet), and in the folder (a pull).
+    store.put_note(&note("project/app/a.md", "A", "- one\n- from the store\n")).await.unwrap();
+    let text = std::fs::read_to_string(at.folder.join("a.md")).unwrap();
+    std::fs::write(at.folder.join("a.md"), format!("{text}- from the folder\n")).unwrap();
+    let read = bring_in(&store, &at, &red).await.unwrap();
+    assert_eq!(read.updated, ["a.md"]);
+    let got = store
+        .get_note(&Scope::Project(ID.into()), &NotePath::new("project/app/a.md").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(got.body, "- one\n- from the folder\n- from the store\n");
+    assert_eq!(got.meta.generator, GENERATOR_HUMAN);
+}
