@@ -27,10 +27,18 @@ use crate::project::{PROJECT_FILE, Project, short_hash};
 pub const DEFAULT_FOLDER: &str = ".agent-memory/notes";
 
 /// The folder the project file at `root` shares the notes in (`[share] notes`), when it names
-/// one inside the project: a relative path without `..`.
+/// one inside the project: a relative path without `..`, that no symbolic link takes elsewhere
+/// (a repository cannot make the dream write outside it).
 pub fn setting(root: &Path) -> Option<PathBuf> {
     let folder = crate::project::project_file(root)?.share.notes?;
-    inside(&folder).then(|| root.join(folder.trim_end_matches('/')))
+    let path = root.join(folder.trim_end_matches('/'));
+    (inside(&folder) && stays_in(root, &path)).then_some(path)
+}
+
+/// Whether `path`, or the nearest of its folders that exists, resolves to a place inside `root`.
+fn stays_in(root: &Path, path: &Path) -> bool {
+    let Ok(root) = std::fs::canonicalize(root) else { return false };
+    path.ancestors().find_map(|at| std::fs::canonicalize(at).ok()).is_some_and(|real| real.starts_with(&root))
 }
 
 /// Whether `folder` is a relative path that stays inside the project (and out of `.git`).
@@ -100,7 +108,9 @@ fn still_shared(config: &Config, names: &ProjectNames) -> Vec<Shared> {
     sharing(config)
         .into_iter()
         .filter_map(|s| {
-            let project = Project { name: names.name(&s.id).to_owned(), id: s.id, root: s.root };
+            // The catalog's name is the folder the dream files the notes in; the registry's else.
+            let name = if names.id_of(&s.id).is_some() { names.name(&s.id).to_owned() } else { s.name };
+            let project = Project { name, id: s.id, root: s.root };
             shared(config, &project)
         })
         .collect()
@@ -253,6 +263,14 @@ mod tests {
         }
         std::fs::write(root.join(PROJECT_FILE), "[share]\nnotes = \"docs/memory/\"\n").unwrap();
         assert_eq!(setting(root), Some(root.join("docs/memory")));
+        #[cfg(unix)]
+        {
+            // A link in the repository that leads out of it makes no shared folder.
+            let outside = tempfile::tempdir().unwrap();
+            std::os::unix::fs::symlink(outside.path(), root.join("docs")).unwrap();
+            assert_eq!(setting(root), None);
+            std::fs::remove_file(root.join("docs")).unwrap();
+        }
         assert!(turn_off(root).unwrap());
         assert!(!root.join(PROJECT_FILE).exists(), "a file left empty is removed");
         assert!(!turn_off(root).unwrap());
