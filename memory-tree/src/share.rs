@@ -195,8 +195,8 @@ pub async fn bring_in(
         let read = std::str::from_utf8(&bytes).map_err(|_| "is not UTF-8 text".to_owned()).and_then(|text| {
             file::read(shared.note_path(&f.rel)?, text, &file::defaults(scope.clone(), now))
         });
-        let mut note = match read {
-            Ok(note) => note,
+        let (mut note, intact) = match read {
+            Ok(read) => read,
             Err(reason) => {
                 report.invalid.push(Invalid { file: f.rel.clone(), reason });
                 // Not read again until it changes, and never written over.
@@ -210,13 +210,26 @@ pub async fn bring_in(
         // A file from the repository can carry a secret like any hand edit.
         redactor.redact_note(&mut note);
         let current = store.get_note(&scope, &note.path).await?;
-        if let (Some(current), Some(seen)) = (&current, seen)
-            && !seen.note.is_empty()
-            && sha256_hex(naming.markdown(current).as_bytes()) != seen.note
-        {
-            // Changed here too since the two last agreed (an edit in this store not written out
-            // yet): both sides' lines are kept, as a person's note.
-            note = file::joined(note, current);
+        if let Some(current) = &current {
+            // Changed in this store since the two last agreed (an edit not written out yet).
+            let changed_here = seen.is_some_and(|s| {
+                !s.note.is_empty() && sha256_hex(naming.markdown(current).as_bytes()) != s.note
+            });
+            let store_newer = current.meta.updated > note.meta.updated;
+            if !changed_here && store_newer && intact {
+                // An older version as agent-memory wrote it (a branch behind, another worktree):
+                // the store keeps its own, and the next write brings the file up to date.
+                let note_hash = sha256_hex(naming.markdown(&note).as_bytes());
+                next.insert(
+                    f.rel.clone(),
+                    Seen { sha256, size: f.size, modified: f.modified, note: note_hash },
+                );
+                continue;
+            }
+            if changed_here || store_newer {
+                // Both sides changed: both sides' lines are kept, as a person's note.
+                note = file::joined(note, current);
+            }
         }
         let changed = match current {
             Some(current) if current == note => false,

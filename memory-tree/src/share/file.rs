@@ -46,8 +46,8 @@ pub(crate) fn unseal(text: &str) -> (String, bool) {
 /// A shared file read as a note at `path`: the scope, kind and time in `defaults` fill what its
 /// frontmatter leaves out, and its `scope` line is ignored (the folder's project is the scope). A
 /// file whose seal no longer matches is a person's: `generator: human`, its duplicated lines
-/// folded.
-pub(crate) fn read(path: NotePath, text: &str, defaults: &NoteDefaults) -> Result<Note, String> {
+/// folded. The flag says whether the seal was intact.
+pub(crate) fn read(path: NotePath, text: &str, defaults: &NoteDefaults) -> Result<(Note, bool), String> {
     let (text, intact) = unseal(text);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text).replace("\r\n", "\n");
     let (yaml, body) = match text.strip_prefix("---\n").and_then(|rest| split_at_fence(rest)) {
@@ -63,7 +63,7 @@ pub(crate) fn read(path: NotePath, text: &str, defaults: &NoteDefaults) -> Resul
         note.meta.generator = GENERATOR_HUMAN.to_owned();
     }
     note.validate().map_err(|e| e.to_string())?;
-    Ok(note)
+    Ok((note, intact))
 }
 
 /// `from_file` with every line of `from_store`'s body it lacks added at its end, as a person's
@@ -253,13 +253,15 @@ mod tests {
         assert!(sealed.starts_with("---\n# agent-memory sha256:"), "{sealed}");
         assert_eq!(unseal(&sealed), (WRITTEN.to_owned(), true));
         let now = Utc::now();
-        let note = read(path(), &sealed, &defaults(scope(), now)).unwrap();
+        let (note, intact) = read(path(), &sealed, &defaults(scope(), now)).unwrap();
+        assert!(intact);
         assert_eq!((note.meta.generator.as_str(), note.meta.scope.clone()), ("deterministic", scope()));
         assert_eq!(note.meta.sources.len(), 1);
 
         let edited = sealed.replace("cargo test", "cargo nextest run");
         assert!(!unseal(&edited).1);
-        let note = read(path(), &edited, &defaults(scope(), now)).unwrap();
+        let (note, intact) = read(path(), &edited, &defaults(scope(), now)).unwrap();
+        assert!(!intact);
         assert_eq!(note.meta.generator, GENERATOR_HUMAN);
         assert_eq!(note.body, "- run `cargo nextest run`\n");
         assert_eq!(note.meta.updated.to_rfc3339(), "2026-01-02T00:00:00+00:00", "the file's own time");
@@ -296,7 +298,7 @@ mod tests {
             ]
             .join("\n")
         );
-        let note = read(path(), &merged, &defaults(scope(), Utc::now())).unwrap();
+        let note = read(path(), &merged, &defaults(scope(), Utc::now())).unwrap().0;
         assert_eq!(note.meta.generator, GENERATOR_HUMAN, "a merge is a person's");
         assert_eq!(note.meta.sources.len(), 3, "{:?}", note.meta.sources);
         assert_eq!(note.meta.updated.to_rfc3339(), "2026-01-05T00:00:00+00:00", "the latest time");
@@ -312,9 +314,10 @@ mod tests {
         let now = Utc::now();
         let note =
             read(path(), "---\nscope: user\ntitle: Deploy\n---\n- `make deploy`\n", &defaults(scope(), now))
-                .unwrap();
+                .unwrap()
+                .0;
         assert_eq!((note.meta.scope, note.meta.generator.as_str()), (scope(), GENERATOR_HUMAN));
-        let plain = read(path(), "Just text.\n", &defaults(scope(), now)).unwrap();
+        let plain = read(path(), "Just text.\n", &defaults(scope(), now)).unwrap().0;
         assert_eq!((plain.meta.title.as_str(), plain.body.as_str()), ("Cargo", "Just text.\n"));
         assert!(read(path(), "---\ncolour: red\n---\n", &defaults(scope(), now)).is_err());
     }

@@ -180,3 +180,25 @@ async fn a_note_changed_in_the_store_and_in_the_folder_keeps_both_sides_lines() 
     assert_eq!(got.body, "- one\n- from the folder\n- from the store\n");
     assert_eq!(got.meta.generator, GENERATOR_HUMAN);
 }
+
+#[tokio::test]
+async fn an_older_version_as_agent_memory_wrote_it_never_replaces_a_newer_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (InMemoryStore::new(), InMemoryStore::new());
+    let red = Redactor::new();
+    let old = note("project/app/a.md", "A", "- one\n");
+    a.put_note(&old).await.unwrap();
+    write_out(&a, &shared(tmp.path(), "a"), &red, &never).await.unwrap();
+    // Home B (another worktree on a branch behind) has a newer version already.
+    let mut newer = note("project/app/a.md", "A", "- one\n- two\n");
+    newer.meta.updated = old.meta.updated + chrono::Duration::days(1);
+    b.put_note(&newer).await.unwrap();
+    let at_b = shared(tmp.path(), "b");
+    let read = bring_in(&b, &at_b, &red).await.unwrap();
+    assert!(read.updated.is_empty(), "{read:?}");
+    assert_eq!(b.get_note(&newer.meta.scope, &newer.path).await.unwrap().unwrap(), newer);
+    // The next write brings the file up to date.
+    let w = write_out(&b, &at_b, &red, &never).await.unwrap();
+    assert_eq!(w.written, ["a.md"]);
+    assert!(std::fs::read_to_string(at_b.folder.join("a.md")).unwrap().contains("- two\n"));
+}
