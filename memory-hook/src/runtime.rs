@@ -770,12 +770,16 @@ impl Work<'_> {
             if let Ok(Some(read)) = crate::share::bring_in(self.config, &*store, self.project).await
                 && read.looked
             {
-                let read = format!(
+                let mut said = format!(
                     "shared notes: {} new, {} changed, {} deleted",
                     read.created.len(),
                     read.updated.len(),
                     read.deleted.len()
                 );
+                if read.pending > 0 {
+                    said.push_str(&format!(", {} left for the next hook", read.pending));
+                }
+                let read = said;
                 outcome = if outcome.is_empty() { read } else { format!("{outcome}; {read}") };
             }
         }

@@ -67,15 +67,20 @@ pub fn shared(config: &Config, project: &Project) -> Option<Shared> {
     })
 }
 
-/// Reads `project`'s shared folder into `store` when a file changed since the last look; `None`
-/// when the project does not share its notes. A hook calls this before it injects.
+/// Changed files a hook reads at most: a first look at a large folder is spread over a few hooks,
+/// each well within its deadline (the dream reads the rest at once).
+pub const HOOK_BATCH: usize = 200;
+
+/// Reads `project`'s shared folder into `store` when a file changed since the last look, at most
+/// [`HOOK_BATCH`] files; `None` when the project does not share its notes. A hook calls this
+/// before it injects.
 pub async fn bring_in(
     config: &Config,
     store: &dyn MemoryStore,
     project: &Project,
 ) -> Result<Option<BroughtIn>> {
     let Some(shared) = shared(config, project) else { return Ok(None) };
-    Ok(Some(memory_tree::share::bring_in(store, &shared, &config.redactor()).await?))
+    Ok(Some(memory_tree::share::bring_in(store, &shared, &config.redactor(), HOOK_BATCH).await?))
 }
 
 /// Writes `project`'s notes to its shared folder now (reading it in first); `None` when the
@@ -130,7 +135,7 @@ pub async fn before_dream(
 ) -> Vec<(PathBuf, Error)> {
     let mut failed = Vec::new();
     for shared in still_shared(config, names) {
-        if let Err(e) = memory_tree::share::bring_in(store, &shared, &config.redactor()).await {
+        if let Err(e) = memory_tree::share::bring_in(store, &shared, &config.redactor(), usize::MAX).await {
             failed.push((shared.folder.clone(), e.into()));
         }
     }

@@ -128,6 +128,8 @@ pub struct BroughtIn {
     pub deleted: Vec<String>,
     /// Files that are not valid notes, left alone.
     pub invalid: Vec<Invalid>,
+    /// Changed files left for the next call (over its limit).
+    pub pending: usize,
 }
 
 /// What [`write_out`] did.
@@ -156,12 +158,14 @@ struct Found {
     modified: u128,
 }
 
-/// Reads the shared folder into the store (see the module docs). A folder that does not exist
-/// (a branch without it) changes nothing.
+/// Reads the shared folder into the store (see the module docs), at most `limit` changed files
+/// at a time (the others at the next call; [`BroughtIn::pending`] says how many wait). A folder
+/// that does not exist (a branch without it) changes nothing.
 pub async fn bring_in(
     store: &dyn MemoryStore,
     shared: &Shared,
     redactor: &memory_redact::Redactor,
+    limit: usize,
 ) -> Result<BroughtIn> {
     let mut report = BroughtIn::default();
     if !shared.folder.is_dir() {
@@ -180,12 +184,22 @@ pub async fn bring_in(
     let (scope, naming, now) = (shared.scope(), shared.naming(), Utc::now());
     let mut changes = Vec::new();
     let mut next: BTreeMap<String, Seen> = BTreeMap::new();
+    let mut read_files = 0;
     for f in &found {
         let seen = ledger.files.get(&f.rel);
         if let Some(seen) = seen.filter(|s| s.size == f.size && s.modified == f.modified) {
             next.insert(f.rel.clone(), seen.clone());
             continue;
         }
+        if read_files == limit {
+            // Left for the next call, as last seen.
+            if let Some(seen) = seen {
+                next.insert(f.rel.clone(), seen.clone());
+            }
+            report.pending += 1;
+            continue;
+        }
+        read_files += 1;
         let bytes = std::fs::read(&f.abs).map_err(Error::read(&f.abs))?;
         let sha256 = sha256_hex(&bytes);
         if let Some(seen) = seen.filter(|s| s.sha256 == sha256) {
@@ -277,7 +291,8 @@ pub async fn write_out(
     redactor: &memory_redact::Redactor,
     private: &dyn Fn(&str) -> bool,
 ) -> Result<Written> {
-    let mut report = Written { brought_in: bring_in(store, shared, redactor).await?, ..Written::default() };
+    let mut report =
+        Written { brought_in: bring_in(store, shared, redactor, usize::MAX).await?, ..Written::default() };
     let mut ledger = Ledger::load(&shared.ledger, &shared.project, &shared.root, &shared.folder);
     let (scope, naming) = (shared.scope(), shared.naming());
     let notes = store.list_notes(&NoteFilter::scope(scope)).await.map_err(Error::ListNotes)?;

@@ -73,7 +73,7 @@ async fn written_notes_are_read_by_another_home_and_a_hand_edit_is_a_persons() {
 
     // Another home reads it as the project's note, generator kept.
     let at_b = shared(tmp.path(), "b");
-    let read = bring_in(&b, &at_b, &red).await.unwrap();
+    let read = bring_in(&b, &at_b, &red, usize::MAX).await.unwrap();
     assert_eq!(read.created, ["tools/cargo.md"]);
     let got = b
         .get_note(&Scope::Project(ID.into()), &NotePath::new("project/app/tools/cargo.md").unwrap())
@@ -82,11 +82,14 @@ async fn written_notes_are_read_by_another_home_and_a_hand_edit_is_a_persons() {
         .unwrap();
     assert_eq!(got.meta.generator, "deterministic");
     assert_eq!(got.body, "- run `cargo test`\n");
-    assert!(!bring_in(&b, &at_b, &red).await.unwrap().looked, "the second look is a stat per file");
+    assert!(
+        !bring_in(&b, &at_b, &red, usize::MAX).await.unwrap().looked,
+        "the second look is a stat per file"
+    );
 
     // A hand edit in the folder is a person's in the store, and a write leaves the file as it is.
     std::fs::write(folder.join("tools/cargo.md"), text.replace("cargo test", "cargo nextest run")).unwrap();
-    let edited = bring_in(&b, &at_b, &red).await.unwrap();
+    let edited = bring_in(&b, &at_b, &red, usize::MAX).await.unwrap();
     assert_eq!(edited.updated, ["tools/cargo.md"]);
     let got = b.get_note(&got.meta.scope, &got.path).await.unwrap().unwrap();
     assert_eq!(
@@ -106,7 +109,7 @@ async fn written_notes_are_read_by_another_home_and_a_hand_edit_is_a_persons() {
     let w = write_out(&a, &at_a, &red, &private).await.unwrap();
     assert_eq!(w.brought_in.created, ["tools/cargo.md"], "{w:?}");
     std::fs::remove_file(folder.join("tools/cargo.md")).unwrap();
-    let gone = bring_in(&b, &at_b, &red).await.unwrap();
+    let gone = bring_in(&b, &at_b, &red, usize::MAX).await.unwrap();
     assert_eq!(gone.deleted, ["tools/cargo.md"]);
     assert!(b.get_note(&got.meta.scope, &got.path).await.unwrap().is_none());
 }
@@ -149,9 +152,9 @@ async fn a_broken_file_is_reported_once_and_never_written_over() {
     store.put_note(&note("project/app/a.md", "A", "- one\n")).await.unwrap();
     write_out(&store, &at, &red, &never).await.unwrap();
     std::fs::write(at.folder.join("a.md"), "---\ntitle: [unclosed\n---\n").unwrap();
-    let read = bring_in(&store, &at, &red).await.unwrap();
+    let read = bring_in(&store, &at, &red, usize::MAX).await.unwrap();
     assert_eq!(read.invalid.len(), 1);
-    assert!(!bring_in(&store, &at, &red).await.unwrap().looked);
+    assert!(!bring_in(&store, &at, &red, usize::MAX).await.unwrap().looked);
     store.put_note(&note("project/app/a.md", "A", "- one\n- two\n")).await.unwrap();
     let w = write_out(&store, &at, &red, &never).await.unwrap();
     assert_eq!(w.left, ["a.md"]);
@@ -170,7 +173,7 @@ async fn a_note_changed_in_the_store_and_in_the_folder_keeps_both_sides_lines() 
     store.put_note(&note("project/app/a.md", "A", "- one\n- from the store\n")).await.unwrap();
     let text = std::fs::read_to_string(at.folder.join("a.md")).unwrap();
     std::fs::write(at.folder.join("a.md"), format!("{text}- from the folder\n")).unwrap();
-    let read = bring_in(&store, &at, &red).await.unwrap();
+    let read = bring_in(&store, &at, &red, usize::MAX).await.unwrap();
     assert_eq!(read.updated, ["a.md"]);
     let got = store
         .get_note(&Scope::Project(ID.into()), &NotePath::new("project/app/a.md").unwrap())
@@ -194,11 +197,30 @@ async fn an_older_version_as_agent_memory_wrote_it_never_replaces_a_newer_note()
     newer.meta.updated = old.meta.updated + chrono::Duration::days(1);
     b.put_note(&newer).await.unwrap();
     let at_b = shared(tmp.path(), "b");
-    let read = bring_in(&b, &at_b, &red).await.unwrap();
+    let read = bring_in(&b, &at_b, &red, usize::MAX).await.unwrap();
     assert!(read.updated.is_empty(), "{read:?}");
     assert_eq!(b.get_note(&newer.meta.scope, &newer.path).await.unwrap().unwrap(), newer);
     // The next write brings the file up to date.
     let w = write_out(&b, &at_b, &red, &never).await.unwrap();
     assert_eq!(w.written, ["a.md"]);
     assert!(std::fs::read_to_string(at_b.folder.join("a.md")).unwrap().contains("- two\n"));
+}
+
+#[tokio::test]
+async fn a_large_change_is_read_a_batch_at_a_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (InMemoryStore::new(), InMemoryStore::new());
+    let red = Redactor::new();
+    for i in 0..5 {
+        a.put_note(&note(&format!("project/app/n{i}.md"), "N", "- x\n")).await.unwrap();
+    }
+    write_out(&a, &shared(tmp.path(), "a"), &red, &never).await.unwrap();
+    let at_b = shared(tmp.path(), "b");
+    let first = bring_in(&b, &at_b, &red, 2).await.unwrap();
+    assert_eq!((first.created.len(), first.pending), (2, 3));
+    let second = bring_in(&b, &at_b, &red, 2).await.unwrap();
+    assert_eq!((second.created.len(), second.pending), (2, 1));
+    let third = bring_in(&b, &at_b, &red, 2).await.unwrap();
+    assert_eq!((third.created.len(), third.pending), (1, 0));
+    assert!(!bring_in(&b, &at_b, &red, 2).await.unwrap().looked);
 }
