@@ -378,3 +378,35 @@ fn median(mut values: Vec<u64>) -> u64 {
     values.sort_unstable();
     values[values.len() / 2]
 }
+
+#[test]
+fn a_note_deleted_in_one_home_leaves_the_folder_and_the_other_homes_store() {
+    let tmp = tempfile::tempdir().unwrap();
+    let remote = origin(tmp.path());
+    let (a, b) = (Machine::new(), Machine::new());
+    let app_a = clone(&a, &remote);
+    let app_b = clone(&b, &remote);
+    start(&a, &app_a, "a0");
+    let id = project_id(&a, "app");
+    plant(&a, &id, "deploy.md", "Deploy", "- upload with `make ship`\n");
+    plant(&a, &id, "lint.md", "Lint", "- run `make lint` before a commit\n");
+    run_in(&a, &app_a, &["share", "on"]);
+    git(&app_a, &["add", "."]);
+    git(&app_a, &["commit", "-q", "-m", "notes"]);
+    git(&app_a, &["push", "-q", "origin", "main"]);
+    git(&app_b, &["pull", "-q"]);
+    assert!(start(&b, &app_b, "b0").contains("make ship"));
+
+    run_in(&a, &app_a, &["notes", "delete", "project", "deploy.md", "--yes"]);
+    let written = run_in(&a, &app_a, &["share", "write"]);
+    assert!(written.contains("1 removed"), "{written}");
+    assert!(!app_a.join(FOLDER).join("deploy.md").exists());
+    git(&app_a, &["commit", "-q", "-am", "drop the deploy note"]);
+    git(&app_a, &["push", "-q", "origin", "main"]);
+
+    git(&app_b, &["pull", "-q"]);
+    let given = start(&b, &app_b, "b1");
+    assert!(!given.contains("make ship"), "{given}");
+    assert!(given.contains("make lint"), "{given}");
+    assert!(stored(&b, &id, "deploy.md").is_none(), "the other home deleted it too");
+}
