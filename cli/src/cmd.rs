@@ -12,6 +12,7 @@ pub(crate) mod projects;
 pub(crate) mod prune;
 pub(crate) mod query;
 pub(crate) mod redact;
+pub(crate) mod share;
 pub(crate) mod sync;
 pub(crate) mod ui;
 

@@ -182,6 +182,12 @@ enum Command {
         #[arg(long)]
         delete_missing: bool,
     },
+    /// Share this folder's project's notes through its repository, for teams without a server:
+    /// `on` (writes `[share] notes` in `.agent-memory.toml` and the notes to that folder), `off`,
+    /// `status`, `write` (the folder now). Every clone's hooks read the folder; the dream keeps
+    /// it up to date and never commits (docs/team.md).
+    #[command(subcommand)]
+    Share(cmd::share::ShareCommand),
     /// Add agent-memory's hooks to Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI, Qwen Code,
     /// Factory droid, OpenCode and/or Cline (merging, never clobbering).
     Install(install::InstallArgs),
@@ -290,6 +296,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let store = store::open(&config).await?;
                 tree::import(&config, store.as_ref(), &dir, delete_missing, json).await
             }
+            Command::Share(command) => cmd::share::run(command, json).await,
             Command::Install(args) => install::install(&args, json).await,
             Command::Uninstall(args) => install::uninstall(&args, json).await,
             Command::Doctor(args) => install::doctor(&args, json).await,

@@ -247,9 +247,18 @@ pub async fn dream(
             options.scopes.iter().map(|s| catalog.scope(s, here.as_ref())).collect::<Result<Vec<Scope>>>()?;
         run.scopes = ScopeFilter::Only(only);
     }
+    let names = memory_core::ProjectNames::new(catalog.names());
+    if !run.dry_run {
+        // What people changed in a shared folder is in the store before the run merges into it;
+        // a folder that cannot be read costs the run nothing.
+        let _ = crate::share::before_dream(config, store, &names).await;
+    }
     let report = dream::run(store, &*provider, &run, progress).await.map_err(Error::DreamRun)?;
     if !run.dry_run {
         embed_notes(config, store).await?;
+        // Shared folders follow the notes (never committed); one that cannot be written is
+        // written at the next run.
+        let _ = crate::share::after_dream(config, store, &names).await;
         // What this run distilled may now be old enough to go; a failure costs the run nothing.
         let _ = crate::retention::prune_configured(config, &Env::process(), store).await;
         // Hooks in forward mode read the notes from their local copy.

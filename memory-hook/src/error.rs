@@ -151,6 +151,25 @@ pub enum Error {
         /// Why (in the message, so it is not also a source).
         cause: std::io::Error,
     },
+    /// A shared notes folder could not be read or written.
+    #[error("shared notes: {0}")]
+    Share(#[from] memory_tree::Error),
+    /// `[share] notes` names a folder outside the project.
+    #[error(
+        "`{folder}` is not a folder inside the project; give a relative path such as `.agent-memory/notes`"
+    )]
+    ShareFolder {
+        /// What was given.
+        folder: String,
+    },
+    /// The project file (`.agent-memory.toml`) could not be read, parsed or written.
+    #[error("{}: {cause}", path.display())]
+    ProjectFile {
+        /// The file.
+        path: PathBuf,
+        /// Why (in the message, so it is not also a source).
+        cause: std::io::Error,
+    },
 }
 
 fn unknown_project(name: &str, known: &[String]) -> String {

@@ -22,6 +22,9 @@
 //! 6. the event is counted for the dream, and after a session ends (or once enough events wait)
 //!    the dream is started in the background, one at a time ([`autodream`]).
 //!
+//! A project can share its notes through its repository ([`share`]): the dream writes them to a
+//! folder there, and every clone's hooks read it before they inject.
+//!
 //! The dream such a hook starts runs through [`dream_run`] ([`dream_run::background`] with the lock
 //! the hook handed over; [`dream_run::by_hand`] for a run someone asks for), so a custom
 //! integration's dream is the binary's: the same provider, limits, lock and record of each run.
@@ -61,6 +64,7 @@ pub mod retention;
 mod runtime;
 pub mod sessions;
 pub mod settings;
+pub mod share;
 pub mod tool_time;
 mod watchdog;
 

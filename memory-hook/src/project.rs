@@ -76,11 +76,28 @@ impl Project {
     }
 }
 
+/// What `.agent-memory.toml` says; every key optional.
 #[derive(Debug, Deserialize)]
-struct ProjectFile {
+pub(crate) struct ProjectFile {
     project: Option<String>,
     /// `false`: sessions in this folder (and below) are not recorded.
     capture: Option<bool>,
+    /// `[share]`: the project's notes shared through its repository ([`crate::share`]).
+    #[serde(default)]
+    pub(crate) share: ShareTable,
+}
+
+/// The `[share]` table of a project file.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ShareTable {
+    /// The folder, relative to the project's root, the notes are kept in.
+    pub(crate) notes: Option<String>,
+}
+
+/// The project file in `dir`, when there is one that parses.
+pub(crate) fn project_file(dir: &Path) -> Option<ProjectFile> {
+    let text = std::fs::read_to_string(dir.join(PROJECT_FILE)).ok()?;
+    toml::from_str(&text).ok()
 }
 
 /// The repository's own git directory for a `.git` folder or a linked worktree's `.git` file.
@@ -98,11 +115,9 @@ pub fn capture_switched_off(cwd: &Path, root: &Path) -> Option<PathBuf> {
         vec![root]
     };
     for dir in dirs {
-        let path = dir.join(PROJECT_FILE);
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
         // A file that does not parse switches nothing off; identity ignores it too.
-        if let Some(capture) = toml::from_str::<ProjectFile>(&text).ok().and_then(|f| f.capture) {
-            return (!capture).then_some(path);
+        if let Some(capture) = project_file(dir).and_then(|f| f.capture) {
+            return (!capture).then(|| dir.join(PROJECT_FILE));
         }
     }
     None
@@ -241,9 +256,7 @@ fn marker(dir: &Path) -> Option<String> {
 }
 
 fn named_in_file(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join(PROJECT_FILE)).ok()?;
-    let file: ProjectFile = toml::from_str(&text).ok()?;
-    file.project.filter(|p| !p.trim().is_empty())
+    project_file(dir)?.project.filter(|p| !p.trim().is_empty())
 }
 
 #[cfg(test)]

@@ -760,9 +760,28 @@ impl Work<'_> {
             return self.give(&*copy, injection, outcome).await;
         }
         let store = self.stores.open(self.config).await?;
-        let outcome = if self.record { self.store_event(&*store).await? } else { String::new() };
+        let mut outcome = if self.record { self.store_event(&*store).await? } else { String::new() };
         if !self.injects {
             return Ok((HookResponse::pass(), outcome));
+        }
+        if matches!(self.event.kind, EventKind::SessionStart | EventKind::UserPromptSubmit) {
+            // The notes the repository shares, read in when a file changed since the last look (a
+            // stat per file otherwise); a folder that cannot be read costs the injection nothing.
+            if let Ok(Some(read)) = crate::share::bring_in(self.config, &*store, self.project).await
+                && read.looked
+            {
+                let mut said = format!(
+                    "shared notes: {} new, {} changed, {} deleted",
+                    read.created.len(),
+                    read.updated.len(),
+                    read.deleted.len()
+                );
+                if read.pending > 0 {
+                    said.push_str(&format!(", {} left for the next hook", read.pending));
+                }
+                let read = said;
+                outcome = if outcome.is_empty() { read } else { format!("{outcome}; {read}") };
+            }
         }
         self.inject(&*store, outcome, meaning).await
     }

@@ -12,6 +12,9 @@
 //! [`memory_core::MemoryStore`]; each returns a serializable report of what it did, and neither
 //! prints. Imported notes are redacted ([`memory_redact`]) before they reach the store.
 //!
+//! [`share`] keeps one project's notes in a folder of its repository instead, for every clone to
+//! read: written after each dream, read in by hooks when a file changed, a person's edit winning.
+//!
 //! A tree stays in its folder: manifest entries must be note paths inside it (an entry such as
 //! `../victim.txt` or an absolute path makes the manifest untrusted, [`Error::ManifestEntry`]);
 //! nothing is written, removed or read through a symbolic link below the folder
@@ -26,6 +29,7 @@ mod import;
 mod index;
 mod layout;
 mod manifest;
+pub mod share;
 
 pub use error::{Error, Result};
 pub use export::{ExportReport, export_tree, export_tree_named};

@@ -32,6 +32,7 @@ mod real_clis;
 mod redaction_sweep;
 mod setup;
 mod support;
+mod team;
 mod tool_time;
 mod tree;
 mod viewer;

@@ -138,6 +138,8 @@ pub(crate) struct Report {
     /// Delivery to a server store: the backlog, its lag and the forwarder.
     pub(crate) delivery: memory_hook::forward::ForwardStatus,
     pub(crate) capture: super::capture::CaptureCheck,
+    /// Projects that share their notes through their repository (`[share] notes`).
+    pub(crate) shared: Vec<memory_hook::share::Sharing>,
     pub(crate) last_events: Vec<LastEvent>,
     /// The last hook run of each harness, from the hook log.
     pub(crate) last_hooks: Vec<HookRun>,
@@ -258,6 +260,7 @@ pub(crate) async fn check(
     }
     let dream = dream_findings(&data, waiting, &mut warnings, &mut problems);
     let capture = super::capture::check(&data, &mut problems);
+    let shared = memory_hook::share::sharing(&data);
     let last_hooks = log_dir.map(|dir| hook_log::last_runs(&dir.join("hook.log"))).unwrap_or_default();
     for hook in last_hooks.iter().filter(|h| h.outcome == RunOutcome::Failed) {
         warnings.push(format!(
@@ -276,6 +279,7 @@ pub(crate) async fn check(
         dream,
         delivery,
         capture,
+        shared,
         last_events,
         last_hooks,
         warnings,
@@ -791,6 +795,7 @@ pub(crate) fn render_at(report: &Report, now: DateTime<Utc>, clock: &Clock) -> S
     out.push_str(&render_delivery(&report.delivery, now, clock));
     out.push_str(&render_dream(&report.dream, now, clock));
     out.push_str(&super::capture::render(&report.capture));
+    out.push_str(&render_shared(&report.shared));
     if !report.warnings.is_empty() {
         out.push_str("\nwarnings:\n");
         for w in &report.warnings {
@@ -804,6 +809,23 @@ pub(crate) fn render_at(report: &Report, now: DateTime<Utc>, clock: &Clock) -> S
         for p in &report.problems {
             out.push_str(&format!("! {p}\n"));
         }
+    }
+    out
+}
+
+/// The projects that share their notes through their repository, and where.
+fn render_shared(shared: &[memory_hook::share::Sharing]) -> String {
+    let mut out = String::new();
+    for s in shared {
+        let files = s.files.map_or_else(|| "not read or written yet".to_owned(), |n| format!("{n} notes"));
+        out.push_str(&format!(
+            "shared notes: project {} shares its notes through its repository in {} ({files})\n",
+            s.name,
+            s.folder.display()
+        ));
+    }
+    if !out.is_empty() {
+        out.insert(0, '\n');
     }
     out
 }
