@@ -6,11 +6,9 @@
 //! snapshot the one-line error. Every rendered answer is also checked against Cline's output
 //! rules. The checks every harness shares live in `memory_testkit::contract`.
 
-use std::path::Path;
-
 use adapter_cline::{CONTEXT_CAP, ClineAdapter, RULES_FILE};
 use memory_core::{EventKind, HarnessAdapter, HookResponse, Rendered};
-use memory_testkit::contract::{self, Checked, arb_json, assert_context_sent, assert_strings_within_cap};
+use memory_testkit::contract::{self, arb_json, assert_context_sent, assert_strings_within_cap};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -50,22 +48,7 @@ fn assert_rules(kind: &EventKind, response: &HookResponse, rendered: &Rendered) 
     assert_strings_within_cap(&value, CONTEXT_CAP);
 }
 
-/// Parses one fixture and snapshots what comes out.
-#[track_caller]
-fn check(path: &Path) {
-    match contract::check_fixture(&ADAPTER, path, assert_rules) {
-        Checked::Parsed { event, answers } => {
-            insta::assert_json_snapshot!("event", event, { ".id" => "[id]", ".occurred_at" => "[occurred_at]" });
-            insta::assert_json_snapshot!("answers", answers);
-        }
-        Checked::Failed(message) => insta::assert_snapshot!("error", message),
-    }
-}
-
-#[test]
-fn fixtures() {
-    insta::glob!("fixtures/**/*.json", |path| check(path));
-}
+memory_testkit::contract_fixtures!(ADAPTER, assert_rules);
 
 /// A payload of `name` with the fields every Cline payload carries.
 fn payload(name: &str) -> String {

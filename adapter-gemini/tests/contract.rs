@@ -6,13 +6,9 @@
 //! answer is also checked against Gemini's output rules. The checks every harness shares live in
 //! `memory_testkit::contract`; this file keeps the ones that are this harness's own.
 
-use std::path::Path;
-
 use adapter_gemini::{CONTEXT_CAP, GeminiAdapter, event_name};
 use memory_core::{EventKind, HarnessAdapter, HookResponse, Rendered};
-use memory_testkit::contract::{
-    self, Checked, arb_json, arb_payload, assert_context_sent, assert_strings_within_cap,
-};
+use memory_testkit::contract::{self, arb_json, arb_payload, assert_context_sent, assert_strings_within_cap};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -53,22 +49,7 @@ fn assert_rules(kind: &EventKind, response: &HookResponse, rendered: &Rendered) 
     assert_strings_within_cap(&value, CONTEXT_CAP);
 }
 
-/// Parses one fixture and snapshots what comes out.
-#[track_caller]
-fn check(path: &Path) {
-    match contract::check_fixture(&ADAPTER, path, assert_rules) {
-        Checked::Parsed { event, answers } => {
-            insta::assert_json_snapshot!("event", event, { ".id" => "[id]", ".occurred_at" => "[occurred_at]" });
-            insta::assert_json_snapshot!("answers", answers);
-        }
-        Checked::Failed(message) => insta::assert_snapshot!("error", message),
-    }
-}
-
-#[test]
-fn fixtures() {
-    insta::glob!("fixtures/**/*.json", |path| check(path));
-}
+memory_testkit::contract_fixtures!(ADAPTER, assert_rules);
 
 /// Every event named in `docs.md` maps as its checklist says, back to its own name, and every
 /// answer to it obeys the rules.

@@ -316,3 +316,29 @@ pub fn arb_payload(
         },
     )
 }
+
+/// The fixture test of an adapter's contract suite, `fixtures`: every file under the calling test's
+/// `fixtures/` folder parsed by `$adapter` ([`check_fixture`]); a valid payload snapshots its event
+/// and the answers rendered for it (each checked by `$rules`), an invalid one its one-line error.
+/// A macro, so that the snapshots sit beside the test that calls it.
+#[macro_export]
+macro_rules! contract_fixtures {
+    ($adapter:expr, $rules:expr) => {
+        #[test]
+        fn fixtures() {
+            insta::glob!("fixtures/**/*.json", |path| {
+                match $crate::contract::check_fixture(&$adapter, path, $rules) {
+                    $crate::contract::Checked::Parsed { event, answers } => {
+                        insta::assert_json_snapshot!(
+                            "event",
+                            event,
+                            { ".id" => "[id]", ".occurred_at" => "[occurred_at]" }
+                        );
+                        insta::assert_json_snapshot!("answers", answers);
+                    }
+                    $crate::contract::Checked::Failed(message) => insta::assert_snapshot!("error", message),
+                }
+            });
+        }
+    };
+}
