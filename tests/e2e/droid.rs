@@ -292,12 +292,7 @@ fn droid_finishes_its_turn_with_the_store_unreachable_and_sync_delivers() {
     desk.droid(&a, "List the files.").assert_completed("droid without a store");
     let (_, fired) = desk.droid_fired_since(0);
     assert_eq!(names(&fired), DROID_EVENTS);
-    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
-    let journal = desk.m.home().join("journal");
-    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
-
-    desk.env.clear();
-    desk.m.run(&["sync"]);
+    desk.assert_journaled_then_synced();
     desk.assert_stored("droid", &fired);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 1);
 }

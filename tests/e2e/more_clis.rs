@@ -293,12 +293,7 @@ fn gemini_and_copilot_finish_their_turns_with_the_store_unreachable_and_sync_del
     }
     // Hooks still running after Gemini exited journal their events too.
     std::thread::sleep(Duration::from_secs(2));
-    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
-    let journal = desk.m.home().join("journal");
-    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
-
-    desk.env.clear();
-    desk.m.run(&["sync"]);
+    desk.assert_journaled_then_synced();
     desk.assert_stored("gemini", &gemini);
     desk.assert_stored("copilot", &copilot);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 2);
@@ -531,12 +526,7 @@ fn qwen_code_finishes_its_turn_with_the_store_unreachable_and_sync_delivers() {
     for event in QWEN_EVENTS {
         assert!(order.contains(event), "{event} fired: {order:?}");
     }
-    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
-    let journal = desk.m.home().join("journal");
-    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
-
-    desk.env.clear();
-    desk.m.run(&["sync"]);
+    desk.assert_journaled_then_synced();
     desk.assert_stored("qwen", &fired);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 1);
 }

@@ -231,12 +231,7 @@ fn opencode_finishes_its_turn_with_the_store_unreachable_and_sync_delivers() {
     assert_eq!(names(&fired), EVENTS, "every event fired");
     // The end of the turn is recorded by a hook left running as OpenCode exits.
     std::thread::sleep(Duration::from_secs(2));
-    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
-    let journal = desk.m.home().join("journal");
-    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
-
-    desk.env.clear();
-    desk.m.run(&["sync"]);
+    desk.assert_journaled_then_synced();
     desk.assert_stored("opencode", &fired);
     assert_eq!(desk.m.run_json(&["sessions"]).as_array().unwrap().len(), 1);
 }

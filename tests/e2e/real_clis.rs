@@ -299,6 +299,16 @@ impl Desk {
             .collect()
     }
 
+    /// After a turn with the store unreachable: nothing is in the store and the events wait in the
+    /// journal; then, with the store back, `sync` delivers them.
+    pub(crate) fn assert_journaled_then_synced(&mut self) {
+        assert_eq!(self.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
+        let journal = self.m.home().join("journal");
+        assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
+        self.env.clear();
+        self.m.run(&["sync"]);
+    }
+
     /// Asserts the store holds exactly the hooks `fired` for `harness`, in order, per session.
     pub(crate) fn assert_stored(&self, harness: &str, fired: &[Fired]) {
         let sessions: BTreeSet<&str> = fired.iter().map(|f| f.session.as_str()).collect();
@@ -545,12 +555,7 @@ fn both_clis_finish_their_turns_with_the_store_unreachable_and_sync_delivers() {
     let fired = desk.fired();
     let events: BTreeSet<&str> = fired.iter().map(|f| f.event.as_str()).collect();
     assert!(events.contains("PostToolUse") && events.contains("Stop"), "{fired:?}");
-    assert_eq!(desk.m.run_json(&["sessions"]), json!([]), "nothing reached the store yet");
-    let journal = desk.m.home().join("journal");
-    assert!(std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_some()), "events are journaled");
-
-    desk.env.clear();
-    desk.m.run(&["sync"]);
+    desk.assert_journaled_then_synced();
     let claude_session = fired[0].session.clone();
     let (claude, codex): (Vec<Fired>, Vec<Fired>) =
         fired.into_iter().partition(|f| f.session == claude_session);
