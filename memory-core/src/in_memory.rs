@@ -27,6 +27,7 @@ struct State {
     embeddings: BTreeMap<(Scope, NotePath), Embeddings>,
     watermarks: BTreeMap<String, u64>,
     leases: BTreeMap<String, Lease>,
+    machines: BTreeMap<String, chrono::DateTime<chrono::Utc>>,
     /// Events removed by a prune or a forget (their slots stay, so positions and seqs are never
     /// reused).
     pruned: BTreeSet<usize>,
@@ -259,6 +260,19 @@ impl MemoryStore for InMemoryStore {
 
     async fn lease(&self, name: &str) -> Result<Option<Lease>> {
         Ok(self.lock()?.leases.get(name).cloned())
+    }
+
+    async fn note_machine(&self, machine: &str, at: chrono::DateTime<chrono::Utc>) -> Result<()> {
+        let mut state = self.lock()?;
+        let last = state.machines.entry(machine.to_owned()).or_insert(at);
+        *last = (*last).max(at);
+        Ok(())
+    }
+
+    async fn machines(&self) -> Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
+        let mut out: Vec<_> = self.lock()?.machines.iter().map(|(m, at)| (m.clone(), *at)).collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(out)
     }
 
     async fn commit(&self, changes: &[NoteChange], watermark: Option<&WatermarkAdvance>) -> Result<()> {

@@ -514,4 +514,16 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
         let _ = name;
         Err(Error::Unsupported { operation: "lease", store: self.name() })
     }
+
+    /// Records that `machine` wrote to the store at `at`; the latest time of each machine is kept.
+    async fn note_machine(&self, machine: &str, at: DateTime<Utc>) -> Result<()> {
+        let _ = (machine, at);
+        Err(Error::Unsupported { operation: "note_machine", store: self.name() })
+    }
+
+    /// Every machine that wrote to the store ([`MemoryStore::note_machine`]) with when it last
+    /// did, the most recent first.
+    async fn machines(&self) -> Result<Vec<(String, DateTime<Utc>)>> {
+        Err(Error::Unsupported { operation: "machines", store: self.name() })
+    }
 }

@@ -320,6 +320,7 @@ where
         Ok(store) => match leased(&store, &dream_lease::holder(&config.data_dir()), &mut busy).await {
             Ok(held) => {
                 let result = dream(config, &*store, stores, options, &counted).await;
+                noted(&*store, &result).await;
                 held.release().await;
                 result
             }
@@ -331,6 +332,14 @@ where
     drop(lock);
     let _ = outcome.record(config);
     result
+}
+
+/// Notes this machine in the store's list of the machines that write to it, after a run that
+/// wrote notes.
+async fn noted(store: &dyn MemoryStore, result: &Result<DreamReport>) {
+    if result.as_ref().is_ok_and(|r| r.notes_created + r.notes_updated + r.notes_deleted > 0) {
+        let _ = store.note_machine(&dream_lease::machine_name(), chrono::Utc::now()).await;
+    }
 }
 
 /// The store's dream lease, waited for while another holds it (`busy` told once).
@@ -411,6 +420,7 @@ pub async fn background<E>(
             Err(lease) => return Ok(Err(lease)),
         };
         let result = dream(config, &*store, stores, &options, &*counted).await;
+        noted(&*store, &result).await;
         held.release().await;
         result.map(Ok)
     })

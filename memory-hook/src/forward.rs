@@ -180,6 +180,11 @@ pub async fn deliver(journals: &[Journal], store: &dyn MemoryStore) -> Result<De
         done.corrupt += drained.corrupt;
     }
     done.remaining = waiting(journals);
+    if done.delivered > 0 {
+        // The server's list of the machines that write to it (`doctor`); a store that keeps none
+        // is fine.
+        let _ = store.note_machine(&crate::dream_lease::machine_name(), Utc::now()).await;
+    }
     Ok(done)
 }
 

@@ -372,6 +372,18 @@ pub(crate) const GET_LEASE: &str = "
 MATCH (l:Lease {name: $name})
 RETURN l.holder AS holder, l.until AS until";
 
+/// Records when a machine last wrote (the latest time kept; times are RFC 3339 in UTC with
+/// nanoseconds, whose text order is time order).
+pub(crate) const NOTE_MACHINE: &str = "
+MERGE (m:Machine {name: $name})
+SET m.last = CASE WHEN m.last IS NULL OR m.last < $at THEN $at ELSE m.last END";
+
+/// Every machine, the most recent first.
+pub(crate) const MACHINES: &str = "
+MATCH (m:Machine)
+RETURN m.name AS name, m.last AS last
+ORDER BY m.last DESC, m.name";
+
 /// Probes the connection.
 pub(crate) const PING: &str = "RETURN 1 AS one";
 

@@ -59,6 +59,10 @@ pub(crate) const SCHEMA: &[SchemaItem] = &[
         "CREATE CONSTRAINT agent_memory_lease_name IF NOT EXISTS FOR (l:Lease) REQUIRE l.name IS UNIQUE",
     ),
     item(
+        "agent_memory_machine_name",
+        "CREATE CONSTRAINT agent_memory_machine_name IF NOT EXISTS FOR (m:Machine) REQUIRE m.name IS UNIQUE",
+    ),
+    item(
         "agent_memory_counter_name",
         "CREATE CONSTRAINT agent_memory_counter_name IF NOT EXISTS FOR (c:Counter) REQUIRE c.name IS UNIQUE",
     ),

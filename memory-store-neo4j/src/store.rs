@@ -1113,6 +1113,34 @@ impl MemoryStore for Neo4jStore {
         self.timed(op, self.retrying(attempt)).await
     }
 
+    async fn note_machine(
+        &self,
+        machine: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> memory_core::Result<()> {
+        let op = "note_machine";
+        let attempt = || async {
+            let q = query(cypher::NOTE_MACHINE).param("name", machine).param("at", lease_time(at));
+            self.fetch(op, q).await.map(drop)
+        };
+        self.timed(op, self.retrying(attempt)).await
+    }
+
+    async fn machines(&self) -> memory_core::Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
+        let op = "machines";
+        self.timed(op, async {
+            let mut out = Vec::new();
+            for row in self.fetch(op, query(cypher::MACHINES)).await? {
+                let last: String = get(op, &row, "last")?;
+                let at = chrono::DateTime::parse_from_rfc3339(&last)
+                    .map_err(|e| corrupt(op, &format!("machine time {last}: {e}")))?;
+                out.push((get(op, &row, "name")?, at.to_utc()));
+            }
+            Ok(out)
+        })
+        .await
+    }
+
     async fn lease(&self, name: &str) -> memory_core::Result<Option<memory_core::Lease>> {
         let op = "lease";
         self.timed(op, async {

@@ -198,6 +198,13 @@ CREATE TABLE IF NOT EXISTS leases (
     until  TEXT NOT NULL
 ) WITHOUT ROWID;
 "#,
+    // The machines that write to the store, and when each last did.
+    r#"
+CREATE TABLE IF NOT EXISTS machines (
+    name TEXT PRIMARY KEY,
+    last TEXT NOT NULL
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.

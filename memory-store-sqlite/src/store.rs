@@ -293,6 +293,40 @@ impl MemoryStore for SqliteStore {
         self.with(move |conn| lease_row(conn, &name)).await
     }
 
+    async fn note_machine(
+        &self,
+        machine: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> memory_core::Result<()> {
+        let (machine, at) = (machine.to_owned(), at.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true));
+        self.with(move |conn| {
+            conn.execute(
+                "INSERT INTO machines (name, last) VALUES (?1, ?2)
+                 ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)",
+                [machine, at],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn machines(&self) -> memory_core::Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
+        self.with(|conn| {
+            let mut statement = conn.prepare("SELECT name, last FROM machines ORDER BY last DESC, name")?;
+            let rows =
+                statement.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (name, last) = row?;
+                if let Ok(at) = chrono::DateTime::parse_from_rfc3339(&last) {
+                    out.push((name, at.to_utc()));
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+
     async fn commit(
         &self,
         changes: &[NoteChange],

@@ -38,6 +38,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     search_events_ranks_filters_and_matches_phrases(store).await;
     forget_removes_events_sessions_and_notes(store).await;
     leases_are_single_flight(store).await;
+    machines_are_listed_with_their_latest_write(store).await;
     crate::hostile_search(store).await;
 }
 
@@ -588,6 +589,23 @@ pub async fn leases_are_single_flight(store: &dyn MemoryStore) {
     let holders: std::collections::BTreeSet<String> =
         results.into_iter().map(|r| ok(r, "take_lease at once").holder).collect();
     assert_eq!(holders.len(), 1, "every taker sees the one holder: {holders:?}");
+}
+
+/// Each machine that wrote is listed once with the latest time it noted, the most recent first.
+pub async fn machines_are_listed_with_their_latest_write(store: &dyn MemoryStore) {
+    use chrono::{Duration, TimeZone as _, Utc};
+    let (laptop, desk) = (unique("laptop"), unique("desk"));
+    // Far in the future, so that these come first whatever other tests noted.
+    let at = |s: i64| Utc.with_ymd_and_hms(2999, 1, 1, 0, 0, 0).unwrap() + Duration::seconds(s);
+    ok(store.note_machine(&laptop, at(10)).await, "note_machine");
+    ok(store.note_machine(&desk, at(20)).await, "note_machine");
+    ok(store.note_machine(&laptop, at(30)).await, "note_machine");
+    ok(store.note_machine(&laptop, at(5)).await, "note_machine an older time");
+    let listed: Vec<(String, chrono::DateTime<Utc>)> = ok(store.machines().await, "machines")
+        .into_iter()
+        .filter(|(m, _)| *m == laptop || *m == desk)
+        .collect();
+    assert_eq!(listed, [(laptop, at(30)), (desk, at(20))], "the latest write of each, most recent first");
 }
 
 /// Runs futures at once on this task, each to its end, results in order.

@@ -59,6 +59,11 @@ fn two_machines_dreaming_at_once_distill_each_event_once_and_share_the_notes() {
     let private = PrivateServer::start();
     let server = Server::private(&private);
     let env = server.env();
+    // Each home stands for a machine of its own name.
+    let mut laptop_env = env.clone();
+    laptop_env.push(("HOSTNAME", "laptop"));
+    let mut desk_env = env.clone();
+    desk_env.push(("HOSTNAME", "desk"));
     let (laptop, desk) = (Machine::new(), Machine::new());
     for m in [&laptop, &desk] {
         // No dream of its own after a session: the two runs below are the only ones.
@@ -67,10 +72,10 @@ fn two_machines_dreaming_at_once_distill_each_event_once_and_share_the_notes() {
     let (at_laptop, at_desk) = (laptop.project("shop"), desk.project("shop-checkout"));
     clone_at(&at_laptop, "git@github.com:sam/shop.git");
     clone_at(&at_desk, "https://github.com/sam/shop");
-    session_stating(&laptop, &env, &at_laptop, "laptop-1", "in this repo we use pnpm, never npm");
-    session_stating(&desk, &env, &at_desk, "desk-1", "tests here run with vitest, not jest");
-    sync_wait(&laptop, &env);
-    sync_wait(&desk, &env);
+    session_stating(&laptop, &laptop_env, &at_laptop, "laptop-1", "in this repo we use pnpm, never npm");
+    session_stating(&desk, &desk_env, &at_desk, "desk-1", "tests here run with vitest, not jest");
+    sync_wait(&laptop, &laptop_env);
+    sync_wait(&desk, &desk_env);
     let projects: Vec<String> = run_json(&desk, &env, &["sessions"])
         .as_array()
         .unwrap()
@@ -81,9 +86,9 @@ fn two_machines_dreaming_at_once_distill_each_event_once_and_share_the_notes() {
     assert_eq!(projects[0], projects[1], "one project on the server, whatever the folder");
 
     // Both dream at once.
-    let dreams: Vec<_> = [&laptop, &desk]
+    let dreams: Vec<_> = [(&laptop, &laptop_env), (&desk, &desk_env)]
         .iter()
-        .map(|m| {
+        .map(|(m, env)| {
             m.command(&["--json", "dream", "--provider", "deterministic"])
                 .envs(env.iter().copied())
                 .stdout(Stdio::piped())
@@ -114,8 +119,8 @@ fn two_machines_dreaming_at_once_distill_each_event_once_and_share_the_notes() {
 
     // The notes of either machine are injected on both, once each has its local copy of the
     // notes brought up to date (what `sync` and the forwarder do).
-    sync_wait(&laptop, &env);
-    sync_wait(&desk, &env);
+    sync_wait(&laptop, &laptop_env);
+    sync_wait(&desk, &desk_env);
     for (m, cwd, session) in [(&laptop, &at_laptop, "laptop-2"), (&desk, &at_desk, "desk-2")] {
         let run = m.hook_env(
             "claude",
@@ -125,4 +130,10 @@ fn two_machines_dreaming_at_once_distill_each_event_once_and_share_the_notes() {
         );
         assert!(run.stdout.contains("pnpm") && run.stdout.contains("vitest"), "{session}: {}", run.stdout);
     }
+
+    // Either machine's doctor names both, the one that wrote last first.
+    let out = desk.command(&["doctor"]).envs(desk_env.iter().copied()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("machines writing to it:")).unwrap_or_default();
+    assert!(line.contains("laptop, last") && line.contains("desk, last"), "{text}");
 }

@@ -95,6 +95,9 @@ pub(crate) struct StoreCheck {
     /// The dream's lease on the store, while a dream (of any machine) holds it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) dream_lease: Option<memory_core::Lease>,
+    /// The machines that delivered events or dreamed into the store, with when each last did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) machines: Vec<(String, DateTime<Utc>)>,
 }
 
 /// The most recent event a harness sent, as the store has it.
@@ -622,6 +625,7 @@ async fn check_store(
         retrieval: None,
         notes_not_embedded: None,
         dream_lease: None,
+        machines: Vec::new(),
     };
     let config = match config {
         Ok(config) => config,
@@ -658,8 +662,10 @@ async fn check_store(
         .ok()
         .flatten()
         .filter(|lease| lease.until > chrono::Utc::now());
+    let machines = store.machines().await.unwrap_or_default();
     let check = StoreCheck {
         dream_lease,
+        machines,
         reachable: true,
         error: None,
         sessions: sessions.len(),
@@ -785,6 +791,15 @@ pub(crate) fn render_at(report: &Report, now: DateTime<Utc>, clock: &Clock) -> S
         }
         if let Some(lease) = &report.store.dream_lease {
             out.push_str(&format!("distilling now: {}\n", memory_hook::dream_lease::describe(lease)));
+        }
+        if !report.store.machines.is_empty() {
+            let machines: Vec<String> = report
+                .store
+                .machines
+                .iter()
+                .map(|(machine, at)| format!("{machine}, last {}", clock.ago(*at, now)))
+                .collect();
+            out.push_str(&format!("machines writing to it: {}\n", machines.join("; ")));
         }
     } else {
         out.push_str(&format!(

@@ -1029,7 +1029,7 @@ async fn doctor_reports_and_fixes_a_cline_hook_file_that_drifted() {
 }
 
 #[tokio::test]
-async fn doctor_names_the_machine_whose_dream_holds_the_store() {
+async fn doctor_names_the_machines_writing_to_the_store_and_whose_dream_holds_it() {
     let sandbox = Sandbox::new();
     let data = sandbox.dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
@@ -1048,10 +1048,19 @@ async fn doctor_names_the_machine_whose_dream_holds_the_store() {
     .await
     .unwrap();
     assert_eq!(lease.holder, "desk-7#4242");
+    memory_core::MemoryStore::note_machine(&store, "desk-7", now - chrono::Duration::hours(3)).await.unwrap();
+    memory_core::MemoryStore::note_machine(&store, "laptop", now - chrono::Duration::minutes(2))
+        .await
+        .unwrap();
     drop(store);
     let mut config = memory_hook::config::Config::parse("").unwrap();
     config.data_dir = Some(data);
     let report = doctor::check(&sandbox.ctx, &[Harness::Claude], false, Ok(config)).await;
     let text = doctor::render(&report);
     assert!(text.contains("distilling now: a dream running on desk-7 (pid 4242)"), "{text}");
+    assert!(
+        text.contains("machines writing to it: laptop, last 2 minutes ago")
+            && text.contains("; desk-7, last 3 hours ago"),
+        "the most recent first: {text}"
+    );
 }
