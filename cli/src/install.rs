@@ -187,28 +187,18 @@ async fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<E
             plan.on_server = config.store.backend == memory_hook::Backend::Neo4j;
         }
     }
-    if action == Action::Uninstall && harnesses.contains(&Harness::Cursor) {
-        // The rules files the hooks wrote: every project's for the user scope, this project's
-        // for the project scope.
+    if action == Action::Uninstall {
+        // The rules files the hooks wrote (Cursor's, Cline's): every project's for the user scope,
+        // this project's for the project scope.
         let only_under = if args.scope == Scope::Project { ctx.project.as_deref() } else { None };
-        plan.context_files = memory_hook::context_file::remove_all(
-            &crate::cmd::CURSOR,
-            &config.data_dir(),
-            only_under,
-            args.dry_run,
-        )?;
-    }
-    if action == Action::Uninstall && harnesses.contains(&Harness::Cline) {
-        // Cline's rules files, likewise.
-        let config = memory_hook::Config::load()
-            .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
-        let only_under = if args.scope == Scope::Project { ctx.project.as_deref() } else { None };
-        plan.context_files.extend(memory_hook::context_file::remove_all(
-            &crate::cmd::CLINE,
-            &config.data_dir(),
-            only_under,
-            args.dry_run,
-        )?);
+        for adapter in harnesses.iter().filter_map(|h| crate::cmd::adapter(h.name())) {
+            plan.context_files.extend(memory_hook::context_file::remove_all(
+                adapter,
+                &config.data_dir(),
+                only_under,
+                args.dry_run,
+            )?);
+        }
     }
     if json {
         crate::output::json(&plan)?;

@@ -496,7 +496,8 @@ pub(crate) fn hooks_off(harness: Harness, path: &Path, text: &str) -> Option<Str
     }
 }
 
-/// Plans one harness's hooks: its hooks file, or for Cline one file per event.
+/// Plans one harness's hooks: its hooks file, OpenCode's plugin file, or for Cline one file per
+/// event.
 pub(crate) fn plan_hook_files(
     ctx: &Context,
     harness: Harness,
@@ -505,6 +506,7 @@ pub(crate) fn plan_hook_files(
 ) -> anyhow::Result<Vec<FilePlan>> {
     match harness {
         Harness::Cline => cline::plan(ctx, scope, action),
+        Harness::Opencode => Ok(vec![opencode::plan_plugin(ctx, scope, action)?]),
         _ => Ok(vec![plan_hooks(ctx, harness, scope, action)?]),
     }
 }
@@ -516,9 +518,6 @@ pub(crate) fn plan_hooks(
     scope: Scope,
     action: Action,
 ) -> anyhow::Result<FilePlan> {
-    if harness == Harness::Opencode {
-        return opencode::plan_plugin(ctx, scope, action);
-    }
     let path = ctx.hooks_file(harness, scope)?;
     let current = file::read(&path)?;
     let spec = harness.spec();

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::plan::{Action, FilePlan, ModelOutcome, Plan, Scope, Status};
+use super::plan::{Action, FilePlan, Harness, ModelOutcome, Plan, Scope, Status};
 
 /// The plan as text for the terminal.
 pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
@@ -76,12 +76,11 @@ fn summary(plan: &Plan) -> String {
     if !untouched.is_empty() {
         let _ = writeln!(out, "Nothing of agent-memory's to remove for {}", untouched.join(", "));
     }
-    for (title, count) in [
-        ("Cursor", plan.context_files.iter().filter(|p| rules_of(p) == "cursor").count()),
-        ("Cline", plan.context_files.iter().filter(|p| rules_of(p) == "cline").count()),
-    ] {
+    for harness in Harness::ALL {
+        let count = plan.context_files.iter().filter(|p| rules_of(p) == harness.name()).count();
         if count > 0 {
             let plural = if count == 1 { "" } else { "s" };
+            let title = harness.title();
             let _ =
                 writeln!(out, "{title}: {count} rules file{plural} the hooks wrote into projects removed");
         }
@@ -166,7 +165,7 @@ fn uninstalled(plan: &Plan, hooks: &FilePlan) -> Option<String> {
 /// The path a harness's line names: its hooks file, or the folder of Cline's hook files.
 fn shown(hooks: &FilePlan) -> &std::path::Path {
     match hooks.harness {
-        super::plan::Harness::Cline => hooks.path.parent().unwrap_or(&hooks.path),
+        Harness::Cline => hooks.path.parent().unwrap_or(&hooks.path),
         _ => &hooks.path,
     }
 }
@@ -288,7 +287,10 @@ fn details(plan: &Plan) -> String {
     out
 }
 
-/// Which harness a rules file the hooks wrote belongs to: `cline` or `cursor`.
+/// The harness whose rules file (its adapter's `context_file`) the hooks wrote at `path`.
 fn rules_of(path: &std::path::Path) -> &'static str {
-    if path.ends_with(adapter_cline::RULES_FILE) { "cline" } else { "cursor" }
+    crate::cmd::ADAPTERS
+        .iter()
+        .find(|a| a.context_file().is_some_and(|file| path.ends_with(file)))
+        .map_or("cursor", |a| a.harness())
 }
