@@ -40,11 +40,16 @@ pub fn machine_name() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// The machine and data folder of a holder (`laptop`, `1a2b3c4d` of `laptop#4242#1a2b3c4d`).
-fn machine_of(holder: &str) -> (&str, &str) {
+/// A holder's parts: the machine, the process id and the data folder's hash (`laptop`, `4242`,
+/// `1a2b3c4d` of `laptop#4242#1a2b3c4d`); what a holder leaves out is empty.
+fn parts(holder: &str) -> (&str, &str, &str) {
     let mut parts = holder.split('#');
-    let machine = parts.next().unwrap_or_default();
-    let folder = parts.nth(1).unwrap_or_default();
+    (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default())
+}
+
+/// The machine and data folder of a holder: who dreams, whichever process.
+fn machine_of(holder: &str) -> (&str, &str) {
+    let (machine, _, folder) = parts(holder);
     (machine, folder)
 }
 
@@ -113,9 +118,8 @@ impl Drop for Held {
 /// How another machine's lease reads in a message: `dream running on laptop (pid 4242) until
 /// 10:05 UTC`.
 pub fn describe(lease: &Lease) -> String {
-    let mut parts = lease.holder.split('#');
-    let machine = parts.next().unwrap_or_default();
-    let pid = parts.next().unwrap_or("?");
+    let (machine, pid, _) = parts(&lease.holder);
+    let pid = if pid.is_empty() { "?" } else { pid };
     format!(
         "a dream running on {machine} (pid {pid}), its lease held until {} UTC",
         lease.until.format("%H:%M:%S")

@@ -318,12 +318,7 @@ where
     let counted = Counted::new(Some(progress));
     let result = match open.await {
         Ok(store) => match leased(&store, &dream_lease::holder(&config.data_dir()), &mut busy).await {
-            Ok(held) => {
-                let result = dream(config, &*store, stores, options, &counted).await;
-                noted(&*store, &result).await;
-                held.release().await;
-                result
-            }
+            Ok(held) => holding(held, config, &*store, stores, options, &counted).await,
             Err(e) => Err(e),
         },
         Err(e) => Err(Error::OpenStore(e.into())),
@@ -334,12 +329,22 @@ where
     result
 }
 
-/// Notes this machine in the store's list of the machines that write to it, after a run that
-/// wrote notes.
-async fn noted(store: &dyn MemoryStore, result: &Result<DreamReport>) {
+/// [`dream()`] under the store's lease `held`, given back after; a run that wrote notes notes
+/// this machine in the store's list of the machines that write to it.
+async fn holding(
+    held: dream_lease::Held,
+    config: &Config,
+    store: &dyn MemoryStore,
+    stores: &dyn OpenStore,
+    options: &RunOptions,
+    progress: &dyn Progress,
+) -> Result<DreamReport> {
+    let result = dream(config, store, stores, options, progress).await;
     if result.as_ref().is_ok_and(|r| r.notes_created + r.notes_updated + r.notes_deleted > 0) {
         let _ = store.note_machine(&dream_lease::machine_name(), chrono::Utc::now()).await;
     }
+    held.release().await;
+    result
 }
 
 /// The store's dream lease, waited for while another holds it (`busy` told once).
@@ -419,10 +424,7 @@ pub async fn background<E>(
             Ok(held) => held,
             Err(lease) => return Ok(Err(lease)),
         };
-        let result = dream(config, &*store, stores, &options, &*counted).await;
-        noted(&*store, &result).await;
-        held.release().await;
-        result.map(Ok)
+        holding(held, config, &*store, stores, &options, &*counted).await.map(Ok)
     })
     .await;
     let result = match ran {
@@ -430,8 +432,8 @@ pub async fn background<E>(
             drop(lock);
             return started.skip(config, &format!("{} over this store", dream_lease::describe(&lease)));
         }
-        // (A lease refused is handled above.)
-        Ok(result) => started.run(config, counted.counts(), &result.map(|done| done.unwrap_or_default())),
+        Ok(Ok(Ok(report))) => started.run(config, counted.counts(), &Ok(report)),
+        Ok(Err(e)) => started.run(config, counted.counts(), &Err(e)),
         Err(_) => started.with(
             config,
             RunOutcome::TimedOut,

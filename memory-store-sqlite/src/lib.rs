@@ -23,6 +23,7 @@ mod embeddings;
 mod error;
 mod events;
 mod history;
+mod leases;
 mod notes;
 mod schema;
 mod search;

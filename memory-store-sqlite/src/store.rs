@@ -14,6 +14,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use crate::config::SqliteConfig;
 use crate::error::StoreError;
+use crate::leases;
 use crate::{embeddings, events, history, notes, schema, search};
 
 /// A [`MemoryStore`] on one SQLite database file, safe to use from many processes at once.
@@ -262,35 +263,17 @@ impl MemoryStore for SqliteStore {
         now: chrono::DateTime<chrono::Utc>,
     ) -> memory_core::Result<memory_core::Lease> {
         let (name, holder) = (name.to_owned(), holder.to_owned());
-        self.with(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let stamp =
-                |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true);
-            tx.execute(
-                "INSERT INTO leases (name, holder, until) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
-                 WHERE leases.holder = excluded.holder OR leases.until < ?4",
-                rusqlite::params![name, holder, stamp(until), stamp(now)],
-            )?;
-            let lease = lease_row(&tx, &name)?.ok_or(StoreError::Poisoned)?;
-            tx.commit()?;
-            Ok(lease)
-        })
-        .await
+        self.with(move |conn| leases::take(conn, &name, &holder, until, now)).await
     }
 
     async fn release_lease(&self, name: &str, holder: &str) -> memory_core::Result<()> {
         let (name, holder) = (name.to_owned(), holder.to_owned());
-        self.with(move |conn| {
-            conn.execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", [name, holder])?;
-            Ok(())
-        })
-        .await
+        self.with(move |conn| leases::release(conn, &name, &holder)).await
     }
 
     async fn lease(&self, name: &str) -> memory_core::Result<Option<memory_core::Lease>> {
         let name = name.to_owned();
-        self.with(move |conn| lease_row(conn, &name)).await
+        self.with(move |conn| leases::get(conn, &name)).await
     }
 
     async fn note_machine(
@@ -298,33 +281,12 @@ impl MemoryStore for SqliteStore {
         machine: &str,
         at: chrono::DateTime<chrono::Utc>,
     ) -> memory_core::Result<()> {
-        let (machine, at) = (machine.to_owned(), at.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true));
-        self.with(move |conn| {
-            conn.execute(
-                "INSERT INTO machines (name, last) VALUES (?1, ?2)
-                 ON CONFLICT (name) DO UPDATE SET last = max(last, excluded.last)",
-                [machine, at],
-            )?;
-            Ok(())
-        })
-        .await
+        let machine = machine.to_owned();
+        self.with(move |conn| leases::note_machine(conn, &machine, at)).await
     }
 
     async fn machines(&self) -> memory_core::Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
-        self.with(|conn| {
-            let mut statement = conn.prepare("SELECT name, last FROM machines ORDER BY last DESC, name")?;
-            let rows =
-                statement.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (name, last) = row?;
-                if let Ok(at) = chrono::DateTime::parse_from_rfc3339(&last) {
-                    out.push((name, at.to_utc()));
-                }
-            }
-            Ok(out)
-        })
-        .await
+        self.with(|conn| leases::machines(conn)).await
     }
 
     async fn commit(
@@ -413,18 +375,4 @@ impl MemoryStore for SqliteStore {
         let what = what.clone();
         self.with(move |conn| history::forget(conn, &what)).await
     }
-}
-
-/// The lease `name` as stored.
-fn lease_row(conn: &Connection, name: &str) -> Result<Option<memory_core::Lease>, StoreError> {
-    use rusqlite::OptionalExtension as _;
-    let row: Option<(String, String)> = conn
-        .query_row("SELECT holder, until FROM leases WHERE name = ?1", [name], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
-        .optional()?;
-    Ok(row.and_then(|(holder, until)| {
-        let until = chrono::DateTime::parse_from_rfc3339(&until).ok()?.to_utc();
-        Some(memory_core::Lease { name: name.to_owned(), holder, until })
-    }))
 }
