@@ -3,11 +3,10 @@
 //! by uninstall.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{Machine, claude, codex, cursor};
+use crate::support::{Machine, claude, codex, cursor, git};
 
 /// A short Claude Code session in `dir`: start, a prompt, a command, stop.
 fn session(m: &Machine, dir: &Path, id: &str) {
@@ -159,18 +158,6 @@ fn sessions_that_are_not_recorded_get_notes_only_when_configured() {
     let given = start("codex-2").context("codex").expect("notes are given while paused");
     assert!(given.contains("thiserror"), "{given}");
     assert_eq!(sessions(&m), ["claude:teach"], "and still nothing is recorded, not even the injection");
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

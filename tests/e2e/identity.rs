@@ -11,20 +11,9 @@ use memory_core::{MemoryStore as _, Note, NoteKind, NoteMeta, NotePath, Scope};
 use memory_store_sqlite::{SqliteConfig, SqliteStore};
 use serde_json::{Value, json};
 
-use crate::support::{Machine, claude, codex};
+use crate::support::{Machine, claude, codex, git};
 
 const RULE: &str = "Use pnpm here, never npm.";
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.email=a@b", "-c", "user.name=a", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
 
 /// A git repository with one commit, where a Claude Code session started (so the project is
 /// known), with a project note planted in the project's folder. Returns the folder and the id.

@@ -3,31 +3,20 @@
 //! on both distill each event once, one after the other, under the store's lease.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::{Value, json};
 
 use crate::forward::{Server, run_json, sync_wait};
 use crate::neo4j_restart::{PrivateServer, tooling_available};
-use crate::support::{Machine, claude};
+use crate::support::{Machine, claude, git};
 
 /// A clone of the team's repository in `dir`: a git work tree whose origin is the shared remote
 /// (spelt per machine), with a first commit of its own.
 fn clone_at(dir: &Path, origin: &str) {
-    for args in [
-        vec!["init", "-q", "-b", "main"],
-        vec!["commit", "-q", "--allow-empty", "-m", "start"],
-        vec!["remote", "add", "origin", origin],
-    ] {
-        let out = Command::new("git")
-            .args(["-c", "user.email=sam@example.com", "-c", "user.name=Sam", "-c", "commit.gpgsign=false"])
-            .args(&args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    }
+    git(dir, &["init", "-q"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", "start"]);
+    git(dir, &["remote", "add", "origin", origin]);
 }
 
 /// A session on `m` in `cwd` where the user states `rule`, and the agent runs a command.

@@ -261,3 +261,32 @@ pub(crate) fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
         })
         .collect()
 }
+
+/// Runs `git` in `dir` with a fixed identity and no global or system configuration; returns its
+/// stdout, failing the test when git fails.
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.email=a@b",
+            "-c",
+            "user.name=a",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "pull.rebase=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -12,36 +12,9 @@ use memory_core::{MemoryStore as _, Note, NoteKind, NoteMeta, NotePath, Scope};
 use memory_store_sqlite::{SqliteConfig, SqliteStore};
 use serde_json::{Value, json};
 
-use crate::support::{Machine, claude, files_under};
+use crate::support::{Machine, claude, files_under, git};
 
 const FOLDER: &str = ".agent-memory/notes";
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args([
-            "-c",
-            "user.email=a@b",
-            "-c",
-            "user.name=a",
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "pull.rebase=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A bare repository with one commit on `main`, standing for the team's remote.
 fn origin(dir: &Path) -> PathBuf {

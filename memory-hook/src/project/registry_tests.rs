@@ -130,19 +130,26 @@ fn repositories_sharing_a_first_commit_but_not_a_remote_are_different_projects()
     // The same empty first commit, to the second: one root commit for all of them.
     let same_commit = |dir: &Path, remote: Option<&str>| {
         std::fs::create_dir_all(dir).unwrap();
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.email=a@b", "-c", "user.name=a", "-c", "init.defaultBranch=main"])
-            .args(["commit", "-q", "--allow-empty", "-m", "initial import"])
-            .current_dir({
-                git(dir, &["init", "-q"]);
-                dir
-            })
+        git(dir, &["init", "-q"]);
+        let made = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.email=a@b",
+                "-c",
+                "user.name=a",
+                "commit",
+                "-q",
+                "--allow-empty",
+                "-m",
+                "initial import",
+            ])
+            .current_dir(dir)
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_AUTHOR_DATE", "2026-03-01T10:00:00Z")
             .env("GIT_COMMITTER_DATE", "2026-03-01T10:00:00Z")
             .status()
             .unwrap();
-        assert!(out.success());
+        assert!(made.success());
         if let Some(url) = remote {
             git(dir, &["remote", "add", "origin", url]);
         }
