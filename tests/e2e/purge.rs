@@ -58,7 +58,7 @@ fn forgetting_one_line_keeps_every_other_item_of_its_note() {
         "one",
         &[
             "We use tabs for indentation in this repo.",
-            "In this repo the release branch is called Zebra-Kettle-4471.",
+            "In this repo the release branch is called Zebra-Kettle-Q4471.",
             "We use thiserror for error types in this repo.",
         ],
         "cargo build --workspace",
@@ -67,11 +67,11 @@ fn forgetting_one_line_keeps_every_other_item_of_its_note() {
     m.run(&["dream"]);
     let notes = m.run_json(&["notes", "list"]);
     let conventions = note_ending(&notes, "conventions.md").expect("the dream wrote the conventions");
-    for said in ["tabs for indentation", "Zebra-Kettle-4471", "thiserror"] {
+    for said in ["tabs for indentation", "Zebra-Kettle-Q4471", "thiserror"] {
         assert!(body(&conventions).contains(said), "the note holds `{said}`: {}", body(&conventions));
     }
 
-    let dry = m.run_json(&["forget", "text", "Zebra-Kettle-4471", "--dry-run"]);
+    let dry = m.run_json(&["forget", "text", "Zebra-Kettle-Q4471", "--dry-run"]);
     assert!(dry["plan"]["notes"].as_array().unwrap().is_empty(), "no note goes whole: {dry:#}");
     let edited = dry["plan"]["edited"].as_array().unwrap();
     assert_eq!(edited.len(), 1, "{dry:#}");
@@ -79,14 +79,14 @@ fn forgetting_one_line_keeps_every_other_item_of_its_note() {
     let lines: Vec<&str> =
         edited[0]["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
     assert_eq!(lines.len(), 1, "one line goes: {lines:?}");
-    assert!(lines[0].contains("Zebra-Kettle-4471"), "{lines:?}");
-    let said = m.run(&["forget", "text", "Zebra-Kettle-4471", "--dry-run"]);
+    assert!(lines[0].contains("Zebra-Kettle-Q4471"), "{lines:?}");
+    let said = m.run(&["forget", "text", "Zebra-Kettle-Q4471", "--dry-run"]);
     assert!(
-        said.contains("conventions.md") && said.contains("Zebra-Kettle-4471"),
+        said.contains("conventions.md") && said.contains("Zebra-Kettle-Q4471"),
         "the dry run shows the line: {said}"
     );
 
-    m.run(&["forget", "text", "Zebra-Kettle-4471", "--yes"]);
+    m.run(&["forget", "text", "Zebra-Kettle-Q4471", "--yes"]);
     let notes = m.run_json(&["notes", "list"]);
     let kept = note_ending(&notes, "conventions.md").expect("the conventions note stays");
     assert!(!body(&kept).contains("Zebra-Kettle"), "{}", body(&kept));
@@ -99,7 +99,7 @@ fn forgetting_one_line_keeps_every_other_item_of_its_note() {
     assert!(note_ending(&notes, "commands.md").is_some(), "the other notes stay: {notes:#}");
     let left = holding(&m.home(), "zebra-kettle");
     assert!(left.is_empty(), "files still holding the line: {left:?}");
-    for word in ["zebra", "kettle", "4471"] {
+    for word in ["zebra", "kettle", "q4471"] {
         assert!(holding(&m.home(), word).is_empty(), "files still holding `{word}`");
     }
     // Nothing is left for the dream to rebuild, and nothing of what stays is lost to it.
