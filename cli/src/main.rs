@@ -188,10 +188,11 @@ enum Command {
     /// it up to date and never commits (docs/team.md).
     #[command(subcommand)]
     Share(cmd::share::ShareCommand),
-    /// Share some projects' notes with a team through a Neo4j server: `join <uri>` (this folder's
-    /// project), `add`, `remove`, `sync`, `status`, `leave`. Only those projects' notes go there,
-    /// each person's under their name; profiles, sessions and events stay on each machine
-    /// (docs/team.md).
+    /// Share some projects' notes with a team through a Neo4j server: `join <uri>`, `add`,
+    /// `remove`, `sync`, `status`, `leave`; profiles, sessions and events stay here (docs/team.md).
+    ///
+    /// Only the projects you add have their notes published, each person's under their name; the
+    /// others' are brought in at each dream and `sync`, every item saying who noted it and when.
     #[command(subcommand)]
     Team(cmd::team::TeamCommand),
     /// Add agent-memory's hooks to Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI, Qwen Code,
