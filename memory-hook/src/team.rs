@@ -337,7 +337,7 @@ fn merged(theirs: &[&Note], own: &BTreeSet<String>, scope: &Scope, folder: &str)
     }
     let mut out = Vec::new();
     for (rest, mut notes) in by_path {
-        notes.sort_by(|a, b| b.meta.updated.cmp(&a.meta.updated));
+        notes.sort_by_key(|n| std::cmp::Reverse(n.meta.updated));
         let mut items: Vec<Item> = Vec::new();
         let mut at: BTreeMap<String, usize> = BTreeMap::new();
         for note in &notes {
@@ -371,7 +371,7 @@ fn merged(theirs: &[&Note], own: &BTreeSet<String>, scope: &Scope, folder: &str)
         if items.is_empty() {
             continue;
         }
-        items.sort_by(|a, b| b.when.cmp(&a.when));
+        items.sort_by_key(|i| std::cmp::Reverse(i.when));
         let mut body = String::new();
         for item in &items {
             let line = format!("- {} (noted by {}, {})\n", item.text, item.owners.join(" and "), item.when);
