@@ -146,6 +146,20 @@ fn two_people_share_project_notes_with_attribution_and_nothing_of_their_own() {
     let found = json_in(&bob, &at_bob, &[], &["search", "emojis terse answers"]);
     let hits = format!("{}{}", found["notes"], found["events"]);
     assert!(!hits.contains("emojis"), "{found:#}");
+    // Nor through MCP, whose tools read the same memory.
+    let replies = crate::write_paths::mcp_calls(
+        &bob,
+        &[
+            ("search_notes", json!({ "query": "terse answers without emojis" })),
+            ("search_history", json!({ "query": "emojis" })),
+            ("list_notes", json!({})),
+            ("list_sessions", json!({})),
+        ],
+    );
+    let said = replies.iter().map(Value::to_string).collect::<String>();
+    assert!(!said.contains("prefer terse"), "Alice's profile is not Bob's to find: {said}");
+    assert!(!said.contains("alice-1"), "Alice's session is not Bob's to list: {said}");
+    assert!(said.contains(ALICE), "her project items are, attributed: {said}");
     let sessions = json_in(&bob, &at_bob, &[], &["sessions"]);
     assert!(
         sessions.as_array().unwrap().iter().all(|s| s["key"].as_str().unwrap_or("").contains("bob")),
