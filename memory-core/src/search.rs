@@ -45,7 +45,7 @@ mod software;
 
 pub use concepts::concepts;
 pub use ecosystems::ecosystem;
-pub use everyday::{action, everyday};
+pub use everyday::{action, everyday, when};
 pub use software::software;
 
 /// The topics a note's title, description and body name an instance of ([`concepts`]), one a line:

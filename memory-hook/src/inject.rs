@@ -583,6 +583,9 @@ pub async fn for_prompt(
     if terms.is_empty() || config.prompt_max_notes == 0 {
         return Ok(None);
     }
+    // The terms the prompt is about: words saying only when ("last week") are left out of the
+    // count a note's share is taken of.
+    let asked_about = terms.iter().filter(|t| !memory_core::search::when(t)).count().max(1);
     let expanded = memory_core::search::expand(prompt);
     let specific_terms: Vec<memory_core::search::Term> =
         expanded.iter().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).cloned().collect();
@@ -619,7 +622,7 @@ pub async fn for_prompt(
             .unwrap_or(0);
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
-        let coverage = specific_matched.min(hit.matched_terms) as f32 / terms.len() as f32;
+        let coverage = (specific_matched.min(hit.matched_terms) as f32 / asked_about as f32).min(1.0);
         candidates.insert(
             key,
             Candidate {
@@ -797,7 +800,9 @@ async fn by_words_only(
     by_words: &[(String, f64, usize)],
 ) -> memory_core::Result<Vec<(String, f32)>> {
     // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
-    let min_terms = config.prompt_min_terms.clamp(1, terms.len().div_ceil(2));
+    // Words saying only when ("last week") do not make a prompt longer.
+    let asked_about = terms.iter().filter(|t| !memory_core::search::when(t)).count();
+    let min_terms = config.prompt_min_terms.clamp(1, asked_about.div_ceil(2).max(1));
     let top = by_words.iter().map(|h| h.1).max_by(f64::total_cmp).unwrap_or(0.0);
     let most = by_words.iter().map(|h| h.2).max().unwrap_or(0);
     let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
@@ -1260,6 +1265,52 @@ mod tests {
         assert!(!found.iter().any(|k| k.ends_with("profile/about.md")), "{found:?}");
         let found = ask("small commits in rust on my laptop").await;
         assert!(found.iter().any(|k| k.ends_with("profile/about.md")), "a strong match: {found:?}");
+    }
+
+    #[tokio::test]
+    async fn saying_when_makes_a_short_prompt_no_less_about_its_note() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let backfill = note(
+            here.clone(),
+            "project/ledger/backfill.md",
+            NoteKind::Procedure,
+            0,
+            "Recomputing past days: `airflow dags backfill ledger_daily -s <from> -e <to>`, a week at most.\n",
+        );
+        let rotate = note(
+            here,
+            "project/ledger/certificates.md",
+            NoteKind::Procedure,
+            0,
+            "Certificates are rotated with `make rotate-certs`; the old ones stay valid for a day.\n",
+        );
+        for n in [&backfill, &rotate] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        for (prompt, wanted) in [
+            ("backfill last week", "backfill.md"),
+            ("rerun the backfill from last night", "backfill.md"),
+            ("backfill yesterday and the day before", "backfill.md"),
+            ("rotate the certs tomorrow morning", "certificates.md"),
+        ] {
+            let found = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 2_400, None)
+                .await
+                .unwrap()
+                .map(|i| i.notes)
+                .unwrap_or_default();
+            assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
+        }
+        // Saying when alone is about nothing.
+        for vague in ["what did we do yesterday", "plans for next week"] {
+            let found = super::for_prompt(&store, &project, vague, &BTreeSet::new(), &config, 2_400, None)
+                .await
+                .unwrap();
+            assert!(found.is_none(), "{vague}: {found:?}");
+        }
     }
 
     #[tokio::test]

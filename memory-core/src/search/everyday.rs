@@ -453,6 +453,47 @@ const ACTIONS: &[&str] = &[
     "used", "uses", "using", "want", "working", "write", "writes", "writing", "written", "wrote",
 ];
 
+/// Words that say when something is asked for or happened, not what it is about: "backfill last
+/// week", "the deploy from yesterday", "rerun it tonight".
+const WHEN: &[&str] = &[
+    "afternoon",
+    "ago",
+    "earlier",
+    "evening",
+    "friday",
+    "hour",
+    "hours",
+    "last",
+    "later",
+    "minute",
+    "minutes",
+    "monday",
+    "month",
+    "months",
+    "morning",
+    "next",
+    "night",
+    "recently",
+    "saturday",
+    "soon",
+    "sunday",
+    "thursday",
+    "today",
+    "tomorrow",
+    "tonight",
+    "tuesday",
+    "wednesday",
+    "week",
+    "weekend",
+    "weeks",
+    "yesterday",
+];
+
+/// Whether `word` (lowercase) only says when: a prompt is no less about a note for saying when.
+pub fn when(word: &str) -> bool {
+    WHEN.binary_search(&word).is_ok()
+}
+
 /// Whether `word` (lowercase) is a verb any task is asked with or everyday English:
 /// on its own it does not say what a prompt is about.
 pub fn action(word: &str) -> bool {
@@ -471,6 +512,7 @@ mod tests {
     fn the_list_is_sorted_and_leaves_software_words_out() {
         assert!(super::EVERYDAY.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
         assert!(super::ACTIONS.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+        assert!(super::WHEN.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
         for word in ["add", "write", "create", "use"] {
             assert!(super::action(word) && !super::everyday(word), "{word}");
         }
