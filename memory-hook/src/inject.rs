@@ -614,7 +614,7 @@ pub async fn for_prompt(
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
-        let fact = names_topic(&hit.note, &topics);
+        let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &specific_terms);
         let best = blocks(&hit.note.body)
             .iter()
             .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
@@ -768,6 +768,64 @@ fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
                 && b.chars().count() <= FACT_CHARS
                 && memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0
         })
+}
+
+/// The shortest word that counts as naming a file it is a part of: shorter parts of file names are
+/// common words ("name", "value", "test").
+const NAMED_PART_CHARS: usize = 7;
+
+/// Whether a short passage of a project's `note` names a file or an identifier that one of the prompt's words
+/// not everyday English is a part of: "the swapchain code" and `src/render/vk_swapchain.cpp`,
+/// "the scheduler's config" and `config/scheduler.toml`, "the checkout flow" and
+/// `CheckoutFlowView.swift`.
+fn names_file(note: &Note, terms: &[memory_core::search::Term]) -> bool {
+    if !matches!(note.meta.scope, Scope::Project(_)) {
+        // A project's files; the user's notes name files of every project.
+        return false;
+    }
+    let wanted: Vec<&str> = terms
+        .iter()
+        .filter(|t| {
+            !t.asked.contains(' ')
+                && t.asked.chars().count() >= NAMED_PART_CHARS
+                && !memory_core::search::action(&t.asked)
+        })
+        .flat_map(|t| t.forms.iter().map(String::as_str))
+        .collect();
+    !wanted.is_empty()
+        && blocks(&note.body).iter().any(|b| {
+            !b.trim_start().starts_with('#')
+                && b.chars().count() <= FACT_CHARS
+                && memory_core::code_spans(b).any(|span| {
+                    span.split(|c: char| c.is_whitespace() || c == '=')
+                        .filter(|token| {
+                            token.contains(['/', '_', '.']) || token.chars().skip(1).any(char::is_uppercase)
+                        })
+                        .flat_map(identifier_parts)
+                        .any(|part| wanted.contains(&part.as_str()))
+                })
+        })
+}
+
+/// The words an identifier or path is made of, lowercased: `vk_swapchain.cpp` gives `vk`,
+/// `swapchain`, `cpp`; `ktlintFormat` gives `ktlint`, `format`.
+fn identifier_parts(token: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for piece in token.split(|c: char| !c.is_alphanumeric()) {
+        let mut word = String::new();
+        let mut previous_lower = false;
+        for c in piece.chars() {
+            if c.is_uppercase() && previous_lower && !word.is_empty() {
+                parts.push(std::mem::take(&mut word));
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.extend(c.to_lowercase());
+        }
+        if !word.is_empty() {
+            parts.push(word);
+        }
+    }
+    parts
 }
 
 /// The fewest characters of a note worth giving on a prompt.
@@ -1311,6 +1369,39 @@ mod tests {
                 .unwrap();
             assert!(found.is_none(), "{vague}: {found:?}");
         }
+    }
+
+    #[test]
+    fn a_file_is_named_by_the_words_it_is_made_of() {
+        assert_eq!(
+            super::identifier_parts("src/render/vk_swapchain.cpp"),
+            ["src", "render", "vk", "swapchain", "cpp"]
+        );
+        assert_eq!(super::identifier_parts("CheckoutFlowView.swift"), ["checkout", "flow", "view", "swift"]);
+        assert_eq!(super::identifier_parts("./gradlew ktlintFormat"), ["gradlew", "ktlint", "format"]);
+        let project = project();
+        let hot = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- `src/render/vk_swapchain.cpp` (7×)\n- `config/scheduler.toml` (3×)\n- `Sources/App/CheckoutFlowView.swift` (2×)\n",
+        );
+        for (prompt, named) in [
+            ("where's the swapchain recreation code?", true),
+            ("bump the retry count in the scheduler config", true),
+            ("the checkout screen flickers on rotation", true),
+            // Short parts of file names are common words, and a user's note names files of every
+            // project.
+            ("give me five names for a team", false),
+            ("what is a swift closure?", false),
+        ] {
+            let terms = memory_core::search::expand(prompt);
+            assert_eq!(super::names_file(&hot, &terms), named, "{prompt}");
+        }
+        let mut users = hot.clone();
+        users.meta.scope = Scope::User;
+        assert!(!super::names_file(&users, &memory_core::search::expand("where's the swapchain code?")));
     }
 
     #[tokio::test]
