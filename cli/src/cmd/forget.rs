@@ -18,9 +18,7 @@ use crate::output;
 pub(crate) struct ForgetArgs {
     #[command(subcommand)]
     what: Option<What>,
-    /// Everything this memory holds: every event, note, history, index, journal, ledger and log
-    /// (on a server store, the server's and the local copy). The config and the installed hooks
-    /// stay. Lists what would go unless --yes is given.
+    /// Everything of this memory (the config and hooks stay); lists it unless --yes
     #[arg(long)]
     all: bool,
     /// Delete without asking first (needed when stdin is not a terminal).
