@@ -408,7 +408,7 @@ fn a_rename_reaches_the_local_copy_at_once_by_command_and_by_project_file() {
     std::fs::write(dir.join(".agent-memory.toml"), "project = \"kestrel-mart\"\n").unwrap();
     let context = start(&format!("kestrel-file-{}", std::process::id()));
     assert!(
-        context.contains("kestrel canary") && context.contains("under `project/kestrel-mart/`"),
+        context.contains("kestrel canary") && context.contains("under `project/kestrel-mart/"),
         "{context}"
     );
     assert_eq!(copied_project_paths(&m), [format!("project/kestrel-mart/{inner}")], "before any refresh");
