@@ -722,7 +722,6 @@ impl Work<'_> {
         })
     }
 
-    /// Forward mode: journals an event for the forwarder.
     /// Forward mode, the project just renamed in its project file: its notes in the local copy
     /// move to the folder of the new name at once, as the server's do at the copy's next refresh
     /// (which files them there first). A copy that cannot be changed now is changed then.
@@ -733,6 +732,7 @@ impl Work<'_> {
         }
     }
 
+    /// Forward mode: journals an event for the forwarder.
     fn forward_event(&self, event: &HookEvent) -> memory_core::Result<String> {
         journaled(Journal::new(self.config.journal_dir()).write(event))
     }

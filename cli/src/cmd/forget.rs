@@ -1,6 +1,6 @@
 //! `forget`: delete a session, an event, the events holding a text, a time range, a project, a
-//! note or (`--all`) everything for good (`memory_hook::forget` does the work; this is arguments, the question and the
-//! printing).
+//! note or (`--all`) everything for good (`memory_hook::forget` does the work; this is
+//! arguments, the question and the printing).
 
 use std::process::ExitCode;
 
