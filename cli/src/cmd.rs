@@ -14,6 +14,7 @@ pub(crate) mod query;
 pub(crate) mod redact;
 pub(crate) mod share;
 pub(crate) mod sync;
+pub(crate) mod team;
 pub(crate) mod ui;
 
 use memory_core::{HarnessAdapter, NotePath};

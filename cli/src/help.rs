@@ -7,7 +7,7 @@ pub(crate) const WIDTH: usize = 100;
 /// The groups, in the order help lists them; a command in none goes to the last.
 const GROUPS: &[(&str, &[&str])] = &[
     ("Start here", &["install", "demo", "doctor", "ui"]),
-    ("Daily", &["sessions", "timeline", "search", "notes", "projects", "share", "pause", "resume"]),
+    ("Daily", &["sessions", "timeline", "search", "notes", "projects", "share", "team", "pause", "resume"]),
     (
         "Maintenance",
         &[

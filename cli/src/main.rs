@@ -188,6 +188,13 @@ enum Command {
     /// it up to date and never commits (docs/team.md).
     #[command(subcommand)]
     Share(cmd::share::ShareCommand),
+    /// Share some projects' notes with a team through a Neo4j server: `join <uri>`, `add`,
+    /// `remove`, `sync`, `status`, `leave`; profiles, sessions and events stay here (docs/team.md).
+    ///
+    /// Only the projects you add have their notes published, each person's under their name; the
+    /// others' are brought in at each dream and `sync`, every item saying who noted it and when.
+    #[command(subcommand)]
+    Team(cmd::team::TeamCommand),
     /// Add agent-memory's hooks to Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI, Qwen Code,
     /// Factory droid, OpenCode and/or Cline (merging, never clobbering).
     Install(install::InstallArgs),
@@ -297,6 +304,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 tree::import(&config, store.as_ref(), &dir, delete_missing, json).await
             }
             Command::Share(command) => cmd::share::run(command, json).await,
+            Command::Team(command) => cmd::team::run(command, json).await,
             Command::Install(args) => install::install(&args, json).await,
             Command::Uninstall(args) => install::uninstall(&args, json).await,
             Command::Doctor(args) => install::doctor(&args, json).await,

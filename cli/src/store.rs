@@ -53,6 +53,19 @@ impl memory_hook::OpenStore for HookStores {
         Ok(Some(Arc::new(open_replica(config)?)))
     }
 
+    async fn open_team(&self, config: &Config) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
+        if !config.team.is_on() {
+            return Ok(None);
+        }
+        let team = open_team(config).await.map_err(|e| {
+            let transient = e.chain().any(|cause| {
+                cause.downcast_ref::<memory_core::Error>().is_some_and(memory_core::Error::is_transient)
+            });
+            memory_core::Error::backend("team server", format!("{e:#}"), transient)
+        })?;
+        Ok(Some(team))
+    }
+
     async fn tidy_replica(&self, config: &Config) -> memory_core::Result<()> {
         open_replica(config)?.optimize_note_search().await
     }
@@ -79,6 +92,27 @@ fn open_sqlite(config: &Config, inline: bool) -> anyhow::Result<Arc<dyn MemorySt
     let sqlite = memory_store_sqlite::SqliteConfig::new(path.clone()).with_inline(inline);
     let store = memory_store_sqlite::SqliteStore::open(&sqlite)
         .with_context(|| format!("cannot open the SQLite store at {}", path.display()))?;
+    Ok(Arc::new(store))
+}
+
+/// Opens the team server of `[team]`: a Neo4j server that holds only shared project notes.
+pub(crate) async fn open_team(config: &Config) -> anyhow::Result<Arc<dyn MemoryStore>> {
+    let team = &config.team;
+    let lookup = |name: &str| match name {
+        "NEO4J_URI" => team.uri.clone(),
+        "NEO4J_USERNAME" => team.username.clone(),
+        "NEO4J_PASSWORD" => team.password.clone(),
+        "NEO4J_DATABASE" => team.database.clone(),
+        _ => None,
+    };
+    let neo = memory_store_neo4j::Neo4jConfig::from_vars(lookup)
+        .context("no team server is set up: `agent-memory team join <bolt-uri>` sets one")?;
+    let uri = neo.uri.clone();
+    let store = memory_store_neo4j::Neo4jStore::connect(&neo).await.with_context(|| {
+        format!(
+            "cannot connect to the team server at {uri} (`[team]` in the config; AGENT_MEMORY_TEAM_PASSWORD)"
+        )
+    })?;
     Ok(Arc::new(store))
 }
 

@@ -25,9 +25,9 @@ pub use event::{
 };
 pub use in_memory::InMemoryStore;
 pub use note::{
-    GENERATOR_HUMAN, GENERATOR_USER, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN, MAX_TAGS,
-    MAX_TITLE_LEN, Note, NoteChange, NoteDefaults, NoteKind, NoteMeta, NotePath, code_spans, item_text,
-    project_folder, slug, without_counts,
+    GENERATOR_HUMAN, GENERATOR_TEAM, GENERATOR_USER, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN,
+    MAX_TAGS, MAX_TITLE_LEN, Note, NoteChange, NoteDefaults, NoteKind, NoteMeta, NotePath, code_spans,
+    item_text, project_folder, slug, without_counts,
 };
 pub use payload::{missing_field, parse_payload};
 pub use project_names::ProjectNames;

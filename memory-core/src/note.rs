@@ -226,6 +226,10 @@ pub const GENERATOR_HUMAN: &str = "human";
 /// Who wrote a note's current version, when a person wrote it with `notes add` or `notes edit`.
 pub const GENERATOR_USER: &str = "user";
 
+/// How the generator of a note from a team server begins: `team:<owner>`, the person whose notes
+/// it was made from (their e-mail, or the name they set).
+pub const GENERATOR_TEAM: &str = "team:";
+
 /// A note's frontmatter.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -270,6 +274,13 @@ impl Note {
     /// not overwrite it).
     pub fn is_human_edited(&self) -> bool {
         self.meta.generator == GENERATOR_HUMAN || self.meta.generator == GENERATOR_USER
+    }
+
+    /// The person a note from a team server was made from, when it is one (its generator is
+    /// [`GENERATOR_TEAM`]`<owner>`): other people's project notes, never the dream's to merge into
+    /// nor this machine's to share.
+    pub fn team_owner(&self) -> Option<&str> {
+        self.meta.generator.strip_prefix(GENERATOR_TEAM).filter(|owner| !owner.is_empty())
     }
 
     /// Checks the limits every writer (dream, MCP, import) must respect.

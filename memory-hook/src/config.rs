@@ -58,6 +58,48 @@ pub struct Config {
     pub retention: RetentionConfig,
     /// The web viewer (`agent-memory ui`).
     pub viewer: ViewerConfig,
+    /// A team server the project notes of some projects are shared through (`agent-memory team`).
+    pub team: TeamConfig,
+}
+
+/// A team server: a Neo4j server that people share some projects' notes through. Only those
+/// projects' notes go there, each person's under their own name; events, the profile and
+/// sessions never do (docs/team.md).
+#[derive(Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct TeamConfig {
+    /// Bolt URI of the team's Neo4j server, for example `bolt://memory.internal:7687`.
+    pub uri: Option<String>,
+    /// User name on it (default `neo4j`).
+    pub username: Option<String>,
+    /// Password (prefer `AGENT_MEMORY_TEAM_PASSWORD`).
+    pub password: Option<String>,
+    /// Database name, when the server has several.
+    pub database: Option<String>,
+    /// Who this memory's notes are from, as the team reads it; defaults to git's `user.email`.
+    pub owner: Option<String>,
+    /// The projects whose notes are shared there, by name or id. No other project's notes go.
+    pub projects: Vec<String>,
+}
+
+impl TeamConfig {
+    /// Whether a team server is set up and shares at least one project.
+    pub fn is_on(&self) -> bool {
+        self.uri.as_deref().is_some_and(|uri| !uri.trim().is_empty()) && !self.projects.is_empty()
+    }
+}
+
+impl std::fmt::Debug for TeamConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TeamConfig")
+            .field("uri", &self.uri)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<hidden>"))
+            .field("database", &self.database)
+            .field("owner", &self.owner)
+            .field("projects", &self.projects)
+            .finish()
+    }
 }
 
 /// The default port of the web viewer.
@@ -485,6 +527,9 @@ impl Config {
             if let Some(value) = var(name) {
                 *slot = Some(value);
             }
+        }
+        if let Some(password) = var("AGENT_MEMORY_TEAM_PASSWORD") {
+            self.team.password = Some(password);
         }
         for (name, slot) in [
             ("AGENT_MEMORY_HOOK_DEADLINE_MS", &mut self.hook.deadline_ms),

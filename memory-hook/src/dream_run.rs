@@ -259,6 +259,9 @@ pub async fn dream(
         // Shared folders follow the notes (never committed); one that cannot be written is
         // written at the next run.
         let _ = crate::share::after_dream(config, store, &names).await;
+        // Shared projects' notes go to the team server and the others' come in; a server out of
+        // reach costs the run nothing (the next run tries again, and `doctor` says so).
+        let _ = crate::team::sync_configured(config, stores, store, &names).await;
         // What this run distilled may now be old enough to go; a failure costs the run nothing.
         let _ = crate::retention::prune_configured(config, &Env::process(), store).await;
         // Hooks in forward mode read the notes from their local copy.

@@ -286,7 +286,7 @@ fn cut_at_word(text: &str, cap: usize) -> String {
 }
 
 /// A line's words, lowercased, without its counts: what two notes saying the same share.
-fn said_in(line: &str) -> String {
+pub(crate) fn said_in(line: &str) -> String {
     let text = line.trim().trim_start_matches(['-', '*']).trim();
     memory_core::search::words(memory_core::without_counts(text)).join(" ")
 }

@@ -65,6 +65,7 @@ mod runtime;
 pub mod sessions;
 pub mod settings;
 pub mod share;
+pub mod team;
 pub mod tool_time;
 mod watchdog;
 

@@ -82,6 +82,13 @@ pub trait OpenStore: Send + Sync {
         Ok(None)
     }
 
+    /// Opens the team server of `[team]` ([`crate::team`]), which holds only the shared projects'
+    /// notes. `None` when this integration reaches none (the default).
+    async fn open_team(&self, config: &Config) -> memory_core::Result<Option<Arc<dyn MemoryStore>>> {
+        let _ = config;
+        Ok(None)
+    }
+
     /// Tidies the local copy after a refresh changed its notes, for the hooks that read it next
     /// (the binary merges its full-text index into one segment). Nothing by default.
     async fn tidy_replica(&self, config: &Config) -> memory_core::Result<()> {

@@ -1,5 +1,5 @@
 //! Every effective setting and where it came from: the built-in default, the config file, or an
-//! environment variable. Secrets (the Neo4j password, `[redact] values`) are shown as set or not,
+//! environment variable. Secrets (the Neo4j and team passwords, `[redact] values`) are shown as set or not,
 //! never in clear.
 
 use serde_json::Value;
@@ -49,6 +49,7 @@ const ENV_KEYS: &[(&str, &str)] = &[
     ("NEO4J_USERNAME", "store.neo4j.username"),
     ("NEO4J_PASSWORD", "store.neo4j.password"),
     ("NEO4J_DATABASE", "store.neo4j.database"),
+    ("AGENT_MEMORY_TEAM_PASSWORD", "team.password"),
     ("AGENT_MEMORY_HOOK_DEADLINE_MS", "hook.deadline_ms"),
     ("AGENT_MEMORY_HOOK_INJECT_DEADLINE_MS", "hook.inject_deadline_ms"),
 ];
@@ -103,7 +104,7 @@ fn in_file(file: &toml::Table, key: &str) -> bool {
 /// `value` with secrets replaced by whether they are set.
 fn hidden(key: &str, value: Value) -> Value {
     match (key, value) {
-        ("store.neo4j.password", Value::String(_)) => Value::String("[set]".to_owned()),
+        ("store.neo4j.password" | "team.password", Value::String(_)) => Value::String("[set]".to_owned()),
         ("redact.values", Value::Array(items)) => Value::Array(
             items
                 .into_iter()

@@ -299,6 +299,10 @@ pub async fn write_out(
     std::fs::create_dir_all(&shared.folder).map_err(Error::create_dir(&shared.folder))?;
     let mut kept = BTreeSet::new();
     for note in &notes {
+        if note.team_owner().is_some() {
+            // Other people's notes from a team server are theirs to share.
+            continue;
+        }
         let rel = file_of(note);
         let texts = [Some(note.meta.title.as_str()), note.meta.description.as_deref(), Some(&note.body)];
         if texts.into_iter().flatten().any(private) {

@@ -125,7 +125,11 @@ fn main() -> anyhow::Result<()> {
     let mut plan: Vec<(Backend, usize)> = if only == "neo4j" {
         Vec::new()
     } else {
-        [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect()
+        let mut plan: Vec<(Backend, usize)> =
+            [1_000usize, 10_000, 100_000].into_iter().map(|n| (Backend::Sqlite, n)).collect();
+        // A team server configured: the same store with the team's notes brought in.
+        plan.insert(2, (Backend::Team, 10_000));
+        plan
     };
     match neo4j_server().filter(|_| only != "sqlite") {
         Some(config) => {
@@ -165,6 +169,8 @@ fn main() -> anyhow::Result<()> {
         // Neo4j in forward mode, with the shipped deadlines.
         let store_config = match &backend {
             Backend::Sqlite => String::new(),
+            // Hooks never reach the team server: an address nothing listens on shows it.
+            Backend::Team => "[team]\nuri = \"bolt://127.0.0.1:9\"\nprojects = [\"acme-api\"]\n".to_owned(),
             Backend::Neo4j { .. } => "[store]\nbackend = \"neo4j\"\n".to_owned(),
         };
         std::fs::write(
@@ -173,7 +179,7 @@ fn main() -> anyhow::Result<()> {
         )?;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let store: Box<dyn MemoryStore> = match &backend {
-            Backend::Sqlite => Box::new(memory_store_sqlite::SqliteStore::open(
+            Backend::Sqlite | Backend::Team => Box::new(memory_store_sqlite::SqliteStore::open(
                 &memory_store_sqlite::SqliteConfig::new(home.join("memory.db")),
             )?),
             Backend::Neo4j { config, .. } => {
@@ -181,6 +187,10 @@ fn main() -> anyhow::Result<()> {
             }
         };
         runtime.block_on(seed(&*store, notes))?;
+        if matches!(backend, Backend::Team) {
+            let id = memory_hook::project::Registry::new(&home).identify(&project).id;
+            runtime.block_on(seed_team(&*store, &id, TEAM_NOTES))?;
+        }
         let env =
             Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project, backend };
         // The local copy of the notes hooks read in forward mode.
@@ -326,6 +336,9 @@ impl Kept {
 /// The store a row measures.
 enum Backend {
     Sqlite,
+    /// The embedded store with a team server configured and [`TEAM_NOTES`] notes brought in from
+    /// it in the project's team folder.
+    Team,
     /// A Neo4j server; hooks and the forwarder reach it at `hooks_uri` (directly, or through the
     /// delaying proxy).
     Neo4j {
@@ -339,6 +352,7 @@ impl Backend {
     fn name(&self) -> &'static str {
         match self {
             Self::Sqlite => "sqlite",
+            Self::Team => "team",
             Self::Neo4j { label, .. } => label,
         }
     }
@@ -533,6 +547,39 @@ fn prompt_payload(cwd: &Path, i: usize) -> (String, Value) {
 }
 
 /// `count` notes of the user's, each with common developer words and rare project words.
+/// Notes brought in from a team server in the team row: a project's worth.
+const TEAM_NOTES: usize = 50;
+
+/// `count` notes of the project `id` as a team sync brings them in: in its `team/` folder,
+/// written by `team:<people>`, each item attributed.
+async fn seed_team(store: &dyn MemoryStore, id: &str, count: usize) -> anyhow::Result<()> {
+    let notes: Vec<NoteChange> = (0..count)
+        .map(|i| {
+            let words: Vec<&str> = (0..6).map(|k| WORDS[(i * 13 + k * 7) % WORDS.len()]).collect();
+            let note = Note {
+                path: NotePath::new(format!("project/acme-api/team/conventions-{i}.md"))?,
+                meta: NoteMeta {
+                    title: format!("{} {} conventions (team)", words[0], words[1]),
+                    description: Some("What sam@example.com, kim@example.com noted".to_owned()),
+                    tags: vec![],
+                    scope: Scope::Project(id.to_owned()),
+                    kind: NoteKind::Convention,
+                    sources: vec![],
+                    updated: DateTime::UNIX_EPOCH,
+                    generator: "team:sam@example.com, kim@example.com".to_owned(),
+                },
+                body: format!(
+                    "- We use {} for {} (noted by sam@example.com, 2026-12-01)\n- Never {} in {} (noted by kim@example.com and sam@example.com, 2026-11-20)\n",
+                    words[2], words[3], words[4], words[5]
+                ),
+            };
+            anyhow::Ok(NoteChange::Put(note))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    store.commit(&notes, None).await?;
+    Ok(())
+}
+
 async fn seed(store: &dyn MemoryStore, count: usize) -> anyhow::Result<()> {
     {
         let updated: DateTime<Utc> = DateTime::UNIX_EPOCH;

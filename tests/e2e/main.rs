@@ -26,6 +26,7 @@ mod more_clis;
 mod neo4j_restart;
 mod opencode;
 mod output;
+mod people;
 mod privacy;
 mod purge;
 mod real_clis;

@@ -155,8 +155,16 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
     let report = forget::apply(store.as_ref(), &plan).await?;
     // Hooks in forward mode read the notes from a local copy: purged as the store was.
     memory_hook::forward::purge_replica(&config, &crate::store::HookStores, store.as_ref(), &plan).await?;
+    // What left the shared projects' notes leaves the team server too.
+    let team = if config.team.is_on() { Some(crate::cmd::team::sync(&config).await) } else { None };
+    if let Some(Err(e)) = &team {
+        output::error(&format!(
+            "agent-memory: the team server still has your notes as they were: {e:#}; `agent-memory team sync` retries"
+        ));
+    }
     if json {
-        output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report }))?;
+        let team = team.and_then(Result::ok);
+        output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report, "team": team }))?;
     } else {
         output::print(&summary(&report));
     }

@@ -143,6 +143,8 @@ pub(crate) struct Report {
     pub(crate) capture: super::capture::CaptureCheck,
     /// Projects that share their notes through their repository (`[share] notes`).
     pub(crate) shared: Vec<memory_hook::share::Sharing>,
+    /// The team server some projects' notes are shared through (`[team]`).
+    pub(crate) team: Option<memory_hook::team::TeamStatus>,
     pub(crate) last_events: Vec<LastEvent>,
     /// The last hook run of each harness, from the hook log.
     pub(crate) last_hooks: Vec<HookRun>,
@@ -264,6 +266,10 @@ pub(crate) async fn check(
     let dream = dream_findings(&data, waiting, &mut warnings, &mut problems);
     let capture = super::capture::check(&data, &mut problems);
     let shared = memory_hook::share::sharing(&data);
+    let team = memory_hook::team::status(&data);
+    if let Some(error) = team.as_ref().and_then(|t| t.last.as_ref()).and_then(|l| l.error.as_ref()) {
+        warnings.push(format!("the last team sync failed: {error}"));
+    }
     let last_hooks = log_dir.map(|dir| hook_log::last_runs(&dir.join("hook.log"))).unwrap_or_default();
     for hook in last_hooks.iter().filter(|h| h.outcome == RunOutcome::Failed) {
         warnings.push(format!(
@@ -283,6 +289,7 @@ pub(crate) async fn check(
         delivery,
         capture,
         shared,
+        team,
         last_events,
         last_hooks,
         warnings,
@@ -811,6 +818,9 @@ pub(crate) fn render_at(report: &Report, now: DateTime<Utc>, clock: &Clock) -> S
     out.push_str(&render_dream(&report.dream, now, clock));
     out.push_str(&super::capture::render(&report.capture));
     out.push_str(&render_shared(&report.shared));
+    if let Some(team) = &report.team {
+        out.push_str(&format!("\n{}\n", crate::cmd::team::describe(team)));
+    }
     if !report.warnings.is_empty() {
         out.push_str("\nwarnings:\n");
         for w in &report.warnings {
