@@ -179,8 +179,9 @@ pub struct Plan {
     /// The project to remove from the project registry (its name, folders and remotes), for a
     /// forgotten project.
     pub registry_entry: Option<String>,
-    /// Other files deleted whole, when everything is forgotten: the logs, the dream's and the
-    /// forwarder's records, the share ledgers, the project registry, the context files.
+    /// Other files deleted whole, when everything is forgotten: the logs, the dream's, the
+    /// forwarder's and the team sync's records, the share ledgers, the project registry, the
+    /// context files.
     pub files: Vec<PathBuf>,
     /// The configuration (the registry's data folder, the embedding model).
     #[serde(skip)]
@@ -483,6 +484,7 @@ fn whole_files(plan: &mut Plan, config: &Config, env: &Env) {
         config.dream_dir(),
         config.forward_dir(),
         data.join("share"),
+        data.join("team"),
     ] {
         plan.files.extend(files_below(&dir));
     }

@@ -155,20 +155,30 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
     let report = forget::apply(store.as_ref(), &plan).await?;
     // Hooks in forward mode read the notes from a local copy: purged as the store was.
     memory_hook::forward::purge_replica(&config, &crate::store::HookStores, store.as_ref(), &plan).await?;
-    // What left the shared projects' notes leaves the team server too.
-    let team = if config.team.is_on() { Some(crate::cmd::team::sync(&config).await) } else { None };
-    if let Some(Err(e)) = &team {
-        output::error(&format!(
-            "agent-memory: the team server still has your notes as they were: {e:#}; `agent-memory team sync` retries"
-        ));
-    }
+    let team = team_sync(&config).await;
     if json {
-        let team = team.and_then(Result::ok);
         output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report, "team": team }))?;
     } else {
         output::print(&summary(&report));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What left the shared projects' notes leaves the team server too; what the sync did, when it
+/// did (a failure is said on stderr).
+async fn team_sync(config: &Config) -> Option<memory_hook::team::Synced> {
+    if !config.team.is_on() {
+        return None;
+    }
+    match crate::cmd::team::sync(config).await {
+        Ok(synced) => Some(synced),
+        Err(e) => {
+            output::error(&format!(
+                "agent-memory: the team server still has your notes as they were: {e:#}; `agent-memory team sync` retries"
+            ));
+            None
+        }
+    }
 }
 
 /// `forget --all`: what would go unless `--yes` (never a question: all of it goes, or nothing).
@@ -202,8 +212,11 @@ async fn all(
     }
     let report = forget::apply(store, &plan).await?;
     memory_hook::forward::purge_replica(config, &crate::store::HookStores, store, &plan).await?;
+    let team = team_sync(config).await;
     if json {
-        output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report, "kept": kept }))?;
+        output::json(
+            &json!({ "dry_run": false, "plan": plan, "forgotten": report, "kept": kept, "team": team }),
+        )?;
     } else {
         output::print(&format!(
             "{}; {} other file{} deleted
