@@ -488,6 +488,16 @@ fn whole_files(plan: &mut Plan, config: &Config, env: &Env) {
     ] {
         plan.files.extend(files_below(&dir));
     }
+    // A local copy left from a time the store was a server's in forward mode: nothing reads it
+    // now (in forward mode it is purged as the store is).
+    if !config.forwards() {
+        let copy = config.replica_path().to_string_lossy().into_owned();
+        for path in ["", "-wal", "-shm"].map(|end| PathBuf::from(format!("{copy}{end}"))) {
+            if path.exists() {
+                plan.files.push(path);
+            }
+        }
+    }
     let registry = crate::project::Registry::new(&data);
     if registry.path().exists() {
         plan.files.push(registry.path().to_owned());

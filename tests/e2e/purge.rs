@@ -313,6 +313,8 @@ fn forget_all_leaves_no_byte_of_any_prompt_and_keeps_the_config_and_hooks() {
     m.hook("cursor", &app, &cursor("cur-1", &app, "sessionStart", json!({ "session_id": "cur-1" })));
     let rules = app.join(".cursor/rules/agent-memory.mdc");
     assert!(std::fs::read_to_string(&rules).unwrap().contains("emojis"), "the rules file quotes the profile");
+    // A local copy of a server's notes left from a time the store was Neo4j: it goes too.
+    std::fs::write(m.home().join("replica.db"), "- I prefer terse answers with Marzipan headings.").unwrap();
     for word in SAID {
         assert!(!holding(&m.home(), word).is_empty(), "`{word}` was recorded");
     }
