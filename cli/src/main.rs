@@ -118,8 +118,8 @@ enum Command {
         limit: usize,
     },
     /// Delete something for good: a session, an event, the events holding a text, a time range,
-    /// a project or a note, from the store, its indexes, the journal and the logs. Asks first
-    /// unless --yes; --dry-run shows what would go.
+    /// a project, a note or everything (--all), from the store, its indexes, the journal and the
+    /// logs. Asks first unless --yes; --dry-run shows what would go.
     Forget(cmd::forget::ForgetArgs),
     /// List the known projects (name, id, folders, remotes, last seen), rename or merge them.
     Projects {

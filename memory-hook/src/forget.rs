@@ -29,6 +29,11 @@
 //!
 //! Retention ([`Target::Distilled`]) is a forget too, of events the dream has distilled: the
 //! same purge of the store, logs and ledgers, while notes keep their items and sources.
+//!
+//! [`Target::Everything`] is the same purge of all of it: every event, session and note, every
+//! journal file, log, ledger and record the data folder keeps of them, the project registry and
+//! the context files written in projects; the configuration, the installed hooks, the embedding
+//! model and the viewer's token stay.
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
@@ -86,6 +91,12 @@ pub enum Target {
         /// The cut-off time.
         before: DateTime<Utc>,
     },
+    /// Everything this memory holds: every event, session and note, and every file the data
+    /// folder keeps of them (the journal, the logs, the ledgers, the dream's and the forwarder's
+    /// records, the share ledgers, the project registry), with the context files written in
+    /// projects. The configuration, the installed hooks, the embedding model and the viewer's
+    /// token stay.
+    Everything,
 }
 
 /// An event a forget removes, as listed.
@@ -168,6 +179,10 @@ pub struct Plan {
     /// The project to remove from the project registry (its name, folders and remotes), for a
     /// forgotten project.
     pub registry_entry: Option<String>,
+    /// Other files deleted whole, when everything is forgotten: the logs, the dream's, the
+    /// forwarder's and the team sync's records, the share ledgers, the project registry, the
+    /// context files.
+    pub files: Vec<PathBuf>,
     /// The configuration (the registry's data folder, the embedding model).
     #[serde(skip)]
     config: Config,
@@ -200,6 +215,7 @@ impl Plan {
             && self.lines.is_empty()
             && self.ledgers.is_empty()
             && self.registry_entry.is_none()
+            && self.files.is_empty()
     }
 }
 
@@ -220,6 +236,8 @@ pub struct Report {
     pub ledgers: usize,
     /// Projects removed from the project registry.
     pub registry_entries: usize,
+    /// Other files deleted whole.
+    pub files: usize,
 }
 
 fn line_of(stored: &StoredEvent) -> EventLine {
@@ -314,6 +332,11 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
             }
         }
         Target::Distilled { before } => events = distilled(store, *before).await?,
+        Target::Everything => {
+            events = every_event(store).await?;
+            sessions = store.sessions().await?.into_iter().map(|s| s.key).collect();
+            notes = store.list_notes(&NoteFilter::all()).await?;
+        }
     }
     events.sort_by_key(|e| e.position);
     events.dedup_by_key(|e| e.position);
@@ -321,7 +344,8 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
     let mut deleted: BTreeSet<(Scope, NotePath)> =
         notes.iter().map(|n| (n.meta.scope.clone(), n.path.clone())).collect();
     // Notes derived from forgotten events, or holding the text: re-derived from what remains.
-    let distilled = matches!(target, Target::Distilled { .. });
+    // Retention keeps the notes as they are; forgetting everything deletes them all.
+    let distilled = matches!(target, Target::Distilled { .. } | Target::Everything);
     let sightings = if forgotten_ids.is_empty() || distilled {
         Sightings::default()
     } else {
@@ -383,8 +407,13 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
         Target::Project(id) => {
             event.project.as_deref() == Some(id.as_str()) || sessions.contains(&event.session)
         }
+        Target::Everything => true,
         Target::Note { .. } | Target::Distilled { .. } => false,
     };
+    if *target == Target::Everything {
+        whole_files(&mut plan, config, env);
+        return Ok(plan);
+    }
     for dir in journal_dirs(config, env) {
         for path in files_in(&dir) {
             let Ok(bytes) = std::fs::read(&path) else { continue };
@@ -426,6 +455,79 @@ pub async fn plan(store: &dyn MemoryStore, config: &Config, env: &Env, target: &
     }
     plan.lines.retain(|l| !plan.ledgers.contains(&l.path));
     Ok(plan)
+}
+
+/// Before [`Target::Everything`] is planned and applied in forward mode: the journal is delivered
+/// (as `sync` does, waiting for a delivery under way), so its events are stored ones the plan
+/// covers, and no forwarder that had them in hand delivers one after the forget.
+pub async fn deliver_first(config: &Config, env: &Env, store: &dyn MemoryStore) -> Result<()> {
+    if config.forwards() {
+        crate::forward::deliver(&crate::forward::journals(config, env), store).await?;
+    }
+    Ok(())
+}
+
+/// Forgetting everything: every file of the journal, the logs, the ledgers and the records of
+/// the data folder (and the fallback folder's journal and logs), the project registry and the
+/// context files listed, all deleted whole. Locks stay (a process may hold one); the
+/// configuration, the embedding model, the viewer's token and the pause state are no memory.
+fn whole_files(plan: &mut Plan, config: &Config, env: &Env) {
+    let fallback = paths::fallback_data_dir(env);
+    for dir in journal_dirs(config, env) {
+        plan.journal.extend(files_in(&dir));
+    }
+    plan.ledgers.extend(files_below(&config.sessions_dir()));
+    let data = config.data_dir();
+    for dir in [
+        config.log_dir(),
+        fallback.join("logs"),
+        config.dream_dir(),
+        config.forward_dir(),
+        data.join("share"),
+        data.join("team"),
+    ] {
+        plan.files.extend(files_below(&dir));
+    }
+    // A local copy left from a time the store was a server's in forward mode: nothing reads it
+    // now (in forward mode it is purged as the store is).
+    if !config.forwards() {
+        let copy = config.replica_path().to_string_lossy().into_owned();
+        for path in ["", "-wal", "-shm"].map(|end| PathBuf::from(format!("{copy}{end}"))) {
+            if path.exists() {
+                plan.files.push(path);
+            }
+        }
+    }
+    let registry = crate::project::Registry::new(&data);
+    if registry.path().exists() {
+        plan.files.push(registry.path().to_owned());
+    }
+    let listed = std::fs::read_to_string(data.join(crate::context_file::LIST_FILE)).unwrap_or_default();
+    plan.files.extend(
+        listed.lines().map(str::trim).filter(|l| !l.is_empty()).map(PathBuf::from).filter(|p| p.exists()),
+    );
+}
+
+/// Every regular file below `dir`, however deep, but locks (`lock`, `*.lock`): a process may
+/// hold one.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.filter_map(|e| e.ok()) {
+            let Ok(kind) = entry.file_type() else { continue };
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() && name != "lock" && !name.ends_with(".lock") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 impl Plan {
@@ -526,11 +628,28 @@ impl Fix<'_> {
 /// The events retention removes: those at or below `dream:scanned` (every event up to it has been
 /// distilled) that occurred before `before`, a prefix of each session.
 async fn distilled(store: &dyn MemoryStore, before: DateTime<Utc>) -> Result<Vec<StoredEvent>> {
-    const PAGE: usize = 1_000;
     // A complete, unfiltered run has distilled every event up to `dream:scanned`, whatever group
     // it belongs to. A group's own watermark only says where its last chunk ended: one for a
     // project that has been quiet for months stays low, yet nothing of it waits.
     let Some(limit) = store.watermark(dream::SCANNED_WATERMARK).await? else { return Ok(Vec::new()) };
+    let mut seen = events_up_to(store, limit).await?;
+    seen.sort_by(|a, b| (a.event.session.as_str(), a.seq).cmp(&(b.event.session.as_str(), b.seq)));
+    let cuts = memory_core::retention::prefix_cuts(
+        seen.iter().map(|e| (e.event.session.as_str(), e.seq, e.event.occurred_at)),
+        before,
+    );
+    seen.retain(|e| cuts.iter().any(|(cut, last)| cut == e.event.session.as_str() && e.seq <= *last));
+    Ok(seen)
+}
+
+/// Every stored event.
+async fn every_event(store: &dyn MemoryStore) -> Result<Vec<StoredEvent>> {
+    events_up_to(store, u64::MAX).await
+}
+
+/// The stored events at or below position `limit`, in order.
+async fn events_up_to(store: &dyn MemoryStore, limit: u64) -> Result<Vec<StoredEvent>> {
+    const PAGE: usize = 1_000;
     let mut seen = Vec::new();
     let mut after = 0;
     loop {
@@ -543,12 +662,6 @@ async fn distilled(store: &dyn MemoryStore, before: DateTime<Utc>) -> Result<Vec
             break;
         }
     }
-    seen.sort_by(|a, b| (a.event.session.as_str(), a.seq).cmp(&(b.event.session.as_str(), b.seq)));
-    let cuts = memory_core::retention::prefix_cuts(
-        seen.iter().map(|e| (e.event.session.as_str(), e.seq, e.event.occurred_at)),
-        before,
-    );
-    seen.retain(|e| cuts.iter().any(|(cut, last)| cut == e.event.session.as_str() && e.seq <= *last));
     Ok(seen)
 }
 
@@ -640,6 +753,13 @@ pub async fn apply(store: &dyn MemoryStore, plan: &Plan) -> Result<Report> {
     }
     for file in &plan.lines {
         report.lines += rewrite_without(&file.path, |line| plan.names_or_text_in(line))?;
+    }
+    for path in &plan.files {
+        match std::fs::remove_file(path) {
+            Ok(()) => report.files += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(path)(e)),
+        }
     }
     if let Some(id) = &plan.registry_entry {
         crate::project::Registry::new(&plan.config.data_dir()).update(|projects| {

@@ -307,12 +307,17 @@ fn received_at(path: &Path) -> Option<DateTime<Utc>> {
 }
 
 /// Opens the local copy of the notes and brings it level with `store`; the notes written.
+///
+/// Every project's notes in `store` are filed in the folder of its current name first
+/// ([`crate::project::Catalog::load_settled`]), so a rename reaches the copy with the refresh
+/// that follows it, and a copy a hook refiled after a rename keeps its paths.
 pub async fn refresh_replica(
     config: &Config,
     stores: &dyn OpenStore,
     store: &dyn MemoryStore,
 ) -> Result<u64> {
     let Some(copy) = stores.open_replica(config, true).await? else { return Ok(0) };
+    crate::project::Catalog::load_settled(&crate::project::Registry::new(&config.data_dir()), store).await?;
     let refreshed = crate::replica::refresh(store, &*copy, memory_embed::MODEL_NAME).await?;
     drop(copy);
     if refreshed.written + refreshed.deleted > 0 {

@@ -325,10 +325,11 @@ impl<'a> Hook<'a> {
         // One delivery time for the run and a hand-off alike: the event's id derives from it.
         let received_at = Utc::now();
         shared.set_stage(Stage::Read(Arc::clone(&input), received_at));
-        let Prepared { event, project, redacted, off } = match self.prepare(config, &input, received_at)? {
-            Ok(prepared) => prepared,
-            Err(Skipped(why)) => return Ok((self.adapter.render_noop(), why)),
-        };
+        let Prepared { event, project, renamed, redacted, off } =
+            match self.prepare(config, &input, received_at)? {
+                Ok(prepared) => prepared,
+                Err(Skipped(why)) => return Ok((self.adapter.render_noop(), why)),
+            };
         // Shared with the watchdog, which journals it if the deadline passes first.
         let event = Arc::new(event);
         let kind = event.kind.clone();
@@ -385,6 +386,7 @@ impl<'a> Hook<'a> {
             stores: self.stores,
             event: &event,
             project: &project,
+            renamed,
             injects,
             context_file,
             record,
@@ -500,8 +502,8 @@ impl<'a> Hook<'a> {
             .parse(&delivery)
             .map_err(|e| Failed(self.redactor.redact_message(&e.to_string())))?;
         let cwd = event.cwd.clone().map(PathBuf::from).or_else(|| std::env::current_dir().ok());
-        let project =
-            project::Registry::new(&config.data_dir()).identify(cwd.as_deref().unwrap_or(Path::new(".")));
+        let (project, renamed) = project::Registry::new(&config.data_dir())
+            .identify_noting_rename(cwd.as_deref().unwrap_or(Path::new(".")));
         let off = self.capture_off(config, cwd.as_deref(), &project);
         if let Some(off) = &off {
             let may_inject = matches!(event.kind, EventKind::SessionStart | EventKind::UserPromptSubmit);
@@ -516,7 +518,7 @@ impl<'a> Hook<'a> {
             }
         }
         let redacted = self.redactor.redact_event_with(&mut event, &config.hook.limits());
-        Ok(Ok(Prepared { event, project, redacted: redacted.to_string().replace(' ', ","), off }))
+        Ok(Ok(Prepared { event, project, renamed, redacted: redacted.to_string().replace(' ', ","), off }))
     }
 
     /// Why a session in `cwd` of `project` is not recorded, if it is not: one read of the pause
@@ -639,6 +641,8 @@ struct Skipped(String);
 struct Prepared {
     event: HookEvent,
     project: Project,
+    /// Whether this event's project file gave its project a new name.
+    renamed: bool,
     /// What redaction replaced, by kind, for the log.
     redacted: String,
     /// Why the session is not recorded (it is only given notes), if it is not.
@@ -680,6 +684,8 @@ struct Work<'w> {
     stores: &'w dyn OpenStore,
     event: &'w HookEvent,
     project: &'w Project,
+    /// Whether this event's project file gave its project a new name.
+    renamed: bool,
     injects: bool,
     context_file: bool,
     /// Whether the event is stored: `false` for a session that is only given notes.
@@ -723,6 +729,16 @@ impl Work<'_> {
         })
     }
 
+    /// Forward mode, the project just renamed in its project file: its notes in the local copy
+    /// move to the folder of the new name at once, as the server's do at the copy's next refresh
+    /// (which files them there first). A copy that cannot be changed now is changed then.
+    async fn refile_in_copy(&self) {
+        if let Ok(Some(copy)) = self.stores.open_replica(self.config, false).await {
+            let scope = memory_core::Scope::Project(self.project.id.clone());
+            let _ = dream::relocate(&*copy, &scope, &memory_core::project_folder(&self.project.name)).await;
+        }
+    }
+
     /// Forward mode: journals an event for the forwarder.
     fn forward_event(&self, event: &HookEvent) -> memory_core::Result<String> {
         journaled(Journal::new(self.config.journal_dir()).write(event))
@@ -733,6 +749,9 @@ impl Work<'_> {
         meaning: Option<inject::Meaning>,
     ) -> memory_core::Result<(HookResponse, String)> {
         if self.forward {
+            if self.renamed {
+                self.refile_in_copy().await;
+            }
             if !self.injects {
                 let outcome = if self.record { self.forward_event(self.event)? } else { String::new() };
                 return Ok((HookResponse::pass(), outcome));

@@ -348,3 +348,75 @@ fn a_prompt_given_notes_from_the_local_copy_arrives_before_its_injection_record(
         assert_eq!(events[1]["event"]["raw"]["trigger_event"], events[0]["event"]["id"], "{session}");
     }
 }
+
+/// The paths of the notes of the local copy (`<data>/replica.db`) in a project's folder
+/// (`project/<name>/…`), whatever the name.
+fn copied_project_paths(m: &Machine) -> Vec<String> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        use memory_core::MemoryStore as _;
+        let copy = memory_store_sqlite::SqliteStore::open(&memory_store_sqlite::SqliteConfig::new(
+            m.home().join("replica.db"),
+        ))
+        .unwrap();
+        let notes = copy.list_notes(&memory_core::NoteFilter::all()).await.unwrap();
+        notes.into_iter().map(|n| n.path.as_str().to_owned()).filter(|p| p.starts_with("project/")).collect()
+    })
+}
+
+#[test]
+fn a_rename_reaches_the_local_copy_at_once_by_command_and_by_project_file() {
+    let Some(server) = Server::shared() else { return };
+    let env = server.env();
+    let m = Machine::new();
+    let dir = m.project("kestrel-shop");
+    let start = |session: &str| {
+        let run = m.hook_env(
+            "claude",
+            &dir,
+            &claude(session, &dir, "SessionStart", json!({ "source": "startup" })),
+            &env,
+        );
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+        run.context("claude").unwrap_or_default()
+    };
+    start(&format!("kestrel-first-{}", std::process::id()));
+    run_json(
+        &m,
+        &env,
+        &[
+            "notes",
+            "add",
+            "Kestrel deploys",
+            "--scope",
+            "project:kestrel-shop",
+            "--body=- The kestrel canary goes out before noon.",
+        ],
+    );
+    sync_wait(&m, &env);
+    let [path] = &copied_project_paths(&m)[..] else { panic!("one note: {:?}", copied_project_paths(&m)) };
+    assert!(path.starts_with("project/kestrel-shop/"), "{path}");
+    let inner = path.strip_prefix("project/kestrel-shop/").unwrap().to_owned();
+
+    // Renamed by command: the copy hooks read has the new paths when the command returns.
+    run_json(&m, &env, &["projects", "rename", "kestrel-shop", "kestrel-store"]);
+    assert_eq!(copied_project_paths(&m), [format!("project/kestrel-store/{inner}")]);
+    let context = start(&format!("kestrel-renamed-{}", std::process::id()));
+    assert!(context.contains("kestrel canary") && context.contains("(kestrel-store)"), "{context}");
+
+    // Renamed in its project file: the next hook refiles the copy before it injects.
+    std::fs::write(dir.join(".agent-memory.toml"), "project = \"kestrel-mart\"\n").unwrap();
+    let context = start(&format!("kestrel-file-{}", std::process::id()));
+    assert!(
+        context.contains("kestrel canary") && context.contains("under `project/kestrel-mart/"),
+        "{context}"
+    );
+    assert_eq!(copied_project_paths(&m), [format!("project/kestrel-mart/{inner}")], "before any refresh");
+
+    // The next refresh files the server's notes there too, and the copy keeps its paths.
+    sync_wait(&m, &env);
+    assert_eq!(copied_project_paths(&m), [format!("project/kestrel-mart/{inner}")], "after the refresh");
+    let listed = run_json(&m, &env, &["notes", "list", "--scope", "project:kestrel-mart"]);
+    let paths: Vec<&str> = listed.as_array().unwrap().iter().map(|n| n["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, [format!("project/kestrel-mart/{inner}")], "the server's: {listed}");
+}

@@ -184,6 +184,14 @@ fn the_python_sdk_uses_every_tool() {
     assert_eq!(explain["previous_versions"], json!(0));
     let timeline = ok(&report, "timeline");
     assert_eq!(timeline["events"][0]["kind"], json!("UserPromptSubmit"));
+    let sessions = ok(&report, "sessions");
+    let listed = sessions["sessions"].as_array().unwrap_or_else(|| panic!("{sessions}"));
+    let seeded =
+        listed.iter().find(|s| s["session"] == json!(SESSION)).unwrap_or_else(|| panic!("{sessions}"));
+    assert!(
+        seeded["title"].as_str().is_some_and(|t| PROMPT.starts_with(t.trim_end_matches('…'))),
+        "{sessions}"
+    );
 
     assert!(error_text(&report, "invalid_path").contains("note path"));
     assert!(error_text(&report, "bad_scope").contains("project:<id>"));

@@ -406,7 +406,22 @@ fn config_says_where_each_setting_came_from() {
 fn the_demo_shows_what_each_prompt_taught_and_ends_with_the_next_step() {
     let m = Machine::new();
     let dir = m.dir.path().join("demo");
-    let text = m.run(&["demo", "--dir", dir.to_str().unwrap()]);
+    // A zone without daylight saving time, far from UTC: the times shown are its own.
+    let india = chrono::FixedOffset::east_opt(5 * 3600 + 1800).unwrap();
+    let before = chrono::Utc::now().with_timezone(&india);
+    let out =
+        m.command(&["demo", "--dir", dir.to_str().unwrap()]).env("TZ", "Asia/Kolkata").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let after = chrono::Utc::now().with_timezone(&india);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let minutes: Vec<String> =
+        [before, after].iter().map(|t| t.format(" %H:%M local time").to_string()).collect();
+    assert!(
+        text.lines()
+            .filter(|l| l.contains("last active"))
+            .all(|l| minutes.iter().any(|m| l.contains(m.as_str()))),
+        "times in the zone of TZ, {minutes:?}: {text}"
+    );
     let text = text.replace(&*dir.to_string_lossy(), "[demo]");
     let report =
         regex::Regex::new(r"(?m)^   (the dream the session's end started|no dream started by itself).*$")

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::neo4j_restart::{PrivateServer, tooling_available};
-use crate::support::{Machine, claude, holding};
+use crate::support::{Machine, claude, cursor, holding};
 
 /// A Claude Code session in `dir` that says each of `prompts`, then runs `command`.
 fn session(m: &Machine, dir: &Path, id: &str, prompts: &[&str], command: &str) {
@@ -290,4 +290,100 @@ fn on_neo4j_a_forgotten_session_leaves_the_server_and_the_local_copy_and_prune_i
     assert!(found["events"].as_array().unwrap().is_empty(), "pruned from the server: {found:#}");
     let after = note_ending(&run_json_env(&m, &env, &["notes", "list"]), "profile/preferences.md").unwrap();
     assert_eq!(body(&after), body(&preferences), "notes keep what was distilled");
+}
+
+/// Words every session of [`two_sessions`] and the later one said.
+const SAID: [&str; 4] = ["marzipan", "blorptastic", "emojis", "short commit messages"];
+
+#[test]
+fn forget_all_leaves_no_byte_of_any_prompt_and_keeps_the_config_and_hooks() {
+    let m = Machine::new();
+    m.write_config("[dream]\nauto = false\n");
+    let app = m.project("app");
+    let hooked = m.run(&["install", "--harness", "claude", "--no-model"]);
+    assert!(hooked.contains("Claude Code"), "{hooked}");
+    let settings = m.dir.path().join(".claude/settings.json");
+    let hooks = std::fs::read_to_string(&settings).expect("install wrote the hooks");
+    two_sessions(&m, &app);
+    m.run(&["dream"]);
+    session(&m, &app, "later", &["I prefer short commit messages."], "cargo check");
+    m.run(&["dream"]);
+    assert!(!m.run_json(&["search", "blorptastic", "--events"])["events"].as_array().unwrap().is_empty());
+    // Cursor's rules file quotes the notes, in the project.
+    m.hook("cursor", &app, &cursor("cur-1", &app, "sessionStart", json!({ "session_id": "cur-1" })));
+    let rules = app.join(".cursor/rules/agent-memory.mdc");
+    assert!(std::fs::read_to_string(&rules).unwrap().contains("emojis"), "the rules file quotes the profile");
+    // A local copy of a server's notes left from a time the store was Neo4j: it goes too.
+    std::fs::write(m.home().join("replica.db"), "- I prefer terse answers with Marzipan headings.").unwrap();
+    for word in SAID {
+        assert!(!holding(&m.home(), word).is_empty(), "`{word}` was recorded");
+    }
+
+    // Without --yes: what would go, nothing deleted.
+    let dry = m.run(&["forget", "--all"]);
+    assert!(dry.contains("would forget everything") && dry.contains("dry run: nothing was deleted"), "{dry}");
+    assert!(dry.contains("left as they are: the config file"), "{dry}");
+    let plan = m.run_json(&["forget", "--all"]);
+    assert_eq!(plan["dry_run"], json!(true), "{plan:#}");
+    assert!(plan["plan"]["events"].as_array().unwrap().len() >= 15, "{plan:#}");
+    assert!(!holding(&m.home(), "blorptastic").is_empty(), "a dry run deletes nothing");
+
+    let done = m.run(&["forget", "--all", "--yes"]);
+    assert!(done.starts_with("forgot ") && done.contains("left as they are: the config file"), "{done}");
+    for word in SAID {
+        let left = holding(&m.home(), word);
+        assert!(left.is_empty(), "files under the data folder still holding `{word}`: {left:?}");
+    }
+    assert!(!rules.exists(), "the rules file quoting the notes is gone");
+    assert_eq!(m.run_json(&["notes", "list"]), json!([]));
+    assert_eq!(m.run_json(&["sessions"]), json!([]));
+    assert!(m.run_json(&["search", "thiserror"])["events"].as_array().unwrap().is_empty());
+    // The config and the hooks stay, and the memory records again.
+    let config = std::fs::read_to_string(m.dir.path().join("config.toml")).unwrap();
+    assert!(config.contains("auto = false"), "{config}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), hooks, "the hooks are as install wrote them");
+    session(&m, &app, "after", &["We use tabs for indentation in this repo."], "cargo fmt");
+    let sessions = m.run_json(&["sessions"]);
+    assert_eq!(sessions.as_array().unwrap().len(), 1, "{sessions:#}");
+    assert!(holding(&m.home(), "marzipan").is_empty());
+}
+
+#[test]
+fn on_neo4j_forget_all_empties_the_server_and_the_local_copy() {
+    if !tooling_available() {
+        return;
+    }
+    let server = PrivateServer::start();
+    let env = [
+        ("AGENT_MEMORY_STORE", "neo4j"),
+        ("NEO4J_URI", server.uri.as_str()),
+        ("NEO4J_USERNAME", "neo4j"),
+        ("NEO4J_PASSWORD", server.password.as_str()),
+        ("NEO4J_DATABASE", ""),
+    ];
+    let m = Machine::new();
+    m.write_config("[dream]\nauto = false\n");
+    let app = m.project("app");
+    two_sessions_env(&m, &app, &env);
+    run_json_env(&m, &env, &["dream"]);
+    run_json_env(&m, &env, &["sync", "--wait", "--timeout", "120"]);
+    let found = run_json_env(&m, &env, &["search", "blorptastic", "--events"]);
+    assert!(!found["events"].as_array().unwrap().is_empty(), "the server holds it: {found:#}");
+    assert!(!holding(&m.home(), "marzipan").is_empty(), "the local copy holds the profile");
+    // Events still in the journal when the forget starts are forgotten too.
+    session_env(&m, &app, "waiting", &["Why is the Blorptastic job slow?"], "ls", &env);
+
+    let dry = run_json_env(&m, &env, &["forget", "--all"]);
+    assert_eq!(dry["dry_run"], json!(true), "{dry:#}");
+    let done = run_json_env(&m, &env, &["forget", "--all", "--yes"]);
+    assert_eq!(done["dry_run"], json!(false), "{done:#}");
+    for word in CARELESS {
+        let found = run_json_env(&m, &env, &["search", word]);
+        assert!(found["events"].as_array().unwrap().is_empty(), "the server's history: {found:#}");
+        assert!(found["notes"].as_array().unwrap().is_empty(), "the server's notes: {found:#}");
+        let left = holding(&m.home(), word);
+        assert!(left.is_empty(), "files under the data folder still holding `{word}`: {left:?}");
+    }
+    assert_eq!(run_json_env(&m, &env, &["notes", "list"]), json!([]));
+    assert_eq!(run_json_env(&m, &env, &["sessions"]), json!([]));
 }

@@ -66,6 +66,7 @@ async def run(binary, scenario):
             report["timeline"] = await call(
                 "session_timeline", {"session": scenario["session"], "limit": 10}
             )
+            report["sessions"] = await call("list_sessions", {})
             report["invalid_path"] = await call(
                 "write_note", dict(note, path="../outside/Notes.txt")
             )

@@ -1,6 +1,6 @@
-//! `forget`: delete a session, an event, the events holding a text, a time range, a project or a
-//! note for good (`memory_hook::forget` does the work; this is arguments, the question and the
-//! printing).
+//! `forget`: delete a session, an event, the events holding a text, a time range, a project, a
+//! note or (`--all`) everything for good (`memory_hook::forget` does the work; this is
+//! arguments, the question and the printing).
 
 use std::process::ExitCode;
 
@@ -17,7 +17,10 @@ use crate::output;
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct ForgetArgs {
     #[command(subcommand)]
-    what: What,
+    what: Option<What>,
+    /// Everything of this memory (the config and hooks stay); lists it unless --yes
+    #[arg(long)]
+    all: bool,
     /// Delete without asking first (needed when stdin is not a terminal).
     #[arg(long, short = 'y', global = true)]
     yes: bool,
@@ -75,7 +78,16 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
     let store = crate::store::open(&config).await?;
     let cwd = std::env::current_dir().ok();
     let scopes = Scopes::load(&config, store.as_ref(), cwd.as_deref()).await?;
-    let target = match &args.what {
+    let what = match (&args.what, args.all) {
+        (None, true) => return all(args, json, &config, &env, store.as_ref(), &scopes).await,
+        (Some(_), true) => anyhow::bail!("--all forgets everything: name nothing else to forget"),
+        (None, false) => anyhow::bail!(
+            "what to forget? a session, an event, a text, a range, a project or a note \
+             (`agent-memory forget --help`), or everything with --all"
+        ),
+        (Some(what), false) => what,
+    };
+    let target = match what {
         What::Session { key } => Target::Session(SessionKey(key.trim().to_owned())),
         What::Event { id } => {
             let id = id.trim();
@@ -143,20 +155,140 @@ pub(crate) async fn run(args: &ForgetArgs, json: bool) -> anyhow::Result<ExitCod
     let report = forget::apply(store.as_ref(), &plan).await?;
     // Hooks in forward mode read the notes from a local copy: purged as the store was.
     memory_hook::forward::purge_replica(&config, &crate::store::HookStores, store.as_ref(), &plan).await?;
-    // What left the shared projects' notes leaves the team server too.
-    let team = if config.team.is_on() { Some(crate::cmd::team::sync(&config).await) } else { None };
-    if let Some(Err(e)) = &team {
-        output::error(&format!(
-            "agent-memory: the team server still has your notes as they were: {e:#}; `agent-memory team sync` retries"
-        ));
-    }
+    let team = team_sync(&config).await;
     if json {
-        let team = team.and_then(Result::ok);
         output::json(&json!({ "dry_run": false, "plan": plan, "forgotten": report, "team": team }))?;
     } else {
         output::print(&summary(&report));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What left the shared projects' notes leaves the team server too; what the sync did, when it
+/// did (a failure is said on stderr).
+async fn team_sync(config: &Config) -> Option<memory_hook::team::Synced> {
+    if !config.team.is_on() {
+        return None;
+    }
+    match crate::cmd::team::sync(config).await {
+        Ok(synced) => Some(synced),
+        Err(e) => {
+            output::error(&format!(
+                "agent-memory: the team server still has your notes as they were: {e:#}; `agent-memory team sync` retries"
+            ));
+            None
+        }
+    }
+}
+
+/// `forget --all`: what would go unless `--yes` (never a question: all of it goes, or nothing).
+async fn all(
+    args: &ForgetArgs,
+    json: bool,
+    config: &Config,
+    env: &Env,
+    store: &dyn memory_core::MemoryStore,
+    scopes: &Scopes,
+) -> anyhow::Result<ExitCode> {
+    if args.yes && !args.dry_run {
+        forget::deliver_first(config, env, store).await?;
+    }
+    let plan = forget::plan(store, config, env, &Target::Everything).await?;
+    let kept = kept(config, env);
+    if args.dry_run || !args.yes {
+        if json {
+            output::json(&json!({ "dry_run": true, "plan": plan, "forgotten": null, "kept": kept }))?;
+        } else {
+            output::print(&format!(
+                "would forget everything this memory holds:
+{}{}
+(dry run: nothing was deleted; \
+                 `agent-memory forget --all --yes` deletes all of it)",
+                describe_all(&plan, config, scopes),
+                kept_text(&kept)
+            ));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = forget::apply(store, &plan).await?;
+    memory_hook::forward::purge_replica(config, &crate::store::HookStores, store, &plan).await?;
+    let team = team_sync(config).await;
+    if json {
+        output::json(
+            &json!({ "dry_run": false, "plan": plan, "forgotten": report, "kept": kept, "team": team }),
+        )?;
+    } else {
+        output::print(&format!(
+            "{}; {} other file{} deleted
+{}",
+            summary(&report),
+            report.files,
+            plural(report.files),
+            kept_text(&kept)
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `forget --all` leaves: the config file, the hooks, the embedding model.
+fn kept(config: &Config, env: &Env) -> serde_json::Value {
+    json!({
+        "config": memory_hook::paths::config_file(env),
+        "hooks": "the harnesses' hook and MCP entries `agent-memory install` wrote (`agent-memory uninstall` removes them)",
+        "model": config.model_dir(),
+    })
+}
+
+fn kept_text(kept: &serde_json::Value) -> String {
+    format!(
+        "left as they are: the config file {}, the hooks installed in the harnesses \
+         (`agent-memory uninstall` removes them) and the embedding model in {}",
+        kept["config"].as_str().unwrap_or_default(),
+        kept["model"].as_str().unwrap_or_default()
+    )
+}
+
+/// Everything a plan of `forget --all` covers, counted.
+fn describe_all(plan: &Plan, config: &Config, scopes: &Scopes) -> String {
+    let count = |n: usize, what: &str| format!("{n} {what}{}", plural(n));
+    let store = match config.store.backend {
+        memory_hook::config::Backend::Sqlite => {
+            format!("the SQLite store {}", config.sqlite_path().display())
+        }
+        memory_hook::config::Backend::Neo4j => format!(
+            "the Neo4j server {}{}",
+            config.store.neo4j.uri.as_deref().unwrap_or("(no uri set)"),
+            if config.forwards() {
+                format!(", and the local copy of its notes {}", config.replica_path().display())
+            } else {
+                String::new()
+            }
+        ),
+    };
+    let mut text = format!(
+        "  {}, {} and {} (with their history, embeddings and indexes) from {store}\n",
+        count(plan.events.len(), "event"),
+        count(plan.sessions.len(), "session"),
+        count(plan.notes.len(), "note"),
+    );
+    let projects: std::collections::BTreeSet<String> = plan
+        .notes
+        .iter()
+        .filter(|n| matches!(n.scope, memory_core::Scope::Project(_)))
+        .map(|n| scopes.label(&n.scope))
+        .collect();
+    if !projects.is_empty() {
+        text.push_str(&format!("    notes of {}\n", projects.into_iter().collect::<Vec<_>>().join(", ")));
+    }
+    text.push_str(&format!(
+        "  {}, {} and {} (logs, the dream's and the forwarder's records, the project registry, \
+         the context files written in projects) of {}\n",
+        count(plan.journal.len(), "journal file"),
+        count(plan.ledgers.len(), "ledger"),
+        count(plan.files.len(), "other file"),
+        config.data_dir().display()
+    ));
+    text
 }
 
 /// Most events listed one by one.

@@ -118,6 +118,8 @@ pub(crate) async fn run(json: bool, command: Option<ProjectsCommand>) -> anyhow:
         ProjectsCommand::Rename { project, new_name } => {
             let before = Catalog::load(&registry, store.as_ref()).await?.project(&project)?.name.clone();
             let entry = project::rename(&registry, store.as_ref(), &project, &new_name).await?;
+            // Hooks in forward mode read the notes' new paths from their local copy at once.
+            crate::store::refresh_replica(&config, store.as_ref()).await?;
             if json {
                 print_json(&entry)?;
             } else {
@@ -129,6 +131,7 @@ pub(crate) async fn run(json: bool, command: Option<ProjectsCommand>) -> anyhow:
         }
         ProjectsCommand::Merge { from, into } => {
             let report = project::merge(&registry, store.as_ref(), &from, &into).await?;
+            crate::store::refresh_replica(&config, store.as_ref()).await?;
             if json {
                 print_json(&report)?;
             } else {

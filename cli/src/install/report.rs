@@ -18,8 +18,9 @@ pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
     {
         let _ = writeln!(
             out,
-            "\nYour memory is still in {dir} (events, notes, logs{model}). Delete that folder to remove it \
-             for good (`rm -rf {dir}`), or keep it for a later install.",
+            "\nYour memory is still in {dir} (events, notes, logs{model}). `agent-memory forget --all --yes` \
+             deletes it for good and keeps the config; or delete that folder (`rm -rf {dir}`), or keep it \
+             for a later install.",
             dir = dir.display(),
             model = if memory_embed::is_installed(&memory_embed::model_dir(dir)) {
                 ", the embedding model"
@@ -29,8 +30,8 @@ pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
         );
         if plan.on_server {
             out.push_str(
-                "The events and notes on the Neo4j server stay there too; `agent-memory forget` deletes them \
-                 project by project.\n",
+                "The events and notes on the Neo4j server stay there too; `agent-memory forget --all --yes` \
+                 deletes them with the folder's.\n",
             );
         }
     }

@@ -284,15 +284,21 @@ impl Registry {
     /// not hold is matched by its other identifiers (looking up the root commit with `git`, within
     /// a bound) and recorded.
     pub fn identify(&self, cwd: &Path) -> Project {
+        self.identify_noting_rename(cwd).0
+    }
+
+    /// [`Registry::identify`], and whether this sighting renamed a project the registry held
+    /// (its project file names it anew): the notes filed under the old name are then astray.
+    pub fn identify_noting_rename(&self, cwd: &Path) -> (Project, bool) {
         let sighting = Sighting::scan(cwd);
-        let Ok(projects) = self.load() else { return sighting.fresh() };
+        let Ok(projects) = self.load() else { return (sighting.fresh(), false) };
         let now = Utc::now();
         if let Some(entry) = projects.at_root(&sighting) {
             let commits = entry.wants_commits(&sighting, now).then(|| {
                 sighting.git_dir.as_deref().map(|g| git::root_commits(&sighting.root, g)).unwrap_or_default()
             });
             if !entry.lacks(&sighting) && commits.is_none() {
-                return entry.project(&sighting.root);
+                return (entry.project(&sighting.root), false);
             }
             let id = entry.id.clone();
             let recorded = self.update_within(Some(HOOK_LOCK_WAIT), |p| {
@@ -306,7 +312,9 @@ impl Registry {
                 let id = p.record(&sighting, &commits, now);
                 Ok(p.projects.iter().find(|e| e.id == id).map(|e| e.project(&sighting.root)))
             });
-            return recorded.ok().flatten().unwrap_or_else(|| entry.project(&sighting.root));
+            let project = recorded.ok().flatten().unwrap_or_else(|| entry.project(&sighting.root));
+            let renamed = project.id == entry.id && project.name != entry.name;
+            return (project, renamed);
         }
         let commits =
             sighting.git_dir.as_deref().map(|g| git::root_commits(&sighting.root, g)).unwrap_or_default();
@@ -314,12 +322,15 @@ impl Registry {
             let id = p.record(&sighting, &commits, now);
             Ok(p.projects.iter().find(|e| e.id == id).map(|e| e.project(&sighting.root)))
         });
-        match recorded {
+        let project = match recorded {
             Ok(Some(project)) => project,
             _ => projects
                 .matching(&sighting, &commits)
                 .map_or_else(|| sighting.fresh(), |e| e.project(&sighting.root)),
-        }
+        };
+        // A folder seen for the first time under a project the registry held by another name.
+        let renamed = projects.projects.iter().any(|e| e.id == project.id && e.name != project.name);
+        (project, renamed)
     }
 
     /// The project of a working directory if the registry knows it, without recording anything.

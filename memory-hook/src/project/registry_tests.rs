@@ -87,11 +87,14 @@ fn a_known_folder_keeps_its_id_when_a_remote_and_a_project_file_are_added() {
     let entry = s.entry(&first.id);
     assert_eq!(entry.remotes, ["example.com/org/shop"], "recorded without credentials");
 
+    assert!(!s.registry.identify_noting_rename(&root).1, "no new name yet");
     std::fs::write(root.join(PROJECT_FILE), "project = \"Shop\"\n").unwrap();
-    let named = s.registry.identify(&root);
+    let (named, renamed) = s.registry.identify_noting_rename(&root);
+    assert!(renamed, "the project file renamed web-shop");
     assert_eq!(named.id, first.id);
     assert_eq!(named.name, "shop", "the name the project file gives is shown");
     assert_eq!(s.entry(&first.id).named, ["shop"]);
+    assert!(!s.registry.identify_noting_rename(&root).1, "renamed once");
 
     let text = std::fs::read_to_string(s.registry.path()).unwrap();
     assert!(!text.contains("secret"), "{text}");
