@@ -350,7 +350,8 @@ fn a_prompt_given_notes_from_the_local_copy_arrives_before_its_injection_record(
 }
 
 /// The paths of the notes of the local copy (`<data>/replica.db`) in a project's folder
-/// (`project/<name>/…`), whatever the name.
+/// (`project/<name>/…`), whatever the name, that say `kestrel canary` (the shared server holds
+/// other tests' notes too).
 fn copied_project_paths(m: &Machine) -> Vec<String> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
@@ -360,7 +361,12 @@ fn copied_project_paths(m: &Machine) -> Vec<String> {
         ))
         .unwrap();
         let notes = copy.list_notes(&memory_core::NoteFilter::all()).await.unwrap();
-        notes.into_iter().map(|n| n.path.as_str().to_owned()).filter(|p| p.starts_with("project/")).collect()
+        notes
+            .into_iter()
+            .filter(|n| n.body.contains("kestrel canary"))
+            .map(|n| n.path.as_str().to_owned())
+            .filter(|p| p.starts_with("project/"))
+            .collect()
     })
 }
 

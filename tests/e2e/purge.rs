@@ -234,13 +234,8 @@ fn on_neo4j_a_forgotten_session_leaves_the_server_and_the_local_copy_and_prune_i
     let server = PrivateServer::start();
     // Forward mode (the default with a server): hooks journal, the dream delivers first, hooks
     // read the notes from the local copy.
-    let env = [
-        ("AGENT_MEMORY_STORE", "neo4j"),
-        ("NEO4J_URI", server.uri.as_str()),
-        ("NEO4J_USERNAME", "neo4j"),
-        ("NEO4J_PASSWORD", server.password.as_str()),
-        ("NEO4J_DATABASE", ""),
-    ];
+    let reach = crate::forward::Server::private(&server);
+    let env = reach.env();
     let m = Machine::new();
     m.write_config("[dream]\nauto = false\n");
     let app = m.project("app");
@@ -354,13 +349,8 @@ fn on_neo4j_forget_all_empties_the_server_and_the_local_copy() {
         return;
     }
     let server = PrivateServer::start();
-    let env = [
-        ("AGENT_MEMORY_STORE", "neo4j"),
-        ("NEO4J_URI", server.uri.as_str()),
-        ("NEO4J_USERNAME", "neo4j"),
-        ("NEO4J_PASSWORD", server.password.as_str()),
-        ("NEO4J_DATABASE", ""),
-    ];
+    let reach = crate::forward::Server::private(&server);
+    let env = reach.env();
     let m = Machine::new();
     m.write_config("[dream]\nauto = false\n");
     let app = m.project("app");
