@@ -209,3 +209,40 @@ fn two_people_share_project_notes_with_attribution_and_nothing_of_their_own() {
     assert!(!bob_notes.contains("/team/") && !bob_notes.contains(ALICE), "{bob_notes}");
     assert!(bob_notes.contains("vitest"), "his own notes stay: {bob_notes}");
 }
+
+#[test]
+fn joining_an_unreachable_team_server_keeps_the_settings_and_says_so() {
+    let m = Machine::new();
+    let app = m.project("shop");
+    clone_at(&app, "https://github.com/acme/shop");
+    session(&m, &app, "solo-1", &["In this repo we use pnpm, never npm."]);
+
+    // Not a server address: refused, nothing written.
+    let out = m.command(&["team", "join", "https://memory.example"]).current_dir(&app).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("not a team server address"), "{said}");
+    let config = std::fs::read_to_string(m.dir.path().join("config.toml")).unwrap_or_default();
+    assert!(!config.contains("[team]"), "{config}");
+
+    // Nothing listens there: set up, the failure said in one line, a non-zero exit.
+    let out = m
+        .command(&["team", "join", "bolt://127.0.0.1:9", "--owner", ALICE])
+        .current_dir(&app)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("first sync failed") && said.lines().count() == 1, "{said}");
+    let config = std::fs::read_to_string(m.dir.path().join("config.toml")).unwrap();
+    assert!(config.contains("bolt://127.0.0.1:9") && config.contains(ALICE), "{config}");
+    let status = m.command(&["team", "status"]).current_dir(&app).output().unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(status.contains("FAILED") && status.contains("shop"), "{status}");
+    let doctor = m.command(&["doctor"]).current_dir(&app).output().unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(doctor.contains("the last team sync failed"), "{doctor}");
+    // The hooks go on as before: nothing of theirs reaches for the server.
+    let run = m.hook("claude", &app, &claude("solo-2", &app, "SessionStart", json!({ "source": "startup" })));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+}

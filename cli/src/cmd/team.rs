@@ -64,6 +64,10 @@ pub(crate) async fn run(command: TeamCommand, json: bool) -> anyhow::Result<Exit
     match command {
         TeamCommand::Join { uri, username, password_stdin, owner } => {
             let here = registry.identify(&cwd);
+            let login = username.as_deref().unwrap_or("neo4j");
+            memory_store_neo4j::Neo4jConfig::new(uri.as_str(), login, "")
+                .validate()
+                .map_err(|e| anyhow::anyhow!("not a team server address: {e}"))?;
             let password = password_stdin.then(read_password).transpose()?;
             let owner =
                 owner.or_else(|| config.team.owner.clone()).or_else(|| team::git_email(Some(&here.root)));
@@ -76,8 +80,18 @@ pub(crate) async fn run(command: TeamCommand, json: bool) -> anyhow::Result<Exit
                 ..Setup::default()
             };
             team::write_setup(&path, &setup)?;
-            let synced = sync(&Config::load()?).await?;
-            say(json, &synced, &format!("project {} is shared with {uri}", here.name))?;
+            match sync(&Config::load()?).await {
+                Ok(synced) => say(json, &synced, &format!("project {} is shared with {uri}", here.name))?,
+                Err(e) => {
+                    // The settings stay: every dream tries again.
+                    output::error(&format!(
+                        "agent-memory: project {} is set up to be shared with {uri}, but the first sync failed: {e:#}; \
+                         every dream tries again, `agent-memory team sync` now",
+                        here.name
+                    ));
+                    return Ok(ExitCode::from(1));
+                }
+            }
         }
         TeamCommand::Add { project } | TeamCommand::Remove { project }
             if config.team.uri.is_none() && project.is_none() =>
