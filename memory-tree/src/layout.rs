@@ -116,9 +116,16 @@ pub(crate) fn folder_matches(folder: &str, scope: &Scope, naming: &Naming) -> bo
 /// entries (`.obsidian/`, `.git/`) and symbolic links are skipped. Markdown files elsewhere
 /// (other than the generated index) are returned too, so they can be reported.
 pub(crate) fn walk(dir: &Path) -> std::io::Result<Vec<TreeFile>> {
+    let mut out = markdown_files(dir)?;
+    out.retain(|f| f.rel != INDEX);
+    Ok(out)
+}
+
+/// Every Markdown file below `dir`, sorted by relative path; hidden entries and symbolic links
+/// skipped.
+pub(crate) fn markdown_files(dir: &Path) -> std::io::Result<Vec<TreeFile>> {
     let mut out = Vec::new();
     walk_into(dir, "", &mut out)?;
-    out.retain(|f| f.rel != INDEX);
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(out)
 }

@@ -376,28 +376,14 @@ fn stat(path: &Path) -> std::io::Result<(u64, u128)> {
 
 /// Every Markdown file below `folder` (hidden entries and symbolic links skipped), sorted.
 fn list(folder: &Path) -> Result<Vec<Found>> {
-    fn walk(dir: &Path, prefix: &str, out: &mut Vec<Found>) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                continue;
-            }
-            let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                walk(&entry.path(), &rel, out)?;
-            } else if kind.is_file() && name.ends_with(".md") {
-                let (size, modified) = stat(&entry.path())?;
-                out.push(Found { rel, abs: entry.path(), size, modified });
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    walk(folder, "", &mut out).map_err(Error::read(folder))?;
-    out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Ok(out)
+    let files = crate::layout::markdown_files(folder).map_err(Error::read(folder))?;
+    files
+        .into_iter()
+        .map(|file| {
+            let (size, modified) = stat(&file.abs).map_err(Error::read(&file.abs))?;
+            Ok(Found { rel: file.rel, abs: file.abs, size, modified })
+        })
+        .collect()
 }
 
 /// Removes empty folders below `folder` (the folder itself stays).
