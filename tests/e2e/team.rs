@@ -37,6 +37,36 @@ fn clone(m: &Machine, origin: &Path) -> PathBuf {
     dir.join("app")
 }
 
+/// Two homes, each with a clone of one remote, and a session started in the first; `id` is the
+/// project's id there.
+struct Pair {
+    _remote: tempfile::TempDir,
+    a: Machine,
+    b: Machine,
+    app_a: PathBuf,
+    app_b: PathBuf,
+    id: String,
+}
+
+fn pair() -> Pair {
+    let tmp = tempfile::tempdir().unwrap();
+    let remote = origin(tmp.path());
+    let (a, b) = (Machine::new(), Machine::new());
+    let app_a = clone(&a, &remote);
+    let app_b = clone(&b, &remote);
+    start(&a, &app_a, "a0");
+    let id = project_id(&a, "app");
+    Pair { _remote: tmp, a, b, app_a, app_b, id }
+}
+
+/// Commits everything in the clone `from`, pushes it and pulls it into the clone `to`.
+fn hand_over(from: &Path, to: &Path) {
+    git(from, &["add", "."]);
+    git(from, &["commit", "-q", "-m", "notes"]);
+    git(from, &["push", "-q", "origin", "main"]);
+    git(to, &["pull", "-q"]);
+}
+
 /// `agent-memory ARGS` run in `cwd`; its stdout.
 fn run_in(m: &Machine, cwd: &Path, args: &[&str]) -> String {
     let out = m.command(args).current_dir(cwd).output().unwrap();
@@ -198,19 +228,10 @@ fn a_clone_in_another_home_is_given_the_notes_another_clone_committed_and_nothin
 
 #[test]
 fn a_merge_of_two_branches_keeps_both_sides_items_and_hooks_read_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let remote = origin(tmp.path());
-    let (a, b) = (Machine::new(), Machine::new());
-    let app_a = clone(&a, &remote);
-    let app_b = clone(&b, &remote);
-    start(&a, &app_a, "a0");
-    let id = project_id(&a, "app");
+    let Pair { _remote, a, b, app_a, app_b, id } = pair();
     plant(&a, &id, "deploy.md", "Deploy", "- build with `make release`\n- upload with `make ship`\n");
     run_in(&a, &app_a, &["share", "on"]);
-    git(&app_a, &["add", "."]);
-    git(&app_a, &["commit", "-q", "-m", "notes"]);
-    git(&app_a, &["push", "-q", "origin", "main"]);
-    git(&app_b, &["pull", "-q"]);
+    hand_over(&app_a, &app_b);
     assert!(start(&b, &app_b, "b0").contains("make ship"));
 
     // Each home's note gains an item, committed on each side.
@@ -292,23 +313,14 @@ fn a_hand_edit_in_the_folder_wins_over_the_next_dream() {
 /// (every file read in), the next ones (a `stat` per file), and the same notes with sharing off.
 #[test]
 fn session_start_cost_with_fifty_shared_notes() {
-    let tmp = tempfile::tempdir().unwrap();
-    let remote = origin(tmp.path());
-    let (a, b) = (Machine::new(), Machine::new());
-    let app_a = clone(&a, &remote);
-    let app_b = clone(&b, &remote);
-    start(&a, &app_a, "a0");
-    let id = project_id(&a, "app");
+    let Pair { _remote, a, b, app_a, app_b, id } = pair();
     for i in 0..50 {
         let body = format!("- step {i}: run `make task-{i}` before `make check`\n- it takes a minute\n");
         plant(&a, &id, &format!("procedures/task-{i}.md"), &format!("Task {i}"), &body);
     }
     run_in(&a, &app_a, &["share", "on"]);
     assert_eq!(shared_files(&app_a).len(), 50);
-    git(&app_a, &["add", "."]);
-    git(&app_a, &["commit", "-q", "-m", "notes"]);
-    git(&app_a, &["push", "-q", "origin", "main"]);
-    git(&app_b, &["pull", "-q"]);
+    hand_over(&app_a, &app_b);
     let first =
         b.hook("claude", &app_b, &claude("b1", &app_b, "SessionStart", json!({ "source": "startup" })));
     assert!(first.context("claude").unwrap_or_default().contains("make task-"));
@@ -354,20 +366,11 @@ fn median(mut values: Vec<u64>) -> u64 {
 
 #[test]
 fn a_note_deleted_in_one_home_leaves_the_folder_and_the_other_homes_store() {
-    let tmp = tempfile::tempdir().unwrap();
-    let remote = origin(tmp.path());
-    let (a, b) = (Machine::new(), Machine::new());
-    let app_a = clone(&a, &remote);
-    let app_b = clone(&b, &remote);
-    start(&a, &app_a, "a0");
-    let id = project_id(&a, "app");
+    let Pair { _remote, a, b, app_a, app_b, id } = pair();
     plant(&a, &id, "deploy.md", "Deploy", "- upload with `make ship`\n");
     plant(&a, &id, "lint.md", "Lint", "- run `make lint` before a commit\n");
     run_in(&a, &app_a, &["share", "on"]);
-    git(&app_a, &["add", "."]);
-    git(&app_a, &["commit", "-q", "-m", "notes"]);
-    git(&app_a, &["push", "-q", "origin", "main"]);
-    git(&app_b, &["pull", "-q"]);
+    hand_over(&app_a, &app_b);
     assert!(start(&b, &app_b, "b0").contains("make ship"));
 
     run_in(&a, &app_a, &["notes", "delete", "project", "deploy.md", "--yes"]);
