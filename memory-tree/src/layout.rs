@@ -153,19 +153,22 @@ fn walk_into(dir: &Path, prefix: &str, out: &mut Vec<TreeFile>) -> std::io::Resu
     Ok(())
 }
 
+/// Removes `dir` when nothing but empty folders is below it, and the empty folders below it
+/// otherwise; whether `dir` went.
+pub(crate) fn prune(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    let mut empty = true;
+    for entry in entries.flatten() {
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !(is_dir && prune(&entry.path())) {
+            empty = false;
+        }
+    }
+    empty && std::fs::remove_dir(dir).is_ok()
+}
+
 /// Removes empty folders below the scope folders (after stale files were deleted).
 pub(crate) fn prune_empty_dirs(dir: &Path) {
-    fn prune(dir: &Path) -> bool {
-        let Ok(entries) = std::fs::read_dir(dir) else { return false };
-        let mut empty = true;
-        for entry in entries.flatten() {
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if !(is_dir && prune(&entry.path())) {
-                empty = false;
-            }
-        }
-        empty && std::fs::remove_dir(dir).is_ok()
-    }
     for kind in KINDS {
         // A scope folder that is a link is not the tree's to prune (its target is elsewhere).
         let path = dir.join(kind);

@@ -388,21 +388,10 @@ fn list(folder: &Path) -> Result<Vec<Found>> {
 
 /// Removes empty folders below `folder` (the folder itself stays).
 fn prune_empty(folder: &Path) {
-    fn prune(dir: &Path) -> bool {
-        let Ok(entries) = std::fs::read_dir(dir) else { return false };
-        let mut empty = true;
-        for entry in entries.flatten() {
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if !(is_dir && prune(&entry.path())) {
-                empty = false;
-            }
-        }
-        empty && std::fs::remove_dir(dir).is_ok()
-    }
     let Ok(entries) = std::fs::read_dir(folder) else { return };
     for entry in entries.flatten() {
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            prune(&entry.path());
+            crate::layout::prune(&entry.path());
         }
     }
 }
