@@ -585,7 +585,7 @@ pub async fn for_prompt(
     }
     // The terms the prompt is about: words saying only when ("last week") are left out of the
     // count a note's share is taken of.
-    let asked_about = terms.iter().filter(|t| !memory_core::search::when(t)).count().max(1);
+    let asked_about = asked_about(&terms);
     let expanded = memory_core::search::expand(prompt);
     let specific_terms: Vec<memory_core::search::Term> =
         expanded.iter().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).cloned().collect();
@@ -599,6 +599,7 @@ pub async fn for_prompt(
         })
         .cloned()
         .collect();
+    let file_words = file_words(&specific_terms);
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
     // More of the prompt's terms first; the store's score breaks ties.
@@ -614,7 +615,7 @@ pub async fn for_prompt(
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
-        let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &specific_terms);
+        let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &file_words);
         let best = blocks(&hit.note.body)
             .iter()
             .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
@@ -770,6 +771,26 @@ fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
         })
 }
 
+/// The forms of the prompt's words that name a file they are part of ([`names_file`]): single
+/// words of [`NAMED_PART_CHARS`] or more, not everyday English nor a verb any task is asked with.
+fn file_words(terms: &[memory_core::search::Term]) -> Vec<&str> {
+    terms
+        .iter()
+        .filter(|t| {
+            !t.asked.contains(' ')
+                && t.asked.chars().count() >= NAMED_PART_CHARS
+                && !memory_core::search::action(&t.asked)
+        })
+        .flat_map(|t| t.forms.iter().map(String::as_str))
+        .collect()
+}
+
+/// How many of a prompt's `terms` say what it is about: those that do not only say when ("last
+/// week"), at least one.
+fn asked_about(terms: &[String]) -> usize {
+    terms.iter().filter(|t| !memory_core::search::when(t)).count().max(1)
+}
+
 /// The shortest word that counts as naming a file it is a part of: shorter parts of file names are
 /// common words ("name", "value", "test").
 const NAMED_PART_CHARS: usize = 7;
@@ -778,20 +799,12 @@ const NAMED_PART_CHARS: usize = 7;
 /// not everyday English is a part of: "the swapchain code" and `src/render/vk_swapchain.cpp`,
 /// "the scheduler's config" and `config/scheduler.toml`, "the checkout flow" and
 /// `CheckoutFlowView.swift`.
-fn names_file(note: &Note, terms: &[memory_core::search::Term]) -> bool {
+/// `wanted` is [`file_words`] of the prompt.
+fn names_file(note: &Note, wanted: &[&str]) -> bool {
     if !matches!(note.meta.scope, Scope::Project(_)) {
         // A project's files; the user's notes name files of every project.
         return false;
     }
-    let wanted: Vec<&str> = terms
-        .iter()
-        .filter(|t| {
-            !t.asked.contains(' ')
-                && t.asked.chars().count() >= NAMED_PART_CHARS
-                && !memory_core::search::action(&t.asked)
-        })
-        .flat_map(|t| t.forms.iter().map(String::as_str))
-        .collect();
     !wanted.is_empty()
         && blocks(&note.body).iter().any(|b| {
             !b.trim_start().starts_with('#')
@@ -859,8 +872,7 @@ async fn by_words_only(
 ) -> memory_core::Result<Vec<(String, f32)>> {
     // A prompt of a word or two ("postgres version") is all keywords: one of them will do.
     // Words saying only when ("last week") do not make a prompt longer.
-    let asked_about = terms.iter().filter(|t| !memory_core::search::when(t)).count();
-    let min_terms = config.prompt_min_terms.clamp(1, asked_about.div_ceil(2).max(1));
+    let min_terms = config.prompt_min_terms.clamp(1, asked_about(terms).div_ceil(2));
     let top = by_words.iter().map(|h| h.1).max_by(f64::total_cmp).unwrap_or(0.0);
     let most = by_words.iter().map(|h| h.2).max().unwrap_or(0);
     let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
@@ -1397,11 +1409,12 @@ mod tests {
             ("what is a swift closure?", false),
         ] {
             let terms = memory_core::search::expand(prompt);
-            assert_eq!(super::names_file(&hot, &terms), named, "{prompt}");
+            assert_eq!(super::names_file(&hot, &super::file_words(&terms)), named, "{prompt}");
         }
         let mut users = hot.clone();
         users.meta.scope = Scope::User;
-        assert!(!super::names_file(&users, &memory_core::search::expand("where's the swapchain code?")));
+        let terms = memory_core::search::expand("where's the swapchain code?");
+        assert!(!super::names_file(&users, &super::file_words(&terms)));
     }
 
     #[tokio::test]
