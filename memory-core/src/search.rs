@@ -235,6 +235,14 @@ pub fn excerpt(text: &str, query: &[Term], width: usize) -> String {
 /// BM25 relevance of each document (its words) to `query`, with how many terms it holds; `None`
 /// for a document holding none. The same ranking the in-memory store gives notes.
 pub fn bm25(docs: &[Vec<String>], query: &[Term]) -> Vec<Option<(f64, usize)>> {
+    let docs: Vec<Vec<(&[String], f64)>> = docs.iter().map(|d| vec![(d.as_slice(), 1.0)]).collect();
+    bm25_weighted(&docs, query)
+}
+
+/// [`bm25`] over documents made of weighted parts (a text's own words at 1, the words around it
+/// at less): a part's occurrences of a term and its length count by its weight. `None` for a
+/// document no part of which holds a term.
+pub fn bm25_weighted(docs: &[Vec<(&[String], f64)>], query: &[Term]) -> Vec<Option<(f64, usize)>> {
     let occurrences = |tokens: &[String], term: &Term| -> usize {
         term.forms
             .iter()
@@ -244,24 +252,28 @@ pub fn bm25(docs: &[Vec<String>], query: &[Term]) -> Vec<Option<(f64, usize)>> {
             })
             .sum()
     };
+    let weighted = |doc: &[(&[String], f64)], term: &Term| -> f64 {
+        doc.iter().map(|(tokens, weight)| weight * occurrences(tokens, term) as f64).sum()
+    };
+    let length = |doc: &[(&[String], f64)]| -> f64 { doc.iter().map(|(t, w)| w * t.len() as f64).sum() };
     let total = docs.len() as f64;
-    let avg_len = docs.iter().map(Vec::len).sum::<usize>() as f64 / total.max(1.0);
+    let avg_len = docs.iter().map(|d| length(d)).sum::<f64>() / total.max(1.0);
     let doc_freq: Vec<f64> =
-        query.iter().map(|w| docs.iter().filter(|t| occurrences(t, w) > 0).count() as f64).collect();
+        query.iter().map(|w| docs.iter().filter(|d| weighted(d, w) > 0.0).count() as f64).collect();
     let (k1, b) = (1.2, 0.75);
     docs.iter()
-        .map(|toks| {
+        .map(|doc| {
+            let len = length(doc);
             let mut score = 0.0;
             let mut matched = 0;
             for (term, df) in query.iter().zip(&doc_freq) {
-                let tf = occurrences(toks, term) as f64;
-                if tf == 0.0 {
+                let tf = weighted(doc, term);
+                if tf <= 0.0 {
                     continue;
                 }
                 matched += 1;
                 let idf = ((total - df + 0.5) / (df + 0.5) + 1.0).ln();
-                score +=
-                    idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * toks.len() as f64 / avg_len.max(1.0)));
+                score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len / avg_len.max(1.0)));
             }
             (matched > 0).then_some((score, matched))
         })

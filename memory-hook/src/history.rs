@@ -1,28 +1,140 @@
 //! History search hits as people read them, for the CLI, MCP and the viewer alike: events that
 //! say the same thing (one command run again and again, a prompt typed twice) as one hit with a
 //! count, and a failed command with the event that fixed it (the next run of the same operation of
-//! the same tool in its session that passed).
+//! the same tool in its session that passed); and hits ranked by what was said around them
+//! ([`in_context`]): an answer read with the question it answers.
 
-use memory_core::{EventHit, EventKind, HookEvent, MemoryStore, StoredEvent};
+use std::collections::HashMap;
+
+use memory_core::search::{bm25_weighted, event_text, expand, matched_in, words};
+use memory_core::{EventFilter, EventHit, EventKind, HookEvent, MemoryStore, StoredEvent};
 
 /// How far past a failure, in events of its session, its fix is looked for.
 const FIX_REACH: usize = 80;
 
-/// How many hits a search asks the store for to show `limit` once near-duplicates are one.
+/// The fewest hits a search asks the store for: [`in_context`] ranks them again, and an event
+/// the store ranked low by its own words may be the best read with its neighbours'.
+const POOL: usize = 60;
+
+/// How many hits a search asks the store for to show `limit` once near-duplicates are one and
+/// [`in_context`] has ranked them again.
 pub fn window(limit: usize) -> usize {
-    limit.saturating_mul(4).clamp(limit, limit + 200)
+    if limit == 0 { 0 } else { limit.saturating_mul(4).clamp(POOL, limit + 200) }
+}
+
+/// How far either side of an event, in events of its session, what is said counts as its
+/// context, and by how much: the next event's words at 0.4 of the event's own, the one after at
+/// 0.2. (Over real conversation, weights twice as high rank the answer lower: a neighbour then
+/// outweighs what the event itself says.)
+const CONTEXT: [f64; 2] = [0.4, 0.2];
+
+/// The fewest words a neighbour of a hit must hold to join the hits: something said (a prompt, a
+/// reply, a tool call), not an event with nothing of its own (a bare stop). A session's start and
+/// end never join.
+const SAYS_SOMETHING: usize = 4;
+
+/// Hits ranked again by their words and the words around them in their session: an event's
+/// words count whole, its neighbours' ([`CONTEXT`]) at less. "What did Caroline research?" is
+/// answered by "researching adoption agencies", said in reply to someone who named her; "why did
+/// the export fail?" by the failure right after the prompt that named the export. The hits'
+/// neighbours join them, so an event the store did not find by its own words is found by the
+/// words of what was said around it (a neighbour joins when `filter` passes it). Best first, each
+/// with its score in that ranking (BM25 over these events alone) and the terms its own words hold.
+pub async fn in_context(
+    store: &dyn MemoryStore,
+    hits: Vec<EventHit>,
+    query: &str,
+    filter: &EventFilter,
+) -> memory_core::Result<Vec<EventHit>> {
+    let terms = expand(query);
+    let reach = CONTEXT.len() as u64;
+    // Every event within twice the reach of a hit: the hits and their neighbours, and the
+    // neighbours' own context.
+    let mut near: HashMap<(String, u64), StoredEvent> = HashMap::new();
+    let mut pool: Vec<(String, u64)> = Vec::new();
+    for hit in &hits {
+        let session = &hit.event.event.session;
+        let from = hit.event.seq.saturating_sub(2 * reach + 1);
+        let around = store.timeline(session, from, (4 * reach + 1) as usize).await?;
+        for stored in around {
+            let key = (session.0.clone(), stored.seq);
+            let joins = stored.seq.abs_diff(hit.event.seq) <= reach
+                && filter.matches(&stored.event)
+                && !matches!(stored.event.kind, EventKind::SessionStart | EventKind::SessionEnd)
+                && words(&event_text(&stored.event)).len() >= SAYS_SOMETHING;
+            if joins && !pool.contains(&key) {
+                pool.push(key.clone());
+            }
+            near.entry(key).or_insert(stored);
+        }
+        let key = (session.0.clone(), hit.event.seq);
+        if !pool.contains(&key) {
+            pool.push(key.clone());
+        }
+        near.entry(key).or_insert_with(|| hit.event.clone());
+    }
+    let own: HashMap<&(String, u64), Vec<String>> =
+        near.iter().map(|(key, stored)| (key, words(&event_text(&stored.event)))).collect();
+    let docs: Vec<Vec<(&[String], f64)>> = pool
+        .iter()
+        .map(|(session, seq)| {
+            let mut doc = vec![(own[&(session.clone(), *seq)].as_slice(), 1.0)];
+            for (distance, weight) in (1..).zip(CONTEXT) {
+                for other in [seq.checked_sub(distance), seq.checked_add(distance)].into_iter().flatten() {
+                    let key = (session.clone(), other);
+                    // A tool call announced and then reported is one thing said once.
+                    if let Some(words) = own.get(&key)
+                        && !same_call(&near[&key].event, &near[&(session.clone(), *seq)].event)
+                    {
+                        doc.push((words.as_slice(), weight));
+                    }
+                }
+            }
+            doc
+        })
+        .collect();
+    let scores = bm25_weighted(&docs, &terms);
+    let mut ranked: Vec<EventHit> = pool
+        .iter()
+        .zip(scores)
+        .filter_map(|(key, score)| {
+            let (score, _) = score?;
+            let event = near[key].clone();
+            Some(EventHit { event, score, matched_terms: matched_in(&own[key], &terms) })
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.event.position.cmp(&a.event.position)));
+    Ok(ranked)
+}
+
+/// Whether two events are one tool call: its announcement and its result (the same call id, or
+/// the same tool given the same input).
+fn same_call(a: &HookEvent, b: &HookEvent) -> bool {
+    match (&a.tool, &b.tool) {
+        (Some(x), Some(y)) => match (&x.use_id, &y.use_id) {
+            (Some(i), Some(j)) => i == j,
+            _ => x.name == y.name && x.input.is_some() && x.input == y.input,
+        },
+        _ => false,
+    }
 }
 
 /// What makes two events near-duplicates: a shell command's words and whether it failed (its
-/// call announced and its result alike), a prompt's words, else the event's kind and the words of
-/// its text. Output, timings and spacing play no part.
+/// call announced and its result alike), another tool's name and input words and whether it
+/// failed (an edit announced and made alike), a prompt's words, else the event's kind and the
+/// words of its text. Output, timings and spacing play no part.
 pub fn likeness(event: &HookEvent) -> String {
     let words = |text: &str| memory_core::search::words(text).join(" ");
-    if let Some(tool) = &event.tool
-        && let Some(shell) = &tool.shell
-    {
-        let failed = dream::shell_run(event).is_some_and(|run| run.failed);
-        return format!("shell {} {}", if failed { "failed" } else { "ran" }, words(&shell.command));
+    if let Some(tool) = &event.tool {
+        if tool.shell.is_some() {
+            let failed = dream::shell_run(event).is_some_and(|run| run.failed);
+            let command = tool.shell.as_ref().map_or("", |s| s.command.as_str());
+            return format!("shell {} {}", if failed { "failed" } else { "ran" }, words(command));
+        }
+        if let Some(input) = &tool.input {
+            let failed = tool.failed == Some(true) || tool.error.is_some();
+            return format!("tool {} {failed} {}", tool.name, words(&input.to_string()));
+        }
     }
     if event.kind == EventKind::UserPromptSubmit
         && let Some(prompt) = &event.prompt
@@ -141,6 +253,25 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_announced_and_made_is_one_hit_but_another_edit_is_not() {
+        let edit = |seq: u64, kind: EventKind, content: &str| {
+            let mut event = shell(seq, kind, "", None, "");
+            event.event.tool = Some(ToolCall {
+                name: "Write".into(),
+                input: Some(json!({ "content": content })),
+                ..ToolCall::default()
+            });
+            event
+        };
+        let events = vec![
+            edit(1, EventKind::PreToolUse, "region = \"europe-west3\""),
+            edit(2, EventKind::PostToolUse, "region = \"europe-west3\""),
+            edit(3, EventKind::PostToolUse, "region = \"europe-west1\""),
+        ];
+        assert_eq!(counts(events), [("e1".into(), 2), ("e3".into(), 1)]);
+    }
+
+    #[test]
     fn a_prompt_typed_again_is_one_hit_but_another_question_is_not() {
         let events = vec![
             prompt(1, "Why does the build break on CI?"),
@@ -173,8 +304,103 @@ mod tests {
 
     #[test]
     fn the_window_asks_for_more_than_is_shown() {
-        assert_eq!(window(5), 20);
+        assert_eq!(window(5), POOL, "enough to rank again with what was said around them");
         assert_eq!(window(100), 300);
         assert_eq!(window(0), 0);
+    }
+
+    fn reply(seq: u64, text: &str) -> StoredEvent {
+        let event = HookEvent::new(
+            EventId(format!("r{seq}")),
+            Harness::named("codex"),
+            SessionKey("codex:s".into()),
+            EventKind::Stop,
+            Utc::now(),
+            json!({ "last_assistant_message": text }),
+        );
+        StoredEvent { seq, position: seq, event }
+    }
+
+    /// A session of `said` (prompts and replies taking turns), searched for `query` by the store,
+    /// then ranked in context: the ids of the first `n`.
+    async fn best(said: &[&str], query: &str, n: usize) -> Vec<String> {
+        let store = memory_core::InMemoryStore::new();
+        let events: Vec<HookEvent> = said
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let seq = i as u64 + 1;
+                if i % 2 == 0 { prompt(seq, text).event } else { reply(seq, text).event }
+            })
+            .collect();
+        store.append(&events).await.unwrap();
+        let filter = memory_core::EventFilter::all();
+        let hits =
+            store.search_events(&memory_core::EventQuery::search(query, filter.clone(), 60)).await.unwrap();
+        let ranked = in_context(&store, hits, query, &filter).await.unwrap();
+        ranked.into_iter().take(n).map(|h| h.event.event.id.0).collect()
+    }
+
+    const CHAT: &[&str] = &[
+        "Morning! How was the weekend, Priya?",
+        "Busy. I spent most of it researching rescue shelters for a second dog.",
+        "Nice. Did the move to the new flat go well?",
+        "Mostly. The landlord still owes us the deposit though.",
+        "Any plans for the holidays, Priya?",
+        "Probably a cabin up north with my sister.",
+        "Sounds lovely. I'm stuck painting the hallway.",
+        "Good luck with that, pick a light colour.",
+    ];
+
+    #[tokio::test]
+    async fn an_answer_is_found_by_the_question_that_named_what_it_answers() {
+        // The answers hold none of the words asked: the turn before them does.
+        for (query, answer) in [
+            ("how did Priya's weekend go?", "r2"),
+            ("where is Priya going for the holidays?", "r6"),
+            ("how is painting the hallway going?", "r8"),
+        ] {
+            assert!(best(CHAT, query, 9).await.len() > 1, "{query}");
+            let top = best(CHAT, query, 3).await;
+            assert!(top.contains(&answer.to_owned()), "{query}: {top:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failure_is_found_by_the_prompt_before_it() {
+        let store = memory_core::InMemoryStore::new();
+        let mut events = vec![
+            prompt(1, "the invoice export is broken again, look into it").event,
+            shell(2, EventKind::PostToolUseFailure, "pytest tests/test_csv.py", None, "UnicodeEncodeError")
+                .event,
+            shell(3, EventKind::PostToolUse, "pytest tests/test_csv.py", Some(0), "4 passed").event,
+            prompt(4, "now bump the changelog").event,
+            shell(5, EventKind::PostToolUse, "git commit -am changelog", Some(0), "").event,
+        ];
+        for (i, e) in events.iter_mut().enumerate() {
+            e.id = EventId(format!("x{}", i + 1));
+            e.session = SessionKey("claude:s".into());
+        }
+        store.append(&events).await.unwrap();
+        let filter = memory_core::EventFilter::all();
+        for query in
+            ["why did the invoice export fail?", "export broken error", "what broke in the invoice export"]
+        {
+            let hits = store
+                .search_events(&memory_core::EventQuery::search(query, filter.clone(), 60))
+                .await
+                .unwrap();
+            let ranked = in_context(&store, hits, query, &filter).await.unwrap();
+            let ids: Vec<&str> = ranked.iter().take(3).map(|h| h.event.event.id.as_str()).collect();
+            assert!(ids.contains(&"x2"), "{query}: the failure after the prompt naming the export: {ids:?}");
+            assert!(!ids.contains(&"x5"), "{query}: the commit two prompts later is not about it: {ids:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn what_nothing_around_it_asks_for_is_not_brought_in() {
+        for query in ["kubernetes ingress", "which database migrations ran", "rust borrow checker"] {
+            assert_eq!(best(CHAT, query, 5).await, Vec::<String>::new(), "{query}");
+        }
     }
 }

@@ -630,9 +630,11 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
     };
     let found = state
         .store
-        .search_events(&EventQuery::search(f.q.clone(), filter, memory_hook::history::window(HITS)))
+        .search_events(&EventQuery::search(f.q.clone(), filter.clone(), memory_hook::history::window(HITS)))
         .await?;
-    // Near-duplicates as one hit with a count; a failure with the run that fixed it.
+    // Ranked with what was said around each; near-duplicates as one hit with a count; a failure
+    // with the run that fixed it.
+    let found = memory_hook::history::in_context(state.store.as_ref(), found, &f.q, &filter).await?;
     let mut events = Vec::new();
     for (h, count) in memory_hook::history::collapse(found, |h| &h.event.event).into_iter().take(HITS) {
         let fix = memory_hook::history::fix_of(state.store.as_ref(), &h).await.ok().flatten();

@@ -96,13 +96,6 @@ pub(crate) fn parse_when(text: &str) -> anyhow::Result<DateTime<Utc>> {
     }
 }
 
-/// The readable relevance of each event hit ([`memory_core::search::readable_relevance`]).
-pub(crate) fn event_relevance(hits: &[EventHit], query: &str) -> Vec<f64> {
-    let texts: Vec<String> = hits.iter().map(|h| event_text(&h.event.event)).collect();
-    memory_core::search::readable_relevance(&texts, &expand(query))
-}
-
-/// Hits with their relevance, most terms held first, then most relevant.
 /// How well each note hit answers the query, from 0 to 1, in the order the store ranked them
 /// (by words and meaning): the larger of its share of the best hit's score and of the best word
 /// match, so a note found by meaning or by the topics of its tools never reads as 0.
@@ -120,10 +113,17 @@ pub(crate) fn note_relevance(hits: &[memory_core::SearchHit], query: &str) -> Ve
         .collect()
 }
 
-pub(crate) fn ranked<T>(hits: Vec<T>, relevance: Vec<f64>, terms: impl Fn(&T) -> usize) -> Vec<(T, f64)> {
-    let mut out: Vec<(T, f64)> = hits.into_iter().zip(relevance).collect();
-    out.sort_by(|a, b| terms(&b.0).cmp(&terms(&a.0)).then(b.1.total_cmp(&a.1)));
-    out
+/// Hits ranked by [`memory_hook::history::in_context`], with `first` (a project's own events in
+/// its folder) before the rest, each with its relevance: its score as a share of the best's.
+pub(crate) fn ranked(mut hits: Vec<EventHit>, first: impl Fn(&EventHit) -> usize) -> Vec<(EventHit, f64)> {
+    hits.sort_by(|a, b| first(b).cmp(&first(a)).then(b.score.total_cmp(&a.score)));
+    let best = hits.iter().map(|h| h.score).fold(0.0, f64::max);
+    hits.into_iter()
+        .map(|hit| {
+            let relevance = if best > 0.0 { (hit.score / best * 1000.0).round() / 1000.0 } else { 0.0 };
+            (hit, relevance)
+        })
+        .collect()
 }
 
 /// Most actions [`what_followed`] lists.
@@ -233,8 +233,8 @@ pub(crate) fn listed_json(listed: &Listed, query: &str, project: Option<&str>) -
     out
 }
 
-/// An event hit as JSON: the event's place, a summary, an excerpt around the words asked for, the
-/// store's score and its readable relevance.
+/// An event hit as JSON: the event's place, an excerpt around the words asked for, its text (the
+/// first [`TEXT_CHARS`]), its score and its readable relevance.
 pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {
     let e = &hit.event.event;
     json!({
@@ -249,8 +249,12 @@ pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Opt
         "relevance": (relevance * 1000.0).round() / 1000.0,
         "matched_terms": hit.matched_terms,
         "excerpt": excerpt(hit, query),
+        "text": crate::output::clip(event_text(e).trim(), TEXT_CHARS),
     })
 }
+
+/// Most characters of an event's text a JSON hit carries whole.
+const TEXT_CHARS: usize = 1_000;
 
 /// About 160 characters of the event's text around the first word asked for.
 pub(crate) fn excerpt(hit: &EventHit, query: &str) -> String {

@@ -431,7 +431,7 @@ pub(crate) async fn search(
             let own = memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() };
             hits = store.search_events(&memory_core::EventQuery::search(query, own, wide)).await?;
         }
-        for hit in store.search_events(&memory_core::EventQuery::search(query, filter, wide)).await? {
+        for hit in store.search_events(&memory_core::EventQuery::search(query, filter.clone(), wide)).await? {
             if hits.len() < wide && !hits.iter().any(|h| h.event.position == hit.event.position) {
                 hits.push(hit);
             }
@@ -444,14 +444,13 @@ pub(crate) async fn search(
     // Notes stay in the order the store ranked them (words and meaning, as injection ranks them).
     let note_relevance = super::history::note_relevance(&notes, query);
     let notes: Vec<_> = notes.into_iter().zip(note_relevance).collect();
-    let event_relevance = super::history::event_relevance(&events, query);
-    // History asked in a project's folder is about that project first: its events rank as if they
-    // held one more of the words asked for, and before another project's that hold as many.
+    let events = memory_hook::history::in_context(store.as_ref(), events, query, &filter).await?;
+    // History asked in a project's folder is about that project first: its events before another
+    // project's.
     let here = |h: &memory_core::EventHit| {
         usize::from(scopes.here_id().is_some_and(|id| h.event.event.project.as_deref() == Some(id)))
     };
-    let events =
-        super::history::ranked(events, event_relevance, |h| 2 * (h.matched_terms + here(h)) + here(h));
+    let events = super::history::ranked(events, here);
     let events = super::history::listed(store.as_ref(), events, limit).await;
     let project_of = |hit: &memory_core::EventHit| {
         hit.event.event.project.as_deref().map(|id| scopes.project_name(id).to_owned())
