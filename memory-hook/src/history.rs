@@ -22,72 +22,119 @@ pub fn window(limit: usize) -> usize {
     if limit == 0 { 0 } else { limit.saturating_mul(4).clamp(POOL, limit + 200) }
 }
 
-/// How far either side of an event, in events of its session, what is said counts as its
-/// context, and by how much: the next event's words at 0.4 of the event's own, the one after at
-/// 0.2. (Over real conversation, weights twice as high rank the answer lower: a neighbour then
-/// outweighs what the event itself says.)
+/// How far either side of an event, in things said in its session, what is said counts as its
+/// context, and by how much: the next thing said at 0.4 of the event's own words, the one after
+/// at 0.2. (Over real conversation, weights half as high again or lower rank the answer lower.)
 const CONTEXT: [f64; 2] = [0.4, 0.2];
 
-/// The fewest words a neighbour of a hit must hold to join the hits: something said (a prompt, a
-/// reply, a tool call), not an event with nothing of its own (a bare stop). A session's start and
-/// end never join.
+/// The fewest words an event must hold to count as something said.
 const SAYS_SOMETHING: usize = 4;
 
-/// Hits ranked again by their words and the words around them in their session: an event's
-/// words count whole, its neighbours' ([`CONTEXT`]) at less. "What did Caroline research?" is
-/// answered by "researching adoption agencies", said in reply to someone who named her; "why did
-/// the export fail?" by the failure right after the prompt that named the export. The hits'
-/// neighbours join them, so an event the store did not find by its own words is found by the
-/// words of what was said around it (a neighbour joins when `filter` passes it). Best first, each
-/// with its score in that ranking (BM25 over these events alone) and the terms its own words hold.
+/// How far either side of a hit, in events of its session, events are read to find what was said
+/// around it.
+const READ_AROUND: u64 = 8;
+
+/// Whether an event is something said or done in the session (a prompt, a reply, a tool call, an
+/// edit) with words of its own, rather than the session's bookkeeping (its start and end, what
+/// agent-memory injected, a permission asked for a call already recorded, a compaction).
+fn says_something(event: &HookEvent, words: &[String]) -> bool {
+    let said = !matches!(
+        event.kind,
+        EventKind::SessionStart
+            | EventKind::SessionEnd
+            | EventKind::Injection
+            | EventKind::PermissionRequest
+            | EventKind::Notification
+            | EventKind::SubagentStart
+            | EventKind::PreCompact
+            | EventKind::PostCompact
+    );
+    said && words.len() >= SAYS_SOMETHING
+}
+
+/// Hits ranked again by their words and the words said around them in their session: an event's
+/// words count whole, those of the things said before and after it ([`CONTEXT`]; the session's
+/// bookkeeping in between is skipped) at less. "Where is Priya going for the holidays?" is
+/// answered by "probably a cabin up north", said right after "any plans for the holidays,
+/// Priya?"; "why did the export fail?" by the failure right after the prompt that named the
+/// export. Those neighbours join the hits (when `filter` passes them), so an event the store did
+/// not find by its own words is found by what was said around it. Best first, each with its score
+/// in that ranking (BM25 over these events alone) and the terms its own words hold.
 pub async fn in_context(
     store: &dyn MemoryStore,
     hits: Vec<EventHit>,
     query: &str,
     filter: &EventFilter,
 ) -> memory_core::Result<Vec<EventHit>> {
+    type Key = (String, u64);
     let terms = expand(query);
-    let reach = CONTEXT.len() as u64;
-    // Every event within twice the reach of a hit: the hits and their neighbours, and the
-    // neighbours' own context.
-    let mut near: HashMap<(String, u64), StoredEvent> = HashMap::new();
-    let mut pool: Vec<(String, u64)> = Vec::new();
+    let mut near: HashMap<Key, StoredEvent> = HashMap::new();
     for hit in &hits {
         let session = &hit.event.event.session;
-        let from = hit.event.seq.saturating_sub(2 * reach + 1);
-        let around = store.timeline(session, from, (4 * reach + 1) as usize).await?;
-        for stored in around {
-            let key = (session.0.clone(), stored.seq);
-            let joins = stored.seq.abs_diff(hit.event.seq) <= reach
-                && filter.matches(&stored.event)
-                && !matches!(stored.event.kind, EventKind::SessionStart | EventKind::SessionEnd)
-                && words(&event_text(&stored.event)).len() >= SAYS_SOMETHING;
-            if joins && !pool.contains(&key) {
-                pool.push(key.clone());
-            }
-            near.entry(key).or_insert(stored);
+        let from = hit.event.seq.saturating_sub(READ_AROUND + 1);
+        for stored in store.timeline(session, from, (2 * READ_AROUND + 1) as usize).await? {
+            near.entry((session.0.clone(), stored.seq)).or_insert(stored);
         }
-        let key = (session.0.clone(), hit.event.seq);
-        if !pool.contains(&key) {
-            pool.push(key.clone());
-        }
-        near.entry(key).or_insert_with(|| hit.event.clone());
+        near.entry((session.0.clone(), hit.event.seq)).or_insert_with(|| hit.event.clone());
     }
-    let own: HashMap<&(String, u64), Vec<String>> =
+    let own: HashMap<&Key, Vec<String>> =
         near.iter().map(|(key, stored)| (key, words(&event_text(&stored.event)))).collect();
+    // Each session's things said, in order; two are next to each other when every event between
+    // them was read (and is bookkeeping).
+    let mut said: HashMap<&str, Vec<u64>> = HashMap::new();
+    for (key, stored) in &near {
+        if says_something(&stored.event, &own[key]) {
+            said.entry(key.0.as_str()).or_default().push(key.1);
+        }
+    }
+    said.values_mut().for_each(|seqs| seqs.sort_unstable());
+    let adjacent = |session: &str, a: u64, b: u64| {
+        (a.min(b) + 1..a.max(b)).all(|seq| near.contains_key(&(session.to_owned(), seq)))
+    };
+    // The things said within `reach` of `seq` on either side, with how far each is.
+    let around = |session: &str, seq: u64, reach: usize| -> Vec<(u64, usize)> {
+        let Some(seqs) = said.get(session) else { return Vec::new() };
+        let Ok(at) = seqs.binary_search(&seq) else { return Vec::new() };
+        let mut out = Vec::new();
+        for step in [-1isize, 1] {
+            let mut last = seq;
+            for distance in 1..=reach {
+                let Some(&next) = at.checked_add_signed(step * distance as isize).and_then(|i| seqs.get(i))
+                else {
+                    break;
+                };
+                if !adjacent(session, last, next) {
+                    break;
+                }
+                out.push((next, distance));
+                last = next;
+            }
+        }
+        out
+    };
+    let mut pool: Vec<Key> = Vec::new();
+    for hit in &hits {
+        let session = hit.event.event.session.as_str();
+        let key = (session.to_owned(), hit.event.seq);
+        if !pool.contains(&key) {
+            pool.push(key);
+        }
+        for (seq, _) in around(session, hit.event.seq, CONTEXT.len()) {
+            let key = (session.to_owned(), seq);
+            if filter.matches(&near[&key].event) && !pool.contains(&key) {
+                pool.push(key);
+            }
+        }
+    }
     let docs: Vec<Vec<(&[String], f64)>> = pool
         .iter()
-        .map(|(session, seq)| {
-            let mut doc = vec![(own[&(session.clone(), *seq)].as_slice(), 1.0)];
-            for (distance, weight) in (1..).zip(CONTEXT) {
-                for other in [seq.checked_sub(distance), seq.checked_add(distance)].into_iter().flatten() {
-                    let key = (session.clone(), other);
-                    // A tool call announced and then reported is one thing said once.
-                    if let Some(words) = own.get(&key)
-                        && !same_call(&near[&key].event, &near[&(session.clone(), *seq)].event)
-                    {
-                        doc.push((words.as_slice(), weight));
-                    }
+        .map(|key| {
+            let mut doc = vec![(own[key].as_slice(), 1.0)];
+            for (seq, distance) in around(&key.0, key.1, CONTEXT.len()) {
+                let other = (key.0.clone(), seq);
+                // A tool call announced and then reported is one thing said once.
+                if !same_call(&near[&other].event, &near[key].event) {
+                    doc.push((own[&other].as_slice(), CONTEXT[distance - 1]));
                 }
             }
             doc
@@ -103,8 +150,43 @@ pub async fn in_context(
             Some(EventHit { event, score, matched_terms: matched_in(&own[key], &terms) })
         })
         .collect();
+    // A question asking when is answered by what says when: "when did Priya adopt the dog?" by
+    // "we picked her up last Saturday".
+    if asks_when(query) {
+        let best = ranked.iter().map(|h| h.score).fold(0.0, f64::max);
+        for hit in &mut ranked {
+            let key = (hit.event.event.session.0.clone(), hit.event.seq);
+            if own[&key].iter().any(|w| says_when(w)) {
+                hit.score += SAYS_WHEN * best;
+            }
+        }
+    }
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.event.position.cmp(&a.event.position)));
     Ok(ranked)
+}
+
+/// How much of the best hit's score an event that says when gains for a question asking when.
+const SAYS_WHEN: f64 = 0.4;
+
+/// Whether a question asks when something happened: "when did …", "what year …", "which day …",
+/// "how long ago …".
+fn asks_when(query: &str) -> bool {
+    let asked = words(query);
+    let first = asked.first().map(String::as_str);
+    first == Some("when")
+        || asked.windows(2).any(|w| {
+            matches!(w[0].as_str(), "what" | "which")
+                && matches!(w[1].as_str(), "year" | "date" | "day" | "month" | "week" | "time")
+                || w[0] == "long" && w[1] == "ago"
+        })
+}
+
+/// Whether a word says when: "yesterday", "last", "saturday", "ago", a year.
+fn says_when(word: &str) -> bool {
+    memory_core::search::when(word)
+        || word.len() == 4
+            && (word.starts_with("19") || word.starts_with("20"))
+            && word.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether two events are one tool call: its announcement and its result (the same call id, or
@@ -394,6 +476,71 @@ mod tests {
             let ids: Vec<&str> = ranked.iter().take(3).map(|h| h.event.event.id.as_str()).collect();
             assert!(ids.contains(&"x2"), "{query}: the failure after the prompt naming the export: {ids:?}");
             assert!(!ids.contains(&"x5"), "{query}: the commit two prompts later is not about it: {ids:?}");
+        }
+    }
+
+    #[test]
+    fn a_question_asking_when_is_told_apart_from_one_asking_what() {
+        for asked in
+            ["When did Priya adopt the dog?", "what year did we move to pnpm", "how long ago was the outage?"]
+        {
+            assert!(asks_when(asked), "{asked}");
+        }
+        for asked in
+            ["what did Priya adopt?", "which package manager do we use", "how long does the build take?"]
+        {
+            assert!(!asks_when(asked), "{asked}");
+        }
+        assert!(["yesterday", "saturday", "2023", "ago"].iter().all(|w| says_when(w)));
+        assert!(!["2023x", "dog", "1234", "when"].iter().any(|w| says_when(w)));
+    }
+
+    #[tokio::test]
+    async fn a_question_asking_when_gets_the_turn_that_says_when_first() {
+        const DOG: &[&str] = &[
+            "Priya, how is the new dog settling in?",
+            "Great, she sleeps all day. We adopted her from the shelter last Saturday.",
+            "Does the dog get along with your cat?",
+            "Not yet, the dog chases her around the flat.",
+        ];
+        for asked in [
+            "When did Priya adopt the dog?",
+            "what day was the dog adopted?",
+            "when was the shelter visit for the dog",
+        ] {
+            assert_eq!(best(DOG, asked, 1).await, ["r2"], "{asked}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_sessions_bookkeeping_between_a_question_and_its_answer_is_skipped() {
+        let store = memory_core::InMemoryStore::new();
+        let mut injected = HookEvent::new(
+            EventId("i2".into()),
+            Harness::named("codex"),
+            SessionKey("codex:s".into()),
+            EventKind::Injection,
+            Utc::now(),
+            json!({ "notes": "user profile/preferences.md project/shop/conventions.md" }),
+        );
+        injected.prompt = None;
+        let events = vec![
+            prompt(1, "Any plans for the holidays, Priya?").event,
+            injected,
+            reply(3, "Probably a cabin up north with my sister.").event,
+            prompt(4, "Sounds lovely. I'm stuck painting the hallway.").event,
+        ];
+        store.append(&events).await.unwrap();
+        let filter = memory_core::EventFilter::all();
+        for asked in ["where is Priya going for the holidays?", "holiday plans of Priya", "Priya's plans"] {
+            let hits = store
+                .search_events(&memory_core::EventQuery::search(asked, filter.clone(), 60))
+                .await
+                .unwrap();
+            let ranked = in_context(&store, hits, asked, &filter).await.unwrap();
+            let ids: Vec<&str> = ranked.iter().map(|h| h.event.event.id.as_str()).collect();
+            assert_eq!(ids.get(1), Some(&"r3"), "{asked}: the answer after the injection record: {ids:?}");
+            assert!(!ids.contains(&"i2"), "{asked}: the record of what was injected does not join: {ids:?}");
         }
     }
 
