@@ -217,6 +217,18 @@ fn joining_an_unreachable_team_server_keeps_the_settings_and_says_so() {
     clone_at(&app, "https://github.com/acme/shop");
     session(&m, &app, "solo-1", &["In this repo we use pnpm, never npm."]);
 
+    // No server yet: adding a project, here or by name, is refused with nothing written.
+    for args in
+        [&["team", "add"][..], &["team", "add", "--project", "shop"], &["team", "add", "--project", "web"]]
+    {
+        let out = m.command(args).current_dir(&app).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(said.contains("no team server is set up") && said.lines().count() == 1, "{args:?}: {said}");
+        let config = std::fs::read_to_string(m.dir.path().join("config.toml")).unwrap_or_default();
+        assert!(!config.contains("[team]"), "{args:?}: {config}");
+    }
+
     // Not a server address: refused, nothing written.
     let out = m.command(&["team", "join", "https://memory.example"]).current_dir(&app).output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr);

@@ -93,9 +93,12 @@ pub(crate) async fn run(command: TeamCommand, json: bool) -> anyhow::Result<Exit
                 }
             }
         }
-        TeamCommand::Add { project } | TeamCommand::Remove { project }
-            if config.team.uri.is_none() && project.is_none() =>
-        {
+        // Sharing needs a server; taking a project off the list (left from an earlier setup)
+        // does not.
+        TeamCommand::Add { .. } if config.team.uri.is_none() => {
+            anyhow::bail!("no team server is set up: `agent-memory team join <bolt-uri>` sets one");
+        }
+        TeamCommand::Remove { project } if config.team.uri.is_none() && project.is_none() => {
             anyhow::bail!("no team server is set up: `agent-memory team join <bolt-uri>` sets one");
         }
         TeamCommand::Add { project } => {
