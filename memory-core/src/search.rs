@@ -252,22 +252,31 @@ pub fn bm25_weighted(docs: &[Vec<(&[String], f64)>], query: &[Term]) -> Vec<Opti
             })
             .sum()
     };
-    let weighted = |doc: &[(&[String], f64)], term: &Term| -> f64 {
-        doc.iter().map(|(tokens, weight)| weight * occurrences(tokens, term) as f64).sum()
-    };
-    let length = |doc: &[(&[String], f64)]| -> f64 { doc.iter().map(|(t, w)| w * t.len() as f64).sum() };
-    let total = docs.len() as f64;
-    let avg_len = docs.iter().map(|d| length(d)).sum::<f64>() / total.max(1.0);
-    let doc_freq: Vec<f64> =
-        query.iter().map(|w| docs.iter().filter(|d| weighted(d, w) > 0.0).count() as f64).collect();
-    let (k1, b) = (1.2, 0.75);
-    docs.iter()
+    // Each document's weighted occurrences of each term, and its weighted length.
+    let tfs: Vec<Vec<f64>> = docs
+        .iter()
         .map(|doc| {
-            let len = length(doc);
+            query
+                .iter()
+                .map(|term| {
+                    doc.iter().map(|(tokens, weight)| weight * occurrences(tokens, term) as f64).sum()
+                })
+                .collect()
+        })
+        .collect();
+    let lengths: Vec<f64> =
+        docs.iter().map(|doc| doc.iter().map(|(t, w)| w * t.len() as f64).sum()).collect();
+    let total = docs.len() as f64;
+    let avg_len = lengths.iter().sum::<f64>() / total.max(1.0);
+    let doc_freq: Vec<f64> =
+        (0..query.len()).map(|i| tfs.iter().filter(|tf| tf[i] > 0.0).count() as f64).collect();
+    let (k1, b) = (1.2, 0.75);
+    tfs.iter()
+        .zip(&lengths)
+        .map(|(doc_tfs, &len)| {
             let mut score = 0.0;
             let mut matched = 0;
-            for (term, df) in query.iter().zip(&doc_freq) {
-                let tf = weighted(doc, term);
+            for (&tf, df) in doc_tfs.iter().zip(&doc_freq) {
                 if tf <= 0.0 {
                     continue;
                 }

@@ -4,10 +4,12 @@
 //! the same tool in its session that passed); and hits ranked by what was said around them
 //! ([`in_context`]): an answer read with the question it answers.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use memory_core::search::{bm25_weighted, event_text, expand, matched_in, words};
-use memory_core::{EventFilter, EventHit, EventKind, HookEvent, MemoryStore, StoredEvent};
+use memory_core::{
+    EventFilter, EventHit, EventKind, EventQuery, HookEvent, MemoryStore, SessionKey, StoredEvent,
+};
 
 /// How far past a failure, in events of its session, its fix is looked for.
 const FIX_REACH: usize = 80;
@@ -18,7 +20,7 @@ const POOL: usize = 60;
 
 /// How many hits a search asks the store for to show `limit` once near-duplicates are one and
 /// [`in_context`] has ranked them again.
-pub fn window(limit: usize) -> usize {
+fn window(limit: usize) -> usize {
     if limit == 0 { 0 } else { limit.saturating_mul(4).clamp(POOL, limit + 200) }
 }
 
@@ -52,30 +54,68 @@ fn says_something(event: &HookEvent, words: &[String]) -> bool {
     said && words.len() >= SAYS_SOMETHING
 }
 
+/// History search as people read it: the store's best hits for `query` under each of `filters`
+/// in turn (a project's own events, then everyone's), ranked again with what was said around
+/// them ([`in_context`]), best first. Near-duplicates are still separate hits ([`collapse`]).
+pub async fn search(
+    store: &dyn MemoryStore,
+    query: &str,
+    filters: &[EventFilter],
+    limit: usize,
+) -> memory_core::Result<Vec<EventHit>> {
+    let wide = window(limit);
+    let mut hits: Vec<EventHit> = Vec::new();
+    for filter in filters {
+        for hit in store.search_events(&EventQuery::search(query, filter.clone(), wide)).await? {
+            if hits.len() < wide && !hits.iter().any(|h| h.event.position == hit.event.position) {
+                hits.push(hit);
+            }
+        }
+    }
+    in_context(store, hits, query, filters).await
+}
+
 /// Hits ranked again by their words and the words said around them in their session: an event's
 /// words count whole, those of the things said before and after it ([`CONTEXT`]; the session's
 /// bookkeeping in between is skipped) at less. "Where is Priya going for the holidays?" is
 /// answered by "probably a cabin up north", said right after "any plans for the holidays,
 /// Priya?"; "why did the export fail?" by the failure right after the prompt that named the
-/// export. Those neighbours join the hits (when `filter` passes them), so an event the store did
-/// not find by its own words is found by what was said around it. Best first, each with its score
-/// in that ranking (BM25 over these events alone) and the terms its own words hold.
-pub async fn in_context(
+/// export. Those neighbours join the hits (when one of `filters` passes them), so an event the
+/// store did not find by its own words is found by what was said around it. Best first, each with
+/// its score in that ranking (BM25 over these events alone) and the terms its own words hold.
+async fn in_context(
     store: &dyn MemoryStore,
     hits: Vec<EventHit>,
     query: &str,
-    filter: &EventFilter,
+    filters: &[EventFilter],
 ) -> memory_core::Result<Vec<EventHit>> {
     type Key = (String, u64);
     let terms = expand(query);
-    let mut near: HashMap<Key, StoredEvent> = HashMap::new();
-    for hit in &hits {
-        let session = &hit.event.event.session;
-        let from = hit.event.seq.saturating_sub(READ_AROUND + 1);
-        for stored in store.timeline(session, from, (2 * READ_AROUND + 1) as usize).await? {
-            near.entry((session.0.clone(), stored.seq)).or_insert(stored);
+    // Each session's stretches around its hits, overlapping ones read as one.
+    let mut stretches: Vec<(&SessionKey, u64, u64)> = hits
+        .iter()
+        .map(|h| {
+            let seq = h.event.seq;
+            (&h.event.event.session, seq.saturating_sub(READ_AROUND), seq + READ_AROUND)
+        })
+        .collect();
+    stretches.sort();
+    let mut merged: Vec<(&SessionKey, u64, u64)> = Vec::new();
+    for (session, from, to) in stretches {
+        match merged.last_mut() {
+            Some((s, _, end)) if *s == session && from <= *end + 1 => *end = (*end).max(to),
+            _ => merged.push((session, from, to)),
         }
-        near.entry((session.0.clone(), hit.event.seq)).or_insert_with(|| hit.event.clone());
+    }
+    let mut near: HashMap<Key, StoredEvent> = HashMap::new();
+    for (session, from, to) in merged {
+        let after = from.saturating_sub(1);
+        for stored in store.timeline(session, after, (to - after) as usize).await? {
+            near.insert((session.0.clone(), stored.seq), stored);
+        }
+    }
+    for hit in &hits {
+        near.entry((hit.event.event.session.0.clone(), hit.event.seq)).or_insert_with(|| hit.event.clone());
     }
     let own: HashMap<&Key, Vec<String>> =
         near.iter().map(|(key, stored)| (key, words(&event_text(&stored.event)))).collect();
@@ -113,15 +153,16 @@ pub async fn in_context(
         out
     };
     let mut pool: Vec<Key> = Vec::new();
+    let mut pooled: HashSet<Key> = HashSet::new();
     for hit in &hits {
         let session = hit.event.event.session.as_str();
         let key = (session.to_owned(), hit.event.seq);
-        if !pool.contains(&key) {
+        if pooled.insert(key.clone()) {
             pool.push(key);
         }
         for (seq, _) in around(session, hit.event.seq, CONTEXT.len()) {
             let key = (session.to_owned(), seq);
-            if filter.matches(&near[&key].event) && !pool.contains(&key) {
+            if filters.iter().any(|f| f.matches(&near[&key].event)) && pooled.insert(key.clone()) {
                 pool.push(key);
             }
         }
@@ -416,10 +457,7 @@ mod tests {
             })
             .collect();
         store.append(&events).await.unwrap();
-        let filter = memory_core::EventFilter::all();
-        let hits =
-            store.search_events(&memory_core::EventQuery::search(query, filter.clone(), 60)).await.unwrap();
-        let ranked = in_context(&store, hits, query, &filter).await.unwrap();
+        let ranked = search(&store, query, &[memory_core::EventFilter::all()], 5).await.unwrap();
         ranked.into_iter().take(n).map(|h| h.event.event.id.0).collect()
     }
 
@@ -468,11 +506,7 @@ mod tests {
         for query in
             ["why did the invoice export fail?", "export broken error", "what broke in the invoice export"]
         {
-            let hits = store
-                .search_events(&memory_core::EventQuery::search(query, filter.clone(), 60))
-                .await
-                .unwrap();
-            let ranked = in_context(&store, hits, query, &filter).await.unwrap();
+            let ranked = search(&store, query, std::slice::from_ref(&filter), 5).await.unwrap();
             let ids: Vec<&str> = ranked.iter().take(3).map(|h| h.event.event.id.as_str()).collect();
             assert!(ids.contains(&"x2"), "{query}: the failure after the prompt naming the export: {ids:?}");
             assert!(!ids.contains(&"x5"), "{query}: the commit two prompts later is not about it: {ids:?}");
@@ -533,11 +567,7 @@ mod tests {
         store.append(&events).await.unwrap();
         let filter = memory_core::EventFilter::all();
         for asked in ["where is Priya going for the holidays?", "holiday plans of Priya", "Priya's plans"] {
-            let hits = store
-                .search_events(&memory_core::EventQuery::search(asked, filter.clone(), 60))
-                .await
-                .unwrap();
-            let ranked = in_context(&store, hits, asked, &filter).await.unwrap();
+            let ranked = search(&store, asked, std::slice::from_ref(&filter), 5).await.unwrap();
             let ids: Vec<&str> = ranked.iter().map(|h| h.event.event.id.as_str()).collect();
             assert_eq!(ids.get(1), Some(&"r3"), "{asked}: the answer after the injection record: {ids:?}");
             assert!(!ids.contains(&"i2"), "{asked}: the record of what was injected does not join: {ids:?}");

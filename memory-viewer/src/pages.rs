@@ -9,8 +9,8 @@ use axum::extract::{Query, State};
 use axum::response::Html;
 use chrono::{DateTime, NaiveDate, Utc};
 use memory_core::{
-    EventFilter, EventKind, EventQuery, HookEvent, Note, NoteFilter, NotePath, Scope, SearchQuery,
-    SessionInfo, StoredEvent,
+    EventFilter, EventKind, HookEvent, Note, NoteFilter, NotePath, Scope, SearchQuery, SessionInfo,
+    StoredEvent,
 };
 use memory_hook::project::{Catalog, Registry};
 use memory_hook::{Project, inject};
@@ -628,13 +628,9 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
         since,
         until,
     };
-    let found = state
-        .store
-        .search_events(&EventQuery::search(f.q.clone(), filter.clone(), memory_hook::history::window(HITS)))
-        .await?;
     // Ranked with what was said around each; near-duplicates as one hit with a count; a failure
     // with the run that fixed it.
-    let found = memory_hook::history::in_context(state.store.as_ref(), found, &f.q, &filter).await?;
+    let found = memory_hook::history::search(state.store.as_ref(), &f.q, &[filter], HITS).await?;
     let mut events = Vec::new();
     for (h, count) in memory_hook::history::collapse(found, |h| &h.event.event).into_iter().take(HITS) {
         let fix = memory_hook::history::fix_of(state.store.as_ref(), &h).await.ok().flatten();

@@ -113,7 +113,7 @@ pub(crate) fn note_relevance(hits: &[memory_core::SearchHit], query: &str) -> Ve
         .collect()
 }
 
-/// Hits ranked by [`memory_hook::history::in_context`], with `first` (a project's own events in
+/// Hits ranked by [`memory_hook::history::search`], with `first` (a project's own events in
 /// its folder) before the rest, each with its relevance: its score as a share of the best's.
 pub(crate) fn ranked(mut hits: Vec<EventHit>, first: impl Fn(&EventHit) -> usize) -> Vec<(EventHit, f64)> {
     hits.sort_by(|a, b| first(b).cmp(&first(a)).then(b.score.total_cmp(&a.score)));
@@ -237,6 +237,7 @@ pub(crate) fn listed_json(listed: &Listed, query: &str, project: Option<&str>) -
 /// first [`TEXT_CHARS`]), its score and its readable relevance.
 pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {
     let e = &hit.event.event;
+    let text = event_text(e);
     json!({
         "id": e.id.as_str(),
         "session": e.session.as_str(),
@@ -248,8 +249,8 @@ pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Opt
         "score": hit.score,
         "relevance": (relevance * 1000.0).round() / 1000.0,
         "matched_terms": hit.matched_terms,
-        "excerpt": excerpt(hit, query),
-        "text": crate::output::clip(event_text(e).trim(), TEXT_CHARS),
+        "excerpt": memory_core::search::excerpt(&text, &expand(query), 160),
+        "text": crate::output::clip(text.trim(), TEXT_CHARS),
     })
 }
 

@@ -422,21 +422,14 @@ pub(crate) async fn search(
         Vec::new()
     };
     let events = if looking.events {
-        // Near-duplicates become one hit: more are asked for than are shown.
-        let wide = memory_hook::history::window(limit);
         // Asked in a project's folder, history is about that project first: its best hits, then
         // the best of every project's.
-        let mut hits = Vec::new();
+        let mut filters = Vec::new();
         if let Some(id) = scopes.here_id().filter(|_| filter.project.is_none()) {
-            let own = memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() };
-            hits = store.search_events(&memory_core::EventQuery::search(query, own, wide)).await?;
+            filters.push(memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() });
         }
-        for hit in store.search_events(&memory_core::EventQuery::search(query, filter.clone(), wide)).await? {
-            if hits.len() < wide && !hits.iter().any(|h| h.event.position == hit.event.position) {
-                hits.push(hit);
-            }
-        }
-        hits
+        filters.push(filter);
+        memory_hook::history::search(store.as_ref(), query, &filters, limit).await?
     } else {
         Vec::new()
     };
@@ -444,7 +437,6 @@ pub(crate) async fn search(
     // Notes stay in the order the store ranked them (words and meaning, as injection ranks them).
     let note_relevance = super::history::note_relevance(&notes, query);
     let notes: Vec<_> = notes.into_iter().zip(note_relevance).collect();
-    let events = memory_hook::history::in_context(store.as_ref(), events, query, &filter).await?;
     // History asked in a project's folder is about that project first: its events before another
     // project's.
     let here = |h: &memory_core::EventHit| {

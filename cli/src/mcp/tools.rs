@@ -369,12 +369,7 @@ pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
         until: when(p.until.as_ref())?,
     };
     let limit = capped(p.limit, 10, 50);
-    let wide = memory_hook::history::window(limit);
-    let hits = m
-        .store()
-        .search_events(&memory_core::EventQuery::search(p.query.clone(), filter.clone(), wide))
-        .await?;
-    let hits = memory_hook::history::in_context(m.store(), hits, &p.query, &filter).await?;
+    let hits = memory_hook::history::search(m.store(), &p.query, &[filter], limit).await?;
     let hits = crate::cmd::history::ranked(hits, |_| 0);
     let hits = crate::cmd::history::listed(m.store(), hits, limit).await;
     let mut listed: Vec<Value> = Vec::with_capacity(hits.len());
