@@ -409,8 +409,8 @@ static ACKNOWLEDGEMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What of a prompt is worth quoting back as what was asked: its sentences without the asides
 /// around the work (a joke, a story of how things were, a credential, a thank-you or "looks
-/// good") and without what held for that session alone ("for today only …"), joined; `None` when
-/// nothing is left.
+/// good"), without what held for that session alone ("for today only …") and without what it
+/// stated to last (that is memory, given as notes), joined; `None` when nothing is left.
 pub fn worth_quoting(prompt: &str) -> Option<String> {
     let kept: Vec<String> = sentences(prompt)
         .into_iter()
@@ -425,7 +425,10 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
                 Some(mood::NotLasting::Joke | mood::NotLasting::Past | mood::NotLasting::Secret)
             ) || lower.is_empty()
                 || ONE_OFF.is_match(&lower)
-                || ACKNOWLEDGEMENT.is_match(&lower);
+                || ACKNOWLEDGEMENT.is_match(&lower)
+                // What lasts (a preference, a convention, a correction) is kept as memory and
+                // given with the notes; quoted again as the task it would say the same twice.
+                || statement(&sentence).is_some();
             (!aside).then_some(spoken)
         })
         .collect();

@@ -371,6 +371,21 @@ fn what_was_asked_is_quoted_without_the_asides_around_it() {
             "for now don't touch the migrations. add the refund column to orders",
             Some("add the refund column to orders"),
         ),
+        // What was stated to last is memory, given with the notes, not the task.
+        (
+            "I prefer small focused commits. In this project we use thiserror for library errors, never \
+             anyhow. Run the cargo tests and write down what you find.",
+            Some("Run the cargo tests and write down what you find."),
+        ),
+        (
+            "we deploy with helm now, not kubectl apply. bump the chart version",
+            Some("bump the chart version"),
+        ),
+        (
+            "Please always answer in British English. Could you tidy up the README intro?",
+            Some("Could you tidy up the README intro?"),
+        ),
+        ("from now on the api lives under /v2", None),
     ] {
         assert_eq!(worth_quoting(prompt).as_deref(), expected, "{prompt}");
     }
