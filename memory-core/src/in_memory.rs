@@ -6,8 +6,9 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::search::expand;
 use crate::store::{
-    Appended, Capabilities, EventHit, EventQuery, ForgetSet, Forgotten, MemoryStore, NoteFilter, SearchHit,
-    SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, same_content,
+    Appended, Capabilities, EventHit, EventQuery, EventVectorHit, EventVectorQuery, ForgetSet, Forgotten,
+    MemoryStore, NoteFilter, SearchHit, SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery,
+    WatermarkAdvance, cosine, same_content,
 };
 use crate::{
     Error, EventId, HookEvent, Lease, Note, NoteChange, NotePath, Result, Scope, SessionKey, StoredEvent,
@@ -25,6 +26,8 @@ struct State {
     history: BTreeMap<(Scope, NotePath), Vec<Note>>,
     /// Each note's embeddings.
     embeddings: BTreeMap<(Scope, NotePath), Embeddings>,
+    /// Each event's embeddings, by its index and the model that made them.
+    event_embeddings: BTreeMap<(usize, String), Vec<f32>>,
     watermarks: BTreeMap<String, u64>,
     leases: BTreeMap<String, Lease>,
     machines: BTreeMap<String, chrono::DateTime<chrono::Utc>>,
@@ -347,6 +350,42 @@ impl MemoryStore for InMemoryStore {
         Ok(hits)
     }
 
+    async fn put_event_embeddings(&self, model: &str, vectors: &[(u64, Vec<f32>)]) -> Result<usize> {
+        let mut state = self.lock()?;
+        let mut kept = 0;
+        for (position, vector) in vectors {
+            let Some(i) = (*position as usize).checked_sub(1) else { continue };
+            if i < state.events.len() && !state.pruned.contains(&i) {
+                state.event_embeddings.insert((i, model.to_owned()), vector.clone());
+                kept += 1;
+            }
+        }
+        Ok(kept)
+    }
+
+    async fn search_event_embeddings(&self, query: &EventVectorQuery) -> Result<Vec<EventVectorHit>> {
+        let state = self.lock()?;
+        let mut hits: Vec<EventVectorHit> = state
+            .event_embeddings
+            .iter()
+            .filter(|((i, model), vector)| {
+                *model == query.model
+                    && !vector.is_empty()
+                    && !state.pruned.contains(i)
+                    && query.filter.matches(&state.events[*i].event)
+            })
+            .map(|((i, _), vector)| EventVectorHit {
+                event: state.events[*i].clone(),
+                similarity: cosine(vector, &query.vector),
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            b.similarity.total_cmp(&a.similarity).then(b.event.position.cmp(&a.event.position))
+        });
+        hits.truncate(query.limit);
+        Ok(hits)
+    }
+
     async fn search_events(&self, query: &EventQuery) -> Result<Vec<EventHit>> {
         let state = self.lock()?;
         let live: Vec<&StoredEvent> = state
@@ -409,6 +448,7 @@ impl MemoryStore for InMemoryStore {
             }
         }
         for i in gone {
+            state.event_embeddings.retain(|(at, _), _| *at != i);
             if state.pruned.insert(i) {
                 state.by_id.remove(&state.events[i].event.id);
                 forgotten.events += 1;

@@ -35,8 +35,9 @@ pub use response::{Decision, HookResponse};
 pub use scope::{MAX_SCOPE_ID_LEN, Scope, scope_id_problem};
 pub use store::{
     Appended, Capabilities, EVENT_SEARCH_MIN, EVENT_SEARCH_WINDOW, EventFilter, EventHit, EventQuery,
-    ForgetSet, Forgotten, Lease, MemoryStore, NoteFilter, PendingVector, SearchHit, SearchQuery, SessionInfo,
-    TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine, rank_event_hits, same_content,
+    EventVectorHit, EventVectorQuery, ForgetSet, Forgotten, Lease, MemoryStore, NoteFilter, PendingVector,
+    SearchHit, SearchQuery, SessionInfo, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, cosine,
+    rank_event_hits, same_content,
 };
 
 /// Re-exported so implementers of [`MemoryStore`] use the same macro version.

@@ -538,6 +538,27 @@ pub fn matched_terms(note: &crate::Note, query: &[Term]) -> usize {
     matched_in(&words(&indexed_text(note)), query)
 }
 
+/// The fewest words an event must hold to count as something said.
+pub const SAYS_SOMETHING: usize = 4;
+
+/// Whether an event is something said or done in the session (a prompt, a reply, a tool call, an
+/// edit) with words of its own, rather than the session's bookkeeping (its start and end, what
+/// agent-memory injected, a permission asked for a call already recorded, a compaction).
+pub fn says_something(event: &crate::HookEvent, words: &[String]) -> bool {
+    let said = !matches!(
+        event.kind,
+        crate::EventKind::SessionStart
+            | crate::EventKind::SessionEnd
+            | crate::EventKind::Injection
+            | crate::EventKind::PermissionRequest
+            | crate::EventKind::Notification
+            | crate::EventKind::SubagentStart
+            | crate::EventKind::PreCompact
+            | crate::EventKind::PostCompact
+    );
+    said && words.len() >= SAYS_SOMETHING
+}
+
 /// The words of a text as search sees them: runs of letters and digits, lowercased.
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()

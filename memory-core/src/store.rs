@@ -142,6 +142,29 @@ pub struct VectorQuery {
     pub limit: usize,
 }
 
+/// A search by meaning over recorded events: the events `filter` passes whose embedding (by
+/// `model`) is closest to a query's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventVectorQuery {
+    /// The model the vectors were made with; only its vectors are compared.
+    pub model: String,
+    /// The query's embedding.
+    pub vector: Vec<f32>,
+    /// Which events are looked at.
+    pub filter: EventFilter,
+    /// Most hits to return.
+    pub limit: usize,
+}
+
+/// One event found by meaning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventVectorHit {
+    /// The event.
+    pub event: StoredEvent,
+    /// The cosine similarity of its embedding to the query's, in `[-1, 1]`.
+    pub similarity: f32,
+}
+
 /// A query's vector still being made, on another thread (a prompt's embedding, while its hook
 /// searches by words): a store can do what needs no vector first and take the vector when it
 /// is there ([`MemoryStore::search_embeddings_pending`]).
@@ -460,6 +483,24 @@ pub trait MemoryStore: Send + Sync + std::fmt::Debug {
             Some(vector) => self.search_embeddings(&VectorQuery { vector, ..query.clone() }).await,
             None => Ok(Vec::new()),
         }
+    }
+
+    /// Keeps each vector (made by `model`) as the embedding of the event at its position,
+    /// replacing any that event had by `model`; an empty vector records that the event has
+    /// nothing to embed. Vectors of events no longer stored are passed over. Returns how many
+    /// were kept. Forgetting an event drops its embeddings. A store without vector search keeps
+    /// nothing.
+    async fn put_event_embeddings(&self, model: &str, vectors: &[(u64, Vec<f32>)]) -> Result<usize> {
+        let _ = (model, vectors);
+        Ok(0)
+    }
+
+    /// Events the query's filter passes, ranked by the [`cosine`] similarity of their embedding
+    /// by the query's model to its vector, best first (ties newest first), at most `limit`.
+    /// Events without one are not found. A store without vector search finds none.
+    async fn search_event_embeddings(&self, query: &EventVectorQuery) -> Result<Vec<EventVectorHit>> {
+        let _ = query;
+        Ok(Vec::new())
     }
 
     /// Events matching a query ([`EventQuery`]): with text, ranked ([`TextMatch::Any`]: the events

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use memory_core::search::{bm25_weighted, event_text, expand, matched_in, words};
+use memory_core::search::{bm25_weighted, event_text, expand, matched_in, says_something, words};
 use memory_core::{
     EventFilter, EventHit, EventKind, EventQuery, HookEvent, MemoryStore, SessionKey, StoredEvent,
 };
@@ -29,30 +29,9 @@ fn window(limit: usize) -> usize {
 /// at 0.2. (Over real conversation, weights half as high again or lower rank the answer lower.)
 const CONTEXT: [f64; 2] = [0.4, 0.2];
 
-/// The fewest words an event must hold to count as something said.
-const SAYS_SOMETHING: usize = 4;
-
 /// How far either side of a hit, in events of its session, events are read to find what was said
 /// around it.
 const READ_AROUND: u64 = 8;
-
-/// Whether an event is something said or done in the session (a prompt, a reply, a tool call, an
-/// edit) with words of its own, rather than the session's bookkeeping (its start and end, what
-/// agent-memory injected, a permission asked for a call already recorded, a compaction).
-fn says_something(event: &HookEvent, words: &[String]) -> bool {
-    let said = !matches!(
-        event.kind,
-        EventKind::SessionStart
-            | EventKind::SessionEnd
-            | EventKind::Injection
-            | EventKind::PermissionRequest
-            | EventKind::Notification
-            | EventKind::SubagentStart
-            | EventKind::PreCompact
-            | EventKind::PostCompact
-    );
-    said && words.len() >= SAYS_SOMETHING
-}
 
 /// History search as people read it: the store's best hits for `query` under each of `filters`
 /// in turn (a project's own events, then everyone's), ranked again with what was said around

@@ -445,6 +445,28 @@ RETURN e.seq AS seq, e.position AS position, e.json AS json
 ORDER BY e.position DESC
 LIMIT $limit";
 
+/// Keeps each of `$rows` (`{position, vector}`) as the embedding by `$model` of the event at its
+/// position, replacing the one it had (an event holds one model's); an empty vector records that
+/// the event has nothing to embed. Returns how many events were found.
+pub(crate) const WRITE_EVENT_VECTORS: &str = "
+UNWIND $rows AS row
+MATCH (e:Event {position: row.position})
+SET e.vector_model = $model, e.vector = row.vector
+RETURN count(e) AS kept";
+
+/// The events passing the session, project and harness filters whose embedding by `$model` is
+/// closest to `$vector` (scored `(1 + cos) / 2`), best first, newest first among equals.
+pub(crate) const SEARCH_EVENT_VECTORS: &str = "
+MATCH (e:Event)
+WHERE e.vector_model = $model AND size(e.vector) = size($vector)
+  AND ($session IS NULL OR e.session_id = $session)
+  AND ($project IS NULL OR e.project = $project)
+  AND ($harness IS NULL OR e.harness = $harness)
+WITH e, vector.similarity.cosine(e.vector, $vector) AS score
+ORDER BY score DESC, e.position DESC
+LIMIT $limit
+RETURN e.seq AS seq, e.position AS position, e.json AS json, score";
+
 /// Deletes one event, joining its neighbours so the session's chain stays whole (its first and
 /// last pointers move to them when it was either).
 pub(crate) const FORGET_EVENT: &str = "

@@ -20,11 +20,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use memory_core::search::{event_index_text, event_matched, expand, forms, matched_terms, words};
 use memory_core::{
-    Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
-    Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery, SessionInfo, SessionKey,
-    StoredEvent, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, same_content,
+    Appended, Capabilities, EventHit, EventId, EventQuery, EventVectorHit, EventVectorQuery, ForgetSet,
+    Forgotten, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, Scope, SearchHit, SearchQuery,
+    SessionInfo, SessionKey, StoredEvent, TextMatch, VectorHit, VectorQuery, WatermarkAdvance, same_content,
 };
-use neo4rs::{BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
+use neo4rs::{BoltMap, BoltType, ConfigBuilder, Graph, Query, Row, Txn, query};
 use serde::Deserialize;
 
 use crate::batch::{EventColumns, Link, NewEvent};
@@ -595,6 +595,57 @@ impl Neo4jStore {
         Ok(hits)
     }
 
+    async fn put_event_vectors_once(&self, model: &str, vectors: &[(u64, Vec<f32>)]) -> StoreResult<usize> {
+        let op = "put_event_embeddings";
+        let mut kept = 0;
+        for chunk in vectors.chunks(500) {
+            let rows: Vec<BoltType> = chunk
+                .iter()
+                .map(|(position, vector)| {
+                    let mut row = BoltMap::new();
+                    row.put("position".into(), BoltType::from(i64::try_from(*position).unwrap_or(i64::MAX)));
+                    row.put(
+                        "vector".into(),
+                        BoltType::from(vector.iter().map(|x| f64::from(*x)).collect::<Vec<f64>>()),
+                    );
+                    BoltType::Map(row)
+                })
+                .collect();
+            let q = query(cypher::WRITE_EVENT_VECTORS).param("rows", rows).param("model", model);
+            if let Some(row) = self.fetch(op, q).await?.first() {
+                kept += usize::try_from(get::<i64>(op, row, "kept")?).unwrap_or(0);
+            }
+        }
+        Ok(kept)
+    }
+
+    async fn search_event_vectors_once(&self, search: &EventVectorQuery) -> StoreResult<Vec<EventVectorHit>> {
+        let op = "search_event_embeddings";
+        if search.limit == 0 || search.vector.is_empty() {
+            return Ok(Vec::new());
+        }
+        let filter = &search.filter;
+        // Time is compared here, on the decoded event; the other filters in the query.
+        let timed = filter.since.is_some() || filter.until.is_some();
+        let q = query(cypher::SEARCH_EVENT_VECTORS)
+            .param("model", search.model.as_str())
+            .param("vector", search.vector.iter().map(|x| f64::from(*x)).collect::<Vec<f64>>())
+            .param("session", filter.session.as_ref().map(|s| s.as_str().to_owned()))
+            .param("project", filter.project.clone())
+            .param("harness", filter.harness.clone())
+            .param("limit", if timed { i64::MAX } else { clamp(search.limit) });
+        let mut hits = Vec::new();
+        for row in self.fetch(op, q).await? {
+            let event = stored_event(op, &row)?;
+            if filter.matches(&event.event) && hits.len() < search.limit {
+                let score: f64 = get(op, &row, "score")?;
+                // Neo4j scores cosine as (1 + cos) / 2.
+                hits.push(EventVectorHit { event, similarity: (2.0 * score - 1.0) as f32 });
+            }
+        }
+        Ok(hits)
+    }
+
     async fn forget_once(&self, what: &ForgetSet) -> StoreResult<Forgotten> {
         let op = "forget";
         let mut forgotten = Forgotten::default();
@@ -1052,6 +1103,22 @@ impl MemoryStore for Neo4jStore {
 
     async fn search_events(&self, search: &EventQuery) -> memory_core::Result<Vec<EventHit>> {
         self.timed("search_events", self.search_events_once(search)).await
+    }
+
+    async fn put_event_embeddings(
+        &self,
+        model: &str,
+        vectors: &[(u64, Vec<f32>)],
+    ) -> memory_core::Result<usize> {
+        self.timed("put_event_embeddings", self.retrying(|| self.put_event_vectors_once(model, vectors)))
+            .await
+    }
+
+    async fn search_event_embeddings(
+        &self,
+        search: &EventVectorQuery,
+    ) -> memory_core::Result<Vec<EventVectorHit>> {
+        self.timed("search_event_embeddings", self.search_event_vectors_once(search)).await
     }
 
     async fn forget(&self, what: &ForgetSet) -> memory_core::Result<Forgotten> {

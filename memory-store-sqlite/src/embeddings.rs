@@ -17,7 +17,7 @@ use crate::events::to_sql;
 use crate::notes::decode;
 
 /// A vector scaled to signed bytes (its largest value to ±127), and the length of that.
-fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
+pub(crate) fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
     let max = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
     let scale = if max > 0.0 { 127.0 / max } else { 0.0 };
     let quantized: Vec<i8> = vector.iter().map(|x| (x * scale).round().clamp(-127.0, 127.0) as i8).collect();
@@ -27,7 +27,7 @@ fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
 
 /// Every vector of a note, after their common length (`u32`), each as its length (`f32`) and its
 /// values scaled to `i8`; little-endian.
-fn pack(vectors: &[Vec<f32>]) -> Vec<u8> {
+pub(crate) fn pack(vectors: &[Vec<f32>]) -> Vec<u8> {
     let mut out = Vec::with_capacity(vectors.iter().map(|v| 4 + v.len()).sum::<usize>() + 4);
     let dims = vectors.first().map_or(0, Vec::len);
     out.extend_from_slice(&u32::try_from(dims).unwrap_or(0).to_le_bytes());
@@ -358,7 +358,7 @@ fn dot(stored: &[u8], query: &[i8]) -> i32 {
 
 /// The best cosine similarity of a packed note's vectors to a quantized query ([`quantize`]),
 /// and which vector it is.
-fn best(packed: &[u8], query: &[i8], query_norm: f32) -> Option<(f32, usize)> {
+pub(crate) fn best(packed: &[u8], query: &[i8], query_norm: f32) -> Option<(f32, usize)> {
     let dims = usize::try_from(u32::from_le_bytes(packed.get(..4)?.try_into().ok()?)).ok()?;
     if dims != query.len() || query_norm == 0.0 {
         return None;

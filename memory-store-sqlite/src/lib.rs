@@ -21,6 +21,7 @@
 mod config;
 mod embeddings;
 mod error;
+mod event_embeddings;
 mod events;
 mod history;
 mod leases;

@@ -205,6 +205,19 @@ CREATE TABLE IF NOT EXISTS machines (
     last TEXT NOT NULL
 ) WITHOUT ROWID;
 "#,
+    // Events' embeddings for history search by meaning (`crate::event_embeddings`), gone with
+    // their event.
+    r#"
+CREATE TABLE IF NOT EXISTS event_embeddings (
+    position INTEGER NOT NULL,
+    model    TEXT NOT NULL,
+    vector   BLOB NOT NULL,
+    PRIMARY KEY (position, model)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS event_embeddings_follow AFTER DELETE ON events BEGIN
+    DELETE FROM event_embeddings WHERE position = old.position;
+END;
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.

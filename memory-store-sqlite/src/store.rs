@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use memory_core::{
-    Appended, Capabilities, EventHit, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
-    Note, NoteChange, NoteFilter, NotePath, PendingVector, Scope, SearchHit, SearchQuery, SessionInfo,
-    SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
+    Appended, Capabilities, EventHit, EventId, EventQuery, EventVectorHit, EventVectorQuery, ForgetSet,
+    Forgotten, HookEvent, MemoryStore, Note, NoteChange, NoteFilter, NotePath, PendingVector, Scope,
+    SearchHit, SearchQuery, SessionInfo, SessionKey, StoredEvent, VectorHit, VectorQuery, WatermarkAdvance,
 };
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::config::SqliteConfig;
 use crate::error::StoreError;
 use crate::leases;
-use crate::{embeddings, events, history, notes, schema, search};
+use crate::{embeddings, event_embeddings, events, history, notes, schema, search};
 
 /// A [`MemoryStore`] on one SQLite database file, safe to use from many processes at once.
 ///
@@ -364,6 +364,29 @@ impl MemoryStore for SqliteStore {
     ) -> memory_core::Result<Vec<VectorHit>> {
         let query = query.clone();
         self.with(move |conn| embeddings::search_pending(conn, &query, vector)).await
+    }
+
+    async fn put_event_embeddings(
+        &self,
+        model: &str,
+        vectors: &[(u64, Vec<f32>)],
+    ) -> memory_core::Result<usize> {
+        let (model, vectors) = (model.to_owned(), vectors.to_vec());
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let kept = event_embeddings::put(&tx, &model, &vectors)?;
+            tx.commit()?;
+            Ok(kept)
+        })
+        .await
+    }
+
+    async fn search_event_embeddings(
+        &self,
+        query: &EventVectorQuery,
+    ) -> memory_core::Result<Vec<EventVectorHit>> {
+        let query = query.clone();
+        self.with(move |conn| event_embeddings::search(conn, &query)).await
     }
 
     async fn search_events(&self, query: &EventQuery) -> memory_core::Result<Vec<EventHit>> {

@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use memory_core::{
-    Appended, Error, EventFilter, EventId, EventQuery, ForgetSet, Forgotten, HookEvent, MemoryStore,
-    NoteChange, NoteFilter, Scope, SearchQuery, SessionKey, StoredEvent, VectorQuery, WatermarkAdvance,
+    Appended, Error, EventFilter, EventId, EventQuery, EventVectorQuery, ForgetSet, Forgotten, HookEvent,
+    MemoryStore, NoteChange, NoteFilter, Scope, SearchQuery, SessionKey, StoredEvent, VectorQuery,
+    WatermarkAdvance,
 };
 
 use crate::fixtures::{event, event_id, note, path, project_scope, session, unique};
@@ -32,6 +33,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     search_without_terms_returns_nothing(store).await;
     search_finds_inflections_and_abbreviations(store).await;
     embeddings_follow_their_note(store).await;
+    event_embeddings_follow_their_event(store).await;
     watermarks_round_trip(store).await;
     commit_applies_changes_and_watermark(store).await;
     prune_removes_an_old_distilled_prefix_of_each_session(store).await;
@@ -425,6 +427,73 @@ pub async fn embeddings_follow_their_note(store: &dyn MemoryStore) {
     ok(store.delete_note(&scope, &b.path).await, "delete_note");
     let hits = ok(store.search_embeddings(&ask(vec![0.6, 0.8, 0.0], 10)).await, "search");
     assert!(hits.is_empty(), "a deleted note's vectors are gone: {hits:?}");
+}
+
+/// Events' embeddings: kept per model for stored events only, searched closest first within the
+/// filter (session, project), an event with an empty vector never found, a vector put again
+/// replacing the old one, and a forgotten event's vector gone with it.
+pub async fn event_embeddings_follow_their_event(store: &dyn MemoryStore) {
+    if !store.capabilities().vector_search {
+        return;
+    }
+    let model = format!("test-model-{}", unique("m"));
+    let project = unique("vecproj");
+    let p = Some(project.as_str());
+    let (a, b) = (session("event-vectors-a"), session("event-vectors-b"));
+    let events = [
+        said(&a, "v1", 1, "the deploy failed on the missing secret", p),
+        said(&a, "v2", 2, "we added the secret to the vault", p),
+        said(&a, "v3", 3, "ok", p),
+        said(&b, "v4", 4, "the deploy failed again elsewhere", None),
+    ];
+    ok(store.append(&events).await, "append");
+    let ids: Vec<EventId> = events.iter().map(|e| e.id.clone()).collect();
+    let stored = own_positions(store, &ids).await;
+    let at = |i: usize| stored[i].position;
+    let vectors = [
+        (at(0), vec![1.0, 0.0, 0.0]),
+        (at(1), vec![0.6, 0.8, 0.0]),
+        (at(2), Vec::new()),
+        (at(3), vec![1.0, 0.0, 0.0]),
+        (u64::MAX / 2, vec![1.0, 0.0, 0.0]),
+    ];
+    let kept = ok(store.put_event_embeddings(&model, &vectors).await, "put_event_embeddings");
+    assert_eq!(kept, 4, "every stored event's vector is kept, an unknown position's not");
+    let ask = |vector: Vec<f32>, filter: EventFilter, limit| EventVectorQuery {
+        model: model.clone(),
+        vector,
+        filter,
+        limit,
+    };
+    let in_project = EventFilter { project: Some(project.clone()), ..EventFilter::all() };
+    let found = |hits: &[memory_core::EventVectorHit]| -> Vec<EventId> {
+        hits.iter().map(|h| h.event.event.id.clone()).collect()
+    };
+    let hits =
+        ok(store.search_event_embeddings(&ask(vec![1.0, 0.1, 0.0], in_project.clone(), 10)).await, "search");
+    assert_eq!(found(&hits), [ids[0].clone(), ids[1].clone()], "closest first, the project's only");
+    assert!((hits[0].similarity - 0.995).abs() < 0.01, "cosine similarity: {}", hits[0].similarity);
+    assert_eq!(hits[0].event.event, events[0], "hits carry the stored event");
+    let one =
+        ok(store.search_event_embeddings(&ask(vec![1.0, 0.1, 0.0], in_project.clone(), 1)).await, "search");
+    assert_eq!(one.len(), 1, "limit");
+    let in_b = EventFilter { session: Some(b.clone()), ..EventFilter::all() };
+    let hits = ok(store.search_event_embeddings(&ask(vec![1.0, 0.0, 0.0], in_b, 10)).await, "search");
+    assert_eq!(found(&hits), [ids[3].clone()], "the session's only");
+    let other = EventVectorQuery {
+        model: "another-model".to_owned(),
+        ..ask(vec![1.0, 0.0, 0.0], in_project.clone(), 10)
+    };
+    assert!(ok(store.search_event_embeddings(&other).await, "search").is_empty(), "only the asked model");
+
+    ok(store.put_event_embeddings(&model, &[(at(1), vec![0.0, 0.0, 1.0])]).await, "put_event_embeddings");
+    let hits =
+        ok(store.search_event_embeddings(&ask(vec![0.0, 0.0, 1.0], in_project.clone(), 1)).await, "search");
+    assert_eq!(found(&hits), [ids[1].clone()], "a vector put again replaces the old one");
+    let forget = ForgetSet { events: vec![ids[0].clone()], ..ForgetSet::default() };
+    ok(store.forget(&forget).await, "forget");
+    let hits = ok(store.search_event_embeddings(&ask(vec![1.0, 0.0, 0.0], in_project, 10)).await, "search");
+    assert_eq!(found(&hits), [ids[1].clone()], "a forgotten event's vector is gone with it");
 }
 
 /// A query finds a note that words it differently: another inflection (`listening` finds
