@@ -232,11 +232,11 @@ async fn set_up_model(config: &memory_hook::Config, json: bool) -> ModelOutcome 
         }
     };
     let notes = match crate::store::open(config).await {
-        Ok(store) => memory_hook::dream_run::embed_notes(config, store.as_ref())
+        Ok(store) => memory_hook::dream_run::embed(config, store.as_ref(), 0)
             .await
             .ok()
             .flatten()
-            .map_or(0, |r| r.notes),
+            .map_or(0, |r| r.notes.notes),
         Err(_) => 0,
     };
     ModelOutcome::Installed { model: installed.model, dir, notes }

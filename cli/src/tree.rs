@@ -45,7 +45,7 @@ pub(crate) async fn import(
     let report = memory_tree::import_tree_redacted(store, dir, delete_missing, &naming, &config.redactor())
         .await
         .map_err(command_error)?;
-    memory_hook::dream_run::embed_notes(config, store).await?;
+    memory_hook::dream_run::embed(config, store, 0).await?;
     crate::store::refresh_replica(config, store).await?;
     if json {
         let mut value = serde_json::to_value(&report)?;

@@ -255,7 +255,7 @@ pub async fn dream(
     }
     let report = dream::run(store, &*provider, &run, progress).await.map_err(Error::DreamRun)?;
     if !run.dry_run {
-        embed_notes(config, store).await?;
+        embed(config, store, EVENTS_PER_DREAM).await?;
         // Shared folders follow the notes (never committed); one that cannot be written is
         // written at the next run.
         let _ = crate::share::after_dream(config, store, &names).await;
@@ -272,15 +272,26 @@ pub async fn dream(
     Ok(report)
 }
 
-/// Embeds the notes of `store` that have none, when the model is installed and retrieval by
-/// meaning is on; `None` otherwise.
-pub async fn embed_notes(
-    config: &Config,
-    store: &dyn MemoryStore,
-) -> Result<Option<memory_embed::Refreshed>> {
+/// Most events a dream embeds for history search by meaning; the rest wait for the next run
+/// (about forty seconds of a core at this many).
+pub const EVENTS_PER_DREAM: usize = 5_000;
+
+/// What [`embed`] embedded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Embedded {
+    /// Notes and their passages.
+    pub notes: memory_embed::Refreshed,
+    /// Events read past the events' watermark (each embedded, or passed over as bookkeeping).
+    pub events: usize,
+}
+
+/// Embeds the notes of `store` that have none, then at most `events` of its events not yet
+/// embedded, when the model is installed and retrieval by meaning is on; `None` otherwise.
+pub async fn embed(config: &Config, store: &dyn MemoryStore, events: usize) -> Result<Option<Embedded>> {
     let Some(embedder) = config.embedder() else { return Ok(None) };
-    let done = memory_embed::refresh(store, &embedder, usize::MAX).await.map_err(Error::Embed)?;
-    Ok(Some(done))
+    let notes = memory_embed::refresh(store, &embedder, usize::MAX).await.map_err(Error::Embed)?;
+    let events = memory_embed::refresh_events(store, &embedder, events).await.map_err(Error::Embed)?;
+    Ok(Some(Embedded { notes, events }))
 }
 
 /// What a run typed by hand waits for.

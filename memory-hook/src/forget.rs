@@ -735,7 +735,7 @@ pub async fn apply(store: &dyn MemoryStore, plan: &Plan) -> Result<Report> {
         report.edited = plan.rewrites.len();
         // Their embeddings went with them: made again from what stays, when the model is there
         // (else the next dream run makes them).
-        let _ = crate::dream_run::embed_notes(&plan.config, store).await;
+        let _ = crate::dream_run::embed(&plan.config, store, 0).await;
     }
     for path in &plan.journal {
         match std::fs::remove_file(path) {

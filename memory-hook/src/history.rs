@@ -8,7 +8,8 @@ use std::collections::{HashMap, HashSet};
 
 use memory_core::search::{bm25_weighted, event_text, expand, matched_in, says_something, words};
 use memory_core::{
-    EventFilter, EventHit, EventKind, EventQuery, HookEvent, MemoryStore, SessionKey, StoredEvent,
+    EventFilter, EventHit, EventKind, EventQuery, EventVectorQuery, HookEvent, MemoryStore, SessionKey,
+    StoredEvent,
 };
 
 /// How far past a failure, in events of its session, its fix is looked for.
@@ -36,11 +37,16 @@ const READ_AROUND: u64 = 8;
 /// History search as people read it: the store's best hits for `query` under each of `filters`
 /// in turn (a project's own events, then everyone's), ranked again with what was said around
 /// them ([`in_context`]), best first. Near-duplicates are still separate hits ([`collapse`]).
+///
+/// With `embedder` (the model installed, events embedded by `memory_embed::refresh_events`), the
+/// events closest to the question in meaning ([`by_meaning`]) join them, and each hit's rank
+/// weighs its meaning beside its words ([`MEANING`]).
 pub async fn search(
     store: &dyn MemoryStore,
     query: &str,
     filters: &[EventFilter],
     limit: usize,
+    embedder: Option<&memory_embed::Embedder>,
 ) -> memory_core::Result<Vec<EventHit>> {
     let wide = window(limit);
     let mut hits: Vec<EventHit> = Vec::new();
@@ -51,7 +57,90 @@ pub async fn search(
             }
         }
     }
-    in_context(store, hits, query, filters).await
+    let meaning = match embedder {
+        Some(embedder) => by_meaning(store, query, filters, embedder).await?,
+        None => HashMap::new(),
+    };
+    // The closest join the hits; the others' similarity still counts for the hits among them.
+    let mut closest: Vec<&(StoredEvent, f32)> = meaning.values().collect();
+    closest.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.position.cmp(&a.0.position)));
+    for (event, _) in closest.into_iter().take(POOL) {
+        if !hits.iter().any(|h| h.event.position == event.position) {
+            hits.push(EventHit { event: event.clone(), score: 0.0, matched_terms: 0 });
+        }
+    }
+    let similarity: HashMap<u64, f32> = meaning.into_iter().map(|(at, (_, s))| (at, s)).collect();
+    in_context(store, hits, query, filters, &similarity).await
+}
+
+/// How much a hit's meaning counts beside its words (each scaled to the best among the hits):
+/// over real conversation, half and half finds the turn that answers most often.
+const MEANING: f64 = 0.5;
+
+/// How many of the events closest in meaning are read for their similarity: the closest
+/// [`POOL`] join the hits, the others count for hits found by words.
+const SIMILAR: usize = 600;
+
+/// How many of the newest events of the searched scope are read to tell which words are
+/// everywhere in it ([`COMMON`]).
+const SAMPLE: usize = 1_000;
+/// The fewest things said among them for that to be told at all.
+const SAMPLE_MIN: usize = 50;
+/// A word in more than this share of the things said in a scope is everywhere there (the names
+/// of the people talking, the project's name, the words of every sentence): it says nothing of
+/// what a question asks, and would only pull its meaning towards every event alike.
+const COMMON: f64 = 0.08;
+
+/// Words that say what kind of answer a question wants: kept in what is embedded of it however
+/// common they are.
+const QUESTION_WORDS: &[&str] = &["what", "when", "where", "who", "whom", "whose", "which", "why", "how"];
+
+/// The events each of `filters` passes that are closest in meaning to `query`, with their
+/// similarity: the question embedded without the words that are everywhere in the first
+/// filter's scope ([`COMMON`]), so "when did Priya adopt the dog?" asked of a conversation in
+/// which Priya is named everywhere is about adopting the dog. No vectors, no hits.
+async fn by_meaning(
+    store: &dyn MemoryStore,
+    query: &str,
+    filters: &[EventFilter],
+    embedder: &memory_embed::Embedder,
+) -> memory_core::Result<HashMap<u64, (StoredEvent, f32)>> {
+    let Some(first) = filters.first() else { return Ok(HashMap::new()) };
+    let sample = EventQuery { text: None, filter: first.clone(), limit: SAMPLE, ..EventQuery::default() };
+    let said: Vec<HashSet<String>> = store
+        .search_events(&sample)
+        .await?
+        .iter()
+        .filter_map(|hit| {
+            let own = words(&event_text(&hit.event.event));
+            says_something(&hit.event.event, &own).then(|| own.into_iter().collect())
+        })
+        .collect();
+    let everywhere = |word: &str| {
+        said.len() >= SAMPLE_MIN
+            && !QUESTION_WORDS.contains(&word)
+            && said.iter().filter(|w| w.contains(word)).count() as f64 > COMMON * said.len() as f64
+    };
+    let asked: Vec<String> = words(query).into_iter().filter(|w| !everywhere(w)).collect();
+    if asked.iter().all(|w| QUESTION_WORDS.contains(&w.as_str())) {
+        return Ok(HashMap::new());
+    }
+    let vector = embedder
+        .embed(&asked.join(" "), memory_embed::EVENT_TOKENS)
+        .map_err(|e| memory_core::Error::backend("embedding", e, false))?;
+    let mut found = HashMap::new();
+    for filter in filters {
+        let ask = EventVectorQuery {
+            model: memory_embed::MODEL_NAME.to_owned(),
+            vector: vector.clone(),
+            filter: filter.clone(),
+            limit: SIMILAR,
+        };
+        for hit in store.search_event_embeddings(&ask).await? {
+            found.entry(hit.event.position).or_insert((hit.event, hit.similarity));
+        }
+    }
+    Ok(found)
 }
 
 /// Hits ranked again by their words and the words said around them in their session: an event's
@@ -67,6 +156,7 @@ async fn in_context(
     hits: Vec<EventHit>,
     query: &str,
     filters: &[EventFilter],
+    similarity: &HashMap<u64, f32>,
 ) -> memory_core::Result<Vec<EventHit>> {
     type Key = (String, u64);
     let terms = expand(query);
@@ -161,13 +251,34 @@ async fn in_context(
         })
         .collect();
     let scores = bm25_weighted(&docs, &terms);
+    // Words and meaning, each scaled to the best among these events; an event found by meaning
+    // alone (no word of the question around it) still counts by its meaning.
+    let best_words = scores.iter().flatten().map(|(score, _)| *score).fold(0.0, f64::max);
+    // Meaning: the similarity scaled to the best (unrelated, 0, and below, nothing), and as words
+    // are, with what was said next to it at less.
+    let most = similarity.values().fold(0.0f32, |m, s| m.max(*s));
+    let similar = |key: &Key| {
+        let position = near[key].position;
+        similarity.get(&position).map_or(0.0, |s| if most > 0.0 { f64::from(s.max(0.0) / most) } else { 0.0 })
+    };
+    let meant = |key: &Key| {
+        let beside: Vec<f64> =
+            around(&key.0, key.1, 1).into_iter().map(|(seq, _)| similar(&(key.0.clone(), seq))).collect();
+        let context = if beside.is_empty() { 0.0 } else { beside.iter().sum::<f64>() / beside.len() as f64 };
+        (similar(key) + CONTEXT[0] * context) / (1.0 + CONTEXT[0])
+    };
     let mut ranked: Vec<EventHit> = pool
         .iter()
         .zip(scores)
         .filter_map(|(key, score)| {
-            let (score, _) = score?;
             let event = near[key].clone();
-            Some(EventHit { event, score, matched_terms: matched_in(&own[key], &terms) })
+            let by_words = score.map_or(0.0, |(score, _)| score / best_words.max(f64::MIN_POSITIVE));
+            let score = if similarity.is_empty() {
+                by_words
+            } else {
+                (1.0 - MEANING) * by_words + MEANING * meant(key)
+            };
+            (score > 0.0).then(|| EventHit { event, score, matched_terms: matched_in(&own[key], &terms) })
         })
         .collect();
     // A question asking when is answered by what says when: "when did Priya adopt the dog?" by
@@ -436,7 +547,7 @@ mod tests {
             })
             .collect();
         store.append(&events).await.unwrap();
-        let ranked = search(&store, query, &[memory_core::EventFilter::all()], 5).await.unwrap();
+        let ranked = search(&store, query, &[memory_core::EventFilter::all()], 5, None).await.unwrap();
         ranked.into_iter().take(n).map(|h| h.event.event.id.0).collect()
     }
 
@@ -485,7 +596,7 @@ mod tests {
         for query in
             ["why did the invoice export fail?", "export broken error", "what broke in the invoice export"]
         {
-            let ranked = search(&store, query, std::slice::from_ref(&filter), 5).await.unwrap();
+            let ranked = search(&store, query, std::slice::from_ref(&filter), 5, None).await.unwrap();
             let ids: Vec<&str> = ranked.iter().take(3).map(|h| h.event.event.id.as_str()).collect();
             assert!(ids.contains(&"x2"), "{query}: the failure after the prompt naming the export: {ids:?}");
             assert!(!ids.contains(&"x5"), "{query}: the commit two prompts later is not about it: {ids:?}");
@@ -546,7 +657,7 @@ mod tests {
         store.append(&events).await.unwrap();
         let filter = memory_core::EventFilter::all();
         for asked in ["where is Priya going for the holidays?", "holiday plans of Priya", "Priya's plans"] {
-            let ranked = search(&store, asked, std::slice::from_ref(&filter), 5).await.unwrap();
+            let ranked = search(&store, asked, std::slice::from_ref(&filter), 5, None).await.unwrap();
             let ids: Vec<&str> = ranked.iter().map(|h| h.event.event.id.as_str()).collect();
             assert_eq!(ids.get(1), Some(&"r3"), "{asked}: the answer after the injection record: {ids:?}");
             assert!(!ids.contains(&"i2"), "{asked}: the record of what was injected does not join: {ids:?}");

@@ -102,7 +102,7 @@ async fn write(config: &Config, store: &dyn MemoryStore, shared: &Shared) -> Res
         && written.brought_in.updated.is_empty())
     {
         // Notes read in or written want their embeddings; without them they are found by words.
-        let _ = crate::dream_run::embed_notes(config, store).await;
+        let _ = crate::dream_run::embed(config, store, 0).await;
     }
     Ok(written)
 }

@@ -182,7 +182,7 @@ pub async fn sync(
     }
     if synced.projects.iter().any(|p| p.brought_in > 0) {
         // Notes brought in want their embeddings; without them they are found by words.
-        let _ = crate::dream_run::embed_notes(config, store).await;
+        let _ = crate::dream_run::embed(config, store, 0).await;
     }
     synced.at = Utc::now();
     let _ = synced.record(config);

@@ -630,7 +630,14 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
     };
     // Ranked with what was said around each; near-duplicates as one hit with a count; a failure
     // with the run that fixed it.
-    let found = memory_hook::history::search(state.store.as_ref(), &f.q, &[filter], HITS).await?;
+    let found = memory_hook::history::search(
+        state.store.as_ref(),
+        &f.q,
+        &[filter],
+        HITS,
+        state.config.embedder().as_ref(),
+    )
+    .await?;
     let mut events = Vec::new();
     for (h, count) in memory_hook::history::collapse(found, |h| &h.event.event).into_iter().take(HITS) {
         let fix = memory_hook::history::fix_of(state.store.as_ref(), &h).await.ok().flatten();

@@ -126,7 +126,12 @@ pub(crate) async fn migrate(
     let mut copied = Copied::default();
     let progress_mark = format!("{OWN_PREFIX}{source}");
     let mut watermarks: Vec<(String, u64)> =
-        from.watermarks().await?.into_iter().filter(|(name, _)| !name.starts_with(OWN_PREFIX)).collect();
+        // Events' embeddings stay behind, so the target embeds its events again.
+        from.watermarks()
+            .await?
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with(OWN_PREFIX) && name != memory_embed::EVENTS_WATERMARK)
+            .collect();
     watermarks.sort_by_key(|(_, position)| *position);
     // For each source watermark, the id of the last source event at or before it.
     let mut last_event_at: Vec<Option<EventId>> = vec![None; watermarks.len()];

