@@ -154,3 +154,58 @@ async fn refreshed_notes_are_found_by_meaning() {
     assert_eq!(hits[0].note.path.as_str(), "tools/aws/sso.md", "{hits:?}");
     assert!(hits[0].similarity > hits[1].similarity + 0.15, "{hits:?}");
 }
+
+/// Recorded events are embedded by `refresh_events` past a watermark, once; the session's
+/// bookkeeping and a word or two are passed over; a question in other words finds what was said.
+#[tokio::test]
+async fn refreshed_events_are_found_by_meaning() {
+    use memory_core::{
+        EventFilter, EventId, EventKind, EventVectorQuery, Harness, HookEvent, InMemoryStore,
+        MemoryStore as _, SessionKey,
+    };
+    let embedder = Embedder::open(model_dir()).unwrap();
+    let store = InMemoryStore::new();
+    let session = SessionKey::new("claude", "s1");
+    let at = chrono::DateTime::UNIX_EPOCH;
+    let said = |seed: &str, kind: EventKind, prompt: Option<&str>| {
+        let mut e = HookEvent::new(
+            EventId::derive("claude", "s1", at, seed.as_bytes()),
+            Harness::named("claude"),
+            session.clone(),
+            kind,
+            at,
+            serde_json::json!({}),
+        );
+        e.prompt = prompt.map(str::to_owned);
+        e
+    };
+    let events = [
+        said("start", EventKind::SessionStart, None),
+        said("a", EventKind::UserPromptSubmit, Some("we adopted a puppy from the shelter last weekend")),
+        said("b", EventKind::UserPromptSubmit, Some("the quarterly tax filing is due on friday")),
+        said("c", EventKind::UserPromptSubmit, Some("my sister got married in lisbon this spring")),
+        said("d", EventKind::UserPromptSubmit, Some("ok thanks")),
+    ];
+    store.append(&events).await.unwrap();
+    assert_eq!(memory_embed::refresh_events(&store, &embedder, 3).await.unwrap(), 3, "at most the limit");
+    assert_eq!(memory_embed::refresh_events(&store, &embedder, 100).await.unwrap(), 2, "the rest");
+    assert_eq!(memory_embed::refresh_events(&store, &embedder, 100).await.unwrap(), 0, "nothing left");
+    assert_eq!(store.watermark(memory_embed::EVENTS_WATERMARK).await.unwrap(), Some(5));
+    for (question, answer) in [
+        ("when did they get the dog?", "we adopted a puppy"),
+        ("any news about a family wedding", "my sister got married"),
+        ("what deadline is coming up for the taxes", "the quarterly tax filing"),
+    ] {
+        let vector = embedder.embed(question, memory_embed::EVENT_TOKENS).unwrap();
+        let query = EventVectorQuery {
+            model: memory_embed::MODEL_NAME.to_owned(),
+            vector,
+            filter: EventFilter::all(),
+            limit: 10,
+        };
+        let hits = store.search_event_embeddings(&query).await.unwrap();
+        let first = hits[0].event.event.prompt.as_deref().unwrap_or_default();
+        assert!(first.starts_with(answer), "{question}: {hits:?}");
+        assert_eq!(hits.len(), 3, "the start and the two-word reply are never found: {hits:?}");
+    }
+}

