@@ -70,6 +70,16 @@ pub(crate) enum NotesCommand {
         #[arg(long)]
         history: bool,
     },
+    /// Say where each item of a note comes from: the sentence it was distilled from (with its
+    /// session's harness, time and project) and why such a statement is kept in your profile or
+    /// in the project; an item no sentence says was learned from what the sessions did.
+    Explain {
+        /// The note's scope: `user`, `project` (this folder's), `project:<name or id>` (or the
+        /// name alone), `session:<key>`.
+        scope: String,
+        /// The note's path (a project's note may leave out its folder, `project/<name>/`).
+        path: NotePath,
+    },
     /// Write a note by hand ("remember that …"): every frontmatter field has a default, so a
     /// title is enough. The body comes from --body, from stdin when it is not a terminal, or else
     /// from $EDITOR.

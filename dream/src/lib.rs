@@ -67,7 +67,7 @@ pub use relocate::relocate;
 pub use report::{ChunkFailure, DreamReport, PlannedChange, StopReason};
 pub use request::{DreamRequest, Limits, Pricing, ProviderReply, Usage};
 pub use run::{event_group, run};
-pub use statements::{carries_secret, worth_quoting};
+pub use statements::{Reach, Why, carries_secret, filed, sentences, worth_quoting};
 pub use validate::{MAX_SOURCES, USER_FOLDERS, project_folder};
 
 /// The environment variable set for harness processes the dream starts, so agent-memory's own hooks

@@ -32,11 +32,56 @@ const MAX_SENTENCE_CHARS: usize = 400;
 
 /// Where a statement applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Reach {
+pub enum Reach {
     /// The project the user was working in.
     Project,
     /// The user, in every project.
     General,
+}
+
+/// Why a statement applies where it does ([`filed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// It says it holds everywhere ("in all my projects", "always, whatever the repo").
+    SaysEverywhere,
+    /// It names the project or the code base ("in this repo", "here we …").
+    NamesTheProject,
+    /// It speaks for the team ("we deploy on Tuesdays", "our convention is …").
+    SpeaksForTheTeam,
+    /// It speaks of the user: who they are, what they prefer, how they work.
+    AboutTheUser,
+    /// It tells the agent how to work with the user ("keep answers short").
+    ToTheAgent,
+    /// It says how things are in the code or its tools ("the API lives under /v2").
+    AboutTheCode,
+    /// An instruction that names no place: the user's, wherever they work.
+    NoPlaceNamed,
+}
+
+impl Why {
+    /// The reason in words, for `explain`.
+    pub fn says(self) -> &'static str {
+        match self {
+            Self::SaysEverywhere => "it says it holds in every project",
+            Self::NamesTheProject => "it names this project or its code",
+            Self::SpeaksForTheTeam => "it speaks for the team working on the project",
+            Self::AboutTheUser => "it is about you: who you are, what you prefer, how you work",
+            Self::ToTheAgent => "it tells the agent how to work with you",
+            Self::AboutTheCode => "it says how things are in the project's code or tools",
+            Self::NoPlaceNamed => "an instruction that names no project holds wherever you work",
+        }
+    }
+}
+
+/// Where what `sentence` states to last is filed, and why; `None` when it states nothing to keep
+/// (a question, a one-off, a task, a story …).
+pub fn filed(sentence: &str) -> Option<(Reach, Why)> {
+    let spoken = LEAD_NOISE.replace(sentence, "");
+    statement(spoken.trim())?;
+    classify_why(spoken.trim()).or_else(|| {
+        let lower = normalize(spoken.trim());
+        Some(reach_why(&lower, &lower, false, false))
+    })
 }
 
 /// One durable statement, in the user's words.
@@ -627,6 +672,11 @@ fn normalize(text: &str) -> String {
 
 /// What a sentence states, if it states something durable.
 fn classify(sentence: &str) -> Option<Reach> {
+    classify_why(sentence).map(|(reach, _)| reach)
+}
+
+/// [`classify`], with why it applies where it does.
+fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     if sentence.chars().count() > MAX_SENTENCE_CHARS || sentence.split_whitespace().count() < 3 {
         return None;
     }
@@ -735,23 +785,32 @@ fn classify(sentence: &str) -> Option<Reach> {
         || HABIT_OF_MINE.is_match(rest);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
-    Some(reach_of(&whole, rest, personal, fact || placed || fact_clause || declarative(rest)))
+    Some(reach_why(&whole, rest, personal, fact || placed || fact_clause || declarative(rest)))
 }
 
 /// Where a statement applies: everywhere when it says so; the project when it names it, speaks
 /// for the team or says how things are in the code; the user when it speaks of them or of how
 /// the agent is to work with them; else (an instruction with no place named) the user.
 fn reach_of(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> Reach {
+    reach_why(whole, rest, personal, about_the_code).0
+}
+
+/// [`reach_of`], with why.
+fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (Reach, Why) {
     if EVERYWHERE.is_match(whole) {
-        Reach::General
-    } else if project_worded(whole) || TEAM_WORDING.is_match(whole) {
-        Reach::Project
-    } else if personal || TO_AGENT.is_match(whole) {
-        Reach::General
+        (Reach::General, Why::SaysEverywhere)
+    } else if project_worded(whole) {
+        (Reach::Project, Why::NamesTheProject)
+    } else if TEAM_WORDING.is_match(whole) {
+        (Reach::Project, Why::SpeaksForTheTeam)
+    } else if personal {
+        (Reach::General, Why::AboutTheUser)
+    } else if TO_AGENT.is_match(whole) {
+        (Reach::General, Why::ToTheAgent)
     } else if about_the_code || declarative(rest) {
-        Reach::Project
+        (Reach::Project, Why::AboutTheCode)
     } else {
-        Reach::General
+        (Reach::General, Why::NoPlaceNamed)
     }
 }
 
@@ -790,7 +849,7 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
 
 /// Splits text into trimmed sentences at line breaks and at `.`, `!`, `?` followed by a space.
 /// Fenced code and quoted lines (`> …`) are left out: they are pasted, not said.
-fn sentences(text: &str) -> Vec<String> {
+pub fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut fenced = false;
     for line in text.lines() {

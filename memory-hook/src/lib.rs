@@ -45,6 +45,7 @@ pub mod dream_lease;
 pub mod dream_run;
 mod env;
 mod error;
+pub mod explain;
 pub mod forget;
 pub mod forward;
 pub mod health;

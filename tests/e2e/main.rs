@@ -11,6 +11,7 @@ mod dream_kill;
 mod droid;
 #[path = "../shared/embedding_model.rs"]
 mod embedding_model;
+mod explain;
 mod failure;
 mod forward;
 mod identity;

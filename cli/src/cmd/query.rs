@@ -303,6 +303,57 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
                 print(&text);
             }
         }
+        NotesCommand::Explain { scope, path } => {
+            let scope = scopes.scope(&scope)?;
+            let path = scopes.note_path(&scope, &path);
+            let Some(note) = store.get_note(&scope, &path).await? else {
+                anyhow::bail!(
+                    "no note `{path}` in scope `{}`; `agent-memory notes list` shows what exists",
+                    scopes.label(&scope)
+                );
+            };
+            let items = memory_hook::explain::items(store.as_ref(), &note).await?;
+            let project = |e: &memory_core::StoredEvent| {
+                e.event.project.as_ref().map(|id| scopes.label(&memory_core::Scope::Project(id.clone())))
+            };
+            if json {
+                let items =
+                    explained_json(&items, |id| scopes.label(&memory_core::Scope::Project(id.to_owned())));
+                print_json(&json!({ "scope": scopes.label(&scope), "path": path, "items": items }))?;
+            } else {
+                let mut text = format!("{} ({} {path})\n", note.meta.title, scopes.label(&scope));
+                for item in &items {
+                    text.push_str(&format!("- {}\n", item.text));
+                    match &item.said {
+                        Some(said) => {
+                            let e = &said.event.event;
+                            let in_project =
+                                project(&said.event).map(|p| format!(", project {p}")).unwrap_or_default();
+                            text.push_str(&format!(
+                                "  said in {} on {}{in_project}: \"{}\"\n",
+                                e.harness.name,
+                                e.occurred_at.format("%Y-%m-%d %H:%M UTC"),
+                                said.sentence
+                            ));
+                            match said.filed {
+                                Some((reach, why)) => text.push_str(&format!(
+                                    "  a statement like this is kept in {}: {}\n",
+                                    kept_in(reach),
+                                    why.says()
+                                )),
+                                None => text.push_str(
+                                    "  kept as the dream read it (a correction or a model's summary)\n",
+                                ),
+                            }
+                        }
+                        None => {
+                            text.push_str("  not said in so many words: learned from what the sessions did\n")
+                        }
+                    }
+                }
+                print(&text);
+            }
+        }
         NotesCommand::Delete { scope, path, yes } => {
             let scope = scopes.scope(&scope)?;
             let path = scopes.note_path(&scope, &path);
@@ -624,6 +675,41 @@ pub(crate) fn render_settings(settings: &[memory_hook::settings::Setting]) -> St
         table.row(vec![s.key.clone(), clip(&value, 60), s.source.to_string()]);
     }
     table.render()
+}
+
+/// Where a statement of this reach is kept, in words.
+fn kept_in(reach: dream::Reach) -> &'static str {
+    match reach {
+        dream::Reach::General => "your profile",
+        dream::Reach::Project => "the project",
+    }
+}
+
+/// A note's items explained ([`memory_hook::explain::items`]) as JSON, for `notes explain` and
+/// MCP's `explain_note`; `project` names a project by its id.
+pub(crate) fn explained_json(
+    items: &[memory_hook::explain::Item],
+    project: impl Fn(&str) -> String,
+) -> Vec<serde_json::Value> {
+    items
+        .iter()
+        .map(|item| {
+            let said = item.said.as_ref().map(|said| {
+                let e = &said.event.event;
+                json!({
+                    "sentence": said.sentence,
+                    "event": e.id,
+                    "session": e.session,
+                    "harness": e.harness.name,
+                    "at": e.occurred_at,
+                    "project": e.project.as_deref().map(&project),
+                    "kept_in": said.filed.map(|(reach, _)| kept_in(reach)),
+                    "why": said.filed.map(|(_, why)| why.says()),
+                })
+            });
+            json!({ "item": item.text, "said": said })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -94,7 +94,9 @@ impl MemoryServer {
     }
 
     #[tool(description = "Explain where a note came from: the recorded events it was distilled \
-        from (summarised), who wrote its current version, and how many previous versions it has.")]
+        from (summarised), who wrote its current version, how many previous versions it has, and \
+        for each item the sentence it was distilled from and why such a statement is kept in the \
+        user's profile or in the project.")]
     async fn explain_note(&self, Parameters(p): Parameters<NoteRef>) -> Result<CallToolResult, ErrorData> {
         answer(tools::explain(self.memory(), p).await)
     }

@@ -268,7 +268,8 @@ pub(crate) async fn timeline(m: &Memory, p: TimelineParams) -> ToolResult {
     Ok(json!({ "session": key, "count": listed.len(), "next_after_seq": next, "events": listed }))
 }
 
-/// `explain_note`: where a note came from — its source events — and how many versions it had.
+/// `explain_note`: where a note came from — its source events, each item's sentence and why it is
+/// kept where it is — and how many versions it had.
 pub(crate) async fn explain(m: &Memory, p: NoteRef) -> ToolResult {
     let store = m.store();
     let catalog = m.catalog().await?;
@@ -295,6 +296,9 @@ pub(crate) async fn explain(m: &Memory, p: NoteRef) -> ToolResult {
     out["missing_sources"] = json!(missing);
     out["previous_versions"] = json!(versions.len());
     out["history"] = json!(versions);
+    let items = memory_hook::explain::items(store, &note).await?;
+    out["items"] =
+        json!(crate::cmd::query::explained_json(&items, |id| catalog.label(&Scope::Project(id.to_owned()))));
     Ok(out)
 }
 

@@ -390,3 +390,41 @@ fn what_was_asked_is_quoted_without_the_asides_around_it() {
         assert_eq!(worth_quoting(prompt).as_deref(), expected, "{prompt}");
     }
 }
+
+#[test]
+fn where_a_statement_is_filed_comes_with_why() {
+    use super::{Reach, Why, filed};
+    for (sentence, reach, why) in [
+        (
+            "in all my projects, commit messages follow the conventional style.",
+            Reach::General,
+            Why::SaysEverywhere,
+        ),
+        ("whatever the repo, I always rebase before pushing.", Reach::General, Why::SaysEverywhere),
+        ("everywhere I work, tabs over spaces, always.", Reach::General, Why::SaysEverywhere),
+        ("in this repo we never commit generated protobuf code.", Reach::Project, Why::NamesTheProject),
+        ("this project uses pnpm, not npm.", Reach::Project, Why::NamesTheProject),
+        ("here the api is versioned under /v2.", Reach::Project, Why::NamesTheProject),
+        ("i prefer small focused commits.", Reach::General, Why::AboutTheUser),
+        ("my terminal is kitty, so give me kitty keybindings.", Reach::General, Why::AboutTheUser),
+        ("I'm Sam, a backend dev; I mostly write Python.", Reach::General, Why::AboutTheUser),
+        ("background jobs go through sidekiq, never threads.", Reach::Project, Why::AboutTheCode),
+        ("errors in the public client are typed results, not exceptions.", Reach::Project, Why::AboutTheCode),
+        ("new screens are swiftui only, no new storyboards.", Reach::Project, Why::AboutTheCode),
+        ("we deploy on tuesdays after the standup.", Reach::Project, Why::SpeaksForTheTeam),
+        ("our convention is snake_case for database columns.", Reach::Project, Why::SpeaksForTheTeam),
+        ("we squash every pull request before merging.", Reach::Project, Why::SpeaksForTheTeam),
+        ("keep your answers short, no preamble.", Reach::General, Why::ToTheAgent),
+        ("when you hand me shell snippets use long flags.", Reach::General, Why::ToTheAgent),
+        ("always check with me before adding a dependency.", Reach::General, Why::ToTheAgent),
+    ] {
+        assert_eq!(filed(sentence), Some((reach, why)), "{sentence}");
+    }
+    for sentence in [
+        "should we always squash before merging?",
+        "just for today, don't push anything.",
+        "fix the flaky test in checkout_spec.rb",
+    ] {
+        assert_eq!(filed(sentence), None, "{sentence}");
+    }
+}
