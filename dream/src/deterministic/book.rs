@@ -65,17 +65,25 @@ impl Page {
         self.sources.insert(position, id.to_owned());
     }
 
-    /// Removes the items `retired` selects, because of `stored` (nothing in a person's note).
-    pub(crate) fn retire(&mut self, stored: &StoredEvent, retired: impl Fn(&Item) -> bool) {
+    /// Removes the items `retired` selects, because of `stored` (nothing in a person's note), and
+    /// returns their texts. The note's earlier version, which the store keeps, still has them.
+    pub(crate) fn retire(&mut self, stored: &StoredEvent, retired: impl Fn(&Item) -> bool) -> Vec<String> {
         if self.human {
-            return;
+            return Vec::new();
         }
-        let before = self.items.len();
-        self.items.retain(|_, item| !retired(item));
-        if self.items.len() != before {
+        let mut gone = Vec::new();
+        self.items.retain(|_, item| {
+            let retire = retired(item);
+            if retire {
+                gone.push(item.text.clone());
+            }
+            !retire
+        });
+        if !gone.is_empty() {
             self.cite(stored);
             self.changed = true;
         }
+        gone
     }
 
     /// The texts of the note's items (none of a person's note: those are theirs to change).
