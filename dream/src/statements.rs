@@ -329,7 +329,7 @@ static REMEMBER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -1304,7 +1304,7 @@ fn split_tokens(text: &str) -> Vec<String> {
 }
 
 /// Whether `tokens` name the tool of `value` (a name and a version: `gcc`, `13`) at that version,
-/// by its name or another of the same kind (`g++-13`, `gcc-13`, `gcc13`).
+/// by its name or another of the same kind (`g++-12`, `gcc-12`, `gcc12`).
 fn same_tool_at_version(value: &[String], tokens: &[String]) -> bool {
     let [name, version] = value else { return false };
     if !is_number(version) || is_number(name) {
@@ -1474,7 +1474,7 @@ impl Claim {
 
     /// Whether a command or a line about one names what this statement names as replaced: the
     /// program or command (`npm`, `` `npm test` ``), a value with a shape of its own
-    /// (`europe-west1`), a tool at the replaced version however spelt (`g++-13` for "gcc 13"),
+    /// (`europe-west1`), a tool at the replaced version however spelt (`g++-12` for "gcc 12"),
     /// or a replaced number on the statement's topic (`postgres:14`).
     pub(crate) fn names_replaced(&self, command: &str) -> bool {
         let tokens = split_tokens(command);

@@ -430,7 +430,7 @@ impl Fold<'_> {
 }
 
 /// Whether an item of errors and fixes or of tool flags names what a statement rules out, in one
-/// of its code spans (`CXX=g++-13`, `--runner jest`), or in its words when it has none.
+/// of its code spans (`CXX=g++-12`, `--runner jest`), or in its words when it has none.
 fn names_ruled_out(claim: &Claim, text: &str) -> bool {
     let spans: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
     if spans.is_empty() {

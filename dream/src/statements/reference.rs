@@ -252,8 +252,8 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v"])))
         .or_else(|| {
             DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, from, to)| {
-                // What was dropped ends where what replaced it starts ("we dropped gcc 13 for
-                // clang 18").
+                // What was dropped ends where what replaced it starts ("we dropped gcc 12 for
+                // clang 17").
                 (start, from, REPLACED_BY.find(&sentence[from..to]).map_or(to, |m| from + m.start()))
             })
         })
@@ -275,8 +275,8 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
         .filter(|w| w.len() >= 2 && !GENERIC.contains(&w.as_str()))
         .collect();
-    // A tool and its version named apart ("gcc 13") are one value too: what commands spell
-    // `g++-13` or `gcc-13`.
+    // A tool and its version named apart ("gcc 12") are one value too: what commands spell
+    // `g++-12` or `gcc-12`.
     let versioned: Vec<String> = names
         .windows(2)
         .filter(|pair| {

@@ -390,3 +390,5 @@ fn what_was_asked_is_quoted_without_the_asides_around_it() {
         assert_eq!(worth_quoting(prompt).as_deref(), expected, "{prompt}");
     }
 }
+
+mod untuned;
