@@ -465,7 +465,8 @@ fn statement(sentence: &str) -> Option<Statement> {
         // The new value is what the sentence says besides the clause that points back: after it
         // ("forget X, we use Y now") or before it ("we use Y now, the old X is gone").
         let before = lower[..reference.start.min(lower.len())].trim().trim_end_matches([',', ';', ':']);
-        let after = lower[reference.end.min(lower.len())..].trim();
+        let after =
+            lower[reference.end.min(lower.len())..].trim_start_matches([',', ';', ':', '.', ' ']).trim();
         let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
         let gives_value = rest.split_whitespace().count() >= 2 && !asks_for_work(&rest);

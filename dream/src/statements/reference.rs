@@ -230,10 +230,10 @@ const GENERIC: &[&str] = &[
 
 /// The correction by reference a sentence (normalised) makes, if it makes one.
 pub(crate) fn reference(sentence: &str) -> Option<Reference> {
-    /// Where the pointing clause starts, and where its referent starts and ends.
-    fn pick(c: regex::Captures<'_>, names: &[&str]) -> Option<(usize, usize, usize)> {
-        let whole = c.get(0).expect("a match has its whole").start();
-        names.iter().find_map(|n| c.name(n)).map(|x| (whole, x.start(), x.end()))
+    /// Where the pointing clause starts and ends, and where its referent starts and ends.
+    fn pick(c: regex::Captures<'_>, names: &[&str]) -> Option<(usize, usize, usize, usize)> {
+        let whole = c.get(0).expect("a match has its whole");
+        names.iter().find_map(|n| c.name(n)).map(|x| (whole.start(), whole.end(), x.start(), x.end()))
     }
     // A question is not a correction, whatever it asks about ("is this outdated?").
     if sentence.trim_end().ends_with('?') {
@@ -243,7 +243,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         let x = c.name("x").or_else(|| c.name("y")).map_or("", |m| m.as_str());
         !NOT_A_REFERENT.is_match(x)
     };
-    let (start, from, to) = RETRACT
+    let (start, clause_end, from, to) = RETRACT
         .captures_iter(sentence)
         .filter(|c| POINTS_BACK.is_match(&c["x"]) || c["verb"].starts_with("forget about"))
         .find_map(|c| pick(c, &["x"]))
@@ -251,10 +251,11 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v"])))
         .or_else(|| {
-            DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, from, to)| {
+            DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
                 // What was dropped ends where what replaced it starts ("we dropped gcc 12 for
                 // clang 17").
-                (start, from, REPLACED_BY.find(&sentence[from..to]).map_or(to, |m| from + m.start()))
+                let to = REPLACED_BY.find(&sentence[from..to]).map_or(to, |m| from + m.start());
+                (start, to, from, to)
             })
         })
         .or_else(|| {
@@ -286,7 +287,8 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .map(|pair| pair.join(" "))
         .collect();
     names.extend(versioned);
-    let end = sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1);
+    let end =
+        sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1).max(clause_end);
     Some(Reference { words, names, start, end })
 }
 
