@@ -1304,9 +1304,10 @@ fn split_tokens(text: &str) -> Vec<String> {
     out
 }
 
-/// Whether `tokens` name the tool of `value` (a name and a version: `gcc`, `13`) at that version,
-/// by its name or another of the same kind (`g++-12`, `gcc-12`, `gcc12`).
-fn same_tool_at_version(value: &[String], tokens: &[String]) -> bool {
+/// Whether `tokens` name the tool of `value` (a name and a version: `gcc`, `12`) at that version,
+/// by its name or another of the same kind (`g++-12`, `gcc-12`, `gcc12`) that the statement
+/// (`said`) does not name itself ("from npm 9 to pnpm 9" keeps `pnpm@9`).
+fn same_tool_at_version(value: &[String], tokens: &[String], said: &[String]) -> bool {
     let [name, version] = value else { return false };
     if !is_number(version) || is_number(name) {
         return false;
@@ -1321,7 +1322,10 @@ fn same_tool_at_version(value: &[String], tokens: &[String]) -> bool {
             return false;
         }
         let (other, other_concepts) = kind(&pair[0]);
-        other == name || (!concepts.is_empty() && concepts == other_concepts)
+        other == name
+            || (!concepts.is_empty()
+                && concepts == other_concepts
+                && !said.iter().any(|t| t.trim_end_matches(['-', '_', '.', '@', ':']) == other))
     })
 }
 
@@ -1496,7 +1500,7 @@ impl Claim {
             }
             ((value_tokens.len() > 1 || value.contains(['-', '.', '/', '+', '_']))
                 && !position_of(&tokens, &value_tokens).is_empty())
-                || same_tool_at_version(&value_tokens, &tokens)
+                || same_tool_at_version(&value_tokens, &tokens, &self.tokens)
         })
     }
 

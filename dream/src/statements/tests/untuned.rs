@@ -128,6 +128,9 @@ fn a_tool_replaced_at_a_version_is_named_however_commands_spell_it() {
             assert!(!claim.names_replaced(current), "{correction:?} keeps {current:?}");
         }
     }
+    // Another tool of the kind, at the same version, that the correction names as the new one.
+    assert!(!claim("we moved from npm 9 to pnpm 9").names_replaced("pnpm@9 install"));
+    assert!(claim("we moved from npm 9 to pnpm 9").names_replaced("npm@9 install"));
 }
 
 #[test]
