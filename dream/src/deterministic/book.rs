@@ -86,6 +86,28 @@ impl Page {
         gone
     }
 
+    /// Gives the items `rewritten` has a new text for that text, because of `stored`, keeping
+    /// their counts and dates (nothing in a person's note). The note's earlier version, which the
+    /// store keeps, still has the old text.
+    pub(crate) fn rewrite(&mut self, stored: &StoredEvent, rewritten: impl Fn(&Item) -> Option<String>) {
+        if self.human {
+            return;
+        }
+        let mut renamed = Items::new();
+        self.items.retain(|_, item| match rewritten(item) {
+            Some(text) => {
+                items::merge(&mut renamed, Items::from([(items::key(&text), Item { text, ..item.clone() })]));
+                false
+            }
+            None => true,
+        });
+        if !renamed.is_empty() {
+            items::merge(&mut self.items, renamed);
+            self.cite(stored);
+            self.changed = true;
+        }
+    }
+
     /// The texts of the note's items (none of a person's note: those are theirs to change).
     pub(crate) fn texts(&self) -> Vec<String> {
         if self.human { Vec::new() } else { self.items.values().map(|item| item.text.clone()).collect() }

@@ -6,7 +6,7 @@ use memory_core::{EventKind, NoteKind, Scope, StoredEvent, slug};
 
 use crate::DreamRequest;
 use crate::deterministic::book::{Book, Page, Spec};
-use crate::deterministic::fixes::Fixes;
+use crate::deterministic::fixes::{self, Fixes};
 use crate::evidence::{self, FileAction, Outcome};
 use crate::statements::{self, Claim, Reach, Reference, Statement};
 use memory_core::shell::{self, Invocation};
@@ -224,7 +224,12 @@ impl Fold<'_> {
             if let Some(page) =
                 self.book.existing(&project.scope, &errors_path(&project), || errors_spec(&project))
             {
-                page.retire(stored, |item| names_ruled_out(claim, &item.text));
+                // A fix goes when what made it pass is ruled out; the command that failed may name
+                // the old value without the fix depending on it.
+                page.retire(stored, |item| names_ruled_out(claim, fixes::how_it_passed(&item.text)));
+                // Such a fix still holds: its failing command loses the setting that names the old
+                // value (`CXX=g++-12 cmake --preset dev` → `cmake --preset dev`).
+                page.rewrite(stored, |item| failed_without(claim, &item.text));
             }
             let folder = format!("{}/tools", project.folder);
             for path in self.paths_under(&project.scope, &folder) {
@@ -438,6 +443,17 @@ fn names_ruled_out(claim: &Claim, text: &str) -> bool {
     } else {
         spans.iter().any(|span| claim.names_replaced(span))
     }
+}
+
+/// A fix's text with the settings (`NAME=value`, `-Dkey=value`, `--flag=value`) that name what a
+/// statement rules out dropped from the command that failed; `None` when it names none, or
+/// nothing else.
+fn failed_without(claim: &Claim, text: &str) -> Option<String> {
+    let (command, tail) = text.strip_prefix('`')?.split_once('`')?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let kept: Vec<&str> =
+        words.iter().copied().filter(|w| !(w.contains('=') && claim.names_replaced(w))).collect();
+    (kept.len() < words.len() && !kept.is_empty()).then(|| format!("`{}`{tail}", kept.join(" ")))
 }
 
 fn is_chore(invocation: &Invocation) -> bool {

@@ -273,10 +273,10 @@ fn built_with_gcc(story: &mut Story) -> Vec<memory_core::HookEvent> {
         .bash_ok("cmake -B build -DCMAKE_CXX_COMPILER=g++-12")
         .bash_ok("cmake -B build -DCMAKE_CXX_COMPILER=g++-12")
         .bash_fail(
-            "ctest --test-dir build",
-            "Exit code 8\nThe following tests FAILED:\n  3 - parser_fuzz (Timeout)",
+            "CXX=g++-12 cmake -B build",
+            "Exit code 1\nCMake Error: Could not find a package configuration file provided by \"fmt\"",
         )
-        .bash_ok("ctest --test-dir build --timeout 120")
+        .bash_ok("CXX=g++-12 cmake -B build -DCMAKE_PREFIX_PATH=/opt/fmt")
         .stop();
     story.events()
 }
@@ -303,16 +303,22 @@ async fn a_correction_retires_what_names_the_old_value_in_every_note_of_its_scop
         store.append(&story.events()[before.len()..]).await.unwrap();
         dream_once(&store).await;
         let visible = visible_in(&store, "forge").await;
+        assert!(!visible.contains("gcc 12 in this repo"), "{correction:?}:\n{visible}");
+        assert!(!visible.contains("g++-12"), "{correction:?}:\n{visible}");
+        // A fix that does not depend on the old value stays, without the setting its failing
+        // command named it in.
         assert!(
-            !visible.contains("g++-12") && !visible.contains("gcc 12 in this repo"),
-            "{correction:?}:\n{visible}"
+            visible.contains("- `cmake -B build` failed with \"CMake Error: Could not find a package")
+                && visible.contains("CMAKE_PREFIX_PATH"),
+            "{correction:?}: the other fix stays:\n{visible}"
         );
         let conventions = body(&store, &forge, "project/forge/conventions.md").await.unwrap_or_default();
         assert!(conventions.contains("clang 17"), "{correction:?}: the new value is kept:\n{conventions}");
-        assert!(visible.contains("--timeout 120"), "{correction:?}: the other fix stays:\n{visible}");
         // What a note lost stays in its history.
+        let retired = "with `CXX=g++-12` set";
         let path = memory_core::NotePath::new("project/forge/errors.md").unwrap();
         let history = store.note_history(&forge, &path).await.unwrap();
-        assert!(history.iter().any(|n| n.body.contains("g++-12")), "{correction:?}: {history:?}");
+        assert!(history.iter().any(|n| n.body.contains(retired)), "{correction:?}: {history:?}");
+        assert!(!visible.contains(retired), "{correction:?}:\n{visible}");
     }
 }
