@@ -470,8 +470,11 @@ fn statement(sentence: &str) -> Option<Statement> {
         let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
         let gives_value = rest.split_whitespace().count() >= 2 && !asks_for_work(&rest);
-        // "this dependency is outdated, bump it": a thing of the work to change, not a note.
-        let reports_work = !gives_value && !after.is_empty() && asks_for_work(after);
+        // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
+        // lint rule I gave you is outdated, drop it" is one).
+        let clause = &lower[reference.start.min(lower.len())..reference.end.min(lower.len())];
+        let reports_work =
+            !gives_value && !after.is_empty() && asks_for_work(after) && !reference::points_back(clause);
         if !reports_work {
             let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
             let reach = classify(&rest).unwrap_or_else(|| reach_of(&lower, &rest, personal, false));

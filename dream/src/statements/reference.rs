@@ -49,6 +49,12 @@ static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
 const STALE: &str = r"(?:outdated|out[\ -]of[\ -]date|stale|obsolete|old\ news|wrong\ now
   |no\ longer\ (?:true|valid|right|correct|accurate|the\ case|a\ thing|current)
   |not\ (?:true|right|valid|accurate|correct|current|the\ case)\ any\ ?more)";
+/// Whether a clause marks what it speaks of as something said before ("the rule I gave you", "my
+/// earlier note", "from before").
+pub(crate) fn points_back(clause: &str) -> bool {
+    POINTS_BACK.is_match(clause)
+}
+
 /// "X (I gave you / from before) is outdated", "what I said about X is no longer true".
 static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)

@@ -58,6 +58,14 @@ fn a_stale_topic_is_pointed_at_beside_that_or_in_what_was_said() {
         let found = references(sentence).unwrap_or_else(|| panic!("{sentence:?} points back"));
         assert_eq!(found.words, topic_words(topic), "{sentence:?}");
     }
+    // Said of a rule given before, a request to act on it still corrects it.
+    for sentence in [
+        "the lint rule I gave you is outdated, drop it",
+        "that deploy note from before is stale, remove it",
+        "the changelog bit from earlier is obsolete, just delete it",
+    ] {
+        assert!(references(sentence).is_some(), "{sentence:?} points back");
+    }
     for sentence in [
         "is this outdated?",
         "is the lockfile out of date",
