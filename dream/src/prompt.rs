@@ -31,7 +31,8 @@ wonder if …\"); hypotheticals (\"if we ever …\", \"what if …\"); somebody 
 says …\", \"the docs claim …\"); stories about the past (\"last year we always used Jenkins\", \"at my \
 old job we never …\"); jokes and exaggeration (\"… lol\", \"I'm tempted to …\"); one-offs (\"just \
 for this run\", \"just this once\", \"for now\", \"today\"). Never record a password, token, key or other credential, nor a \
-sentence that carries one or a redaction marker like `[REDACTED:…]`.
+sentence that carries one or a marker of withheld text like `[REDACTED:…]` or `[private]`: a line \
+that is any of these is refused.
 4. Keep what the user says in their words, in every way people phrase it, positive and negative: \
 \"I like/prefer/want/hate …\", \"please always/never …\", \"don't/avoid …\", \"we use/we're on …\", \
 \"X, not Y\", \"use X instead of Y\", conventions in the imperative (\"indent with tabs\").
@@ -48,10 +49,12 @@ project's rule in the profile: another project would be told to follow it.
 server is on 5173 now\", \"actually use X\", \"no longer Y\", \"switched from A to B\"): rewrite the note \
 and remove the superseded line entirely, keeping only the new value, with no \"was …\" or history of \
 the old one. A correction may point at the old rule instead of restating it (\"scratch what I said \
-about X\", \"forget the X I gave you\", \"the X from before is outdated\", \"not anymore re X\", \"we \
+about X\", \"forget the X I gave you\", \"the X from before is outdated\", \"X: that's outdated\", \"not \
+anymore re X\", \"not X anymore\", \"no more X\", \"X isn't a thing here anymore\", \"X is gone\", \"we \
 dropped X\"), sessions later and in another harness: find the lines, in the project's notes or the \
 profile, that speak of X, remove them, and record the new value where they were when one is given. Retire what depended on the old value too: commands that use the old port, program \
-or version, tool notes of a tool the user ruled out.
+or version, and the lines of the errors-and-fixes and tool notes that name it (`CXX=g++-12` after \
+\"we moved from gcc 12 to clang 17\"), tool notes of a tool the user ruled out.
 7. Commands the agent ran are what the agent chose, not what the user prefers: keep them in the \
 project's commands note, never as flags \"the user passes\". Credit a flag to the program that takes \
 it (`uv run pytest -q`: `-q` is pytest's; `pnpm test -- --watch`: `pnpm test`'s). A tool note goes \

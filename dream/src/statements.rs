@@ -17,12 +17,12 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::values;
-use memory_core::shell;
+use memory_core::{search, shell};
 
 mod mood;
 mod reference;
 
-pub(crate) use mood::secret;
+pub(crate) use mood::{NotLasting, secret};
 pub(crate) use reference::{Reference, affinity, same_shape_other_value, shaped_values, topic_words};
 
 /// Longest statement kept, in characters.
@@ -374,7 +374,7 @@ static REMEMBER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -429,9 +429,7 @@ static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether a text carries a credential with its value ("the wifi password is …"), or text already
 /// redacted: such a text is never filed, nor quoted back.
 pub fn carries_secret(text: &str) -> bool {
-    mood::secret(text)
-        || text.contains(memory_redact::MARKER_PREFIX)
-        || text.contains(memory_redact::PRIVATE_MARKER)
+    mood::secret(&normalize(text))
 }
 
 /// A short remark on how things went, asking for nothing ("good", "thanks, that works", "it
@@ -466,10 +464,9 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
             // An instruction for that session alone ("for today only use staging") would mislead
             // the next one.
             let aside = matches!(
-                mood::not_lasting(&lower),
-                Some(mood::NotLasting::Joke | mood::NotLasting::Past | mood::NotLasting::Secret)
+                not_meant_to_last(&spoken),
+                Some(NotLasting::Joke | NotLasting::Past | NotLasting::Secret | NotLasting::OneOff)
             ) || lower.is_empty()
-                || ONE_OFF.is_match(&lower)
                 || ACKNOWLEDGEMENT.is_match(&lower)
                 // What lasts (a preference, a convention, a correction) is kept as memory and
                 // given with the notes; quoted again as the task it would say the same twice.
@@ -478,6 +475,15 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
         })
         .collect();
     (!kept.is_empty()).then(|| kept.join(" "))
+}
+
+/// Why a sentence, as said, is not meant to last, if it is not: its mood (a question, a
+/// hypothetical, somebody else's words, a story of the past, a joke, a secret) or its reach in
+/// time (a one-off). The one reading of a sentence's mood, for what users say and for what a
+/// model proposes to file alike.
+pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
+    let lower = normalize(LEAD_NOISE.replace(sentence.trim(), "").trim());
+    mood::not_lasting(&lower).or_else(|| ONE_OFF.is_match(&lower).then_some(NotLasting::OneOff))
 }
 
 /// The sentences of a prompt that state something durable, in order.
@@ -496,22 +502,32 @@ fn statement(sentence: &str) -> Option<Statement> {
     if spoken.chars().count() > MAX_SENTENCE_CHARS || spoken.split_whitespace().count() < 3 {
         return None;
     }
-    let lower = normalize(spoken);
-    if mood::not_lasting(&lower).is_some() || ONE_OFF.is_match(&lower) {
+    if not_meant_to_last(spoken).is_some() {
         return None;
     }
+    let lower = normalize(spoken);
     if let Some(reference) = reference::reference(&lower) {
         // The new value is what the sentence says besides the clause that points back: after it
         // ("forget X, we use Y now") or before it ("we use Y now, the old X is gone").
         let before = lower[..reference.start.min(lower.len())].trim().trim_end_matches([',', ';', ':']);
-        let after = lower[reference.end.min(lower.len())..].trim();
+        let after =
+            lower[reference.end.min(lower.len())..].trim_start_matches([',', ';', ':', '.', ' ']).trim();
         let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
         let gives_value = rest.split_whitespace().count() >= 2 && !asks_for_work(&rest);
-        let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
-        let reach = classify(&rest).unwrap_or_else(|| reach_of(&lower, &rest, personal, false));
-        let text = if gives_value { kept(&without_tasks(spoken)) } else { kept(spoken) };
-        return Some(Statement { text, reach, reference: Some(reference), retracts_only: !gives_value });
+        // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
+        // lint rule I gave you is outdated, drop it" is one).
+        let clause = &lower[reference.start.min(lower.len())..reference.end.min(lower.len())];
+        let reports_work =
+            !gives_value && !after.is_empty() && asks_for_work(after) && !reference::points_back(clause);
+        if !reports_work {
+            let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
+            let reach = classify(&rest).unwrap_or_else(|| reach_of(&lower, &rest, personal, false));
+            let text = if gives_value { kept(&without_tasks(spoken)) } else { kept(spoken) };
+            // A rule that names what it ends ("no more X in this repo") is kept as the rule.
+            let retracts_only = !gives_value && classify(sentence).is_none();
+            return Some(Statement { text, reach, reference: Some(reference), retracts_only });
+        }
     }
     // A statement after a request in the same sentence ("add tests for X, i like …").
     let starts = clause_starts(spoken);
@@ -1350,6 +1366,31 @@ fn split_tokens(text: &str) -> Vec<String> {
     out
 }
 
+/// Whether `tokens` name the tool of `value` (a name and a version: `gcc`, `12`) at that version,
+/// by its name or another of the same kind (`g++-12`, `gcc-12`, `gcc12`) that the statement
+/// (`said`) does not name itself ("from npm 9 to pnpm 9" keeps `pnpm@9`).
+fn same_tool_at_version(value: &[String], tokens: &[String], said: &[String]) -> bool {
+    let [name, version] = value else { return false };
+    if !is_number(version) || is_number(name) {
+        return false;
+    }
+    let kind = |name: &str| {
+        let name = name.trim_end_matches(['-', '_', '.', '@', ':']);
+        (name.to_owned(), search::concepts(name))
+    };
+    let (name, concepts) = kind(name);
+    tokens.windows(2).any(|pair| {
+        if pair[1] != *version || is_number(&pair[0]) {
+            return false;
+        }
+        let (other, other_concepts) = kind(&pair[0]);
+        other == name
+            || (!concepts.is_empty()
+                && concepts == other_concepts
+                && !said.iter().any(|t| t.trim_end_matches(['-', '_', '.', '@', ':']) == other))
+    })
+}
+
 fn is_number(token: &str) -> bool {
     token.starts_with(|c: char| c.is_ascii_digit()) && token.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
@@ -1480,29 +1521,10 @@ impl Claim {
     /// program or command it names as replaced (`npm`, `` `npm test` ``), a replaced value on the
     /// statement's topic (`postgres:14`), or another port than the one it gives.
     pub(crate) fn retires_command(&self, command: &str) -> bool {
-        let tokens = split_tokens(command);
-        let invocations: Vec<shell::Invocation> =
-            shell::simple_commands(command).iter().filter_map(|w| shell::invocation(w)).collect();
-        for value in &self.replaced {
-            let value_tokens = split_tokens(value);
-            let lower = value.to_lowercase();
-            if invocations
-                .iter()
-                .any(|i| i.program == lower || i.family() == lower || i.runners.contains(&lower))
-            {
-                return true;
-            }
-            if value_tokens.iter().all(|t| is_number(t)) {
-                let on_topic = tokens.iter().any(|t| self.words.contains(t));
-                if on_topic && !position_of(&tokens, &value_tokens).is_empty() {
-                    return true;
-                }
-            } else if (value_tokens.len() > 1 || value.contains(['-', '.', '/', '+', '_']))
-                && !position_of(&tokens, &value_tokens).is_empty()
-            {
-                return true;
-            }
+        if self.names_replaced(command) {
+            return true;
         }
+        let tokens = split_tokens(command);
         if self.corrects && !self.ports.is_empty() {
             let used: BTreeSet<String> = values::ports(command).into_iter().collect();
             if !used.is_empty() && used.is_disjoint(&self.ports) {
@@ -1515,6 +1537,33 @@ impl Claim {
             });
         }
         false
+    }
+
+    /// Whether a command or a line about one names what this statement names as replaced: the
+    /// program or command (`npm`, `` `npm test` ``), a value with a shape of its own
+    /// (`europe-west1`), a tool at the replaced version however spelt (`g++-12` for "gcc 12"),
+    /// or a replaced number on the statement's topic (`postgres:14`).
+    pub(crate) fn names_replaced(&self, command: &str) -> bool {
+        let tokens = split_tokens(command);
+        let invocations: Vec<shell::Invocation> =
+            shell::simple_commands(command).iter().filter_map(|w| shell::invocation(w)).collect();
+        self.replaced.iter().any(|value| {
+            let value_tokens = split_tokens(value);
+            let lower = value.to_lowercase();
+            if invocations
+                .iter()
+                .any(|i| i.program == lower || i.family() == lower || i.runners.contains(&lower))
+            {
+                return true;
+            }
+            if value_tokens.iter().all(|t| is_number(t)) {
+                let on_topic = tokens.iter().any(|t| self.words.contains(t));
+                return on_topic && !position_of(&tokens, &value_tokens).is_empty();
+            }
+            ((value_tokens.len() > 1 || value.contains(['-', '.', '/', '+', '_']))
+                && !position_of(&tokens, &value_tokens).is_empty())
+                || same_tool_at_version(&value_tokens, &tokens, &self.tokens)
+        })
     }
 
     /// Whether the statement names `tool` (a program) as replaced ("use pnpm, not npm").

@@ -8,7 +8,7 @@ use memory_core::{
 };
 
 use crate::deterministic::text_of;
-use crate::statements::{self, Claim, Reach};
+use crate::statements::{self, Claim, NotLasting, Reach};
 use crate::{Action, Limits, NoteOperation, evidence};
 
 /// Top-level folders a user-scoped note may live in.
@@ -268,6 +268,30 @@ fn merge_sources(existing: &[EventId], new: &[String]) -> Vec<EventId> {
     out
 }
 
+/// Why a line a model adds is not to be filed, read by the rules the deterministic distiller reads
+/// statements by: in no note a credential or a redaction marker; in the notes of what was stated
+/// (preferences, conventions, profile, facts) no question, hypothetical, somebody else's words,
+/// story of the past, joke or one-off either. Code spans are not read for mood (`--since=today`).
+fn not_lasting(line: &str, kind: NoteKind) -> Option<String> {
+    let text = text_of(line);
+    let stated =
+        matches!(kind, NoteKind::Preference | NoteKind::Convention | NoteKind::Profile | NoteKind::Fact);
+    let why = if statements::carries_secret(text) {
+        Some(NotLasting::Secret)
+    } else if stated && !line.trim_start().starts_with('#') {
+        let words: String = text.split('`').step_by(2).collect::<Vec<_>>().join("code");
+        statements::not_meant_to_last(&words)
+    } else {
+        None
+    };
+    why.map(|why| {
+        format!(
+            "the line {line:?} is {}; leave it out: notes keep only what is meant to last, never a secret",
+            why.what()
+        )
+    })
+}
+
 /// What the user stated in the chunk, to hold operations to the scope rules and the correction
 /// semantics.
 #[derive(Debug)]
@@ -362,6 +386,9 @@ impl Said {
                     "its sources state rules for this project only (\"here\", \"in this repo\", \"we …\"); put them {home}, not in the user's profile"
                 ));
             }
+        }
+        if !human {
+            problems.extend(added.iter().filter_map(|line| not_lasting(line, after.meta.kind)));
         }
         // Statements live in preference, convention and profile notes; fact and tool notes hold
         // what the agent saw (files, commands), which a statement does not retire.

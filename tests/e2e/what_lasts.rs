@@ -190,3 +190,47 @@ fn credentials_said_in_a_prompt_never_become_notes() {
     let context = start(&m, "codex", "x-2", &dir);
     assert!(!context.contains("correcthorse99") && !context.contains("redacted"), "{context}");
 }
+
+#[test]
+fn a_thing_said_to_be_dropped_gone_or_outdated_leaves_every_harness_and_a_task_is_never_a_note() {
+    let m = Machine::new();
+    let dir = m.project("harbor-web");
+    say(&m, "claude", "c-1", &dir, "we queue outgoing emails through beanstalkd here.");
+    say(&m, "claude", "c-1", &dir, "the search index runs on elasticsearch 7 in this repo.");
+    say(&m, "claude", "c-1", &dir, "we lint the stylesheets with stylelint here.");
+    say(&m, "claude", "c-1", &dir, "the ios build signs with fastlane match in this repo.");
+    m.run_json(&["dream"]);
+    let before = start(&m, "codex", "x-0", &dir);
+    for old in ["beanstalkd", "elasticsearch 7", "stylelint", "fastlane match"] {
+        assert!(before.contains(old), "{old:?} is given before the corrections:\n{before}");
+    }
+
+    // Later sessions in two other harnesses: corrections that name the old thing as gone, and a
+    // request for one piece of work.
+    say(&m, "codex", "x-1", &dir, "we dropped beanstalkd, emails go out through sqs now.");
+    say(&m, "cursor", "u-1", &dir, "elasticsearch is gone, search runs on meilisearch.");
+    say(&m, "codex", "x-2", &dir, "not stylelint anymore, biome lints the css too.");
+    say(
+        &m,
+        "cursor",
+        "u-2",
+        &dir,
+        "the signing setup: that's outdated, xcode cloud manages the certificates now.",
+    );
+    say(&m, "codex", "x-3", &dir, "fix the flaky test in checkout_total_spec.rb");
+    m.run_json(&["dream"]);
+
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for new in ["sqs", "meilisearch", "biome", "xcode cloud"] {
+            assert!(context.contains(new), "{harness} is given the new value {new:?}:\n{context}");
+        }
+        for stale in
+            ["through beanstalkd here", "elasticsearch 7", "stylesheets with stylelint", "fastlane match"]
+        {
+            assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
+        }
+    }
+    let notes = notes_text(&m);
+    assert!(!notes.contains("checkout_total_spec"), "a request for work became a note:\n{notes}");
+}

@@ -65,14 +65,44 @@ impl Page {
         self.sources.insert(position, id.to_owned());
     }
 
-    /// Removes the items `retired` selects, because of `stored` (nothing in a person's note).
-    pub(crate) fn retire(&mut self, stored: &StoredEvent, retired: impl Fn(&Item) -> bool) {
+    /// Removes the items `retired` selects, because of `stored` (nothing in a person's note), and
+    /// returns their texts. The note's earlier version, which the store keeps, still has them.
+    pub(crate) fn retire(&mut self, stored: &StoredEvent, retired: impl Fn(&Item) -> bool) -> Vec<String> {
+        if self.human {
+            return Vec::new();
+        }
+        let mut gone = Vec::new();
+        self.items.retain(|_, item| {
+            let retire = retired(item);
+            if retire {
+                gone.push(item.text.clone());
+            }
+            !retire
+        });
+        if !gone.is_empty() {
+            self.cite(stored);
+            self.changed = true;
+        }
+        gone
+    }
+
+    /// Gives the items `rewritten` has a new text for that text, because of `stored`, keeping
+    /// their counts and dates (nothing in a person's note). The note's earlier version, which the
+    /// store keeps, still has the old text.
+    pub(crate) fn rewrite(&mut self, stored: &StoredEvent, rewritten: impl Fn(&Item) -> Option<String>) {
         if self.human {
             return;
         }
-        let before = self.items.len();
-        self.items.retain(|_, item| !retired(item));
-        if self.items.len() != before {
+        let mut renamed = Items::new();
+        self.items.retain(|_, item| match rewritten(item) {
+            Some(text) => {
+                items::merge(&mut renamed, Items::from([(items::key(&text), Item { text, ..item.clone() })]));
+                false
+            }
+            None => true,
+        });
+        if !renamed.is_empty() {
+            items::merge(&mut self.items, renamed);
             self.cite(stored);
             self.changed = true;
         }

@@ -189,6 +189,12 @@ impl Fixes {
     }
 }
 
+/// What made a failure pass, of a fix's text (`` `CXX=g++-12` set `` of "`cmake --build build`
+/// failed with …; it passed with `CXX=g++-12` set"); the whole text of a line in another form.
+pub(crate) fn how_it_passed(text: &str) -> &str {
+    text.rsplit_once("; it passed ").map_or(text, |(_, fix)| fix)
+}
+
 /// How failures are grouped: the tool and the operation it was run for (`cargo test`,
 /// `gradle assemble`, `cmake configure`, `pytest`).
 fn family(invocation: &Invocation) -> String {

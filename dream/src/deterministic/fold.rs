@@ -6,7 +6,7 @@ use memory_core::{EventKind, NoteKind, Scope, StoredEvent, slug};
 
 use crate::DreamRequest;
 use crate::deterministic::book::{Book, Page, Spec};
-use crate::deterministic::fixes::Fixes;
+use crate::deterministic::fixes::{self, Fixes};
 use crate::evidence::{self, FileAction, Outcome};
 use crate::statements::{self, Claim, Reach, Reference, Statement};
 use memory_core::shell::{self, Invocation};
@@ -116,12 +116,13 @@ impl Fold<'_> {
     }
 
     /// A statement of the user: filed in its scope, superseding what it corrects there, and
-    /// retiring the project's commands and tool notes it rules out. A correction by reference
-    /// ("scratch what I said about my shell, …") first retires what it points at, in the
-    /// project's conventions or the profile, and is filed where that was.
+    /// retiring what it rules out from the other notes of that scope the distiller writes (the
+    /// project's commands, errors and fixes, tool notes). A correction by reference ("scratch
+    /// what I said about my shell, …") first retires what it points at, in the project's
+    /// conventions or the profile, and is filed where that was. What a note loses stays in its
+    /// history: the store keeps every version.
     fn statement(&mut self, statement: &Statement, stored: &StoredEvent) {
         let mut claim = statements::claim(&statement.text);
-        let project = self.project.clone();
         let mut reach = statement.reach;
         if let Some(reference) = &statement.reference {
             let speaker = statements::speaker(&statement.text);
@@ -132,12 +133,13 @@ impl Fold<'_> {
         }
         if !statement.retracts_only {
             let Some(page) = self.said_page(reach, true) else { return };
-            page.retire(stored, |item| claim.supersedes(&item.text));
+            let superseded = page.retire(stored, |item| claim.supersedes(&item.text));
             page.observe(&statement.text, stored);
+            claim.rule_out(
+                superseded.iter().flat_map(|text| statements::shaped_values(text, &statement.text)),
+            );
         }
-        if let Some(project) = &project {
-            self.retire_commands(project, stored, &claim);
-        }
+        self.retire_ruled_out(reach, stored, &claim);
     }
 
     /// Retires the items a correction by reference points at: of the project's conventions and
@@ -208,26 +210,72 @@ impl Fold<'_> {
         }
     }
 
-    fn retire_commands(&mut self, project: &Project, stored: &StoredEvent, claim: &Claim) {
-        if let Some(page) =
-            self.book.existing(&project.scope, &commands_path(project), || commands_spec(project))
-        {
-            page.retire(stored, |item| claim.retires_command(item.text.trim_matches('`')));
-        }
-        let folder = format!("{}/tools", project.folder);
-        let mut paths: BTreeSet<String> =
-            self.book.notes_under(&project.scope, &folder).iter().map(|n| n.path.to_string()).collect();
-        paths.extend(self.book.open_under(&project.scope, &folder));
-        for path in paths {
-            let tool = path[folder.len() + 1..].split('/').next().unwrap_or_default().to_owned();
-            if claim.rules_out_tool(&tool)
-                && let Some(page) =
-                    self.book.existing(&project.scope, &path, || tool_spec(Some(project), &tool))
+    /// Retires what a statement rules out from the notes the distiller writes besides the
+    /// statements': in the project, the commands that depend on it, the errors and fixes and the
+    /// tool flags that name it, and the notes of a tool it replaces; for a statement that holds
+    /// everywhere, the user's tool flags that name it too.
+    fn retire_ruled_out(&mut self, reach: Reach, stored: &StoredEvent, claim: &Claim) {
+        if let Some(project) = self.project.clone() {
+            if let Some(page) =
+                self.book.existing(&project.scope, &commands_path(&project), || commands_spec(&project))
             {
-                page.remove();
-                page.cite(stored);
+                page.retire(stored, |item| claim.retires_command(item.text.trim_matches('`')));
+            }
+            if let Some(page) =
+                self.book.existing(&project.scope, &errors_path(&project), || errors_spec(&project))
+            {
+                // A fix goes when what made it pass is ruled out; the command that failed may name
+                // the old value without the fix depending on it.
+                page.retire(stored, |item| names_ruled_out(claim, fixes::how_it_passed(&item.text)));
+                // Such a fix still holds: its failing command loses the setting that names the old
+                // value (`CXX=g++-12 cmake --preset dev` → `cmake --preset dev`).
+                page.rewrite(stored, |item| failed_without(claim, &item.text));
+            }
+            let folder = format!("{}/tools", project.folder);
+            for path in self.paths_under(&project.scope, &folder) {
+                let tool = path[folder.len() + 1..].split('/').next().unwrap_or_default().to_owned();
+                let label = self.tool_label(&project.scope, &path, &tool);
+                let Some(page) =
+                    self.book.existing(&project.scope, &path, || flags_spec(Some(&project), &tool, &label))
+                else {
+                    continue;
+                };
+                if claim.rules_out_tool(&tool) {
+                    page.remove();
+                    page.cite(stored);
+                } else {
+                    page.retire(stored, |item| names_ruled_out(claim, &item.text));
+                }
             }
         }
+        if reach == Reach::General {
+            for path in self.paths_under(&Scope::User, "tools") {
+                let tool = path["tools/".len()..].split('/').next().unwrap_or_default().to_owned();
+                let label = self.tool_label(&Scope::User, &path, &tool);
+                if let Some(page) =
+                    self.book.existing(&Scope::User, &path, || flags_spec(None, &tool, &label))
+                {
+                    page.retire(stored, |item| names_ruled_out(claim, &item.text));
+                }
+            }
+        }
+    }
+
+    /// How a tool note's title names what its flags are passed to (`cargo test`), read from the
+    /// note: what a page opened to retire some of its items keeps.
+    fn tool_label(&self, scope: &Scope, path: &str, tool: &str) -> String {
+        self.book.note(scope, path).map_or_else(
+            || tool.to_owned(),
+            |note| note.meta.title.split(" flags").next().unwrap_or(tool).to_owned(),
+        )
+    }
+
+    /// The paths of the notes of a scope under a folder, current or opened in this chunk.
+    fn paths_under(&self, scope: &Scope, folder: &str) -> BTreeSet<String> {
+        let mut paths: BTreeSet<String> =
+            self.book.notes_under(scope, folder).iter().map(|n| n.path.to_string()).collect();
+        paths.extend(self.book.open_under(scope, folder));
+        paths
     }
 
     fn command(&mut self, stored: &StoredEvent, command: &str, outcome: Outcome) {
@@ -386,6 +434,28 @@ impl Fold<'_> {
     }
 }
 
+/// Whether an item of errors and fixes or of tool flags names what a statement rules out, in one
+/// of its code spans (`CXX=g++-12`, `--runner jest`), or in its words when it has none.
+fn names_ruled_out(claim: &Claim, text: &str) -> bool {
+    let spans: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
+    if spans.is_empty() {
+        claim.names_replaced(text)
+    } else {
+        spans.iter().any(|span| claim.names_replaced(span))
+    }
+}
+
+/// A fix's text with the settings (`NAME=value`, `-Dkey=value`, `--flag=value`) that name what a
+/// statement rules out dropped from the command that failed; `None` when it names none, or
+/// nothing else.
+fn failed_without(claim: &Claim, text: &str) -> Option<String> {
+    let (command, tail) = text.strip_prefix('`')?.split_once('`')?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let kept: Vec<&str> =
+        words.iter().copied().filter(|w| !(w.contains('=') && claim.names_replaced(w))).collect();
+    (kept.len() < words.len() && !kept.is_empty()).then(|| format!("`{}`{tail}", kept.join(" ")))
+}
+
 fn is_chore(invocation: &Invocation) -> bool {
     CHORES.contains(&invocation.program.as_str())
 }
@@ -522,9 +592,4 @@ fn flags_spec(project: Option<&Project>, tool: &str, label: &str) -> Spec {
             true,
         ),
     }
-}
-
-/// The spec of a project tool note about to be deleted (its frontmatter is not written).
-fn tool_spec(project: Option<&Project>, tool: &str) -> Spec {
-    flags_spec(project, tool, tool)
 }

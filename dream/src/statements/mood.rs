@@ -26,6 +26,23 @@ pub(crate) enum NotLasting {
     Joke,
     /// A password, token or other credential, or text already redacted.
     Secret,
+    /// Said for one run only ("just for today", "for now", "this time").
+    OneOff,
+}
+
+impl NotLasting {
+    /// What the sentence is, for a message: "a question", "a one-off".
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            Self::Question => "a question, not a statement",
+            Self::Hypothetical => "a hypothetical, only imagined",
+            Self::Reported => "somebody else's words, not the user's",
+            Self::Past => "a story of how things were",
+            Self::Joke => "said in jest",
+            Self::Secret => "a credential or a redaction marker",
+            Self::OneOff => "a one-off, said for one run only",
+        }
+    }
 }
 
 /// A question asked without a question mark, by how it opens.
@@ -95,12 +112,10 @@ static JOKE: LazyLock<Regex> = LazyLock::new(|| {
       | [\u{1F602}\u{1F923}\u{1F605}\u{1F643}\u{1F480}\u{1F644}]
     ")
 });
-/// A credential said with its value ("the wifi password is hunter2", "my token: ghp_…"), or a
-/// marker of text already redacted.
+/// A credential said with its value ("the wifi password is hunter2", "my token: ghp_…").
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        \[redacted|<private>|\[agent-memory:
-      | \b(?:password|passwd|passphrase|pass\ ?code|passcode|pin|pin\ code|token|api[\ _-]?key|access[\ _-]?key
+        \b(?:password|passwd|passphrase|pass\ ?code|passcode|pin|pin\ code|token|api[\ _-]?key|access[\ _-]?key
           |secret|secret[\ _-]?key|client[\ _-]?secret|wifi|wi-fi|wlan|ssid|credentials?|login|private[\ _-]?key)
         (?:\ (?:for|of|to|on)\ (?:the\ |our\ |my\ )?[\w.-]+(?:\ [\w.-]+)?){0,2}
         \s*(?:is|are|=|:|was|reads)\s+
@@ -220,14 +235,28 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
     None
 }
 
-/// Whether a text carries a credential with its value, or text already redacted.
+/// What marks text already redacted or withheld, lowercase: a secret's marker, a private region's
+/// (both as the redactor writes them, and a `<private>` tag not yet redacted), and the note the
+/// redactor leaves for what it left out.
+static REDACTION_MARKERS: LazyLock<[String; 4]> = LazyLock::new(|| {
+    [
+        memory_redact::MARKER_PREFIX.to_lowercase(),
+        memory_redact::PRIVATE_MARKER.to_lowercase(),
+        "<private>".to_owned(),
+        "[agent-memory:".to_owned(),
+    ]
+});
+
+/// Whether a text (lowercase) carries a credential with its value, or text already redacted or
+/// withheld.
 pub(crate) fn secret(text: &str) -> bool {
-    SECRET.captures_iter(text).any(|c| {
-        c.name("value").is_none_or(|value| {
-            let value = value.as_str().trim_matches(|c: char| !c.is_alphanumeric());
-            !value.is_empty() && !NOT_A_SECRET_VALUE.contains(&value)
+    REDACTION_MARKERS.iter().any(|marker| text.contains(marker.as_str()))
+        || SECRET.captures_iter(text).any(|c| {
+            c.name("value").is_none_or(|value| {
+                let value = value.as_str().trim_matches(|c: char| !c.is_alphanumeric());
+                !value.is_empty() && !NOT_A_SECRET_VALUE.contains(&value)
+            })
         })
-    })
 }
 
 #[cfg(test)]

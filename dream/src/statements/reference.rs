@@ -45,17 +45,39 @@ static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
       | \b(?:rule|note|advice|instruction|instructions|thing|bit|stuff)\b
     ")
 });
-/// "X (I gave you / from before) is outdated".
+/// What says a thing said before no longer holds: "outdated", "out of date", "no longer true".
+const STALE: &str = r"(?:outdated|out[\ -]of[\ -]date|stale|obsolete|old\ news|wrong\ now
+  |no\ longer\ (?:true|valid|right|correct|accurate|the\ case|a\ thing|current)
+  |not\ (?:true|right|valid|accurate|correct|current|the\ case)\ any\ ?more)";
+/// Whether a clause marks what it speaks of as something said before ("the rule I gave you", "my
+/// earlier note", "from before").
+pub(crate) fn points_back(clause: &str) -> bool {
+    POINTS_BACK.is_match(clause)
+}
+
+/// "X (I gave you / from before) is outdated", "what I said about X is no longer true".
 static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:^|[,;:]\s*|\b(?:and|so|also|oh|btw)\s+)
-        (?P<x>(?:the|that|this|those|these|my|our)\s[^,.;:!?()]{1,60}?)\s
+        (?P<x>(?:the|that|this|those|these|my|our|what\ (?:i|we)\ (?:said|told\ you|wrote|mentioned|gave\ you))\s[^,.;:!?()]{1,60}?)\s
         (?:is|are|was|were)\s(?:now\s|totally\s|completely\s|kind\ of\s|a\ bit\s)?
-        (?:outdated|out\ of\ date|dead|wrong|gone|stale|obsolete|deprecated|old\ news|history
+        (?:outdated|out[\ -]of[\ -]date|dead|wrong|gone|stale|obsolete|deprecated|old\ news|history
           |no\ longer\ (?:true|valid|right|correct|accurate|a\ thing|needed|the\ case|used)
           |not\ (?:true|right|valid|accurate|correct|used)\ any\ ?more|not\ a\ thing\ any\ ?more)
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as)\b)
     ")
+});
+/// "X: that's outdated", "re X, that's no longer true", "that's out of date about X": the topic
+/// named beside a "that" which points back at it.
+static THAT_IS_STALE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?x)
+        ^(?:re\ |regarding\ |about\ |as\ for\ |on\ )?(?P<a>[^,.;:!?()\-–—]{{2,60}}?)\s*(?:[,:;]|\s[-–—])\s*
+         (?:that's|that\ is|this\ is|it's|it\ is|that|this)\s+(?:now\s+|totally\s+|completely\s+|all\s+)?{STALE}\b
+      | \b(?:that's|that\ is|this\ is|it's|it\ is)\s+(?:now\s+|totally\s+|all\s+)?{STALE}
+         \s+(?:re|regarding|about|on|for|wrt|when\ it\ comes\ to)\s+(?P<b>[^,.;:!?()]+)
+    "
+    ))
 });
 /// "not anymore re X", "X: not anymore", "not using X anymore", "X is gone", "X -> Y now".
 static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
@@ -78,6 +100,41 @@ static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
         \s(?P<x>[^,.;:!?()]+)
     ")
 });
+/// "not X anymore", "it's not X anymore", "no more X", "no longer X": a thing named as gone, with
+/// nothing but a pronoun before it (what a person is, "I'm not hungry anymore", is not a thing
+/// of the project).
+static BARE_GONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|[,;:]\s*|\b(?:it's|it\ is|that's|that\ is|we're|we\ are|so|and)\s+)
+        not\ (?:a\ |an\ |the\ )?(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
+      | (?:^|[,;:]\s*)(?:it's\ |it\ is\ )?no\ (?:more|longer)\ (?P<y>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)
+        (?:\s*(?:[,.;:!]|$)|\ (?:here|now|either|anywhere|in\ this\ \w+|for\ this\ \w+)\b)
+    ")
+});
+/// "X isn't a thing here anymore", "X is not used anymore", "X is no longer a thing".
+static NOT_A_THING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:the\ |our\ )?(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+){0,2}?)\ 
+        (?:(?:isn't|is\ not|aren't|are\ not)\ (?P<what>a\ thing|used|needed|around|in\ use|in\ the\ picture
+              |part\ of\ (?:the\ |our\ )?(?:stack|setup|build|project|toolchain|pipeline))
+            (?:\ here|\ in\ this\ \w+|\ for\ us)?\ any\ ?more
+          | (?:is|are)\ no\ longer\ (?:a\ thing|used|needed|around|in\ use|in\ the\ picture
+              |part\ of\ (?:the\ |our\ )?(?:stack|setup|build|project|toolchain|pipeline)))\b
+    ")
+});
+/// What follows "not … anymore" or "no more" when it tells how somebody or something is, or asks
+/// for nothing more, rather than naming a thing that is gone.
+static NOT_A_REFERENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:true|right|valid|accurate|correct|current|needed|required|relevant|used|working|broken|flaky
+          |failing|slow|fast|sure|happy|hungry|tired|busy|blocked|stuck|done|ready|available|free|possible
+          |allowed|supported|an?\ (?:issue|problem|option|thing)|the\ case|worth\ it|than|questions|excuses
+          |worries|changes|talk|chatter|problems|issues|errors|bugs|surprises|fun|time|need|reason|idea
+          |sure\ \w+|going|coming|there|here|yet|so|as|too|a|an|the|it|that|this|really|quite|exactly|much|longer|more)\b
+    ")
+});
+/// Who may stand for the thing said to be no longer used: not a person or a pronoun.
+const NOT_THINGS: &[&str] = &["it", "this", "that", "he", "she", "they", "i", "you", "we", "there", "what"];
 /// Words around a referent that say it was said before, not what it is about.
 static FRAME: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
@@ -179,32 +236,72 @@ const GENERIC: &[&str] = &[
 
 /// The correction by reference a sentence (normalised) makes, if it makes one.
 pub(crate) fn reference(sentence: &str) -> Option<Reference> {
-    fn pick<'h>(c: regex::Captures<'h>, names: &[&str]) -> Option<(usize, regex::Match<'h>)> {
-        let whole = c.get(0).expect("a match has its whole").start();
-        names.iter().find_map(|n| c.name(n)).map(|x| (whole, x))
+    /// Where the pointing clause starts and ends, and where its referent starts and ends.
+    fn pick(c: regex::Captures<'_>, names: &[&str]) -> Option<(usize, usize, usize, usize)> {
+        let whole = c.get(0).expect("a match has its whole");
+        names.iter().find_map(|n| c.name(n)).map(|x| (whole.start(), whole.end(), x.start(), x.end()))
     }
-    let (start, found) = RETRACT
+    // A question is not a correction, whatever it asks about ("is this outdated?").
+    if sentence.trim_end().ends_with('?') {
+        return None;
+    }
+    let bare = |c: &regex::Captures<'_>| {
+        let x = c.name("x").or_else(|| c.name("y")).map_or("", |m| m.as_str());
+        !NOT_A_REFERENT.is_match(x)
+    };
+    let (start, clause_end, from, to) = RETRACT
         .captures_iter(sentence)
         .filter(|c| POINTS_BACK.is_match(&c["x"]) || c["verb"].starts_with("forget about"))
         .find_map(|c| pick(c, &["x"]))
         .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
+        .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v"])))
-        .or_else(|| DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])))?;
-    let phrase = FRAME.replace(found.as_str().trim(), "");
+        .or_else(|| {
+            DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
+                // What was dropped ends where what replaced it starts ("we dropped gcc 12 for
+                // clang 17").
+                let to = REPLACED_BY.find(&sentence[from..to]).map_or(to, |m| from + m.start());
+                (start, to, from, to)
+            })
+        })
+        .or_else(|| {
+            NOT_A_THING
+                .captures(sentence)
+                .filter(|c| !NOT_THINGS.contains(&c["x"].split(' ').next().unwrap_or_default()))
+                .and_then(|c| pick(c, &["x"]))
+        })
+        .or_else(|| BARE_GONE.captures_iter(sentence).filter(bare).find_map(|c| pick(c, &["x", "y"])))?;
+    let phrase = FRAME.replace(sentence[from..to].trim(), "");
     let phrase = FRAME_TAIL.replace(phrase.trim(), "");
     let words = topic_words(&phrase);
     if words.is_empty() {
         return None;
     }
-    let names = phrase
+    let mut names: Vec<String> = phrase
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
         .filter(|w| w.len() >= 2 && !GENERIC.contains(&w.as_str()))
         .collect();
+    // A tool and its version named apart ("gcc 12") are one value too: what commands spell
+    // `g++-12` or `gcc-12`.
+    let versioned: Vec<String> = names
+        .windows(2)
+        .filter(|pair| {
+            pair[0].starts_with(|c: char| c.is_ascii_alphabetic())
+                && pair[1].starts_with(|c: char| c.is_ascii_digit())
+        })
+        .map(|pair| pair.join(" "))
+        .collect();
+    names.extend(versioned);
     let end =
-        sentence[found.end()..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| found.end() + at + 1);
+        sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1).max(clause_end);
     Some(Reference { words, names, start, end })
 }
+
+/// Where a dropped thing's name ends and what replaced it starts.
+static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\s(?:for|in favou?r of|and|now|because|since|so|with|last|this|a while|months?|weeks?|years?)\b")
+});
 
 /// A word reduced to what its inflections share, so that both forms meet ("images" and "image",
 /// "libraries" and "library", "signed" and "sign").

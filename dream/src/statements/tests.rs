@@ -428,3 +428,5 @@ fn where_a_statement_is_filed_comes_with_why() {
         assert_eq!(filed(sentence), None, "{sentence}");
     }
 }
+
+mod untuned;

@@ -187,3 +187,97 @@ async fn the_prompt_says_which_tools_other_projects_use() {
         prompt::events_block(&request)
     );
 }
+
+/// Runs one proposal of a convention note with `line` beside a lasting rule, then the rule alone;
+/// returns what the second call was told about the first.
+async fn refused(kind: NoteKind, line: &str) -> Vec<String> {
+    let mut story = Story::new();
+    story
+        .session("claude", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .prompt("Indent with tabs in this repo.");
+    let store = store_with(&story.events()).await;
+    let first = format!("- Indent with tabs in this repo.\n- {line}\n");
+    let provider = ScriptedProvider::new(move |request, call| {
+        let body = if call == 0 { first.as_str() } else { "- Indent with tabs in this repo.\n" };
+        let mut operation =
+            op("project:webshop", "project/webshop/conventions.md", Action::Create, body, ids(request));
+        operation.kind = Some(kind);
+        reply(vec![operation])
+    });
+    let report = run(&store, &provider, &options(), &NoProgress).await.unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let requests = provider.requests.lock().unwrap();
+    requests.get(1).map(|r| r.previous_errors.clone()).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_proposed_line_that_is_not_meant_to_last_is_refused_with_the_reason() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "a question",
+            &[
+                "Should we always squash before merging?",
+                "Do you think mocks are fine in the service tests",
+                "I wonder if every dependency should be pinned",
+            ],
+        ),
+        (
+            "a one-off",
+            &[
+                "Just for today, don't push to main.",
+                "Skip the e2e suite for now.",
+                "Use the staging database just this once.",
+            ],
+        ),
+        (
+            "somebody else's words",
+            &[
+                "The tech lead says an ORM should never be used.",
+                "The docs claim the client must always be closed.",
+                "A colleague swears rebasing is never safe.",
+            ],
+        ),
+        (
+            "said in jest",
+            &[
+                "Delete the test suite and ship it lol",
+                "Tempted to rewrite everything in assembly",
+                "Deploy on Friday at 5pm, what could possibly go wrong",
+            ],
+        ),
+        (
+            "a story of how things were",
+            &[
+                "Last year the team always used Jenkins for deploys.",
+                "At my previous company we never wrote integration tests.",
+                "Back when I was at the agency we deployed by hand.",
+            ],
+        ),
+    ];
+    for (why, lines) in cases {
+        for line in *lines {
+            let errors = refused(NoteKind::Convention, line).await;
+            assert!(
+                errors.iter().any(|e| e.contains(line) && e.contains(why) && e.contains("leave it out")),
+                "{line:?} is {why}: {errors:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn lines_that_last_and_commands_are_not_read_for_mood() {
+    for (kind, line) in [
+        (NoteKind::Convention, "Never push to main; open a pull request."),
+        (NoteKind::Convention, "Show the changes of the day with `git log --since=today`."),
+        (NoteKind::Preference, "We use pnpm, not npm."),
+        (
+            NoteKind::Procedure,
+            "`pytest -k today` failed; passed after `make fixtures`. Why? The fixtures were stale.",
+        ),
+        (NoteKind::Tool, "`gh pr list --search \"is:open updated:today\"`"),
+    ] {
+        let errors = refused(kind, line).await;
+        assert!(errors.is_empty(), "{line:?} is kept: {errors:?}");
+    }
+}

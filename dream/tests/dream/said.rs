@@ -261,3 +261,64 @@ async fn a_correction_retires_the_line_it_resembles_most_among_those_it_points_a
     assert!(!conventions.contains("sphinx"), "the line about the site's tool is retired:\n{conventions}");
     assert!(conventions.contains("missing_docs"), "the other line about docs stays:\n{conventions}");
 }
+
+/// A C++ project built with one compiler version: a rule about it, a failure fixed by naming the
+/// compiler, and a configure command that names it in a flag.
+fn built_with_gcc(story: &mut Story) -> Vec<memory_core::HookEvent> {
+    story
+        .session("claude", "f-1", Some("forge"), "/home/alice/src/forge")
+        .prompt("we build forge with gcc 12 in this repo")
+        .bash_fail("cmake --build build", "Exit code 2\nerror: 'std::expected' is not a member of 'std'")
+        .bash_ok("CXX=g++-12 cmake --build build")
+        .bash_ok("cmake -B build -DCMAKE_CXX_COMPILER=g++-12")
+        .bash_ok("cmake -B build -DCMAKE_CXX_COMPILER=g++-12")
+        .bash_fail(
+            "CXX=g++-12 cmake -B build",
+            "Exit code 1\nCMake Error: Could not find a package configuration file provided by \"fmt\"",
+        )
+        .bash_ok("CXX=g++-12 cmake -B build -DCMAKE_PREFIX_PATH=/opt/fmt")
+        .stop();
+    story.events()
+}
+
+#[tokio::test]
+async fn a_correction_retires_what_names_the_old_value_in_every_note_of_its_scope() {
+    for correction in [
+        "the toolchain switched from gcc 12 to clang 17",
+        "forget the gcc 12 thing, it's clang 17 now",
+        "we dropped gcc 12 in favour of clang 17",
+    ] {
+        let mut story = Story::new();
+        let before = built_with_gcc(&mut story);
+        let store = store_with(&before).await;
+        dream_once(&store).await;
+        let forge = project("forge");
+        let errors = body(&store, &forge, "project/forge/errors.md").await.unwrap_or_default();
+        assert!(errors.contains("g++-12"), "the fix names the old compiler first:\n{}", dump(&store).await);
+        story
+            .days_later(2)
+            .session("codex", "f-2", Some("forge"), "/home/alice/src/forge")
+            .prompt(correction)
+            .stop();
+        store.append(&story.events()[before.len()..]).await.unwrap();
+        dream_once(&store).await;
+        let visible = visible_in(&store, "forge").await;
+        assert!(!visible.contains("gcc 12 in this repo"), "{correction:?}:\n{visible}");
+        assert!(!visible.contains("g++-12"), "{correction:?}:\n{visible}");
+        // A fix that does not depend on the old value stays, without the setting its failing
+        // command named it in.
+        assert!(
+            visible.contains("- `cmake -B build` failed with \"CMake Error: Could not find a package")
+                && visible.contains("CMAKE_PREFIX_PATH"),
+            "{correction:?}: the other fix stays:\n{visible}"
+        );
+        let conventions = body(&store, &forge, "project/forge/conventions.md").await.unwrap_or_default();
+        assert!(conventions.contains("clang 17"), "{correction:?}: the new value is kept:\n{conventions}");
+        // What a note lost stays in its history.
+        let retired = "with `CXX=g++-12` set";
+        let path = memory_core::NotePath::new("project/forge/errors.md").unwrap();
+        let history = store.note_history(&forge, &path).await.unwrap();
+        assert!(history.iter().any(|n| n.body.contains(retired)), "{correction:?}: {history:?}");
+        assert!(!visible.contains(retired), "{correction:?}:\n{visible}");
+    }
+}
