@@ -90,16 +90,20 @@ pub async fn run(
                 chunk.events.push(stored);
             }
             if chunk.events.len() >= chunk_size {
-                let chunk = buffers.remove(&group).expect("the chunk was just filled");
-                state.process(&group, chunk).await?;
-                if state.report.stopped.is_some() {
-                    break 'scan;
+                // What was said earlier in other groups goes first: a correction in one project of
+                // what the user said in another is read after what it corrects.
+                let first = chunk.first_position;
+                for (earlier, chunk) in take_in_order(&mut buffers, |c| c.first_position <= first) {
+                    state.process(&earlier, chunk).await?;
+                    if state.report.stopped.is_some() {
+                        break 'scan;
+                    }
                 }
             }
         }
         progress.scanned(state.report.events_read, position);
     }
-    for (group, chunk) in buffers {
+    for (group, chunk) in take_in_order(&mut buffers, |_| true) {
         if state.report.stopped.is_some() {
             break;
         }
@@ -122,13 +126,26 @@ pub async fn run(
 #[derive(Debug)]
 struct Chunk {
     events: Vec<StoredEvent>,
+    first_position: u64,
     last_position: u64,
 }
 
 impl Chunk {
     fn starting_at(position: u64) -> Self {
-        Self { events: Vec::new(), last_position: position }
+        Self { events: Vec::new(), first_position: position, last_position: position }
     }
+}
+
+/// Takes the buffered chunks `which` picks out of `buffers`, in the order of their first event.
+fn take_in_order(
+    buffers: &mut BTreeMap<Scope, Chunk>,
+    which: impl Fn(&Chunk) -> bool,
+) -> Vec<(Scope, Chunk)> {
+    let picked: Vec<Scope> = buffers.iter().filter(|(_, c)| which(c)).map(|(g, _)| g.clone()).collect();
+    let mut taken: Vec<(Scope, Chunk)> =
+        picked.into_iter().filter_map(|g| buffers.remove(&g).map(|c| (g, c))).collect();
+    taken.sort_by_key(|(_, c)| c.first_position);
+    taken
 }
 
 struct RunState<'a> {

@@ -155,6 +155,7 @@ fn main() -> anyhow::Result<()> {
         let repo = repos.iter().position(|r| *r == session.project).expect("a known project");
         let mut live = Live::new(&machine, session.harness, &roots[repo], 1_000 + i as u64);
         drive(&mut live, session.steps)?;
+        machine.settle()?;
         keys.insert(live.id().to_owned(), session.project);
     }
     let events = machine.hooks();

@@ -54,6 +54,14 @@ impl Machine {
         self.dir.path().join("config.toml")
     }
 
+    /// Waits for a dream a hook started in the background to finish, as it does between two
+    /// sessions of a person's day: the next session then finds what it distilled, whatever the
+    /// speed of the machine running the bench.
+    pub(crate) fn settle(&self) -> anyhow::Result<()> {
+        drop(memory_hook::DreamLock::acquire(&self.dir.path().join("data").join("dream"))?);
+        Ok(())
+    }
+
     /// Replaces the config file: the next hooks read it.
     pub(crate) fn write_config(&self, config: &str) -> anyhow::Result<()> {
         Ok(std::fs::write(self.config(), config)?)
