@@ -322,3 +322,38 @@ async fn a_correction_retires_what_names_the_old_value_in_every_note_of_its_scop
         assert!(!visible.contains(retired), "{correction:?}:\n{visible}");
     }
 }
+
+/// A correction said in one project of what the user said earlier in another is read after it,
+/// in one run, whichever project's group comes first by name: the old preference goes.
+#[tokio::test]
+async fn a_correction_in_another_project_comes_after_what_it_corrects_in_one_run() {
+    for (stated, corrected, old) in [
+        (
+            "my editor is helix, so keybinding tips should be helix ones.",
+            "forget my earlier note about my editor, I'm back on neovim.",
+            "helix",
+        ),
+        (
+            "I prefer 2 spaces for indentation.",
+            "Actually, I prefer 4 spaces for indentation now.",
+            "2 spaces",
+        ),
+        (
+            "my shell is fish, so give me fish syntax for snippets.",
+            "forget what I told you about my shell, I switched back to zsh.",
+            "fish",
+        ),
+    ] {
+        let mut story = Story::new();
+        story.session("claude", "z-1", Some("zulu"), "/home/alice/src/zulu").prompt(stated).stop();
+        story
+            .days_later(1)
+            .session("codex", "a-1", Some("alpha"), "/home/alice/src/alpha")
+            .prompt(corrected)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        assert!(!profile.contains(old), "{corrected}: the old value is retired:\n{profile}");
+    }
+}
