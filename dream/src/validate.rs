@@ -338,7 +338,19 @@ impl Said {
                     });
                 }
             }
-            said.prompts.insert(event.id.0.clone(), found.into_iter().map(|s| s.reach).collect());
+            // A correction that points back lands where what it points at lives (a preference in
+            // the profile) unless its words name the project.
+            let reaches = found
+                .into_iter()
+                .map(|s| {
+                    if s.reference.is_some() && !statements::project_worded(&s.text) {
+                        Reach::General
+                    } else {
+                        s.reach
+                    }
+                })
+                .collect();
+            said.prompts.insert(event.id.0.clone(), reaches);
         }
         said
     }

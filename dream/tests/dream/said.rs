@@ -357,3 +357,34 @@ async fn a_correction_in_another_project_comes_after_what_it_corrects_in_one_run
         assert!(!profile.contains(old), "{corrected}: the old value is retired:\n{profile}");
     }
 }
+
+/// A correction that points back at a preference, said in another project with a new value that
+/// reads like a fact, never stops that project's dream: it may land where what it points at lives.
+#[tokio::test]
+async fn a_correction_by_reference_in_another_project_never_stops_the_dream() {
+    for (stated, corrected) in [
+        (
+            "I like answers with a summary table at the end.",
+            "scrap what I said about the summary table, plain prose is fine.",
+        ),
+        (
+            "I like emoji in commit messages.",
+            "forget what I told you about emoji in commits, plain text is better.",
+        ),
+        (
+            "I prefer long variable names.",
+            "ignore what I said about variable names, short ones are fine in loops.",
+        ),
+    ] {
+        let mut story = Story::new();
+        story.session("claude", "z-1", Some("zulu"), "/home/alice/src/zulu").prompt(stated).stop();
+        story
+            .days_later(1)
+            .session("codex", "a-1", Some("alpha"), "/home/alice/src/alpha")
+            .prompt(corrected)
+            .stop();
+        let store = store_with(&story.events()).await;
+        // Panics on a chunk the dream gave up.
+        dream_once(&store).await;
+    }
+}
