@@ -66,6 +66,16 @@ impl Ledger {
         write().map_err(Error::io(&self.path))
     }
 
+    /// Waits for any other hook of this session that is choosing and recording what to give,
+    /// and holds it off until the returned guard is dropped: a harness that fires a session's
+    /// start and its first prompt at once gets each note once. An exclusive OS lock on the
+    /// ledger's own file (created empty when missing); `None` when it cannot be taken, and the
+    /// hook goes on without it.
+    pub fn turn(&self) -> Option<crate::lock::ProcessLock> {
+        ensure_private_dir(self.path.parent().unwrap_or(Path::new("."))).ok()?;
+        crate::lock::ProcessLock::acquire(&self.path).ok()
+    }
+
     /// Forgets everything given: the conversation no longer holds it.
     pub fn reset(&self) -> Result<()> {
         match std::fs::remove_file(&self.path) {

@@ -748,6 +748,12 @@ impl Work<'_> {
         &self,
         meaning: Option<inject::Meaning>,
     ) -> memory_core::Result<(HookResponse, String)> {
+        // One hook of a session at a time chooses and records what it gives.
+        let _turn = if self.injects {
+            Ledger::new(&self.config.sessions_dir(), &self.event.session).turn()
+        } else {
+            None
+        };
         if self.forward {
             if self.renamed {
                 self.refile_in_copy().await;
@@ -842,9 +848,13 @@ impl Work<'_> {
                         return Ok(None);
                     }
                     ledger.given()
-                } else {
+                } else if ledger.started() {
                     let _ = ledger.reset();
                     Default::default()
+                } else {
+                    // The session's first start: what a prompt of it already got (a harness may
+                    // run that hook first) is not given again.
+                    ledger.given()
                 };
                 let budget = hook.session_start_budget.min(cap);
                 // Where the last session here left off: a fresh start's alone, and never worth the

@@ -150,3 +150,50 @@ fn a_resumed_session_is_not_given_the_same_notes_again_but_a_compacted_one_is() 
         "a compaction dropped it: again"
     );
 }
+
+/// A harness may run a session's first prompt hook before (or while) its start hook: the start
+/// then leaves out what the prompt was given, and several hooks of one session fired at once
+/// give each note once between them.
+#[test]
+fn a_start_that_comes_after_the_first_prompt_gives_nothing_twice() {
+    let m = Machine::new();
+    let a = m.project("acme-api");
+    teach(&m, &a);
+    m.run_json(&["dream"]);
+
+    let prompt = "which errors crate do we use for library errors, thiserror or anyhow?";
+    let asked = m.hook(
+        "codex",
+        &a,
+        &codex("codex-early", &a, "UserPromptSubmit", json!({ "turn_id": "t1", "prompt": prompt })),
+    );
+    assert!(asked.context("codex").is_some_and(|c| c.contains("thiserror")), "the prompt gets the note");
+    let started =
+        m.hook("codex", &a, &codex("codex-early", &a, "SessionStart", json!({ "source": "startup" })));
+    let start = started.context("codex").unwrap_or_default();
+    assert!(!start.contains("thiserror"), "the start leaves out what the prompt was given: {start}");
+
+    // A start and a prompt of one session at once, three times over.
+    for session in ["codex-at-once-1", "codex-at-once-2", "codex-at-once-3"] {
+        let (start, asked) = std::thread::scope(|s| {
+            let start = s.spawn(|| {
+                m.hook("codex", &a, &codex(session, &a, "SessionStart", json!({ "source": "startup" })))
+                    .context("codex")
+                    .unwrap_or_default()
+            });
+            let asked = s.spawn(|| {
+                m.hook(
+                    "codex",
+                    &a,
+                    &codex(session, &a, "UserPromptSubmit", json!({ "turn_id": "t1", "prompt": prompt })),
+                )
+                .context("codex")
+                .unwrap_or_default()
+            });
+            (start.join().unwrap(), asked.join().unwrap())
+        });
+        let given = start.matches("thiserror for library errors").count()
+            + asked.matches("thiserror for library errors").count();
+        assert_eq!(given, 1, "{session}: the note once between the two: {start}\n---\n{asked}");
+    }
+}
