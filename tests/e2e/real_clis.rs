@@ -211,7 +211,8 @@ impl Desk {
     /// matcher group of its own, or as a flat Copilot handler (command under `bash`).
     fn add_recorder(&self, config: &Path, flat: bool) {
         let mut settings: Value = serde_json::from_slice(&std::fs::read(config).unwrap()).unwrap();
-        let command = format!("{{ cat; echo; }} >> '{}'", self.fired.display());
+        // One payload and its newline at a time: a CLI may run two hooks at once.
+        let command = format!("{{ flock 9; cat >&9; echo >&9; }} 9>> '{}'", self.fired.display());
         for groups in settings["hooks"].as_object_mut().unwrap().values_mut() {
             let entry = if flat {
                 json!({ "type": "command", "bash": command })
