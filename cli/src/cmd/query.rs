@@ -1,6 +1,6 @@
 //! Read-side commands: sessions, timeline, notes, search, config.
 
-use memory_core::{NoteFilter, SearchQuery};
+use memory_core::{NoteFilter, NotePath, SearchQuery};
 use serde_json::json;
 
 use super::NotesCommand;
@@ -277,14 +277,7 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             }
         }
         NotesCommand::Show { scope, path, history } => {
-            let scope = scopes.scope(&scope)?;
-            let path = scopes.note_path(&scope, &path);
-            let Some(note) = store.get_note(&scope, &path).await? else {
-                anyhow::bail!(
-                    "no note `{path}` in scope `{}`; `agent-memory notes list` shows what exists",
-                    scopes.label(&scope)
-                );
-            };
+            let (scope, path, note) = named_note(store.as_ref(), &scopes, &scope, &path).await?;
             let previous = if history { store.note_history(&scope, &path).await? } else { Vec::new() };
             let naming = scopes.naming();
             if json {
@@ -304,14 +297,7 @@ pub(crate) async fn notes(json: bool, command: NotesCommand) -> anyhow::Result<s
             }
         }
         NotesCommand::Explain { scope, path } => {
-            let scope = scopes.scope(&scope)?;
-            let path = scopes.note_path(&scope, &path);
-            let Some(note) = store.get_note(&scope, &path).await? else {
-                anyhow::bail!(
-                    "no note `{path}` in scope `{}`; `agent-memory notes list` shows what exists",
-                    scopes.label(&scope)
-                );
-            };
+            let (scope, path, note) = named_note(store.as_ref(), &scopes, &scope, &path).await?;
             let items = memory_hook::explain::items(store.as_ref(), &note).await?;
             let project = |e: &memory_core::StoredEvent| {
                 e.event.project.as_ref().map(|id| scopes.label(&memory_core::Scope::Project(id.clone())))
@@ -675,6 +661,24 @@ pub(crate) fn render_settings(settings: &[memory_hook::settings::Setting]) -> St
         table.row(vec![s.key.clone(), clip(&value, 60), s.source.to_string()]);
     }
     table.render()
+}
+
+/// The note a command names by scope and path as typed, or an error that says how to list them.
+async fn named_note(
+    store: &dyn memory_core::MemoryStore,
+    scopes: &Scopes,
+    scope: &str,
+    path: &NotePath,
+) -> anyhow::Result<(memory_core::Scope, NotePath, memory_core::Note)> {
+    let scope = scopes.scope(scope)?;
+    let path = scopes.note_path(&scope, path);
+    let Some(note) = store.get_note(&scope, &path).await? else {
+        anyhow::bail!(
+            "no note `{path}` in scope `{}`; `agent-memory notes list` shows what exists",
+            scopes.label(&scope)
+        );
+    };
+    Ok((scope, path, note))
 }
 
 /// Where a statement of this reach is kept, in words.

@@ -323,6 +323,21 @@ async fn a_correction_retires_what_names_the_old_value_in_every_note_of_its_scop
     }
 }
 
+/// `stated` in project `zulu`, then a day later `corrected` in project `alpha` (whose group comes
+/// first by name), dreamt in one run.
+async fn said_in_two_projects(stated: &str, corrected: &str) -> memory_core::InMemoryStore {
+    let mut story = Story::new();
+    story.session("claude", "z-1", Some("zulu"), "/home/alice/src/zulu").prompt(stated).stop();
+    story
+        .days_later(1)
+        .session("codex", "a-1", Some("alpha"), "/home/alice/src/alpha")
+        .prompt(corrected)
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    store
+}
+
 /// A correction said in one project of what the user said earlier in another is read after it,
 /// in one run, whichever project's group comes first by name: the old preference goes.
 #[tokio::test]
@@ -344,15 +359,7 @@ async fn a_correction_in_another_project_comes_after_what_it_corrects_in_one_run
             "fish",
         ),
     ] {
-        let mut story = Story::new();
-        story.session("claude", "z-1", Some("zulu"), "/home/alice/src/zulu").prompt(stated).stop();
-        story
-            .days_later(1)
-            .session("codex", "a-1", Some("alpha"), "/home/alice/src/alpha")
-            .prompt(corrected)
-            .stop();
-        let store = store_with(&story.events()).await;
-        dream_once(&store).await;
+        let store = said_in_two_projects(stated, corrected).await;
         let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
         assert!(!profile.contains(old), "{corrected}: the old value is retired:\n{profile}");
     }
@@ -376,15 +383,7 @@ async fn a_correction_by_reference_in_another_project_never_stops_the_dream() {
             "ignore what I said about variable names, short ones are fine in loops.",
         ),
     ] {
-        let mut story = Story::new();
-        story.session("claude", "z-1", Some("zulu"), "/home/alice/src/zulu").prompt(stated).stop();
-        story
-            .days_later(1)
-            .session("codex", "a-1", Some("alpha"), "/home/alice/src/alpha")
-            .prompt(corrected)
-            .stop();
-        let store = store_with(&story.events()).await;
         // Panics on a chunk the dream gave up.
-        dream_once(&store).await;
+        said_in_two_projects(stated, corrected).await;
     }
 }
