@@ -65,10 +65,30 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the error pattern compiles")
 });
 
+/// Lines that only say a run failed, not why: `FAILURE: Build failed with an exception.`, `BUILD
+/// FAILED`, `npm ERR! code ELIFECYCLE`, `make: *** [build] Error 2`, `Command failed with exit
+/// code 1`.
+static GENERIC_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:failure: )?build failed\b|failed with an exception|^npm err! (?:code|errno|lifecycle|command failed)\b|^make(?:\[\d+\])?: \*\*\*|^command failed with exit code|^process (?:completed|finished|exited) with (?:exit )?code|^error: (?:build|command|process) failed\b",
+    )
+    .expect("the generic-failure pattern compiles")
+});
+
+/// Words that say why something failed: a requirement, something missing or refused.
+static CAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:requires?|required|not found|cannot|can't|could not|couldn't|unable to|no such|missing|denied|unsupported|incompatible|invalid|undefined|not installed|mismatch|expected)\b",
+    )
+    .expect("the cause pattern compiles")
+});
+
 /// The most telling line of an error: the first that opens an error message, else the first
 /// mentioning "error", else the first non-empty line that is not part of a harness's banner
-/// (`Exit code N`, Codex's `Wall time:` and `Output:`). Backticks become quotes; at most 160
-/// characters.
+/// (`Exit code N`, Codex's `Wall time:` and `Output:`). A line that only says the run failed
+/// (a build tool's banner, [`GENERIC_FAILURE`]) gives way to the first line after it that says
+/// why ([`CAUSE`]: "Android Gradle plugin requires Java 17 to run"). Backticks become quotes; at
+/// most 160 characters.
 pub(crate) fn error_signature(text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
@@ -81,14 +101,19 @@ pub(crate) fn error_signature(text: &str) -> String {
                 && lower != "output:"
         })
         .collect();
-    let line = lines
+    let at = lines
         .iter()
-        .find(|l| ERROR_LINE.is_match(l.trim_start()))
-        .or_else(|| lines.iter().find(|l| l.to_ascii_lowercase().contains("error")))
-        .or_else(|| lines.first())
-        .copied()
-        .unwrap_or("failed")
-        .trim();
+        .position(|l| ERROR_LINE.is_match(l.trim_start()))
+        .or_else(|| lines.iter().position(|l| l.to_ascii_lowercase().contains("error")))
+        .or_else(|| (!lines.is_empty()).then_some(0));
+    let at = at.map(|at| {
+        if GENERIC_FAILURE.is_match(lines[at].trim()) {
+            lines.iter().skip(at + 1).position(|l| CAUSE.is_match(l)).map_or(at, |after| at + 1 + after)
+        } else {
+            at
+        }
+    });
+    let line = at.map_or("failed", |at| lines[at]).trim().trim_start_matches(['>', '*', ' ']);
     line.replace('`', "'").chars().take(160).collect()
 }
 
@@ -146,7 +171,34 @@ pub(crate) fn touched_files(event: &HookEvent) -> Vec<(FileAction, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::failed_tests;
+    use super::{error_signature, failed_tests};
+
+    #[test]
+    fn a_build_tools_banner_gives_way_to_the_line_that_says_why() {
+        for (output, expected) in [
+            (
+                "FAILURE: Build failed with an exception.\n\n* What went wrong:\nA problem occurred configuring project ':app'.\n> Android Gradle plugin requires Java 17 to run. You are currently using Java 11.",
+                "Android Gradle plugin requires Java 17 to run. You are currently using Java 11.",
+            ),
+            (
+                "npm ERR! code ELIFECYCLE\nnpm ERR! errno 1\nnpm ERR! Missing script: \"build\"",
+                "npm ERR! Missing script: \"build\"",
+            ),
+            (
+                "BUILD FAILED in 3s\nCould not resolve all files for configuration ':app:debugRuntimeClasspath'.",
+                "Could not resolve all files for configuration ':app:debugRuntimeClasspath'.",
+            ),
+            ("Command failed with exit code 1.\nsh: tsc: command not found", "sh: tsc: command not found"),
+        ] {
+            assert_eq!(error_signature(output), expected, "{output}");
+        }
+        // A banner with no reason after it stays; an error that says why is kept as it was.
+        assert_eq!(error_signature("BUILD FAILED in 3s\n12 actionable tasks"), "BUILD FAILED in 3s");
+        assert_eq!(
+            error_signature("error[E0425]: cannot find value `x`\nerror: could not compile `app`"),
+            "error[E0425]: cannot find value 'x'"
+        );
+    }
 
     #[test]
     fn failed_tests_are_named_from_each_runners_output() {
