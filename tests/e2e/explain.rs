@@ -51,20 +51,23 @@ fn each_item_says_where_it_was_said_and_why_it_is_kept_there() {
         (scope, note["path"].as_str().unwrap_or_default().to_owned())
     };
 
-    let (scope, path) = find("small focused commits");
+    // The note holding `words`, its scope, and the item explained (`--json`).
+    let explain = |words: &str| -> (String, Value) {
+        let (scope, path) = find(words);
+        let explained = m.run_json(&["notes", "explain", &scope, &path, "--json"]);
+        (scope, item(&explained, words).clone())
+    };
+
+    let (scope, commits) = explain("small focused commits");
     assert_eq!(scope, "user", "a preference of the user's is in their profile");
-    let explained = m.run_json(&["notes", "explain", &scope, &path, "--json"]);
-    let commits = item(&explained, "small focused commits");
-    assert_eq!(commits["said"]["sentence"], "I prefer small focused commits.", "{explained}");
+    assert_eq!(commits["said"]["sentence"], "I prefer small focused commits.", "{commits}");
     assert_eq!(commits["said"]["harness"], "claude");
     assert_eq!(commits["said"]["kept_in"], "your profile");
     assert!(commits["said"]["why"].as_str().unwrap().contains("about you"), "{commits}");
 
-    let (scope, path) = find("ruff");
+    let (scope, ruff) = explain("ruff");
     assert_eq!(scope, "project:quill-api", "a statement naming the repo is the project's");
-    let explained = m.run_json(&["notes", "explain", &scope, &path, "--json"]);
-    let ruff = item(&explained, "ruff");
-    assert_eq!(ruff["said"]["harness"], "codex", "said in another harness: {explained}");
+    assert_eq!(ruff["said"]["harness"], "codex", "said in another harness: {ruff}");
     assert_eq!(ruff["said"]["kept_in"], "the project");
     assert!(ruff["said"]["why"].as_str().unwrap().contains("names this project"), "{ruff}");
 
