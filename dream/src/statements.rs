@@ -102,7 +102,7 @@ fn re(pattern: &str) -> Regex {
 /// Discourse fillers in front of what is said ("also, ", "btw ").
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
     )
 });
 /// Corrections in front of what is said ("no, ", "actually, ").
@@ -115,7 +115,13 @@ static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// correction leads ("oh wait, ", "no, actually ").
 static LEAD_NOISE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
+        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
+    )
+});
+/// When a rule starts, at the head of it ("starting today, …", "as of this sprint, …").
+static BEGINNING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:starting|as of|beginning|effective) (?:today|tomorrow|now|(?:this|next) \w+|(?:mon|tues|wednes|thurs|fri)day)|from (?:today|tomorrow|(?:this|next) \w+))(?: on(?:wards?)?)?,?\s+",
     )
 });
 static POLITE: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:(?:please|pls|plz|kindly)\b,?\s+)+"));
@@ -139,11 +145,43 @@ static HERE_POINTING: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:over|right|from|click|look|come|see|paste|pasted|attached|below|output)\s+here\b|^here(?:'s| is| are)\b|\bhere(?:'s| is| are)\b",
     )
 });
-static TEAM_WORDING: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:we|we're|we've|we'll|we'd|our|ours)\b"));
+static TEAM_WORDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:we|we're|we've|we'll|we'd|our|ours)\b|\b(?:the|my)\ (?:whole\ |entire\ )?team\b|\beveryone\ (?:here|on\ the\ team)\b",
+    )
+});
+/// The team as the subject of a habit in the present ("the team squashes every PR", "our devs
+/// never push on Fridays", "everyone here uses conventional commits").
+static TEAM_HABIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:(?:the|our|my)\ (?:whole\ |entire\ |\w+\ )?(?:team|squad|org|company|crew|devs|developers|engineers|maintainers|reviewers)
+          |everyone\ (?:here|on\ the\ team)|everybody\ (?:here|on\ the\ team)|all\ of\ us)
+        \ (?:(?:always|never|usually|generally|normally|typically|only|also|all|still)\ )*
+        (?P<verb>[a-z-]+)\b
+    ")
+});
+/// Verbs after the team that tell of a moment, a plan or a mood, not of a habit.
+const NOT_TEAM_HABITS: &[&str] = &[
+    "is", "was", "were", "has", "had", "needs", "need", "wants", "want", "hopes", "plans", "thinks", "think",
+    "says", "said", "asked", "asks", "tells", "told", "decided", "agreed", "tried", "seems", "looks",
+    "keeps", "kept", "will", "would", "should", "could", "might", "can", "must", "did", "got", "gets",
+    "hates", "loves", "likes", "broke", "left", "went", "lost", "found",
+];
+
+/// Whether `rest` says how the team works, in the present.
+fn team_habit(rest: &str) -> bool {
+    TEAM_HABIT.captures(rest).is_some_and(|c| {
+        let verb = &c["verb"];
+        !NOT_TEAM_HABITS.contains(&verb) && !verb.ends_with("ed") && !TROUBLE.is_match(rest)
+    })
+}
 static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:just\ |only\ )?(?:for|in|during)\ (?:this|the\ current|the\ next)\ (?:run|session|task|one|pr|pull\ request|commit|change|ticket|branch|time|round|attempt|try|turn|conversation|chat|step)\b
       | \b(?:for\ now|this\ time|just\ this\ once|this\ once|for\ the\ moment|for\ the\ time\ being|right\ now|temporarily|temporary|for\ today|today|tonight|one-off|one\ off|until\ further\ notice|until\ i\ say\ otherwise|at\ the\ moment|in\ this\ run)\b
+      | \b(?:this|tomorrow|tomorrow's|tonight's|today's)\ (?:morning|afternoon|evening|week|weekend|sprint|demo|release)\b
+      | \bfor\ the\ next\ (?:\w+\ ){0,2}(?:minutes?|hours?|days?|weeks?|sprint)\b
+      | \b(?:until|till|til)\ (?:tomorrow|tonight|later|next\ \w+|monday|tuesday|wednesday|thursday|friday|the\ (?:release|freeze|demo|deadline|weekend|end\ of\ (?:the\ )?\w+)|i'm\ back|we\ ship|it's\ fixed|it\ lands|that\ lands|that's\ merged|this\ is\ merged)\b
       | ^until\b
     ")
 });
@@ -155,6 +193,7 @@ static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
             (?:when|whenever|before|after|while|once)\ \w+ing\b(?:\ (?:a|an|any|every|each|new|\w+s|[\w-]+)){0,4}
           | for\ \w+ing\b(?:\ (?:a|an|any|every|each|new|\w+s|[\w-]+)){0,3}
           | (?:when|whenever|before|after|if|once)\ (?:you|we|i)\ (?:\w+\ ){0,2}(?:a|an|any|every|each|new)\ [\w\ -]{1,40}
+          | (?:when|whenever|before|after|once)\ (?:you|we|i)\ \w+\ (?:[\w-]+\ ){0,2}[\w-]+s
         ),\s*
     ")
 });
@@ -292,7 +331,14 @@ static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A rule said of things ("error messages should be lowercase").
 static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |all |our |every |each )?(?P<subject>[\w./-]+(?: [\w./-]+){0,3}?) (?:should|must|need to|needs to|have to|has to|shall)(?: always| never| not| only)? (?:be|go|use|live|start|end|follow|have|stay|include|contain|match|come|get|run)\b",
+        r"^(?:the |all |our |every |each )?(?P<subject>[\w./-]+(?: [\w./-]+){0,3}?) (?:should|must|need to|needs to|have to|has to|shall)(?: always| never| not| only)? (?:be|go|use|live|start|end|follow|have|stay|include|contain|match|come|get|run|say|tell|explain|show|mention|list|link|fit|carry|return|log|print|describe|name|read|state|point)\b",
+    )
+});
+/// A habit of every thing of a kind ("every PR gets a changelog entry", "each service has its
+/// own Dockerfile", "all endpoints return JSON").
+static QUANTIFIED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:every|each|all|any) (?P<subject>[\w./-]+(?: [\w./-]+){0,2}?) (?:gets|get|has|have|needs|need|goes|go|lives|live|returns|return|uses|use|runs|run|takes|take|requires|require|carries|carry|ships|ship|starts|start|ends|end|follows|follow|includes|include|belongs|belong)\b",
     )
 });
 /// What users say of where they work ("I'm on a Mac").
@@ -384,7 +430,13 @@ static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\d|`|https?://|\b[a-z0-9]+_[a-z0-9_]+\b|(?:^|\s)--?[a-z]|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql|md|swift|kt|ex|exs)\b|\b[a-z][\w-]*\.[a-z][\w-]*\.[a-z][\w.-]*\b",
+        r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|hundred)\b|(?:^|\s)/[\w.-]|`|https?://|\b[a-z0-9]+_[a-z0-9_]+\b|(?:^|\s)--?[a-z]|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql|md|swift|kt|ex|exs)\b|\b[a-z][\w-]*\.[a-z][\w-]*\.[a-z][\w.-]*\b",
+    )
+});
+/// A fact's tail that names how a thing is made or run ("built with mkdocs", "hosted on Fly").
+static TOOLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:built|written|hosted|deployed|served|managed|generated|bundled|compiled|packaged|provisioned|orchestrated|scheduled|linted|formatted|type-?checked|versioned|released|published|stored|cached|kept) (?:with|in|on|by|via|through|using|to|as)\b",
     )
 });
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -483,7 +535,7 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
 /// model proposes to file alike.
 pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
     let lower = normalize(LEAD_NOISE.replace(sentence.trim(), "").trim());
-    mood::not_lasting(&lower).or_else(|| ONE_OFF.is_match(&lower).then_some(NotLasting::OneOff))
+    mood::not_lasting(&lower).or_else(|| for_once(&lower).then_some(NotLasting::OneOff))
 }
 
 /// The sentences of a prompt that state something durable, in order.
@@ -678,7 +730,18 @@ pub(crate) fn speaker(text: &str) -> Option<Reach> {
 
 /// Whether a text is said for one run only ("just for this run", "for now", "this time").
 pub(crate) fn one_off(text: &str) -> bool {
-    ONE_OFF.is_match(&normalize(text))
+    for_once(&normalize(text))
+}
+
+/// Whether a sentence (lowercase) is said for one run or one stretch of time, and not from then
+/// on ("starting today, …", "as of this sprint, …" say when a rule begins).
+fn for_once(lower: &str) -> bool {
+    static BEGINS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?:starting|from|as\ of|beginning|effective|since)\ (?:(?:this|next)\ \w+|today|tomorrow|tonight|now)\b|\b(?:from\ (?:today|now|this\ \w+)|today|now)\ on(?:wards?)?\b",
+        )
+    });
+    ONE_OFF.is_match(lower) && !BEGINS.is_match(lower)
 }
 
 /// Lowercase with typographic quotes made plain.
@@ -703,6 +766,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     s = CORRECTION_LEAD.replace(&s, "").into_owned();
     s = FILLER.replace(&s, "").into_owned();
     s = POLITE.replace(&s, "").into_owned();
+    s = BEGINNING.replace(&s, "").into_owned();
     let led_by_project = PROJECT_LEAD.is_match(&s) && !HERE_POINTING.is_match(&s);
     let rest = if led_by_project { PROJECT_LEAD.replace(&s, "").into_owned() } else { s.clone() };
     let rest = POLITE.replace(&rest, "").into_owned();
@@ -727,7 +791,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     // A request that points at a habit without saying it ("set it up the way I usually do")
     // states nothing to keep.
     let habit = says_habit(rest) || conditioned_rule;
-    if ONE_OFF.is_match(&whole) || DISMISSIVE.is_match(rest) {
+    if for_once(&whole) || DISMISSIVE.is_match(rest) {
         return None;
     }
     if WH_QUESTION.is_match(rest)
@@ -741,18 +805,6 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let preference = PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest);
     let first_clause = rest.split([',', ';', '(']).next().unwrap_or(rest);
     let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
-    let starts_with_task = TASK_VERB.is_match(rest)
-        && !NEGATIVE_START.is_match(rest)
-        && !convention_imperative(rest, &whole)
-        && !ANSWER_STYLE.is_match(rest);
-    let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
-    let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
-    let team = TEAM_START.is_match(rest)
-        && !TEAM_TASK.is_match(rest)
-        && !TROUBLE.is_match(rest)
-        && rest.strip_prefix("our ").is_none_or(declarative);
-    let fact = is_fact(rest, corrected, announced || project_worded(&whole));
-    let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
     // "X should be …" of things in general (plural: "error messages"), not of one thing being
     // built ("the modal should close on escape").
     let should = SHOULD.captures(rest).is_some_and(|c| {
@@ -760,6 +812,25 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         subject.ends_with('s') && !FACT_SUBJECT_EXCLUDED.is_match(subject)
     }) && !TROUBLE.is_match(rest)
         && !SPECIFIC.is_match(first_clause);
+    let quantified = QUANTIFIED
+        .captures(rest)
+        .is_some_and(|c| !FACT_SUBJECT_EXCLUDED.is_match(&c["subject"]) && !c["subject"].starts_with("time"))
+        && !TROUBLE.is_match(rest);
+    let starts_with_task = TASK_VERB.is_match(rest)
+        && !NEGATIVE_START.is_match(rest)
+        && !convention_imperative(rest, &whole)
+        && !ANSWER_STYLE.is_match(rest)
+        && !should
+        && !quantified;
+    let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
+    let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
+    let team = (TEAM_START.is_match(rest)
+        && !TEAM_TASK.is_match(rest)
+        && !TROUBLE.is_match(rest)
+        && rest.strip_prefix("our ").is_none_or(declarative))
+        || team_habit(rest);
+    let fact = is_fact(rest, corrected, announced || project_worded(&whole));
+    let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
     let setup = PERSONAL_SETUP
         .captures(rest)
         .is_some_and(|c| !PASSING_STATES.contains(&c.name("what").map_or("", |m| m.as_str())))
@@ -787,6 +858,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || convention
         || placed
         || should
+        || quantified
         || setup
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
@@ -801,7 +873,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || HABIT_OF_MINE.is_match(rest);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
-    Some(reach_why(&whole, rest, personal, fact || placed || fact_clause || declarative(rest)))
+    Some(reach_why(&whole, rest, personal, fact || placed || quantified || fact_clause || declarative(rest)))
 }
 
 /// Where a statement applies: everywhere when it says so; the project when it names it, speaks
@@ -836,9 +908,16 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
     let Some(captures) = FACT.captures(rest) else { return false };
     let subject = captures.name("subject").map_or("", |m| m.as_str());
     let tail = captures.name("tail").map_or("", |m| m.as_str());
+    // What happens otherwise ("…, or they hang", "…, otherwise it fails") is why the fact
+    // matters, not trouble being reported.
+    static OTHERWISE: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:or\ else|or|otherwise|else)\s+\S.*$"));
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
-        && !TROUBLE.is_match(rest)
-        && (VALUE.is_match(tail) || corrected || vouched || CORRECTION.is_match(rest))
+        && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
+        && (VALUE.is_match(tail)
+            || TOOLED.is_match(tail)
+            || corrected
+            || vouched
+            || CORRECTION.is_match(rest))
 }
 
 /// An imperative that sets a convention ("indent with tabs", "use pnpm, not npm", "keep functions

@@ -320,9 +320,14 @@ pub(super) static RULES: &[Rule] = &[
     ),
     rule(
         "password",
-        &["password", "passwd", "passphrase", "pw "],
+        &["password", "passwd", "passphrase", "passcode", "pw ", "wifi", "wi-fi"],
         concat!(
-            r"(?i-u:\b(?:password|passwd|passphrase|pw)[ \t]+(?:is|was|would be|should be|will be))[ \t]*:?[ \t]+",
+            r"(?i-u:\b(?:password|passwd|passphrase|passcode|pw|wifi|wi-fi)",
+            // Where or when it holds, between the word and its value ("the password here is …",
+            // "the wifi password at the office is …", "the db password currently is …").
+            r"(?:[ \t]+(?:(?:for|of|to|on|at|in)[ \t]+(?:the[ \t]+|our[ \t]+|my[ \t]+)?[A-Za-z0-9_.\-]+",
+            r"|here|there|now|currently|today|still|again|atm|these[ \t]+days|right[ \t]+now)){0,2}",
+            r"[ \t]+(?:is|was|would be|should be|will be))[ \t]*:?[ \t]+",
             r#"(?P<val>"[^"\r\n]*"|'[^'\r\n]*'|`[^`\r\n]*`|[^ \t\r\n"'`]+)"#
         ),
         Accept::Check(formats::stated_password),

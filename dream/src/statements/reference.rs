@@ -42,7 +42,9 @@ static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
       | \b(?:i|we)\ (?:said|told\ you|gave\ you|mentioned|wrote|set|asked\ for|gave)\b
       | \bfrom\ (?:before|earlier|last\ time|the\ other\ day|yesterday|last\ week)\b
       | \b(?:earlier|before|previous|previously|old)\b
-      | \b(?:rule|note|advice|instruction|instructions|thing|bit|stuff)\b
+      | \b(?:rule|note|advice|instruction|instructions|thing|bit|stuff|remarks?|suggestions?|preferences?
+          |tips?|guidance|directive|policy)\b
+      | \bpoint\ (?:about|re|regarding|on)\b
     ")
 });
 /// What says a thing said before no longer holds: "outdated", "out of date", "no longer true".
@@ -141,14 +143,15 @@ static FRAME: LazyLock<Regex> = LazyLock::new(|| {
         ^(?:about\ |re\ |regarding\ )?
         (?:what\ (?:i|we)\ (?:said|told\ you|wrote|mentioned|asked\ for|gave\ you)(?:\ earlier|\ before)?\ (?:about|re|regarding|on|for)\ )?
         (?:(?:my|our|the|that|this|those|these|any|all\ the|all)\ (?:(?:earlier|previous|old|last|other|first|whole)\ )?
-           (?:notes?|rules?|comments?|instructions?|advice|info|bits?|things?|stuff)\ (?:about|re|regarding|on|for)\ )?
+           (?:notes?|rules?|comments?|instructions?|advice|info|bits?|things?|stuff|remarks?|suggestions?|preferences?
+             |tips?|guidance|point|policy)\ (?:about|re|regarding|on|for)\ )?
         (?:everything\ (?:i\ said\ )?about\ )?
     ")
 });
 static FRAME_TAIL: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:\s(?:i|we)\ (?:gave|told|mentioned|said|set|wrote|asked\ for)(?:\ you)?(?:\ earlier|\ before)?)?
-        (?:\s(?:rule|thing|stuff|bit|note|one|part|info|advice|business))?
+        (?:\s(?:rule|thing|stuff|bit|note|one|part|info|advice|business|remark|suggestion|preference|tip|guidance|policy))?
         (?:\s(?:from\ (?:before|earlier|last\ time|the\ other\ day|yesterday|last\ week)|earlier|before))?
         \s*$
     ")
@@ -219,6 +222,17 @@ const GENERIC: &[&str] = &[
     "new",
     "current",
     "business",
+    "remark",
+    "remarks",
+    "suggestion",
+    "suggestions",
+    "preference",
+    "preferences",
+    "tip",
+    "tips",
+    "guidance",
+    "policy",
+    "point",
     "setup",
     "off",
     "by",

@@ -1,0 +1,206 @@
+//! The statement reader on everyday wordings: the team as the subject of a habit, rules for a
+//! kind of work ("when you write shell scripts, …"), when a rule begins against how long it
+//! lasts, words from a source the user only found, jokes named as such, credentials said with
+//! where they hold, facts of how things are built, and corrections that point at a remark.
+
+use super::super::*;
+
+fn kept(sentence: &str) -> Option<Reach> {
+    filed(sentence).map(|(reach, _)| reach)
+}
+
+#[test]
+fn the_team_as_the_subject_of_a_present_habit_is_the_projects() {
+    for sentence in [
+        "the team squashes every PR",
+        "our team always squash-merges",
+        "the backend team deploys on Tuesdays and Thursdays",
+        "my team reviews every PR within a day",
+        "everyone here uses conventional commits",
+        "our devs never push straight to main",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    // A moment, a plan or a mood of the team is not how it works.
+    for sentence in [
+        "the team is going to migrate to Postgres next quarter",
+        "the team broke the build yesterday",
+        "the team decided last week to try trunk-based dev",
+        "my team hates flaky tests lol",
+        "the team wants a demo on Friday",
+    ] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_rule_for_a_kind_of_work_is_kept_and_a_request_about_one_thing_is_not() {
+    for sentence in [
+        "when you write shell scripts, set -euo pipefail at the top, every time",
+        "when you write migrations, make them reversible",
+        "before you open pull requests, run the linters",
+        "whenever you add endpoints, document them in openapi.yaml",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    for sentence in [
+        "when you write the migration, make it reversible",
+        "before you open this PR, run the linter",
+        "fix the flaky test in payments_test.go",
+    ] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn when_a_rule_begins_is_not_how_long_it_lasts() {
+    for sentence in [
+        "starting today we use pnpm instead of npm",
+        "as of this sprint, PRs need two approvals",
+        "from this release on, every migration gets a rollback script",
+        "beginning next week, we deploy on Wednesdays",
+    ] {
+        assert_eq!(not_meant_to_last(sentence), None, "{sentence:?}");
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    for sentence in [
+        "just this afternoon, don't touch the CI config, Sam's fixing it",
+        "this morning, skip the e2e suite, it's too slow",
+        "until the release, don't merge anything big",
+        "for the next couple of days, don't deploy on your own",
+        "until tomorrow, leave the feature flags alone",
+    ] {
+        assert_eq!(not_meant_to_last(sentence), Some(NotLasting::OneOff), "{sentence:?}");
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn words_from_a_source_the_user_only_found_are_reported() {
+    for sentence in [
+        "the blog post I read says you should always use a monorepo",
+        "a talk we watched argued that you should never use ORMs",
+        "some answer I found on stackoverflow claims you should always vendor dependencies",
+        "the article I linked says never to use floats for money",
+        "my friend who works at Google says they never write comments",
+    ] {
+        assert_eq!(not_meant_to_last(sentence), Some(NotLasting::Reported), "{sentence:?}");
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+    // The user and the team speak for themselves.
+    for sentence in ["I always say we should squash before merging", "we say no force pushes to main, ever"] {
+        assert_ne!(not_meant_to_last(sentence), Some(NotLasting::Reported), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_joke_named_as_one_is_not_a_rule() {
+    for sentence in [
+        "we always end up fighting the build on Mondays, it's a running joke",
+        "it's a running joke that we never finish sprints",
+        "I'm half joking but we should always blame Dave",
+        "not seriously, but never trust the staging clock",
+    ] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+    for sentence in ["no jokes in commit messages please", "keep jokes out of the changelog"] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_credential_said_with_where_it_holds_is_secret() {
+    for sentence in [
+        "the wifi password here is hunter2-guest",
+        "the wifi password at the office is Tr0ub4dor&3",
+        "our db password currently is hunter22",
+    ] {
+        assert!(carries_secret(sentence), "{sentence:?}");
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+    for sentence in [
+        "our staging password lives in 1Password under \"staging\"",
+        "the token lifetime is 15 minutes in this service",
+        "the password here is rotated every month",
+    ] {
+        assert!(!carries_secret(sentence), "{sentence:?}");
+    }
+}
+
+#[test]
+fn how_a_thing_is_built_or_what_it_needs_is_a_fact_of_the_project() {
+    for sentence in [
+        "the docs site is built with mkdocs",
+        "the admin panel is hosted on Fly",
+        "PRs need two approvals",
+        "the login page is at /signin",
+        "the integration tests need the LOCALSTACK_URL env var or they hang forever",
+        "the e2e suite needs LOCALSTACK_URL set, otherwise it hangs",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    for sentence in ["the page is broken", "the login page is slow today", "the build hangs forever"] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_correction_may_point_at_a_remark_a_suggestion_or_a_tip() {
+    for (sentence, topic) in [
+        ("disregard the mkdocs remark, the docs moved to docusaurus", "mkdocs"),
+        ("ignore my suggestion about tabs, spaces are fine", "tabs"),
+        ("drop the tip about nvm, we use fnm now", "nvm"),
+        ("forget my preference for bullet points, paragraphs are fine", "bullet points"),
+    ] {
+        let found = statements(sentence)
+            .into_iter()
+            .find_map(|s| s.reference)
+            .unwrap_or_else(|| panic!("{sentence:?} points back"));
+        assert_eq!(found.words, reference::topic_words(topic), "{sentence:?}");
+    }
+    // A request about a comment or a line of code points at nothing said.
+    for sentence in ["ignore the lint comment on line 4", "drop the last line of the file"] {
+        assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
+    }
+}
+
+#[test]
+fn fillers_that_say_for_what_it_is_worth_are_left_out() {
+    for sentence in [
+        "fwiw I'm on a Linux box with fish shell, so no bash-isms in commands please",
+        "for what it's worth, I'm on Windows with PowerShell",
+        "imo, error messages should say what to do next",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+}
+
+#[test]
+fn what_a_thing_should_say_is_a_rule_not_words_reported() {
+    for sentence in [
+        "error messages should say what to do next",
+        "commit messages must mention the ticket number",
+        "log lines should always say which tenant they belong to",
+    ] {
+        assert_eq!(not_meant_to_last(sentence), None, "{sentence:?}");
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    for sentence in ["the docs say you should pin versions", "Priya says commits should be small"] {
+        assert_eq!(not_meant_to_last(sentence), Some(NotLasting::Reported), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_habit_of_every_thing_of_a_kind_is_a_fact_of_the_project() {
+    for sentence in [
+        "every PR gets a changelog entry",
+        "each service has its own Dockerfile",
+        "all endpoints return JSON with a top-level data key",
+        "from this release on, every migration gets a rollback script",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    for sentence in ["every test fails on my machine", "every time I run it, it hangs"] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
