@@ -102,7 +102,7 @@ fn re(pattern: &str) -> Regex {
 /// Discourse fillers in front of what is said ("also, ", "btw ").
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
     )
 });
 /// Corrections in front of what is said ("no, ", "actually, ").
@@ -115,7 +115,7 @@ static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// correction leads ("oh wait, ", "no, actually ").
 static LEAD_NOISE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
+        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
     )
 });
 /// When a rule starts, at the head of it ("starting today, …", "as of this sprint, …").
@@ -311,7 +311,7 @@ static DISMISSIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static HABIT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|(?:the\ )?next\ time|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general)\b
+        \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|(?:the\ )?next\ time|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general|make\ (?:it\ )?a\ (?:habit|point|rule)\ (?:to|of)|get\ in(?:to)?\ the\ habit\ of)\b
       | ^(?:ask|check\ with|ping|tell)\ me\ (?:before|first|when|whenever|if)\b
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
       | \b(?:i|we)\ (?:usually|generally|normally|typically|mostly|mainly|tend\ to|always|never)\b
@@ -320,7 +320,9 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Fillers that announce a fact ("heads up: the staging db is read-only").
 static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:heads up|fyi|note|just so you know|for the record|for your information|reminder)\b[,:!]?\s+")
+    re(
+        r"(?i)^(?:heads[ -]up|fyi|note|just so you know|for the record|for your information|reminder|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference))\b[,:!]?\s+",
+    )
 });
 /// Where things go ("tests go in __tests__ next to the component").
 static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -366,7 +368,7 @@ static HABIT_OF_MINE: LazyLock<Regex> = LazyLock::new(|| {
 /// A user introducing themselves ("I'm Sam, a backend dev").
 static INTRODUCTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b",
+        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b|^(?:i'?m|i am) (?:a|an) (?:[\w-]+ )?(?:learner|reader|thinker|typist|speaker|person|user)\b",
     )
 });
 /// A preference verb that asks for work instead ("I want you to …", "I'd like to see …").
@@ -416,11 +418,14 @@ static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?)\b",
     )
 });
-static REMEMBER: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(?:remember|keep in mind|note|bear in mind|never forget)\b(?: that| to|:)?"));
+static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:remember|keep in mind|note|bear in mind|never forget|(?:you can |you may |please )?assume)\b(?: that| to|:)?",
+    )
+});
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {

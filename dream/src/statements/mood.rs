@@ -16,7 +16,7 @@ use super::re;
 pub(crate) enum NotLasting {
     /// Asked, with or without a question mark ("should we always squash?", "I wonder if …").
     Question,
-    /// Only imagined ("if we ever …", "what if …").
+    /// Only imagined or guessed ("if we ever …", "what if …", "my guess is …").
     Hypothetical,
     /// Somebody else's words ("my lead says …", "the docs claim …").
     Reported,
@@ -35,7 +35,7 @@ impl NotLasting {
     pub(crate) fn what(self) -> &'static str {
         match self {
             Self::Question => "a question, not a statement",
-            Self::Hypothetical => "a hypothetical, only imagined",
+            Self::Hypothetical => "a hypothetical or a guess, not how things are",
             Self::Reported => "somebody else's words, not the user's",
             Self::Past => "a story of how things were",
             Self::Joke => "said in jest",
@@ -54,7 +54,12 @@ static ASKS: LazyLock<Regex> = LazyLock::new(|| {
           |would\ it|would\ an?\ |would\ that|would\ this|is\ it\ (?:worth|better|ok|okay|fine|a\ good\ idea|wise|bad)
           |does\ it\ make\ sense|does\ that\ make\ sense|any\ (?:thoughts|opinion|idea)s?|thoughts\ on
           |(?:i'm\ )?not\ sure\ (?:if|whether)|i\ can't\ decide|maybe\ we\ should|perhaps\ we\ should
-          |how\ about|what\ about|why\ not)\b
+          |how\ about|what\ about|why\ not
+          |is\ there\ (?:any|a|some)\ (?:reason|point|need|benefit|downside|harm|case)|any\ reason\ (?:not\ )?to
+          |(?:i\ was|i'm|i\ am|we\ were)\ thinking\ (?:maybe|perhaps|we\ could|we\ should|of|about|that\ maybe)
+          |(?:i|we)\ (?:\w+\ ){0,2}?(?:know|remember|forget|forgetting|recall|sure|certain|wonder)
+             \ (?:whether|if)\b)\b
+      | (?:,|\s-)\s*(?:what\ do\ you\ (?:reckon|think|say)|wdyt|thoughts|any\ thoughts|right|no|or\ not|yes\ or\ no)\s*[.!]*$
     ")
 });
 /// A polite request for a habit, said as a question ("can you always run clippy first?").
@@ -70,6 +75,13 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
       | \bif\ (?:we|i|you|they|it)\ (?:ever|one\ day|someday|eventually)\b
       | \bif\ ever\b|\bin\ case\ we\ ever\b
       | ^if\b[^,]*,\s*(?:we|i|you|it|that|this)(?:'d|\ would|\ could|\ might)\b
+    ")
+});
+/// A guess about how things are, not a statement of them ("my guess is …", "I suspect …").
+static GUESS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:my\ (?:guess|hunch|bet)\ is|i\ (?:guess|suspect|bet|imagine|reckon)|i'd\ (?:guess|bet|imagine)
+          |i'm\ guessing|i\ have\ a\ (?:feeling|hunch)|probably|presumably|maybe|perhaps|possibly)\b
     ")
 });
 /// Somebody other than the user (or the team speaking as "we") said it.
@@ -104,7 +116,9 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
           |at\ my\ (?:old|previous|last|former|first)\ (?:job|company|team|gig|place|work|employer|startup)
           |in\ my\ (?:old|previous|last|former)\ (?:job|company|team|role)|when\ i\ was\ (?:at|in|working)
           |(?:we|i|they)\ used\ to|used\ to\ be|in\ the\ old\ days|once\ upon\ a\ time|at\ the\ time
-          |in\ (?:19|20)\d\d\ (?:we|i|they)|when\ i\ (?:started|joined|first\ started)(?:\ here|\ at|\ on)?)\b
+          |in\ (?:19|20)\d\d\ (?:we|i|they)|when\ i\ (?:started|joined|first\ started)(?:\ here|\ at|\ on)?
+          |in\ the\ (?:old|previous|original|former)\ (?:codebase|code|system|repo|app|version|stack|setup|monolith|days)
+          |(?:we|i|they)\ (?:always|never|usually|often)\ (?:had|did|went|wrote|ran|made|got|kept|deployed|shipped|tested|used|needed|forgot|broke))\b
     ")
 });
 /// What turns a story about the past into a correction ("we used to use yarn, now it's pnpm").
@@ -224,7 +238,7 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
     if (s.ends_with('?') && !HABIT_REQUEST.is_match(s)) || ASKS.is_match(s) {
         return Some(NotLasting::Question);
     }
-    if HYPOTHETICAL.is_match(s) {
+    if HYPOTHETICAL.is_match(s) || GUESS.is_match(s) {
         return Some(NotLasting::Hypothetical);
     }
     if REPORTED.captures(s).is_some_and(|c| {

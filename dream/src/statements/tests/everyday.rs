@@ -204,3 +204,67 @@ fn a_habit_of_every_thing_of_a_kind_is_a_fact_of_the_project() {
         assert_eq!(kept(sentence), None, "{sentence:?}");
     }
 }
+
+#[test]
+fn a_question_asked_without_a_question_mark_is_not_a_rule() {
+    for sentence in [
+        "is there any reason not to always use strict mode",
+        "I was thinking maybe we never use default exports, what do you reckon",
+        "I keep forgetting whether we always rebase or merge",
+        "we always tag releases from main, right",
+        "never mock the clock in these tests, wdyt",
+    ] {
+        assert_eq!(not_meant_to_last(sentence), Some(NotLasting::Question), "{sentence:?}");
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+    for sentence in
+        ["we check if the user is an admin before every write", "we always tag releases from main"]
+    {
+        assert_ne!(not_meant_to_last(sentence), Some(NotLasting::Question), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_guess_or_a_story_of_old_habits_is_not_how_things_are() {
+    for sentence in [
+        "my guess is they always cache it at the edge",
+        "I suspect the nightly job always runs twice",
+        "probably the api never retries on 502",
+        "in the old codebase we never had tests for the parser",
+        "we always deployed by hand before the pipeline existed",
+        "they never wrote docs for the billing module",
+    ] {
+        assert!(not_meant_to_last(sentence).is_some(), "{sentence:?}");
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+    for sentence in
+        ["we always deploy from the release branch", "in the legacy module we never use exceptions"]
+    {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_note_announced_for_later_is_kept_without_its_announcement() {
+    for sentence in [
+        "heads-up, the api expects snake_case keys everywhere",
+        "tip for future sessions: the seed data lives in db/seeds.sql",
+        "note to self and you: the staging URL is https://staging.acme.io",
+        "for future reference, the worker reads its queue name from QUEUE_NAME",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+}
+
+#[test]
+fn what_the_user_asks_to_be_assumed_or_made_a_habit_is_theirs() {
+    for sentence in [
+        "make it a habit to add a test for every bug you fix",
+        "get into the habit of running clippy before you hand back",
+        "you can assume I'm on the latest stable Rust",
+        "assume I have docker running",
+        "I'm a visual learner, so diagrams help me a lot",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+}
