@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Machine, claude, codex, cursor};
+use crate::support::{Machine, claude, codex, cursor, holding};
 
 /// Sends one prompt in a session of `harness` (a session of its own per call).
 fn say(m: &Machine, harness: &str, session: &str, dir: &std::path::Path, prompt: &str) {
@@ -233,4 +233,52 @@ fn a_thing_said_to_be_dropped_gone_or_outdated_leaves_every_harness_and_a_task_i
     }
     let notes = notes_text(&m);
     assert!(!notes.contains("checkout_total_spec"), "a request for work became a note:\n{notes}");
+}
+
+#[test]
+fn everyday_wordings_keep_the_teams_habits_drop_guesses_sources_and_jokes_and_hide_passwords() {
+    let m = Machine::new();
+    let dir = m.project("quarry-api");
+    let other = m.project("slate-ui");
+    let said = [
+        ("claude", "the team squashes every PR"),
+        ("codex", "fwiw I'm on a Linux box with fish shell, so no bash-isms in commands please"),
+        ("cursor", "tip for future sessions: the seed data lives in db/seeds.sql"),
+        ("claude", "the docs site is built with mkdocs"),
+        // Not meant to last, each in its own way.
+        ("codex", "the blog post I read says you should always use a monorepo"),
+        ("cursor", "my guess is they always cache the avatars at the edge"),
+        ("claude", "it's a running joke that we never finish sprints"),
+        ("codex", "just this afternoon, don't touch the CI config, Sam's fixing it"),
+        ("cursor", "I keep forgetting whether we always rebase or merge"),
+        ("claude", "in the old codebase we never had tests for the parser"),
+        ("codex", "the wifi password here is hunter2-guest"),
+    ];
+    for (i, (harness, prompt)) in said.iter().enumerate() {
+        say(&m, harness, &format!("{harness}-day-{i}"), &dir, prompt);
+    }
+    m.run_json(&["dream"]);
+    let notes = notes_text(&m);
+    for kept in ["squashes every pr", "fish shell", "db/seeds.sql", "mkdocs"] {
+        assert!(notes.contains(kept), "{kept:?} is meant to last:\n{notes}");
+    }
+    for leak in ["monorepo", "avatars", "finish sprints", "ci config", "rebase or merge", "parser", "hunter2"]
+    {
+        assert!(!notes.contains(leak), "{leak:?} is not meant to last, yet a note holds it:\n{notes}");
+    }
+    // The password said with where it holds is redacted before anything is stored.
+    assert!(holding(&m.home(), "hunter2-guest").is_empty(), "the password reached the data folder");
+
+    // The team's habit stays in its project; the user's shell goes everywhere.
+    let away = start(&m, "claude", "c-away", &other);
+    assert!(away.contains("fish shell") && !away.contains("squashes"), "{away}");
+
+    // A later correction in another harness points at a remark instead of restating it.
+    say(&m, "cursor", "u-later", &dir, "disregard the mkdocs remark, the docs moved to docusaurus");
+    m.run_json(&["dream"]);
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        assert!(context.contains("docusaurus"), "{harness} is given the new value:\n{context}");
+        assert!(!context.contains("built with mkdocs"), "{harness} is still given the old value:\n{context}");
+    }
 }
