@@ -218,7 +218,13 @@ CREATE TRIGGER IF NOT EXISTS event_embeddings_follow AFTER DELETE ON events BEGI
     DELETE FROM event_embeddings WHERE position = old.position;
 END;
 "#,
+    // The table of topics grew (`memory_core::search::concepts`): every note's topics are filled
+    // in again ([`TOPICS_GREW_VERSION`]).
+    "",
 ];
+
+/// The migration after which every note's topics are filled in again, from a larger table.
+const TOPICS_GREW_VERSION: i64 = 13;
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.
 const CONCEPTS_VERSION: i64 = 6;
@@ -278,6 +284,9 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         if version == CONCEPTS_VERSION {
             crate::notes::fill_concepts(&tx)?;
             tx.execute_batch(CONCEPTS_TRIGGERS)?;
+        }
+        if version == TOPICS_GREW_VERSION {
+            crate::notes::fill_concepts(&tx)?;
         }
         tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [version])?;
         tx.pragma_update(None, "user_version", version)?;

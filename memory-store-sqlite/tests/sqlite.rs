@@ -729,3 +729,31 @@ async fn a_note_moved_in_one_commit_keeps_its_embeddings() {
     let waiting: Vec<&str> = waiting.iter().map(|n| n.path.as_str()).collect();
     assert_eq!(waiting, ["project/new-name/style.md"], "a changed note is embedded again");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notes_written_before_the_topics_grew_are_found_by_the_new_topics() {
+    let (_dir, path) = temp_db();
+    let scope = project_scope("grown");
+    let tracker = note(&scope, "conventions.md", "Conventions", &[], "- exceptions go to Sentry\n");
+    let shell = note(&scope, "setup.md", "Setup", &[], "- my prompt runs in zsh\n");
+    {
+        let store = open(&path);
+        store.put_note(&tracker).await.expect("put");
+        store.put_note(&shell).await.expect("put");
+    }
+    // The database as the release with the smaller table left it: no topic for either note.
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(
+        "UPDATE notes SET concepts = '';
+         DELETE FROM schema_version WHERE version >= 13; PRAGMA user_version = 12;",
+    )
+    .expect("downgrade");
+    drop(conn);
+    let search = |text: &str| SearchQuery::new(text, vec![scope.clone()], 5);
+    let store = open(&path);
+    assert_eq!(header_user_version(&path), SCHEMA_VERSION);
+    for (question, path) in [("error tracking", "conventions.md"), ("which terminal shell", "setup.md")] {
+        let hits = store.search_notes(&search(question)).await.expect("search");
+        assert_eq!(hits.first().map(|h| h.note.path.as_str()), Some(path), "{question:?}");
+    }
+}

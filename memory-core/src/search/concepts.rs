@@ -270,7 +270,331 @@ const CONCEPTS: &[Concept] = &[
         topic: "JSON encoding and decoding library",
         named_by: &["jason", "poison", "serde_json", "gson", "moshi", "jackson", "simplejson", "orjson"],
     },
-    Concept { topic: "pull requests, code review", named_by: &["gh pr", "pull request", "pull requests"] },
+    Concept {
+        topic: "pull requests, code review, who approves a change",
+        named_by: &["gh pr", "pull request", "pull requests", "codeowners", "code owners", "approvals"],
+    },
+    Concept {
+        topic: "error tracking, crash reporting",
+        named_by: &["sentry", "bugsnag", "rollbar", "crashlytics", "honeybadger", "raygun", "glitchtip"],
+    },
+    Concept {
+        topic: "monitoring: metrics, dashboards and alerts",
+        named_by: &[
+            "datadog",
+            "grafana",
+            "prometheus",
+            "new relic",
+            "honeycomb",
+            "opentelemetry",
+            "otel",
+            "statsd",
+            "cloudwatch",
+            "alertmanager",
+        ],
+    },
+    Concept {
+        topic: "on-call rotation, paging, incidents",
+        named_by: &[
+            "pagerduty",
+            "opsgenie",
+            "on-call",
+            "oncall",
+            "runbook",
+            "runbooks",
+            "incident",
+            "incidents",
+        ],
+    },
+    Concept {
+        topic: "hosting: where the site or app is deployed and served",
+        named_by: &[
+            "vercel",
+            "netlify",
+            "heroku",
+            "fly.io",
+            "flyctl",
+            "railway",
+            "cloudflare pages",
+            "github pages",
+            "app engine",
+            "cloud run",
+            "elastic beanstalk",
+        ],
+    },
+    Concept {
+        topic: "message queues, background jobs and event streams",
+        named_by: &[
+            "kafka",
+            "rabbitmq",
+            "sqs",
+            "sns",
+            "nats",
+            "pubsub",
+            "celery",
+            "sidekiq",
+            "oban",
+            "bullmq",
+            "resque",
+            "kinesis",
+            "outbox",
+            "event bus",
+        ],
+    },
+    Concept { topic: "caching", named_by: &["redis", "memcached", "varnish", "cache", "caching"] },
+    Concept {
+        topic: "CDN: serving assets and pages from the edge",
+        named_by: &["cdn", "cloudfront", "fastly", "akamai", "cloudflare"],
+    },
+    Concept {
+        topic: "feature flags: turning features on and off, gradual rollout",
+        named_by: &["launchdarkly", "unleash", "flagsmith", "growthbook", "feature flag", "feature flags"],
+    },
+    Concept {
+        topic: "authentication: login, sign-in, sessions and user accounts",
+        named_by: &["auth0", "okta", "keycloak", "cognito", "oauth", "oidc", "saml", "sso", "jwt"],
+    },
+    Concept {
+        topic: "secrets management: passwords, keys, credentials",
+        named_by: &["vault", "sops", "1password", "secrets manager", "doppler", "sealed secrets", "kms"],
+    },
+    Concept {
+        topic: "provisioning servers and cloud resources, infrastructure as code",
+        named_by: &[
+            "terraform",
+            "opentofu",
+            "pulumi",
+            "ansible",
+            "cloudformation",
+            "cdk",
+            "chef",
+            "puppet",
+            "packer",
+        ],
+    },
+    Concept {
+        topic: "site search: the search index and its results",
+        named_by: &[
+            "elasticsearch",
+            "opensearch",
+            "meilisearch",
+            "algolia",
+            "typesense",
+            "solr",
+            "pagefind",
+            "lunr",
+        ],
+    },
+    Concept {
+        topic: "analytics: traffic, page views, tracking usage",
+        named_by: &["google analytics", "ga4", "plausible", "mixpanel", "amplitude", "posthog", "matomo"],
+    },
+    Concept {
+        topic: "payments: card charges, refunds, billing",
+        named_by: &["stripe", "adyen", "braintree", "paypal", "mollie", "pci", "pci dss", "psp"],
+    },
+    Concept {
+        topic: "idempotency: a retried or repeated request handled once",
+        named_by: &[
+            "idempotency",
+            "idempotent",
+            "idempotency key",
+            "idempotency-key",
+            "dedupe",
+            "deduplication",
+            "exactly-once",
+        ],
+    },
+    Concept {
+        topic: "scheduled jobs, periodic tasks, timers",
+        named_by: &[
+            "cron",
+            "crontab",
+            "cronjob",
+            "airflow",
+            "dagster",
+            "prefect",
+            "systemd timer",
+            "cloud scheduler",
+        ],
+    },
+    Concept {
+        topic: "code editor, IDE",
+        named_by: &[
+            "neovim",
+            "nvim",
+            "vim",
+            "emacs",
+            "vscode",
+            "vs code",
+            "zed",
+            "helix",
+            "intellij",
+            "android studio",
+            "xcode",
+            "pycharm",
+            "sublime",
+        ],
+    },
+    Concept {
+        topic: "shell and terminal",
+        named_by: &[
+            "bash",
+            "zsh",
+            "fish shell",
+            "powershell",
+            "nushell",
+            "oh-my-zsh",
+            "tmux",
+            "zellij",
+            "kitty terminal",
+            "iterm2",
+            "wezterm",
+            "alacritty",
+        ],
+    },
+    Concept {
+        topic: "frontend framework, UI components",
+        named_by: &[
+            "react",
+            "vue",
+            "svelte",
+            "angular",
+            "solidjs",
+            "next.js",
+            "nextjs",
+            "nuxt",
+            "remix",
+            "sveltekit",
+        ],
+    },
+    Concept {
+        topic: "state management in the UI",
+        named_by: &["redux", "zustand", "mobx", "pinia", "vuex", "recoil", "jotai", "riverpod", "bloc"],
+    },
+    Concept {
+        topic: "CSS, styling",
+        named_by: &["tailwind", "tailwindcss", "styled-components", "sass", "scss", "css modules", "postcss"],
+    },
+    Concept {
+        topic: "remote access: SSH into servers, hosts and boxes",
+        named_by: &[
+            "ssh",
+            "bastion",
+            "jump host",
+            "jumphost",
+            "mosh",
+            "teleport",
+            "tailscale",
+            "wireguard",
+            "vpn",
+        ],
+    },
+    Concept {
+        topic: "service discovery, service registry",
+        named_by: &["consul", "service discovery", "etcd", "eureka", "coredns"],
+    },
+    Concept {
+        topic: "firewall rules, network ports",
+        named_by: &[
+            "iptables",
+            "nftables",
+            "ufw",
+            "firewalld",
+            "firewall",
+            "security group",
+            "security groups",
+        ],
+    },
+    Concept {
+        topic: "domains, DNS records and TLS certificates",
+        named_by: &[
+            "letsencrypt",
+            "let's encrypt",
+            "certbot",
+            "caddy",
+            "cert-manager",
+            "route53",
+            "cname",
+            "dns",
+        ],
+    },
+    Concept {
+        topic: "logs: where log lines go and what they may contain",
+        named_by: &[
+            "loki",
+            "logstash",
+            "fluentd",
+            "fluent bit",
+            "papertrail",
+            "splunk",
+            "structlog",
+            "slf4j",
+            "logback",
+            "log4j",
+            "winston",
+            "pino",
+        ],
+    },
+    Concept {
+        topic: "API schema and generated clients",
+        named_by: &[
+            "openapi",
+            "swagger",
+            "openapi-generator",
+            "graphql",
+            "protobuf",
+            "grpc",
+            "json schema",
+            "codegen",
+        ],
+    },
+    Concept {
+        topic: "mobile app releases and store listings",
+        named_by: &[
+            "app store",
+            "play store",
+            "testflight",
+            "fastlane",
+            "app store connect",
+            "google play",
+            "play console",
+        ],
+    },
+    Concept {
+        topic: "localization, translations, languages",
+        named_by: &["i18n", "l10n", "crowdin", "lokalise", "transifex", "gettext", "translations", "locales"],
+    },
+    Concept {
+        topic: "data pipelines and the warehouse",
+        named_by: &["spark", "databricks", "dbt", "snowflake", "bigquery", "redshift", "delta lake", "etl"],
+    },
+    Concept {
+        topic: "load testing, benchmarks and performance",
+        named_by: &["gatling", "k6", "locust", "jmeter", "hyperfine", "criterion", "benchmark", "benchmarks"],
+    },
+    Concept {
+        topic: "software licenses of dependencies",
+        named_by: &["gpl", "agpl", "lgpl", "copyleft", "spdx", "cargo-deny", "license", "licence"],
+    },
+    Concept {
+        topic: "documentation site generator",
+        named_by: &[
+            "mkdocs",
+            "docusaurus",
+            "sphinx",
+            "starlight",
+            "vitepress",
+            "hugo",
+            "jekyll",
+            "mdbook",
+            "readthedocs",
+        ],
+    },
+    Concept {
+        topic: "installing the right language version, version managers",
+        named_by: &["mise", "asdf", "sdkman", "nvm", "fnm", "pyenv", "rbenv", "rustup", "volta", "jenv"],
+    },
 ];
 
 /// A concept's topic, its one-word names, and its names of several words spelled as they stand
@@ -337,6 +661,39 @@ mod tests {
         // `ag` names the searcher only as a word of its own, never inside another.
         assert!(concepts("tag the release").is_empty());
         assert!(concepts("").is_empty());
+    }
+
+    #[test]
+    fn services_and_tools_of_everyday_work_name_their_topics() {
+        for (line, topic) in [
+            ("crashes are reported to Sentry with the release tag", "error tracking, crash reporting"),
+            ("we page through PagerDuty, the runbook is in the wiki", "on-call rotation, paging, incidents"),
+            (
+                "the marketing site is deployed on Netlify from main",
+                "hosting: where the site or app is deployed and served",
+            ),
+            (
+                "payments go through Stripe, never store the card number",
+                "payments: card charges, refunds, billing",
+            ),
+            (
+                "send an Idempotency-Key header with every POST",
+                "idempotency: a retried or repeated request handled once",
+            ),
+            ("the nightly export is a cron entry on the worker", "scheduled jobs, periodic tasks, timers"),
+            (
+                "get onto the boxes through the bastion with ssh -J",
+                "remote access: SSH into servers, hosts and boxes",
+            ),
+        ] {
+            assert!(concepts(line).contains(&topic), "{line:?} names {topic:?}: {:?}", concepts(line));
+        }
+        // Everyday words that are also a tool's name name nothing alone.
+        for line in
+            ["we fish for feedback on the draft", "the clerk checks the segment totals", "I can't fathom why"]
+        {
+            assert!(concepts(line).is_empty(), "{line:?}: {:?}", concepts(line));
+        }
     }
 
     #[test]
