@@ -33,26 +33,44 @@ pub(crate) mod sightings;
 
 pub(crate) use items::text_of;
 
-use crate::{DreamRequest, Operations, Pricing, Provider, ProviderReply, Result, Usage};
+use std::sync::Arc;
+
+use crate::{DreamRequest, Meaning, Operations, Pricing, Provider, ProviderReply, Result, Usage};
 
 /// The rule-based provider (no LLM, no network, free).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DeterministicProvider;
+#[derive(Clone, Default)]
+pub struct DeterministicProvider {
+    /// Reads what a correction points at by meaning when its words name no line.
+    meaning: Option<Arc<dyn Meaning>>,
+}
+
+impl std::fmt::Debug for DeterministicProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeterministicProvider").field("meaning", &self.meaning.is_some()).finish()
+    }
+}
 
 impl DeterministicProvider {
-    /// The provider.
+    /// The provider, by words alone.
     pub fn new() -> Self {
-        Self
+        Self::default()
+    }
+
+    /// The provider, reading what a correction points at by `meaning` too when no word of it
+    /// names a line ("the monitoring bit is out of date" of "our error tracker is Sentry").
+    pub fn with_meaning(meaning: Arc<dyn Meaning>) -> Self {
+        Self { meaning: Some(meaning) }
     }
 
     /// The operations for a request (what [`Provider::propose`] returns).
     pub fn operations(&self, request: &DreamRequest) -> Operations {
-        let mut weighted: Vec<(usize, u64, crate::NoteOperation)> = fold::fold(request)
-            .operations()
-            .into_iter()
-            .enumerate()
-            .map(|(index, (weight, operation))| (index, weight, operation))
-            .collect();
+        let mut weighted: Vec<(usize, u64, crate::NoteOperation)> =
+            fold::fold(request, self.meaning.as_deref())
+                .operations()
+                .into_iter()
+                .enumerate()
+                .map(|(index, (weight, operation))| (index, weight, operation))
+                .collect();
         // Over the limit, the notes with the most observations win; the order stays scope, path.
         if weighted.len() > request.limits.max_operations {
             weighted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

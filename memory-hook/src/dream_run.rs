@@ -167,7 +167,11 @@ pub fn provider(config: &Config, options: &RunOptions) -> Result<Box<dyn Provide
     let model = options.model.clone().or_else(|| config.dream.model.clone());
     let base_url = options.base_url.clone().or_else(|| config.dream.base_url.clone());
     Ok(match named {
-        ProviderName::Deterministic => Box::new(DeterministicProvider::new()),
+        // With the embedding model installed, a correction is read by meaning too.
+        ProviderName::Deterministic => match config.embedder() {
+            Some(embedder) => Box::new(DeterministicProvider::with_meaning(Arc::new(ByMeaning(embedder)))),
+            None => Box::new(DeterministicProvider::new()),
+        },
         ProviderName::Anthropic => {
             let mut c = AnthropicConfig::from_env()?;
             if let Some(m) = model {
@@ -292,6 +296,17 @@ pub async fn embed(config: &Config, store: &dyn MemoryStore, events: usize) -> R
     let notes = memory_embed::refresh(store, &embedder, usize::MAX).await.map_err(Error::Embed)?;
     let events = memory_embed::refresh_events(store, &embedder, events).await.map_err(Error::Embed)?;
     Ok(Some(Embedded { notes, events }))
+}
+
+/// The embedding model, as the dream reads meaning: the cosine of two texts' embeddings.
+struct ByMeaning(memory_embed::Embedder);
+
+impl dream::Meaning for ByMeaning {
+    fn similarities(&self, text: &str, others: &[&str]) -> Option<Vec<f32>> {
+        let pointer = self.0.embed(text, memory_embed::PROMPT_TOKENS).ok()?;
+        let lines = self.0.embed_all(others, memory_embed::PROMPT_TOKENS).ok()?;
+        Some(lines.iter().map(|line| line.iter().zip(&pointer).map(|(a, b)| a * b).sum()).collect())
+    }
 }
 
 /// What a run typed by hand waits for.

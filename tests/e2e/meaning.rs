@@ -149,3 +149,65 @@ fn with_the_model_history_is_found_by_meaning() {
         assert!(first(question).contains(answer), "found by meaning: {question}");
     }
 }
+
+/// A correction that points at a line by what it means, with no word of it, retires that line
+/// once the model is installed: the dream reads the pointer by meaning when its words name
+/// nothing. Without the model the same corrections leave the lines alone, worded three ways.
+#[test]
+fn with_the_model_a_correction_retires_the_line_it_means() {
+    let lines = [
+        ("codex", "our error tracker is Sentry"),
+        ("claude", "remember that I'm colorblind, so don't rely on red and green alone in charts"),
+        ("cursor", "we cut a release every second Tuesday"),
+    ];
+    let corrections = [
+        ("claude", "the monitoring bit is out of date, we use Datadog for everything now"),
+        ("cursor", "the color vision thing from before is outdated, any palette is fine now"),
+        ("codex", "forget what I said about how often we ship, we ship whenever main is green"),
+    ];
+    let start = |with_model: bool| -> String {
+        let m = Machine::new();
+        let dir = m.project("kestrel");
+        if with_model {
+            m.run_json(&["model", "install", "--from", wheel().to_str().unwrap()]);
+        }
+        let say = |harness: &str, session: &str, prompt: &str| {
+            let payload = match harness {
+                "claude" => {
+                    crate::support::claude(session, &dir, "UserPromptSubmit", json!({ "prompt": prompt }))
+                }
+                "codex" => {
+                    codex(session, &dir, "UserPromptSubmit", json!({ "turn_id": "t1", "prompt": prompt }))
+                }
+                _ => crate::support::cursor(
+                    session,
+                    &dir,
+                    "beforeSubmitPrompt",
+                    json!({ "prompt": prompt, "attachments": [] }),
+                ),
+            };
+            m.hook(harness, &dir, &payload);
+        };
+        for (i, (harness, line)) in lines.iter().enumerate() {
+            say(harness, &format!("said-{i}"), line);
+        }
+        m.run_json(&["dream"]);
+        for (i, (harness, correction)) in corrections.iter().enumerate() {
+            say(harness, &format!("corrected-{i}"), correction);
+        }
+        m.run_json(&["dream"]);
+        let payload = crate::support::claude("next", &dir, "SessionStart", json!({ "source": "startup" }));
+        m.hook("claude", &dir, &payload).context("claude").unwrap_or_default()
+    };
+    let by_words = start(false);
+    for (_, line) in lines {
+        assert!(by_words.contains(line), "words alone name no line, {line:?} stays:\n{by_words}");
+    }
+    let by_meaning = start(true);
+    for (_, line) in lines {
+        assert!(!by_meaning.contains(line), "the correction meant {line:?}:\n{by_meaning}");
+    }
+    for (_, correction) in corrections {
+        assert!(by_meaning.contains(correction), "the new value is kept: {correction:?}\n{by_meaning}");
+    }
+}

@@ -27,7 +27,7 @@ struct Project {
 }
 
 /// Folds every event of the request into the book of notes.
-pub(crate) fn fold(request: &DreamRequest) -> Book<'_> {
+pub(crate) fn fold<'a>(request: &'a DreamRequest, meaning: Option<&'a dyn crate::Meaning>) -> Book<'a> {
     let project = match (&request.group, request.project_folder()) {
         (Scope::Project(id), Some(folder)) => {
             let name = request.project_name.clone().unwrap_or_else(|| id.clone());
@@ -43,6 +43,7 @@ pub(crate) fn fold(request: &DreamRequest) -> Book<'_> {
         last_edit: BTreeMap::new(),
         migrated: BTreeSet::new(),
         claims: BTreeMap::new(),
+        meaning,
     };
     for stored in &request.events {
         state.event(stored);
@@ -62,6 +63,8 @@ struct Fold<'a> {
     migrated: BTreeSet<String>,
     /// The claims of the rules in the notes, by text, read once.
     claims: BTreeMap<String, Claim>,
+    /// What reads a correction's pointer by meaning, when its words name no line.
+    meaning: Option<&'a dyn crate::Meaning>,
 }
 
 impl Fold<'_> {
@@ -174,11 +177,16 @@ impl Fold<'_> {
             }
         }
         let best = scored.iter().map(|(_, _, s)| *s).max().unwrap_or(0);
-        if best == 0 {
-            return (None, Vec::new());
-        }
-        let hits: Vec<(Reach, String)> =
-            scored.into_iter().filter(|(_, _, s)| *s == best).map(|(reach, text, _)| (reach, text)).collect();
+        let hits: Vec<(Reach, String)> = if best > 0 {
+            scored.into_iter().filter(|(_, _, s)| *s == best).map(|(reach, text, _)| (reach, text)).collect()
+        } else {
+            // No word names a line: the one the pointer means, if one stands out.
+            let texts: Vec<&str> = scored.iter().map(|(_, text, _)| text.as_str()).collect();
+            match self.meaning.and_then(|meaning| crate::meaning::meant(meaning, &reference.said, &texts)) {
+                Some(at) => vec![(scored[at].0, scored[at].1.clone())],
+                None => return (None, Vec::new()),
+            }
+        };
         for reach in [Reach::Project, Reach::General] {
             let texts: BTreeSet<String> =
                 hits.iter().filter(|(r, _)| *r == reach).map(|(_, t)| t.to_lowercase()).collect();

@@ -68,7 +68,7 @@ pub fn sightings(events: &[StoredEvent], now: DateTime<Utc>) -> Sightings {
             now,
             project_name: None,
         };
-        for ((_, path), items) in fold::fold(&request).items() {
+        for ((_, path), items) in fold::fold(&request, None).items() {
             let counts = out.0.entry(relative(&path).to_owned()).or_default();
             for (key, item) in items {
                 *counts.entry(key).or_default() += item.count;

@@ -19,6 +19,9 @@ pub(crate) struct Reference {
     pub(crate) words: BTreeSet<String>,
     /// The referent's words as said, for matching the programs and tools it names (`celery`).
     pub(crate) names: Vec<String>,
+    /// The referent as said, without the words that point back ("how often we ship"): what is
+    /// read by meaning when no word of it names a line.
+    pub(crate) said: String,
     /// Where the pointing clause starts and ends in the sentence: what is around it is the new
     /// value, if any.
     pub(crate) start: usize,
@@ -309,7 +312,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
     names.extend(versioned);
     let end =
         sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1).max(clause_end);
-    Some(Reference { words, names, start, end })
+    Some(Reference { words, names, said: phrase.trim().to_owned(), start, end })
 }
 
 /// Where a dropped thing's name ends and what replaced it starts.

@@ -49,7 +49,7 @@ async fn distil(events: &[HookEvent], chunk_size: usize) -> (memory_core::InMemo
     let store = store_with(events).await;
     let mut options = options();
     options.chunk_size = chunk_size;
-    let report = run(&store, &DeterministicProvider, &options, &NoProgress).await.unwrap();
+    let report = run(&store, &DeterministicProvider::new(), &options, &NoProgress).await.unwrap();
     (store, report)
 }
 
@@ -89,7 +89,7 @@ async fn rerun_without_new_events_changes_nothing() {
     let (store, _) = distil(&events, 50).await;
     let before = dump(&store).await;
     let marks = store.watermarks().await.unwrap();
-    let again = run(&store, &DeterministicProvider, &options(), &NoProgress).await.unwrap();
+    let again = run(&store, &DeterministicProvider::new(), &options(), &NoProgress).await.unwrap();
     assert_eq!((again.events_read, again.chunks, again.provider_calls), (0, 0, 0));
     assert!(again.changes.is_empty());
     assert_eq!(dump(&store).await, before);
@@ -105,7 +105,7 @@ async fn later_events_accumulate_and_contradictions_replace() {
         .prompt("Always use unwrap in library code.")
         .bash_ok("cargo test --workspace -- --nocapture");
     store.append(&more.events()).await.unwrap();
-    let report = run(&store, &DeterministicProvider, &options(), &NoProgress).await.unwrap();
+    let report = run(&store, &DeterministicProvider::new(), &options(), &NoProgress).await.unwrap();
     assert!(report.notes_updated >= 2, "{report:?}");
     let preferences = store
         .get_note(&Scope::User, &NotePath::new("profile/preferences.md").unwrap())
@@ -148,7 +148,7 @@ async fn human_edited_notes_are_merged_not_overwritten() {
         body: human_body.into(),
     };
     store.put_note(&note).await.unwrap();
-    let report = run(&store, &DeterministicProvider, &options(), &NoProgress).await.unwrap();
+    let report = run(&store, &DeterministicProvider::new(), &options(), &NoProgress).await.unwrap();
     let merged = store.get_note(&Scope::User, &note.path).await.unwrap().unwrap();
     assert!(merged.body.starts_with(human_body.trim_end()), "the person's text stays first and intact");
     assert!(merged.body.contains("Never use unwrap in library code."));
@@ -167,7 +167,7 @@ async fn the_operation_limit_keeps_the_most_observed_notes() {
     let store = store_with(&story()).await;
     let mut options = options();
     options.limits.max_operations = 2;
-    let report = run(&store, &DeterministicProvider, &options, &NoProgress).await.unwrap();
+    let report = run(&store, &DeterministicProvider::new(), &options, &NoProgress).await.unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let paths: Vec<String> =
         crate::support::all_notes(&store).await.iter().map(|n| n.path.to_string()).collect();

@@ -13,7 +13,7 @@ const ROOT: &str = "/home/dana/src/quarry";
 /// The `errors.md` items the dream writes for `events`, or an empty string.
 async fn errors(events: &[HookEvent]) -> String {
     let store = store_with(events).await;
-    run(&store, &DeterministicProvider, &options(), &NoProgress).await.unwrap();
+    run(&store, &DeterministicProvider::new(), &options(), &NoProgress).await.unwrap();
     let notes = store.list_notes(&memory_core::NoteFilter::all()).await.unwrap();
     notes
         .iter()

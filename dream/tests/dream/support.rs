@@ -412,8 +412,9 @@ pub(crate) async fn visible_in(store: &dyn MemoryStore, project: &str) -> String
 
 /// Runs the deterministic dream once over what the store holds.
 pub(crate) async fn dream_once(store: &dyn MemoryStore) -> dream::DreamReport {
-    let report =
-        dream::run(store, &dream::DeterministicProvider, &options(), &dream::NoProgress).await.unwrap();
+    let report = dream::run(store, &dream::DeterministicProvider::new(), &options(), &dream::NoProgress)
+        .await
+        .unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     report
 }

@@ -278,9 +278,10 @@ async fn the_distiller_output_is_valid_at_every_chunk_size_and_identical_across_
             let store = store_with(&events).await;
             let mut options = crate::support::options();
             options.chunk_size = chunk_size;
-            let report = dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress)
-                .await
-                .unwrap();
+            let report =
+                dream::run(&store, &dream::DeterministicProvider::new(), &options, &dream::NoProgress)
+                    .await
+                    .unwrap();
             assert!(report.failures.is_empty(), "chunk size {chunk_size}: {:?}", report.failures);
             runs.push(crate::support::dump(&store).await);
         }
@@ -298,7 +299,7 @@ async fn store_after(events: &[memory_core::HookEvent], chunk_size: usize) -> me
     let store = store_with(events).await;
     let mut options = crate::support::options();
     options.chunk_size = chunk_size;
-    dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
+    dream::run(&store, &dream::DeterministicProvider::new(), &options, &dream::NoProgress).await.unwrap();
     store
 }
 
@@ -339,7 +340,7 @@ async fn project_notes_live_under_the_project_name_and_old_folders_move_there() 
     let mut options = crate::support::options();
     options.project_names.insert(id.to_owned(), "ledger".to_owned());
     let report =
-        dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
+        dream::run(&store, &dream::DeterministicProvider::new(), &options, &dream::NoProgress).await.unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 
     let paths: Vec<String> = all_notes(&store)
@@ -407,7 +408,7 @@ async fn a_note_whose_new_path_is_taken_gets_a_numbered_one() {
     store.put_note(&note("procedures/release.md", "- Tag first.\n")).await.unwrap();
     let mut options = crate::support::options();
     options.project_names.insert(id.to_owned(), "shop".to_owned());
-    dream::run(&store, &dream::DeterministicProvider, &options, &dream::NoProgress).await.unwrap();
+    dream::run(&store, &dream::DeterministicProvider::new(), &options, &dream::NoProgress).await.unwrap();
     assert_eq!(body(&store, &scope, "project/shop/deploy.md").await.as_deref(), Some("- Tuesdays.\n"));
     assert_eq!(
         body(&store, &scope, "project/shop/deploy-2.md").await.as_deref(),
