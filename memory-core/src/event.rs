@@ -460,7 +460,8 @@ mod tests {
         let text = serde_json::to_string(&event).unwrap();
         assert!(text.contains(r#""owner":"sam@example.com""#), "{text}");
         assert_eq!(serde_json::from_str::<HookEvent>(&text).unwrap(), event);
-        let only_sams = crate::EventFilter { owner: Some("sam@example.com".into()), ..crate::EventFilter::all() };
+        let only_sams =
+            crate::EventFilter { owner: Some("sam@example.com".into()), ..crate::EventFilter::all() };
         assert!(only_sams.matches(&event));
         event.owner = Some("kim@example.com".into());
         assert!(!only_sams.matches(&event));

@@ -218,6 +218,11 @@ CREATE TRIGGER IF NOT EXISTS event_embeddings_follow AFTER DELETE ON events BEGI
     DELETE FROM event_embeddings WHERE position = old.position;
 END;
 "#,
+    // Whose each session is: the owner of its first event that had one. Events recorded before
+    // events carried an owner have none, so nothing is filled in.
+    r#"
+ALTER TABLE sessions ADD COLUMN owner TEXT;
+"#,
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.
