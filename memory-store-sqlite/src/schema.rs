@@ -218,11 +218,10 @@ CREATE TRIGGER IF NOT EXISTS event_embeddings_follow AFTER DELETE ON events BEGI
     DELETE FROM event_embeddings WHERE position = old.position;
 END;
 "#,
-    // Whose each session is: the owner of its first event that had one. Events recorded before
-    // events carried an owner have none, so nothing is filled in.
-    r#"
-ALTER TABLE sessions ADD COLUMN owner TEXT;
-"#,
+    // Whose each session is: the owner of its first event that had one (`sessions.owner`, added by
+    // [`add_owners`]: a column cannot be added "if not exists"). Events recorded before events
+    // carried an owner have none, so nothing is filled in.
+    "",
 ];
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.
@@ -246,6 +245,22 @@ CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
     VALUES (new.id, new.path, new.title, new.description, new.tags, new.body, new.concepts);
 END;
 "#;
+
+/// The migration that adds `sessions.owner`.
+const OWNERS_VERSION: i64 = 13;
+
+/// Adds `sessions.owner` unless the table has it.
+fn add_owners(conn: &Connection) -> Result<(), StoreError> {
+    let has: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info('sessions') WHERE name = 'owner')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !has {
+        conn.execute_batch("ALTER TABLE sessions ADD COLUMN owner TEXT;")?;
+    }
+    Ok(())
+}
 
 /// The migration that adds `note_codes`, after which the codes of stored vectors are computed.
 const CODES_VERSION: i64 = 4;
@@ -279,6 +294,9 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         }
         if version == BLOCKS_VERSION {
             crate::embeddings::fill_blocks(&tx)?;
+        }
+        if version == OWNERS_VERSION {
+            add_owners(&tx)?;
         }
         if version == CONCEPTS_VERSION {
             crate::notes::fill_concepts(&tx)?;
