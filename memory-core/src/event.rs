@@ -349,8 +349,8 @@ pub struct HookEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Whose event this is: the person the memory that recorded it belongs to (set by the hook
-    /// runtime from the configuration, an email address as git has it). `None` when nobody is
-    /// configured, and on events recorded before events carried one. It says who; it keeps
+    /// runtime from the configuration; an email address, as git has it). Absent when nobody is
+    /// configured, and on events recorded before events carried one. It says who, and keeps
     /// nothing from anyone: events never leave the memory that recorded them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,

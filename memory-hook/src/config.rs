@@ -42,7 +42,7 @@ pub enum StoreMode {
 pub struct Config {
     /// Folder for the database, the journal and logs.
     pub data_dir: Option<PathBuf>,
-    /// Whose memory this is: the owner every event records (see [`crate::owner`]).
+    /// Whose memory this is: the owner every event records.
     pub user: UserConfig,
     /// The store.
     pub store: StoreConfig,
@@ -64,8 +64,8 @@ pub struct Config {
     pub team: TeamConfig,
 }
 
-/// Whose memory this is ([`crate::owner::of`]): every event records its owner, and a team reads
-/// the notes this memory publishes under that name.
+/// Whose memory this is: every event records its owner, and a team reads the notes this memory
+/// publishes under that name (`crate::owner::of` resolves it).
 #[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct UserConfig {
