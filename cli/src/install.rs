@@ -169,8 +169,14 @@ async fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<E
     if !args.dry_run {
         plan::apply(&mut plan)?;
     }
+    if action == Action::Install && !args.dry_run {
+        record_git_email();
+    }
     let config = memory_hook::Config::load()
         .unwrap_or_else(|_| memory_hook::Config::fallback(&memory_hook::Env::process()));
+    if action == Action::Install {
+        plan.owner = memory_hook::owner::of(&config).map(str::to_owned);
+    }
     match action {
         Action::Install if args.no_model => plan.model = Some(ModelOutcome::Skipped),
         Action::Install if args.dry_run => {
@@ -206,6 +212,16 @@ async fn run(args: &InstallArgs, json: bool, action: Action) -> anyhow::Result<E
         crate::output::print(&report::render(&plan, args.verbose));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Records git's global `user.email` in agent-memory's config file, so that hooks, which start
+/// no process, stamp every event with its owner (`memory_hook::owner`). A machine without one,
+/// or a config file that cannot be edited, records nothing: the install goes on.
+fn record_git_email() {
+    if let Some(email) = memory_hook::owner::git_email(None) {
+        let path = memory_hook::paths::config_file(&memory_hook::Env::process());
+        let _ = memory_hook::owner::record_git_email(&path, &email);
+    }
 }
 
 /// Installs the embedding model when it is not there yet (see [`crate::cmd::model::fetch`] for

@@ -348,6 +348,12 @@ pub struct HookEvent {
     /// The model in use, when the payload says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Whose event this is: the person the memory that recorded it belongs to (set by the hook
+    /// runtime from the configuration; an email address, as git has it). Absent when nobody is
+    /// configured, and on events recorded before events carried one. It says who, and keeps
+    /// nothing from anyone: events never leave the memory that recorded them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
     /// Where the harness keeps the transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<TranscriptRef>,
@@ -384,6 +390,7 @@ impl HookEvent {
             prompt: None,
             tool: None,
             model: None,
+            owner: None,
             transcript: None,
             context_kept: None,
             raw,
@@ -434,6 +441,32 @@ mod tests {
         assert_eq!(serde_json::from_str::<ToolCall>(&text).unwrap(), tool);
         let texts: Vec<String> = tool.normalised_texts_mut().map(|t| t.clone()).collect();
         assert_eq!(texts, ["cargo test", "*** Begin Patch", "src/a.rs", "b.md"]);
+    }
+
+    #[test]
+    fn an_owner_round_trips_is_left_out_when_unknown_and_old_events_read_without_one() {
+        let mut event = HookEvent::new(
+            EventId("0".repeat(32)),
+            Harness::named("claude"),
+            SessionKey("claude:s1".into()),
+            EventKind::Stop,
+            DateTime::<Utc>::UNIX_EPOCH,
+            Value::Null,
+        );
+        let before = serde_json::to_string(&event).unwrap();
+        assert!(!before.contains("owner"), "{before}");
+        assert_eq!(serde_json::from_str::<HookEvent>(&before).unwrap().owner, None);
+        event.owner = Some("sam@example.com".into());
+        let text = serde_json::to_string(&event).unwrap();
+        assert!(text.contains(r#""owner":"sam@example.com""#), "{text}");
+        assert_eq!(serde_json::from_str::<HookEvent>(&text).unwrap(), event);
+        let only_sams =
+            crate::EventFilter { owner: Some("sam@example.com".into()), ..crate::EventFilter::all() };
+        assert!(only_sams.matches(&event));
+        event.owner = Some("kim@example.com".into());
+        assert!(!only_sams.matches(&event));
+        event.owner = None;
+        assert!(!only_sams.matches(&event) && crate::EventFilter::all().matches(&event));
     }
 
     #[test]

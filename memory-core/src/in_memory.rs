@@ -145,6 +145,7 @@ impl MemoryStore for InMemoryStore {
                     key: key.clone(),
                     harness: events[0].harness.name.clone(),
                     project: events.iter().find_map(|e| e.project.clone()),
+                    owner: events.iter().find_map(|e| e.owner.clone()),
                     started_at: events.iter().map(|e| e.occurred_at).min().unwrap_or_default(),
                     last_at: events.iter().map(|e| e.occurred_at).max().unwrap_or_default(),
                     events: events.len() as u64,

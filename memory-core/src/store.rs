@@ -65,6 +65,9 @@ pub struct SessionInfo {
     pub harness: String,
     /// The project of its first event that had one.
     pub project: Option<String>,
+    /// The owner of its first event that had one ([`HookEvent::owner`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
     /// Time of its first event.
     pub started_at: DateTime<Utc>,
     /// Time of its last event.
@@ -219,6 +222,8 @@ pub struct EventFilter {
     pub project: Option<String>,
     /// Only events of this harness (`claude`, `codex`, `cursor`).
     pub harness: Option<String>,
+    /// Only events of this owner ([`HookEvent::owner`]); events that record none never pass.
+    pub owner: Option<String>,
     /// Only events that occurred at or after this time.
     pub since: Option<DateTime<Utc>>,
     /// Only events that occurred before this time.
@@ -236,6 +241,7 @@ impl EventFilter {
         self.session.as_ref().is_none_or(|s| *s == event.session)
             && self.project.as_deref().is_none_or(|p| event.project.as_deref() == Some(p))
             && self.harness.as_deref().is_none_or(|h| event.harness.name == h)
+            && self.owner.as_deref().is_none_or(|o| event.owner.as_deref() == Some(o))
             && self.since.is_none_or(|t| event.occurred_at >= t)
             && self.until.is_none_or(|t| event.occurred_at < t)
     }

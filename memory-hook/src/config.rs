@@ -42,6 +42,8 @@ pub enum StoreMode {
 pub struct Config {
     /// Folder for the database, the journal and logs.
     pub data_dir: Option<PathBuf>,
+    /// Whose memory this is: the owner every event records.
+    pub user: UserConfig,
     /// The store.
     pub store: StoreConfig,
     /// Hook behaviour.
@@ -62,9 +64,22 @@ pub struct Config {
     pub team: TeamConfig,
 }
 
+/// Whose memory this is: every event records its owner, and a team reads the notes this memory
+/// publishes under that name (`crate::owner::of` resolves it).
+#[derive(Debug, Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct UserConfig {
+    /// Who you are, as every event records it and a team reads it: an email address, as git has
+    /// it. Unset, `git_email` stands in.
+    pub owner: Option<String>,
+    /// git's global `user.email` as `agent-memory install` last found it (written by `install`):
+    /// the owner while `owner` is unset.
+    pub git_email: Option<String>,
+}
+
 /// A team server: a Neo4j server that people share some projects' notes through. Only those
-/// projects' notes go there, each person's under their own name; events, the profile and
-/// sessions never do (docs/team.md).
+/// projects' notes go there, each person's under their own name (`[user] owner`); events, the
+/// profile and sessions never do (docs/team.md).
 #[derive(Clone, Deserialize, serde::Serialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TeamConfig {
@@ -76,8 +91,6 @@ pub struct TeamConfig {
     pub password: Option<String>,
     /// Database name, when the server has several.
     pub database: Option<String>,
-    /// Who this memory's notes are from, as the team reads it; defaults to git's `user.email`.
-    pub owner: Option<String>,
     /// The projects whose notes are shared there, by name or id. No other project's notes go.
     pub projects: Vec<String>,
 }
@@ -96,7 +109,6 @@ impl std::fmt::Debug for TeamConfig {
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "<hidden>"))
             .field("database", &self.database)
-            .field("owner", &self.owner)
             .field("projects", &self.projects)
             .finish()
     }
@@ -282,6 +294,29 @@ impl std::fmt::Debug for Neo4jSection {
             .field("database", &self.database)
             .finish()
     }
+}
+
+/// Edits the config file at `path` with `change` (created when missing; other settings and
+/// comments kept), and returns what `change` returned.
+pub(crate) fn edit_file<T>(
+    path: &std::path::Path,
+    change: impl FnOnce(&mut toml_edit::DocumentMut) -> T,
+) -> Result<T> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(cause) => return Err(Error::Io { path: path.to_owned(), cause }),
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| Error::Io {
+        path: path.to_owned(),
+        cause: std::io::Error::new(std::io::ErrorKind::InvalidData, e.message().to_owned()),
+    })?;
+    let out = change(&mut doc);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+    }
+    std::fs::write(path, doc.to_string()).map_err(Error::io(path))?;
+    Ok(out)
 }
 
 /// A TOML error as one line: its message and where.

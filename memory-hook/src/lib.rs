@@ -10,8 +10,9 @@
 //! 2. stdin is read up to a bound, parsed by the adapter, skipped when agent-memory's own
 //!    processes ([`GUARD_VAR`]) or another harness's hook own it;
 //! 3. the event is filed under its [`project`] (the [`project::Registry`] in the data folder keeps
-//!    a project's id when a remote, a project file, a move or a second clone changes its folder)
-//!    and redacted ([`memory_redact`]);
+//!    a project's id when a remote, a project file, a move or a second clone changes its folder),
+//!    stamped with its [`owner`] (read from the configuration, never from a process) and redacted
+//!    ([`memory_redact`]);
 //! 4. journaled events are delivered in order, then the event is appended to the store (or
 //!    [`journal`]ed when the store is slow, down or paused by [`health`]); with a server store in
 //!    forward mode the event is journaled at once and a single-flight forwarder delivers it
@@ -58,6 +59,7 @@ pub mod left_off;
 pub mod lock;
 pub mod log;
 pub mod notes;
+pub mod owner;
 pub mod paths;
 pub mod project;
 pub mod replica;

@@ -512,6 +512,7 @@ impl<'a> Hook<'a> {
             }
         }
         event.project = Some(project.id.clone());
+        event.owner = crate::owner::of(config).map(str::to_owned);
         if let Some(tool) = event.tool.as_mut() {
             for file in &mut tool.files {
                 file.path = project.relative(&file.path, cwd.as_deref());
@@ -981,6 +982,7 @@ fn injection_event(adapter: &dyn HarnessAdapter, event: &HookEvent, injection: &
         raw,
     );
     injected.project = event.project.clone();
+    injected.owner = event.owner.clone();
     injected.cwd = event.cwd.clone();
     injected
 }

@@ -202,6 +202,7 @@ mod tests {
             key: SessionKey(key.to_owned()),
             harness: key.split(':').next().unwrap().to_owned(),
             project: Some(project.to_owned()),
+            owner: None,
             started_at: Utc::now(),
             last_at: Utc::now(),
             events: 1,

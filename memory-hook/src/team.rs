@@ -39,25 +39,14 @@ pub const TEAM_FOLDER: &str = "team";
 const LAST_FILE: &str = "last.json";
 const LOG_FILE: &str = "team.log";
 
-/// Who this memory's notes are from, as the team reads them: `[team] owner`, else git's
-/// `user.email` (global), else the login name.
+/// Who this memory's notes are from, as the team reads them: the owner its events record
+/// ([`crate::owner::of`]), else git's global `user.email` asked now (a sync is off the hook's
+/// path), else the login name.
 pub fn owner(config: &Config) -> String {
-    if let Some(owner) = config.team.owner.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
-        return owner.to_owned();
-    }
-    git_email(None).unwrap_or_else(|| std::env::var("USER").unwrap_or_else(|_| "someone".to_owned()))
-}
-
-/// git's `user.email`, as configured in `dir` (a repository's own setting first) or globally.
-pub fn git_email(dir: Option<&std::path::Path>) -> Option<String> {
-    let mut git = std::process::Command::new("git");
-    match dir {
-        Some(dir) => git.arg("-C").arg(dir).args(["config", "--get", "user.email"]),
-        None => git.args(["config", "--global", "--get", "user.email"]),
-    };
-    let out = git.stderr(std::process::Stdio::null()).output().ok()?;
-    let email = String::from_utf8(out.stdout).ok()?.trim().to_owned();
-    (out.status.success() && !email.is_empty()).then_some(email)
+    crate::owner::of(config)
+        .map(str::to_owned)
+        .or_else(|| crate::owner::git_email(None))
+        .unwrap_or_else(|| std::env::var("USER").unwrap_or_else(|_| "someone".to_owned()))
 }
 
 /// A shared project: its id and the name its notes are filed under here.
@@ -462,7 +451,7 @@ pub struct Setup<'a> {
     pub username: Option<&'a str>,
     /// The password, written to the config file (readable by this user only).
     pub password: Option<&'a str>,
-    /// Whose notes these are.
+    /// Whose notes these are: written as `[user] owner`, the owner of every event too.
     pub owner: Option<&'a str>,
     /// A project (its id) to share.
     pub add: Option<&'a str>,
@@ -475,16 +464,20 @@ pub struct Setup<'a> {
 /// Applies `setup` to the config file at `path` (created when missing; other settings and
 /// comments kept). Returns whether the projects shared changed.
 pub fn write_setup(path: &std::path::Path, setup: &Setup<'_>) -> Result<bool> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(cause) => return Err(crate::Error::Io { path: path.to_owned(), cause }),
-    };
-    let mut doc: toml_edit::DocumentMut =
-        text.parse().map_err(|e: toml_edit::TomlError| crate::Error::Io {
-            path: path.to_owned(),
-            cause: std::io::Error::new(std::io::ErrorKind::InvalidData, e.message().to_owned()),
-        })?;
+    let changed = crate::config::edit_file(path, |doc| setup_in(doc, setup))?;
+    #[cfg(unix)]
+    if setup.password.is_some() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+    }
+    Ok(changed)
+}
+
+/// [`write_setup`]'s change to the file's document; whether the projects shared changed.
+fn setup_in(doc: &mut toml_edit::DocumentMut, setup: &Setup<'_>) -> bool {
+    if let Some(owner) = setup.owner {
+        crate::owner::set_in(doc, "owner", owner);
+    }
     let mut changed = false;
     if setup.leave {
         changed = doc.remove("team").is_some();
@@ -493,12 +486,7 @@ pub fn write_setup(path: &std::path::Path, setup: &Setup<'_>) -> Result<bool> {
             doc.insert("team", toml_edit::Item::Table(toml_edit::Table::new()));
         }
         let team = &mut doc["team"];
-        for (key, value) in [
-            ("uri", setup.uri),
-            ("username", setup.username),
-            ("password", setup.password),
-            ("owner", setup.owner),
-        ] {
+        for (key, value) in [("uri", setup.uri), ("username", setup.username), ("password", setup.password)] {
             if let Some(value) = value {
                 team[key] = toml_edit::value(value);
             }
@@ -521,16 +509,7 @@ pub fn write_setup(path: &std::path::Path, setup: &Setup<'_>) -> Result<bool> {
         }
         team["projects"] = toml_edit::value(projects.iter().collect::<toml_edit::Array>());
     }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
-    }
-    std::fs::write(path, doc.to_string()).map_err(crate::Error::io(path))?;
-    #[cfg(unix)]
-    if setup.password.is_some() {
-        use std::os::unix::fs::PermissionsExt as _;
-        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-    }
-    Ok(changed)
+    changed
 }
 
 /// The date of a dream's item count (`… (2×, last 2026-12-01)`).
@@ -622,6 +601,7 @@ mod tests {
         assert_eq!(config.team.projects, ["shop-1"]);
         assert!(config.team.is_on());
         assert_eq!(owner(&config), "sam@example.com");
+        assert_eq!(config.user.owner.as_deref(), Some("sam@example.com"), "one home for the owner");
         assert!(write_setup(&path, &Setup { remove: Some("shop-1"), ..Setup::default() }).unwrap());
         assert!(!Config::parse(&std::fs::read_to_string(&path).unwrap()).unwrap().team.is_on());
         assert!(write_setup(&path, &Setup { leave: true, ..Setup::default() }).unwrap());

@@ -15,6 +15,7 @@ pub(crate) struct EventColumns {
     kinds: Vec<BoltType>,
     harnesses: Vec<BoltType>,
     projects: Vec<BoltType>,
+    owners: Vec<BoltType>,
     occurred: Vec<BoltType>,
     jsons: Vec<BoltType>,
     /// Links between two new events, by index.
@@ -37,6 +38,7 @@ pub(crate) struct NewEvent<'a> {
     pub(crate) kind: &'a str,
     pub(crate) harness: &'a str,
     pub(crate) project: Option<&'a str>,
+    pub(crate) owner: Option<&'a str>,
     pub(crate) occurred_at: String,
     pub(crate) json: String,
 }
@@ -62,6 +64,7 @@ impl EventColumns {
             kinds: column(),
             harnesses: column(),
             projects: column(),
+            owners: column(),
             occurred: column(),
             jsons: column(),
             inner_from: column(),
@@ -97,6 +100,7 @@ impl EventColumns {
         self.kinds.push(event.kind.into());
         self.harnesses.push(event.harness.into());
         self.projects.push(event.project.map(str::to_owned).into());
+        self.owners.push(event.owner.map(str::to_owned).into());
         self.occurred.push(event.occurred_at.into());
         self.jsons.push(event.json.into());
     }
@@ -111,6 +115,7 @@ impl EventColumns {
             .param("kinds", self.kinds)
             .param("harnesses", self.harnesses)
             .param("projects", self.projects)
+            .param("owners", self.owners)
             .param("occurred", self.occurred)
             .param("jsons", self.jsons)
             .param("inner_from", self.inner_from)

@@ -3,9 +3,9 @@
 //! Graph model:
 //!
 //! ```text
-//! (:Project {id})-[:HAS_SESSION]->(:Session {id, last_seq, harness, project, …})
+//! (:Project {id})-[:HAS_SESSION]->(:Session {id, last_seq, harness, project, owner, …})
 //! (:Session)-[:HAS_FIRST_EVENT]->(:Event)   (:Session)-[:LAST_EVENT]->(:Event)
-//! (:Event {id, session_id, seq, position, kind, harness, project, occurred_at, json})-[:NEXT]->(:Event)
+//! (:Event {id, session_id, seq, position, kind, harness, project, owner, occurred_at, json})-[:NEXT]->(:Event)
 //! (:Note {key, scope, path, json, search_text, version, …})-[:DERIVED_FROM]->(:Event)
 //! (:Note)-[:PREVIOUS_VERSION]->(:NoteVersion {key, version, json})-[:PREVIOUS_VERSION]->(:NoteVersion)
 //! (:Watermark {name, position})   (:Counter {name: 'events', position})
@@ -69,7 +69,7 @@ REMOVE s._lock
 WITH s
 OPTIONAL MATCH (s)-[:LAST_EVENT]->(last:Event)
 RETURN s.id AS id, s.last_seq AS last_seq, last.id AS last_id, s.harness AS harness,
-       s.project AS project, s.started_s AS started_s, s.started_ns AS started_ns,
+       s.project AS project, s.owner AS owner, s.started_s AS started_s, s.started_ns AS started_ns,
        s.last_s AS last_s, s.last_ns AS last_ns";
 
 /// [`LOCK_COUNTER`] and [`LOCK_SESSIONS`] in one statement, in that order (one round trip fewer
@@ -88,7 +88,7 @@ REMOVE s._lock
 WITH position, s
 OPTIONAL MATCH (s)-[:LAST_EVENT]->(last:Event)
 RETURN position, s.id AS id, s.last_seq AS last_seq, last.id AS last_id, s.harness AS harness,
-       s.project AS project, s.started_s AS started_s, s.started_ns AS started_ns,
+       s.project AS project, s.owner AS owner, s.started_s AS started_s, s.started_ns AS started_ns,
        s.last_s AS last_s, s.last_ns AS last_ns";
 
 /// Writes a batch in one statement: creates the new events (seqs and positions computed under the
@@ -102,8 +102,8 @@ pub(crate) const CREATE_EVENTS: &str = "
 UNWIND range(0, size($ids) - 1) AS i
 CREATE (e:Event {
   id: $ids[i], session_id: $event_sessions[i], seq: $seqs[i], position: $first_position + i,
-  kind: $kinds[i], harness: $harnesses[i], project: $projects[i], occurred_at: $occurred[i],
-  json: $jsons[i]
+  kind: $kinds[i], harness: $harnesses[i], project: $projects[i], owner: $owners[i],
+  occurred_at: $occurred[i], json: $jsons[i]
 })
 WITH collect(e) AS created
 CALL (created) {
@@ -132,7 +132,7 @@ CALL (created) {
   }
   WITH s, u, created[u.last] AS e
   CREATE (s)-[:LAST_EVENT]->(e)
-  SET s.last_seq = u.last_seq, s.harness = u.harness, s.project = u.project,
+  SET s.last_seq = u.last_seq, s.harness = u.harness, s.project = u.project, s.owner = u.owner,
       s.started_s = u.started_s, s.started_ns = u.started_ns, s.last_s = u.last_s, s.last_ns = u.last_ns
 }
 CALL () {
@@ -175,7 +175,7 @@ ORDER BY i";
 pub(crate) const SESSIONS: &str = "
 MATCH (s:Session)
 WHERE s.last_seq > 0
-RETURN s.id AS id, s.harness AS harness, s.project AS project, s.last_seq AS events,
+RETURN s.id AS id, s.harness AS harness, s.project AS project, s.owner AS owner, s.last_seq AS events,
        s.started_s AS started_s, s.started_ns AS started_ns, s.last_s AS last_s, s.last_ns AS last_ns";
 
 /// Creates (or finds) and write-locks a note, and reads its current version.
@@ -410,8 +410,8 @@ WITH count(*) AS done
 MATCH (c:Counter {name: $name})
 SET c.position = CASE WHEN c.position < $position THEN $position ELSE c.position END";
 
-/// Events whose search text matches a Lucene query, in the asked session, project and harness,
-/// in the order given.
+/// Events whose search text matches a Lucene query, in the asked session, project, harness and
+/// owner, in the order given.
 macro_rules! search_events {
     ($order:literal) => {
         concat!(
@@ -420,6 +420,7 @@ CALL db.index.fulltext.queryNodes($index, $query) YIELD node, score
 WHERE ($session IS NULL OR node.session_id = $session)
   AND ($project IS NULL OR node.project = $project)
   AND ($harness IS NULL OR node.harness = $harness)
+  AND ($owner IS NULL OR node.owner = $owner)
 RETURN node.seq AS seq, node.position AS position, node.json AS json, score
 ORDER BY ",
             $order,
@@ -435,12 +436,13 @@ pub(crate) const SEARCH_EVENTS: &str = search_events!("score DESC, position DESC
 /// The same, newest first.
 pub(crate) const SEARCH_EVENTS_NEWEST: &str = search_events!("position DESC");
 
-/// Events in the asked session, project and harness, newest first.
+/// Events in the asked session, project, harness and owner, newest first.
 pub(crate) const FILTER_EVENTS: &str = "
 MATCH (e:Event)
 WHERE ($session IS NULL OR e.session_id = $session)
   AND ($project IS NULL OR e.project = $project)
   AND ($harness IS NULL OR e.harness = $harness)
+  AND ($owner IS NULL OR e.owner = $owner)
 RETURN e.seq AS seq, e.position AS position, e.json AS json
 ORDER BY e.position DESC
 LIMIT $limit";
@@ -454,14 +456,15 @@ MATCH (e:Event {position: row.position})
 SET e.vector_model = $model, e.vector = row.vector
 RETURN count(e) AS kept";
 
-/// The events passing the session, project and harness filters whose embedding by `$model` is
-/// closest to `$vector` (scored `(1 + cos) / 2`), best first, newest first among equals.
+/// The events passing the session, project, harness and owner filters whose embedding by
+/// `$model` is closest to `$vector` (scored `(1 + cos) / 2`), best first, newest first among equals.
 pub(crate) const SEARCH_EVENT_VECTORS: &str = "
 MATCH (e:Event)
 WHERE e.vector_model = $model AND size(e.vector) = size($vector)
   AND ($session IS NULL OR e.session_id = $session)
   AND ($project IS NULL OR e.project = $project)
   AND ($harness IS NULL OR e.harness = $harness)
+  AND ($owner IS NULL OR e.owner = $owner)
 WITH e, vector.similarity.cosine(e.vector, $vector) AS score
 ORDER BY score DESC, e.position DESC
 LIMIT $limit

@@ -358,6 +358,9 @@ impl Neo4jStore {
                 (None, None) => Link::First,
             };
             state.harness.get_or_insert_with(|| event.harness.name.clone());
+            if state.owner.is_none() {
+                state.owner.clone_from(&event.owner);
+            }
             if state.project.is_none()
                 && let Some(project) = &event.project
             {
@@ -381,6 +384,7 @@ impl Neo4jStore {
                 kind: event.kind.as_str(),
                 harness: event.harness.name.as_str(),
                 project: event.project.as_deref(),
+                owner: event.owner.as_deref(),
                 occurred_at: event.occurred_at.to_rfc3339(),
                 json,
             };
@@ -546,6 +550,7 @@ impl Neo4jStore {
             q.param("session", filter.session.as_ref().map(|s| s.as_str().to_owned()))
                 .param("project", filter.project.clone())
                 .param("harness", filter.harness.clone())
+                .param("owner", filter.owner.clone())
                 .param("limit", limit)
         };
         let mut hits = Vec::new();
@@ -633,6 +638,7 @@ impl Neo4jStore {
             .param("session", filter.session.as_ref().map(|s| s.as_str().to_owned()))
             .param("project", filter.project.clone())
             .param("harness", filter.harness.clone())
+            .param("owner", filter.owner.clone())
             .param("limit", if timed { i64::MAX } else { clamp(search.limit) });
         let mut hits = Vec::new();
         for row in self.fetch(op, q).await? {
@@ -853,6 +859,7 @@ struct SessionState {
     last_id: Option<String>,
     harness: Option<String>,
     project: Option<String>,
+    owner: Option<String>,
     started: Option<(i64, i64)>,
     last: Option<(i64, i64)>,
 }
@@ -867,6 +874,7 @@ impl SessionState {
             last_id: get(op, row, "last_id")?,
             harness: get(op, row, "harness")?,
             project: get(op, row, "project")?,
+            owner: get(op, row, "owner")?,
             started: pair("started_s", "started_ns")?,
             last: pair("last_s", "last_ns")?,
         })
@@ -882,6 +890,7 @@ impl SessionState {
             ("last_seq", self.last_seq.into()),
             ("harness", self.harness.clone().into()),
             ("project", self.project.clone().into()),
+            ("owner", self.owner.clone().into()),
             ("started_s", started_s.into()),
             ("started_ns", started_ns.into()),
             ("last_s", last_s.into()),
@@ -1012,6 +1021,7 @@ impl MemoryStore for Neo4jStore {
                     key: SessionKey(get(op, &row, "id")?),
                     harness: get(op, &row, "harness")?,
                     project: get(op, &row, "project")?,
+                    owner: get(op, &row, "owner")?,
                     started_at: time(op, &row, "started_s", "started_ns")?,
                     last_at: time(op, &row, "last_s", "last_ns")?,
                     events: to_u64(op, get(op, &row, "events")?)?,

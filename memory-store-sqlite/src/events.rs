@@ -26,6 +26,7 @@ fn join_time(secs: i64, nanos: i64) -> Result<DateTime<Utc>, StoreError> {
 struct SessionRow {
     harness: String,
     project: Option<String>,
+    owner: Option<String>,
     started: (i64, i64),
     last: (i64, i64),
     events: i64,
@@ -35,14 +36,15 @@ struct SessionRow {
 pub(crate) fn append(conn: &Connection, events: &[HookEvent]) -> Result<Vec<Appended>, StoreError> {
     let mut find = conn.prepare_cached("SELECT session, seq FROM events WHERE id = ?1")?;
     let mut session_row = conn.prepare_cached(
-        "SELECT harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions WHERE key = ?1",
+        "SELECT harness, project, owner, started_s, started_ns, last_s, last_ns, events FROM sessions WHERE key = ?1",
     )?;
     let mut insert =
         conn.prepare_cached("INSERT INTO events (id, session, seq, event) VALUES (?1, ?2, ?3, ?4)")?;
     let mut upsert = conn.prepare_cached(
-        "INSERT INTO sessions (key, harness, project, started_s, started_ns, last_s, last_ns, events)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT (key) DO UPDATE SET project = excluded.project, started_s = excluded.started_s,
+        "INSERT INTO sessions (key, harness, project, owner, started_s, started_ns, last_s, last_ns, events)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (key) DO UPDATE SET project = excluded.project, owner = excluded.owner,
+             started_s = excluded.started_s,
              started_ns = excluded.started_ns, last_s = excluded.last_s, last_ns = excluded.last_ns,
              events = excluded.events",
     )?;
@@ -66,15 +68,17 @@ pub(crate) fn append(conn: &Connection, events: &[HookEvent]) -> Result<Vec<Appe
                 Ok(SessionRow {
                     harness: row.get(0)?,
                     project: row.get(1)?,
-                    started: (row.get(2)?, row.get(3)?),
-                    last: (row.get(4)?, row.get(5)?),
-                    events: row.get(6)?,
+                    owner: row.get(2)?,
+                    started: (row.get(3)?, row.get(4)?),
+                    last: (row.get(5)?, row.get(6)?),
+                    events: row.get(7)?,
                 })
             })
             .optional()?;
         let row = match row {
             Some(mut row) => {
                 row.project = row.project.or_else(|| event.project.clone());
+                row.owner = row.owner.or_else(|| event.owner.clone());
                 row.started = row.started.min(at);
                 row.last = row.last.max(at);
                 row.events += 1;
@@ -83,6 +87,7 @@ pub(crate) fn append(conn: &Connection, events: &[HookEvent]) -> Result<Vec<Appe
             None => SessionRow {
                 harness: event.harness.name.clone(),
                 project: event.project.clone(),
+                owner: event.owner.clone(),
                 started: at,
                 last: at,
                 events: 1,
@@ -94,6 +99,7 @@ pub(crate) fn append(conn: &Connection, events: &[HookEvent]) -> Result<Vec<Appe
             event.session.as_str(),
             row.harness,
             row.project,
+            row.owner,
             row.started.0,
             row.started.1,
             row.last.0,
@@ -174,7 +180,7 @@ pub(crate) fn by_id(conn: &Connection, ids: &[EventId]) -> Result<Vec<StoredEven
 /// Every session, most recently active first.
 pub(crate) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
+        "SELECT key, harness, project, owner, started_s, started_ns, last_s, last_ns, events FROM sessions
          ORDER BY last_s DESC, last_ns DESC, key",
     )?;
     let rows = stmt.query_map([], listed_session)?.collect::<rusqlite::Result<Vec<_>>>()?;
@@ -182,7 +188,7 @@ pub(crate) fn sessions(conn: &Connection) -> Result<Vec<SessionInfo>, StoreError
 }
 
 const PROJECT_SESSIONS: &str =
-    "SELECT key, harness, project, started_s, started_ns, last_s, last_ns, events FROM sessions
+    "SELECT key, harness, project, owner, started_s, started_ns, last_s, last_ns, events FROM sessions
      WHERE project = ?1 ORDER BY last_s DESC, last_ns DESC, key LIMIT ?2";
 
 /// The sessions of one project, most recently active first, at most `limit`: the first `limit`
@@ -202,27 +208,29 @@ pub(crate) fn project_sessions(
     rows.into_iter().map(session_info).collect()
 }
 
-/// A row of `sessions` as read: key, harness, project, start and last times, event count.
-type ListedSession = (String, String, Option<String>, (i64, i64), (i64, i64), i64);
+/// A row of `sessions` as read: key, harness, project, owner, start and last times, event count.
+type ListedSession = (String, String, Option<String>, Option<String>, (i64, i64), (i64, i64), i64);
 
 fn listed_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedSession> {
     Ok((
         row.get(0)?,
         row.get(1)?,
         row.get(2)?,
-        (row.get(3)?, row.get(4)?),
-        (row.get(5)?, row.get(6)?),
-        row.get(7)?,
+        row.get(3)?,
+        (row.get(4)?, row.get(5)?),
+        (row.get(6)?, row.get(7)?),
+        row.get(8)?,
     ))
 }
 
 fn session_info(
-    (key, harness, project, started, last, events): ListedSession,
+    (key, harness, project, owner, started, last, events): ListedSession,
 ) -> Result<SessionInfo, StoreError> {
     Ok(SessionInfo {
         key: SessionKey(key),
         harness,
         project,
+        owner,
         started_at: join_time(started.0, started.1)?,
         last_at: join_time(last.0, last.1)?,
         events: events as u64,

@@ -218,13 +218,17 @@ CREATE TRIGGER IF NOT EXISTS event_embeddings_follow AFTER DELETE ON events BEGI
     DELETE FROM event_embeddings WHERE position = old.position;
 END;
 "#,
+    // Whose each session is: the owner of its first event that had one (`sessions.owner`, added by
+    // [`add_owners`]: a column cannot be added "if not exists"). Events recorded before events
+    // carried an owner have none, so nothing is filled in.
+    "",
     // The table of topics grew (`memory_core::search::concepts`): every note's topics are filled
     // in again ([`TOPICS_GREW_VERSION`]).
     "",
 ];
 
 /// The migration after which every note's topics are filled in again, from a larger table.
-const TOPICS_GREW_VERSION: i64 = 13;
+const TOPICS_GREW_VERSION: i64 = 14;
 
 /// The migration that adds `notes.concepts`, after which every note's topics are filled in.
 const CONCEPTS_VERSION: i64 = 6;
@@ -247,6 +251,22 @@ CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
     VALUES (new.id, new.path, new.title, new.description, new.tags, new.body, new.concepts);
 END;
 "#;
+
+/// The migration that adds `sessions.owner`.
+const OWNERS_VERSION: i64 = 13;
+
+/// Adds `sessions.owner` unless the table has it.
+fn add_owners(conn: &Connection) -> Result<(), StoreError> {
+    let has: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info('sessions') WHERE name = 'owner')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !has {
+        conn.execute_batch("ALTER TABLE sessions ADD COLUMN owner TEXT;")?;
+    }
+    Ok(())
+}
 
 /// The migration that adds `note_codes`, after which the codes of stored vectors are computed.
 const CODES_VERSION: i64 = 4;
@@ -280,6 +300,9 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         }
         if version == BLOCKS_VERSION {
             crate::embeddings::fill_blocks(&tx)?;
+        }
+        if version == OWNERS_VERSION {
+            add_owners(&tx)?;
         }
         if version == CONCEPTS_VERSION {
             crate::notes::fill_concepts(&tx)?;

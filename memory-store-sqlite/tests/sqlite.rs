@@ -205,6 +205,30 @@ fn opening_twice_is_idempotent_and_cheap() {
     assert!(notes.is_empty(), "a fresh database has no notes");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_stored_before_owners_were_kept_read_without_one_and_new_ones_keep_theirs() {
+    let (_dir, path) = temp_db();
+    let (old, new) = (session("before-owners"), session("with-owner"));
+    open(&path).append(&[event(&old, "a", 1)]).await.expect("append");
+    // The database as the release before owners left it.
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute_batch(
+        "ALTER TABLE sessions DROP COLUMN owner; DELETE FROM schema_version WHERE version >= 13; PRAGMA user_version = 12;",
+    )
+    .expect("downgrade");
+    drop(conn);
+    let store = open(&path);
+    assert_eq!(header_user_version(&path), SCHEMA_VERSION);
+    let mut owned = event(&new, "b", 2);
+    owned.owner = Some("sam@example.com".to_owned());
+    store.append(&[owned.clone(), event(&old, "c", 3)]).await.expect("append");
+    let sessions = store.sessions().await.expect("sessions");
+    let owner = |key| sessions.iter().find(|s| s.key == key).map(|s| s.owner.clone());
+    assert_eq!(owner(old), Some(None), "a session of events without an owner has none");
+    assert_eq!(owner(new.clone()), Some(Some("sam@example.com".to_owned())));
+    assert_eq!(store.timeline(&new, 0, 1).await.expect("timeline")[0].event, owned);
+}
+
 /// Reads `PRAGMA user_version` through a separate connection (the WAL included).
 fn header_user_version(path: &Path) -> i64 {
     let conn = rusqlite::Connection::open(path).expect("open");
@@ -745,7 +769,7 @@ async fn notes_written_before_the_topics_grew_are_found_by_the_new_topics() {
     let conn = rusqlite::Connection::open(&path).expect("open");
     conn.execute_batch(
         "UPDATE notes SET concepts = '';
-         DELETE FROM schema_version WHERE version >= 13; PRAGMA user_version = 12;",
+         DELETE FROM schema_version WHERE version >= 14; PRAGMA user_version = 13;",
     )
     .expect("downgrade");
     drop(conn);

@@ -38,6 +38,7 @@ pub async fn run_conformance(store: &dyn MemoryStore) {
     commit_applies_changes_and_watermark(store).await;
     prune_removes_an_old_distilled_prefix_of_each_session(store).await;
     search_events_ranks_filters_and_matches_phrases(store).await;
+    events_keep_their_owner_and_filter_by_it(store).await;
     forget_removes_events_sessions_and_notes(store).await;
     leases_are_single_flight(store).await;
     machines_are_listed_with_their_latest_write(store).await;
@@ -917,6 +918,55 @@ pub async fn search_events_ranks_filters_and_matches_phrases(store: &dyn MemoryS
     );
     assert!(search(EventQuery::search("the of and", in_a.clone(), 10)).await.is_empty(), "stop words only");
     assert!(search(EventQuery::phrase("  ", in_a, 10)).await.is_empty(), "no words, no hits");
+}
+
+/// An event's owner round-trips through every read (by id, timeline, position, search); a
+/// session is listed with the owner of its first event that had one; filtering by owner, with
+/// text or without, returns that person's events only, never an event that records no owner.
+pub async fn events_keep_their_owner_and_filter_by_it(store: &dyn MemoryStore) {
+    let tag = marker("o");
+    let (alice, bob) = (unique("alice"), unique("bob"));
+    let (a, b) = (session("owner-a"), session("owner-b"));
+    let mut nobody = said(&a, "o0", 1, &format!("{tag} before anyone was configured"), None);
+    nobody.owner = None;
+    let owned = |key: &SessionKey, seed: &str, secs: i64, owner: &str| {
+        let mut e = said(key, seed, secs, &format!("{tag} deploy by {seed}"), None);
+        e.owner = Some(owner.to_owned());
+        e
+    };
+    let (a1, a2, b1) = (owned(&a, "o1", 2, &alice), owned(&a, "o2", 3, &alice), owned(&b, "o3", 4, &bob));
+    let all = [nobody.clone(), a1.clone(), a2.clone(), b1.clone()];
+    ok(store.append(&all).await, "append");
+
+    let ids: Vec<EventId> = all.iter().map(|e| e.id.clone()).collect();
+    let read = own_positions(store, &ids).await;
+    let owners: Vec<Option<&str>> = read.iter().map(|s| s.event.owner.as_deref()).collect();
+    assert_eq!(owners, [None, Some(alice.as_str()), Some(alice.as_str()), Some(bob.as_str())], "by id");
+    let timeline = ok(store.timeline(&a, 0, 10).await, "timeline");
+    assert_eq!(timeline.iter().map(|s| &s.event).collect::<Vec<_>>(), [&nobody, &a1, &a2], "timeline");
+    let after = ok(store.events_after(read[0].position - 1, 4).await, "events_after");
+    assert!(after.iter().any(|s| s.event == b1), "events_after carries the owner: {after:?}");
+    let sessions = ok(store.sessions().await, "sessions");
+    let owner_of = |key: &SessionKey| sessions.iter().find(|s| s.key == *key).and_then(|s| s.owner.clone());
+    assert_eq!(owner_of(&a), Some(alice.clone()), "a session's owner is its first event's that had one");
+    assert_eq!(owner_of(&b), Some(bob.clone()));
+
+    let search = |q: EventQuery| async move { ok(store.search_events(&q).await, "search_events") };
+    let of = |owner: &str| EventFilter { owner: Some(owner.to_owned()), ..EventFilter::all() };
+    let found = |hits: Vec<memory_core::EventHit>| hit_ids(&hits).into_iter().collect::<BTreeSet<_>>();
+    let alices: BTreeSet<EventId> = [a1.id.clone(), a2.id.clone()].into();
+    assert_eq!(found(search(EventQuery::filtered(of(&alice), 10)).await), alices, "by owner alone");
+    assert_eq!(found(search(EventQuery::search(tag.clone(), of(&alice), 10)).await), alices, "with text");
+    assert_eq!(
+        hit_ids(&search(EventQuery::search(format!("{tag} deploy"), of(&bob), 10)).await),
+        std::slice::from_ref(&b1.id),
+        "only the asked owner's"
+    );
+    let in_a = EventFilter { session: Some(a.clone()), ..of(&bob) };
+    assert!(search(EventQuery::filtered(in_a, 10)).await.is_empty(), "every condition must hold");
+    assert!(search(EventQuery::filtered(of(&unique("carol")), 10)).await.is_empty(), "nobody's events");
+    let everyone = found(search(EventQuery::search(tag, EventFilter::all(), 10)).await);
+    assert_eq!(everyone, ids.into_iter().collect(), "no owner filter: every event");
 }
 
 /// `forget` deletes events by id, whole sessions and notes with their history for good: none is

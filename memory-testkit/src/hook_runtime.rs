@@ -39,6 +39,7 @@ mod dream;
 mod inject;
 mod input;
 mod journal;
+mod owner;
 
 pub use capture::paused_and_excluded_sessions_record_nothing;
 pub use deadline::{
@@ -58,6 +59,7 @@ pub use journal::{
     journaled_events_are_delivered_in_order, killed_writes_are_recovered_or_removed,
     large_events_do_not_hold_up_small_ones, no_event_lost_under_contention,
 };
+pub use owner::every_event_records_the_configured_owner;
 
 /// What the suite needs from an adapter's tests: the adapter, payloads of its harness's shape, and
 /// the store hooks write to.
@@ -127,6 +129,7 @@ macro_rules! __hook_runtime_behaviours {
             a_backlog_starts_the_dream_without_a_session_end,
             hooks_ending_sessions_at_once_start_one_dream,
             paused_and_excluded_sessions_record_nothing,
+            every_event_records_the_configured_owner,
         );
     };
 }

@@ -103,11 +103,12 @@ pub fn arb_event() -> impl Strategy<Value = HookEvent> {
         proptest::option::of("/[a-z/]{1,30}\\.jsonl".prop_map(|path| TranscriptRef { path })),
         proptest::option::of("[0-9.]{1,8}"),
         proptest::option::of(any::<bool>()),
+        proptest::option::of("[a-z0-9.-]{1,12}@[a-z0-9.-]{1,12}"),
     );
     (required, optional).prop_map(
         |(
             (id, harness, session_id, kind, at, raw),
-            (cwd, project, prompt, tool, model, transcript, version, context_kept),
+            (cwd, project, prompt, tool, model, transcript, version, context_kept, owner),
         )| {
             let mut event = HookEvent::new(
                 id,
@@ -125,6 +126,7 @@ pub fn arb_event() -> impl Strategy<Value = HookEvent> {
             event.model = model;
             event.transcript = transcript;
             event.context_kept = context_kept;
+            event.owner = owner;
             event
         },
     )

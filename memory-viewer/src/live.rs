@@ -96,6 +96,7 @@ pub(crate) async fn stream(
                         key: e.session.clone(),
                         harness: e.harness.name.clone(),
                         project: e.project.clone(),
+                        owner: e.owner.clone(),
                         started_at: e.occurred_at,
                         last_at: e.occurred_at,
                         events: stored.seq,

@@ -625,6 +625,7 @@ pub(crate) async fn search(State(state): State<Shared>, Query(f): Query<SearchFo
         session: None,
         project: project.map(str::to_owned),
         harness: harness.map(str::to_owned),
+        owner: None,
         since,
         until,
     };

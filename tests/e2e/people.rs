@@ -1,7 +1,8 @@
 //! Two people sharing one project's notes through a team server (a real Neo4j server of this
 //! test), each with their own embedded store: the server holds their published project notes and
 //! nothing else; each sees the other's items attributed, never the other's profile or sessions;
-//! a forget takes one person's item off the server and out of the other's memory.
+//! a forget takes one person's item off the server and out of the other's memory. And every
+//! event records its owner, each person's own, from their config or from what `install` found.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -257,4 +258,47 @@ fn joining_an_unreachable_team_server_keeps_the_settings_and_says_so() {
     // The hooks go on as before: nothing of theirs reaches for the server.
     let run = m.hook("claude", &app, &claude("solo-2", &app, "SessionStart", json!({ "source": "startup" })));
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    // The owner `join` wrote is whose the events are from then on.
+    let sessions = m.run_json(&["sessions"]);
+    let owner = |id: &str| {
+        let listed = sessions.as_array().unwrap().iter().find(|s| s["key"].as_str().unwrap().ends_with(id));
+        listed.unwrap_or_else(|| panic!("{id}: {sessions:#}")).get("owner").cloned()
+    };
+    assert_eq!((owner("solo-1"), owner("solo-2")), (None, Some(json!(ALICE))), "{sessions:#}");
+}
+
+/// Every event records whose it is, each person's own: one named in the config file, the other
+/// git's `user.email`, which `install` recorded (a hook starts no process to learn it). The
+/// person reads it back in their sessions and history.
+#[test]
+fn every_event_records_its_owner_from_the_config_or_from_install() {
+    let (alice, bob) = (Machine::new(), Machine::new());
+    alice.write_config(&format!("[dream]\nauto = false\n[user]\nowner = \"{ALICE}\"\n"));
+    bob.write_dream_config("auto = false");
+    std::fs::write(bob.dir.path().join(".gitconfig"), format!("[user]\n\temail = {BOB}\n")).unwrap();
+    let out = bob
+        .command(&["install", "--harness", "claude", "--no-model"])
+        .env_remove("GIT_CONFIG_GLOBAL")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && said.contains(BOB), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    let config = std::fs::read_to_string(bob.dir.path().join("config.toml")).unwrap();
+    assert!(config.starts_with("[hook]\ndeadline_ms = 5000\n") && config.contains(BOB), "{config}");
+
+    for (m, who, other) in [(&alice, ALICE, BOB), (&bob, BOB, ALICE)] {
+        let app = m.project("shop");
+        let id = format!("{}-1", &who[..3]);
+        session(m, &app, &id, &["Deploy the shop with flyctl from main."]);
+        let sessions = m.run_json(&["sessions"]);
+        assert_eq!(sessions[0]["owner"], json!(who), "{sessions:#}");
+        let found = json_in(m, &app, &[], &["search", "flyctl deploy", "--events"]);
+        let hits = found["events"].as_array().unwrap();
+        assert!(!hits.is_empty() && hits.iter().all(|h| h["owner"] == json!(who)), "{found:#}");
+        let timeline = m.run_json(&["timeline", &format!("claude:{id}")]);
+        let events = timeline.as_array().unwrap();
+        assert!(events.len() >= 3, "{timeline:#}");
+        assert!(events.iter().all(|e| e["event"]["owner"] == json!(who)), "{timeline:#}");
+        assert!(!timeline.to_string().contains(other));
+    }
 }

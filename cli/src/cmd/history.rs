@@ -57,6 +57,7 @@ impl HistoryArgs {
             session: self.session.as_ref().map(|s| SessionKey(s.trim().to_owned())),
             project,
             harness: self.harness.as_ref().map(|h| h.to_ascii_lowercase()),
+            owner: None,
             since: self.since.as_deref().map(parse_when).transpose()?,
             until: self.until.as_deref().map(parse_when).transpose()?,
         };
@@ -233,12 +234,12 @@ pub(crate) fn listed_json(listed: &Listed, query: &str, project: Option<&str>) -
     out
 }
 
-/// An event hit as JSON: the event's place, an excerpt around the words asked for, its text (the
-/// first [`TEXT_CHARS`]), its score and its readable relevance.
+/// An event hit as JSON: the event's place, whose it is when it records that, an excerpt around
+/// the words asked for, its text (the first [`TEXT_CHARS`]), its score and its readable relevance.
 pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Option<&str>) -> Value {
     let e = &hit.event.event;
     let text = event_text(e);
-    json!({
+    let mut out = json!({
         "id": e.id.as_str(),
         "session": e.session.as_str(),
         "seq": hit.event.seq,
@@ -251,7 +252,11 @@ pub(crate) fn hit_json(hit: &EventHit, query: &str, relevance: f64, project: Opt
         "matched_terms": hit.matched_terms,
         "excerpt": memory_core::search::excerpt(&text, &expand(query), 160),
         "text": crate::output::clip(text.trim(), TEXT_CHARS),
-    })
+    });
+    if let Some(owner) = &e.owner {
+        out["owner"] = json!(owner);
+    }
+    out
 }
 
 /// Most characters of an event's text a JSON hit carries whole.

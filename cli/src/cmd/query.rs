@@ -746,6 +746,7 @@ mod tests {
             key: SessionKey(key.to_owned()),
             harness: harness.to_owned(),
             project: project.map(str::to_owned),
+            owner: None,
             started_at: at("2026-11-30T14:02:00Z"),
             last_at: at(last),
             events,

@@ -27,7 +27,8 @@ pub(crate) enum TeamCommand {
         /// else set AGENT_MEMORY_TEAM_PASSWORD where the dream runs.
         #[arg(long)]
         password_stdin: bool,
-        /// Who your notes are from, as the team reads it (default: git's user.email here).
+        /// Who you are, as the team reads your notes and every event records it (`[user] owner`;
+        /// default: the one set, else git's user.email here).
         #[arg(long)]
         owner: Option<String>,
     },
@@ -69,8 +70,10 @@ pub(crate) async fn run(command: TeamCommand, json: bool) -> anyhow::Result<Exit
                 .validate()
                 .map_err(|e| anyhow::anyhow!("not a team server address: {e}"))?;
             let password = password_stdin.then(read_password).transpose()?;
-            let owner =
-                owner.or_else(|| config.team.owner.clone()).or_else(|| team::git_email(Some(&here.root)));
+            // Written as `[user] owner`, which every event records too.
+            let owner = owner
+                .or_else(|| config.user.owner.clone())
+                .or_else(|| memory_hook::owner::git_email(Some(&here.root)));
             let setup = Setup {
                 uri: Some(&uri),
                 username: username.as_deref(),

@@ -294,6 +294,9 @@ pub(crate) struct Plan {
     /// The embedding model (install).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) model: Option<ModelOutcome>,
+    /// Whose events these are, as every event records it (install; see `memory_hook::owner`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) owner: Option<String>,
     /// Where the memory stays (uninstall).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) data_dir: Option<PathBuf>,
@@ -317,6 +320,7 @@ impl Plan {
             no_mcp: false,
             not_found: Vec::new(),
             model: None,
+            owner: None,
             data_dir: None,
             on_server: false,
         }

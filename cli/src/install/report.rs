@@ -13,6 +13,12 @@ pub(crate) fn render(plan: &Plan, verbose: bool) -> String {
     if let Some(model) = &plan.model {
         let _ = writeln!(out, "\n{}", model_line(model));
     }
+    if let Some(owner) = &plan.owner {
+        let _ = writeln!(
+            out,
+            "\nYour events record you as {owner}; `[user] owner` in the config file names someone else."
+        );
+    }
     if plan.action == Action::Uninstall
         && let Some(dir) = &plan.data_dir
     {

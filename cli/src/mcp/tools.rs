@@ -343,7 +343,7 @@ pub(crate) async fn sessions(m: &Memory, p: SessionsParams) -> ToolResult {
         .iter()
         .zip(titles)
         .map(|(s, title)| {
-            json!({
+            let mut listed = json!({
                 "session": s.key.as_str(),
                 "title": title,
                 "harness": s.harness,
@@ -351,7 +351,11 @@ pub(crate) async fn sessions(m: &Memory, p: SessionsParams) -> ToolResult {
                 "started_at": s.started_at,
                 "last_at": s.last_at,
                 "events": s.events,
-            })
+            });
+            if let Some(owner) = &s.owner {
+                listed["owner"] = json!(owner);
+            }
+            listed
         })
         .collect();
     Ok(json!({ "count": listed.len(), "sessions": listed }))
@@ -369,6 +373,7 @@ pub(crate) async fn history(m: &Memory, p: HistoryParams) -> ToolResult {
         session: p.session.as_ref().map(|s| SessionKey(s.trim().to_owned())),
         project: p.project.as_deref().map(|t| project_id(m, &catalog, t)).transpose()?,
         harness: harness(p.harness.as_ref())?,
+        owner: None,
         since: when(p.since.as_ref())?,
         until: when(p.until.as_ref())?,
     };

@@ -96,7 +96,7 @@ pub fn maximal_payload_meets_the_deadline(fixtures: &dyn HookFixtures) {
 /// delivery once.
 pub fn caught_payloads_are_handed_off_and_journaled(fixtures: &dyn HookFixtures) {
     let bench = Bench::new(fixtures);
-    bench.configure("[hook]\ndeadline_ms = 1\ninject_deadline_ms = 1\n");
+    bench.configure("[hook]\ndeadline_ms = 1\ninject_deadline_ms = 1\n[user]\nowner = \"sam@example.com\"\n");
     let (id, key) = bench.session("handed-off");
     let mut payload = fixtures.tool_call(&id, bench.cwd(), "cargo doc");
     // Slow to parse and redact, so the deadline passes before the event is ready.
@@ -124,6 +124,7 @@ pub fn caught_payloads_are_handed_off_and_journaled(fixtures: &dyn HookFixtures)
         panic!("the hand-off journals one event, found {}: {:?}", journaled.len(), ran.handed_off)
     };
     assert_eq!((&event.session, &event.kind), (&key, &kind), "the journal holds the handed-off event");
+    assert_eq!(event.owner.as_deref(), Some("sam@example.com"), "stamped with its owner");
     bench.drain_all();
     let stored: Vec<_> = bench.timeline(&key).into_iter().map(|e| e.event.id).collect();
     assert_eq!(

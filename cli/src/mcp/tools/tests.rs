@@ -186,9 +186,11 @@ fn said(session: &str, id: char, minute: u32, prompt: &str) -> HookEvent {
 #[tokio::test]
 async fn sessions_and_history_answer_what_we_tried_last_time() {
     let (m, store, _dir) = memory();
+    let mut owned = said("claude:s1", 'a', 1, "the postgres migration failed with a lock timeout");
+    owned.owner = Some("sam@example.com".to_owned());
     store
         .append(&[
-            said("claude:s1", 'a', 1, "the postgres migration failed with a lock timeout"),
+            owned,
             said("codex:s2", 'b', 2, "retry the postgres migration with a longer lock timeout"),
             said("codex:s2", 'c', 3, "write the changelog"),
         ])
@@ -202,6 +204,8 @@ async fn sessions_and_history_answer_what_we_tried_last_time() {
         json!("retry the postgres migration with a longer lock timeout"),
         "a session's first prompt is its title"
     );
+    assert_eq!(listed["sessions"][1]["owner"], json!("sam@example.com"), "whose, where recorded");
+    assert!(listed["sessions"][0].get("owner").is_none(), "{listed:#}");
     let by_start = TimelineParams { session: "claude:s".to_owned(), limit: None, after_seq: None };
     assert_eq!(timeline(&m, by_start).await.unwrap()["session"], json!("claude:s1"));
     let ambiguous = TimelineParams { session: "s".to_owned(), limit: None, after_seq: None };
@@ -221,6 +225,10 @@ async fn sessions_and_history_answer_what_we_tried_last_time() {
     assert!(found["hits"][1]["relevance"].as_f64().unwrap() > 0.0);
     assert!(found["hits"][0]["excerpt"].as_str().unwrap().contains("migration"), "{found:#}");
     assert!(found["hits"][0]["summary"].as_str().unwrap().starts_with("prompt: "), "{found:#}");
+    let owners: Vec<(&Value, Option<&Value>)> =
+        found["hits"].as_array().unwrap().iter().map(|h| (&h["session"], h.get("owner"))).collect();
+    assert!(owners.contains(&(&json!("claude:s1"), Some(&json!("sam@example.com")))), "{found:#}");
+    assert!(owners.contains(&(&json!("codex:s2"), None)), "{found:#}");
     let later = HistoryParams {
         query: "migration".to_owned(),
         since: Some("2026-03-01T09:02:00Z".to_owned()),
