@@ -93,6 +93,11 @@ pub struct TeamConfig {
     pub database: Option<String>,
     /// The projects whose notes are shared there, by name or id. No other project's notes go.
     pub projects: Vec<String>,
+    /// The name `team join --owner` wrote here before `[user] owner` existed: still read, as the
+    /// owner while `[user] owner` is unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub owner: Option<String>,
 }
 
 impl TeamConfig {

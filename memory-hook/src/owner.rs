@@ -11,10 +11,11 @@ use std::path::Path;
 use crate::config::Config;
 use crate::error::Result;
 
-/// The owner this memory's events record: `[user] owner`, else the `[user] git_email` recorded
-/// at install, else `None`. Blank values count as unset.
+/// The owner this memory's events record: `[user] owner`, else the `[team] owner` an earlier
+/// `team join --owner` wrote, else the `[user] git_email` recorded at install, else `None`.
+/// Blank values count as unset.
 pub fn of(config: &Config) -> Option<&str> {
-    given(&config.user.owner).or_else(|| given(&config.user.git_email))
+    given(&config.user.owner).or_else(|| given(&config.team.owner)).or_else(|| given(&config.user.git_email))
 }
 
 fn given(value: &Option<String>) -> Option<&str> {
@@ -76,6 +77,15 @@ mod tests {
             of(&parsed("[user]\nowner = \"  \"\ngit_email = \"kim@example.com\"\n")),
             Some("kim@example.com")
         );
+    }
+
+    #[test]
+    fn an_owner_written_under_team_by_an_earlier_join_is_still_read() {
+        let config =
+            parsed("[team]\nowner = \"ana@example.com\"\n\n[user]\ngit_email = \"ana@home.example\"\n");
+        assert_eq!(of(&config), Some("ana@example.com"));
+        let config = parsed("[team]\nowner = \"ana@example.com\"\n\n[user]\nowner = \"ana@work.example\"\n");
+        assert_eq!(of(&config), Some("ana@work.example"), "[user] owner wins");
     }
 
     #[test]
