@@ -73,7 +73,7 @@ pub(crate) fn to_event(
         .and_then(|p| p.prompt.as_deref())
         .filter(|p| !p.trim().is_empty())
         .map(str::to_owned);
-    event.tool = tool(&input);
+    event.tool = tool(&input, &event.kind);
     if event.kind == EventKind::PostToolUse && event.tool.as_ref().is_some_and(|t| t.failed == Some(true)) {
         event.kind = EventKind::PostToolUseFailure;
     }
@@ -85,9 +85,12 @@ pub(crate) fn to_event(
 }
 
 /// The tool call of a tool event: the CLI's `tool_result` or `tool_call`, else the documented
-/// `postToolUse` / `preToolUse`.
-fn tool(input: &HookInput) -> Option<ToolCall> {
-    if let Some(result) = &input.tool_result {
+/// `postToolUse` / `preToolUse`; before the call (`kind` is [`EventKind::PreToolUse`]), only
+/// what starts it.
+fn tool(input: &HookInput, kind: &EventKind) -> Option<ToolCall> {
+    // Before the call, only its start says anything: a result in the same payload is not yet one.
+    let before = *kind == EventKind::PreToolUse;
+    if !before && let Some(result) = &input.tool_result {
         let mut call = ToolCall {
             name: result.name.clone(),
             use_id: result.id.clone(),
@@ -110,7 +113,7 @@ fn tool(input: &HookInput) -> Option<ToolCall> {
         tools::describe(&mut call);
         return Some(call);
     }
-    if let Some(after) = &input.post_tool_use {
+    if !before && let Some(after) = &input.post_tool_use {
         let mut call = documented(after);
         call.output = after.result.clone().map(|text| json_or_text(Value::String(text)));
         call.duration_ms = after.execution_time_ms.and_then(millis);
