@@ -270,6 +270,12 @@ static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't))\b",
     )
 });
+/// "…, so" before a rule that follows from what was said first ("…, so prefer fakes").
+static SO_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:so|therefore|hence|which is why)\s+(?:please\s+)?(?:prefer|use|avoid|keep|stick|go with|always|never|don't|do not)\b",
+    )
+});
 /// A clause that sets a condition for what follows.
 static CONDITION_OPENER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^(?:when|whenever|before|after|if|once|while|every time|each time|any time|for \w+ing)\b")
@@ -306,7 +312,7 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DISMISSIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:don't|do not|dont|never) (?:worry|bother|mind|know|think|get|see|understand|care)\b|^no (?:worries|problem|need|thanks|idea|luck|way|matter|rush|that|it|this|wait|i|you|we|not|more questions)\b|^never ?mind\b",
+        r"^(?:don't|do not|dont|never) (?:worry|mind|know|think|get|see|understand|care)\b|^(?:don't|do not|dont|never) bother(?:\s*[,.!;]|\s*$|\s+(?:i|we|it|that|this|i'll|we'll)\b)|^no (?:worries|problem|need|thanks|idea|luck|way|matter|rush|that|it|this|wait|i|you|we|not|more questions)\b|^never ?mind\b",
     )
 });
 static HABIT: LazyLock<Regex> = LazyLock::new(|| {
@@ -333,7 +339,20 @@ static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A rule said of things ("error messages should be lowercase").
 static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |all |our |every |each )?(?P<subject>[\w./-]+(?: [\w./-]+){0,3}?) (?:should|must|need to|needs to|have to|has to|shall)(?: always| never| not| only)? (?:be|go|use|live|start|end|follow|have|stay|include|contain|match|come|get|run|say|tell|explain|show|mention|list|link|fit|carry|return|log|print|describe|name|read|state|point)\b",
+        r"^(?:the |all |our |every |each )?(?P<subject>[\w./-]+(?: [\w./-]+){0,3}?) (?:(?:should|must|need to|needs to|have to|has to|shall)(?: always| never| not| only)? (?:be|go|use|live|start|end|follow|have|stay|include|contain|match|come|get|run|say|tell|explain|show|mention|list|link|fit|carry|return|log|print|describe|name|read|state|point)|(?:should|must|shall)(?: always| never| not|n't) [a-z]+)\b",
+    )
+});
+/// How a thing of the project fails unless something is done ("the build breaks if you don't run
+/// codegen first", "the e2e suite hangs without a running emulator"): a fact of the project.
+static QUIRK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:the |our |a |any )?[\w./@-]+(?: [\w./@-]+){0,3} (?:breaks|fails|hangs|crashes|times out|errors out|won't (?:start|build|run|compile|pass)|doesn't (?:start|build|run|compile|pass)) (?:\w+ )?(?:if (?:you|we|i) (?:don't|do not|forget|skip)|unless|without)\b",
+    )
+});
+/// Who owns or looks after a part of the project ("Sarah owns the billing module").
+static OWNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^[a-z][\w'-]*(?: [a-z][\w'-]*)? (?:owns|maintains|looks after|is responsible for|is the owner of) (?:the |our )?[\w./-]+",
     )
 });
 /// A habit of every thing of a kind ("every PR gets a changelog entry", "each service has its
@@ -425,7 +444,7 @@ static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -591,15 +610,19 @@ fn statement(sentence: &str) -> Option<Statement> {
     let after_request = || {
         starts.iter().skip(1).find_map(|&at| {
             let tail = spoken[at..].trim();
-            STATEMENT_LEAD.is_match(&normalize(tail)).then_some(())?;
-            let reach = classify(tail)?;
+            // "mocks hide bugs, so prefer fakes": the rule, kept with the reason it gives.
+            let reasoned = SO_RULE.is_match(&normalize(tail));
+            let rule = match reasoned {
+                true => JOINER.replace(tail, "").into_owned(),
+                false => {
+                    STATEMENT_LEAD.is_match(&normalize(tail)).then_some(())?;
+                    tail.to_owned()
+                }
+            };
+            let reach = classify(&rule)?;
             let tail = LEAD_NOISE.replace(tail, "");
-            Some(Statement {
-                text: kept(&without_tasks(&tail)),
-                reach,
-                reference: None,
-                retracts_only: false,
-            })
+            let text = if reasoned { spoken } else { &tail };
+            Some(Statement { text: kept(&without_tasks(text)), reach, reference: None, retracts_only: false })
         })
     };
     let opens_with_request = starts.get(1).is_some_and(|&at| asks_for_work(&spoken[..at]));
@@ -812,11 +835,14 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
     // "X should be …" of things in general (plural: "error messages"), not of one thing being
     // built ("the modal should close on escape").
+    // A subject that is often one thing being worked on ("the tests") is a kind of thing when
+    // no article points at one ("tests must not hit the network").
     let should = SHOULD.captures(rest).is_some_and(|c| {
         let subject = c.name("subject").map_or("", |m| m.as_str());
-        subject.ends_with('s') && !FACT_SUBJECT_EXCLUDED.is_match(subject)
+        subject.ends_with('s') && (!FACT_SUBJECT_EXCLUDED.is_match(subject) || !rest.starts_with("the "))
     }) && !TROUBLE.is_match(rest)
         && !SPECIFIC.is_match(first_clause);
+    let quirk = QUIRK.is_match(rest) || OWNS.is_match(rest);
     let quantified = QUANTIFIED
         .captures(rest)
         .is_some_and(|c| !FACT_SUBJECT_EXCLUDED.is_match(&c["subject"]) && !c["subject"].starts_with("time"))
@@ -826,7 +852,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         && !convention_imperative(rest, &whole)
         && !ANSWER_STYLE.is_match(rest)
         && !should
-        && !quantified;
+        && !quantified
+        && !quirk;
     let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
     let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
     let team = (TEAM_START.is_match(rest)
@@ -864,6 +891,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || placed
         || should
         || quantified
+        || quirk
         || setup
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
@@ -878,7 +906,12 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || HABIT_OF_MINE.is_match(rest);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
-    Some(reach_why(&whole, rest, personal, fact || placed || quantified || fact_clause || declarative(rest)))
+    Some(reach_why(
+        &whole,
+        rest,
+        personal,
+        fact || placed || quantified || quirk || fact_clause || declarative(rest),
+    ))
 }
 
 /// Where a statement applies: everywhere when it says so; the project when it names it, speaks

@@ -90,7 +90,7 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
         ^(?P<who>(?:[\w'-]+\s+){1,6}?)
          (?:says|say|said|swears|swear|swore|insists|insist|insisted|claims|claim|claimed|reckons|reckon|believes
            |believe|argues|argue|argued|suggests|suggest|suggested|keeps\ saying|kept\ saying|keeps\ bringing|keeps\ telling|told\ me|tells\ me|told\ us
-           |tells\ us|mentioned|recommends|recommended|wants\ us\ to|is\ convinced|thinks|thought|maintains
+           |tells\ us|mentioned|recommends|recommended|wants\ us\ to|is\ convinced|thinks|thought|maintains\ that
            |preaches|swear\ by|swears\ by|is\ adamant|was\ adamant|pushes\ for|pushed\ for)\b
       | \baccording\ to\b|^(?:apparently|supposedly|allegedly|reportedly)\b
       | \b(?:i|i've|we've)\ (?:read|heard|seen)\ (?:somewhere|online|on\ \w+|that|people|it\ said)\b
@@ -118,7 +118,7 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
           |(?:we|i|they)\ used\ to|used\ to\ be|in\ the\ old\ days|once\ upon\ a\ time|at\ the\ time
           |in\ (?:19|20)\d\d\ (?:we|i|they)|when\ i\ (?:started|joined|first\ started)(?:\ here|\ at|\ on)?
           |in\ the\ (?:old|previous|original|former)\ (?:codebase|code|system|repo|app|version|stack|setup|monolith|days)
-          |(?:we|i|they)\ (?:always|never|usually|often)\ (?:had|did|went|wrote|ran|made|got|kept|deployed|shipped|tested|used|needed|forgot|broke))\b
+          |(?:we|i|they)\ (?:always|never|usually|often)\ (?:had|did|went|wrote|ran|made|got|kept|knew|thought|understood|saw|\w+ed))\b
     ")
 });
 /// What turns a story about the past into a correction ("we used to use yarn, now it's pnpm").

@@ -268,3 +268,55 @@ fn what_the_user_asks_to_be_assumed_or_made_a_habit_is_theirs() {
         assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
     }
 }
+
+#[test]
+fn a_rule_that_follows_from_a_reason_is_kept_with_it() {
+    for sentence in [
+        "in my experience mocks hide bugs, so prefer fakes over mocks",
+        "the staging db is shared with QA, so never run destructive migrations there",
+        "I read everything on my phone, so keep answers under ten lines",
+    ] {
+        let found = statements(sentence);
+        assert_eq!(found.len(), 1, "{sentence:?}");
+        assert_eq!(found[0].text, sentence, "kept with its reason");
+    }
+    for sentence in ["the test is failing, so fix the import in app.py", "it's late, so let's stop here"] {
+        assert!(statements(sentence).is_empty(), "{sentence:?}");
+    }
+}
+
+#[test]
+fn how_a_thing_fails_unless_something_is_done_is_a_fact_of_the_project() {
+    for sentence in [
+        "the build breaks if you don't run codegen first",
+        "the e2e suite hangs without a running emulator",
+        "the app won't start unless REDIS_URL is set",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    for sentence in ["the build breaks all the time", "the app won't start"] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn rules_for_kinds_of_things_who_owns_what_and_what_not_to_bother_with_are_kept() {
+    for sentence in [
+        "tests must not hit the network, stub the HTTP layer",
+        "handlers should never log request bodies",
+        "don't bother with docstrings on private helpers",
+        "Sarah owns the billing module, loop her in on changes there",
+        "Priya maintains the iOS app",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    for sentence in [
+        "the tests should pass now",
+        "don't bother, I'll do it myself",
+        "honestly I never understood monads",
+        "we never finished the migration to v2",
+        "Sam maintains that tabs are better",
+    ] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
