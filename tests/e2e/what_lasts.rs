@@ -245,6 +245,8 @@ fn everyday_wordings_keep_the_teams_habits_drop_guesses_sources_and_jokes_and_hi
         ("codex", "fwiw I'm on a Linux box with fish shell, so no bash-isms in commands please"),
         ("cursor", "tip for future sessions: the seed data lives in db/seeds.sql"),
         ("claude", "the docs site is built with mkdocs"),
+        ("cursor", "the app won't start unless REDIS_URL is set"),
+        ("codex", "the staging db is shared with QA, so never run destructive migrations there"),
         // Not meant to last, each in its own way.
         ("codex", "the blog post I read says you should always use a monorepo"),
         ("cursor", "my guess is they always cache the avatars at the edge"),
@@ -253,17 +255,28 @@ fn everyday_wordings_keep_the_teams_habits_drop_guesses_sources_and_jokes_and_hi
         ("cursor", "I keep forgetting whether we always rebase or merge"),
         ("claude", "in the old codebase we never had tests for the parser"),
         ("codex", "the wifi password here is hunter2-guest"),
+        ("cursor", "honestly I never understood monads"),
     ];
     for (i, (harness, prompt)) in said.iter().enumerate() {
         say(&m, harness, &format!("{harness}-day-{i}"), &dir, prompt);
     }
     m.run_json(&["dream"]);
     let notes = notes_text(&m);
-    for kept in ["squashes every pr", "fish shell", "db/seeds.sql", "mkdocs"] {
+    for kept in
+        ["squashes every pr", "fish shell", "db/seeds.sql", "mkdocs", "redis_url", "destructive migrations"]
+    {
         assert!(notes.contains(kept), "{kept:?} is meant to last:\n{notes}");
     }
-    for leak in ["monorepo", "avatars", "finish sprints", "ci config", "rebase or merge", "parser", "hunter2"]
-    {
+    for leak in [
+        "monorepo",
+        "avatars",
+        "finish sprints",
+        "ci config",
+        "rebase or merge",
+        "parser",
+        "hunter2",
+        "monads",
+    ] {
         assert!(!notes.contains(leak), "{leak:?} is not meant to last, yet a note holds it:\n{notes}");
     }
     // The password said with where it holds is redacted before anything is stored.
