@@ -102,7 +102,7 @@ fn re(pattern: &str) -> Regex {
 /// Discourse fillers in front of what is said ("also, ", "btw ").
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
     )
 });
 /// Corrections in front of what is said ("no, ", "actually, ").
@@ -115,7 +115,7 @@ static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// correction leads ("oh wait, ", "no, actually ").
 static LEAD_NOISE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
+        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
     )
 });
 /// When a rule starts, at the head of it ("starting today, …", "as of this sprint, …").
@@ -457,6 +457,102 @@ static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|hundred)\b|(?:^|\s)/[\w.-]|`|https?://|\b[a-z0-9]+_[a-z0-9_]+\b|(?:^|\s)--?[a-z]|\b[\w.-]+/[\w./-]*|\b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|js|go|rb|sql|md|swift|kt|ex|exs)\b|\b[a-z][\w-]*\.[a-z][\w-]*\.[a-z][\w.-]*\b",
     )
 });
+/// Words after "is" that tell how a thing is, not what it is called.
+const STATES: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "not",
+    "no",
+    "very",
+    "too",
+    "so",
+    "really",
+    "quite",
+    "still",
+    "now",
+    "always",
+    "never",
+    "broken",
+    "down",
+    "up",
+    "full",
+    "empty",
+    "green",
+    "red",
+    "slow",
+    "fast",
+    "stale",
+    "ready",
+    "done",
+    "fine",
+    "ok",
+    "okay",
+    "open",
+    "closed",
+    "merged",
+    "deployed",
+    "failing",
+    "flaky",
+    "behind",
+    "ahead",
+    "dirty",
+    "clean",
+    "locked",
+    "busy",
+    "offline",
+    "online",
+    "missing",
+    "gone",
+    "new",
+    "old",
+    "big",
+    "small",
+    "huge",
+    "wrong",
+    "right",
+    "correct",
+    "there",
+    "here",
+    "live",
+    "back",
+    "out",
+    "in",
+    "on",
+    "off",
+    "true",
+    "false",
+    "enabled",
+    "disabled",
+    "set",
+    "unset",
+    "private",
+    "public",
+    "protected",
+    "backed",
+    "stuck",
+    "late",
+    "early",
+    "blocked",
+    "pending",
+    "weird",
+    "odd",
+    "fixed",
+    "over",
+];
+
+/// Whether "the <thing of software work> is <a name>" names what the thing is ("the queue is
+/// RabbitMQ", "the default branch is master"), not how it is ("the queue is full").
+fn names_a_thing(subject: &str, tail: &str) -> bool {
+    let tail = tail.trim_end_matches(['.', '!', ';']);
+    let words: Vec<&str> = tail.split_whitespace().collect();
+    !words.is_empty()
+        && words.len() <= 4
+        && !STATES.contains(&words[0])
+        && !words.iter().any(|w| w.ends_with("ing") || w.ends_with("ed") || memory_core::search::when(w))
+        && subject.split_whitespace().any(memory_core::search::software)
+}
+
 /// A fact's tail that names how a thing is made or run ("built with mkdocs", "hosted on Fly").
 static TOOLED: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -953,6 +1049,7 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
         && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
         && (VALUE.is_match(tail)
             || TOOLED.is_match(tail)
+            || names_a_thing(subject, tail)
             || corrected
             || vouched
             || CORRECTION.is_match(rest))

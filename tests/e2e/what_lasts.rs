@@ -295,3 +295,34 @@ fn everyday_wordings_keep_the_teams_habits_drop_guesses_sources_and_jokes_and_hi
         assert!(!context.contains("built with mkdocs"), "{harness} is still given the old value:\n{context}");
     }
 }
+
+#[test]
+fn a_thing_switched_renamed_changed_or_no_longer_used_gives_way_to_its_new_value() {
+    let m = Machine::new();
+    let dir = m.project("orbit-api");
+    say(&m, "claude", "c-1", &dir, "the API base URL is https://api.acme.io/v1");
+    say(&m, "claude", "c-1", &dir, "I use vim for quick edits");
+    say(&m, "claude", "c-1", &dir, "we deploy with Capistrano");
+    say(&m, "claude", "c-1", &dir, "the default branch is master");
+    m.run_json(&["dream"]);
+    let before = start(&m, "codex", "x-0", &dir);
+    for old in ["api.acme.io/v1", "vim for quick edits", "capistrano", "branch is master"] {
+        assert!(before.contains(old), "{old:?} is given before the corrections:\n{before}");
+    }
+    say(&m, "codex", "x-1", &dir, "update: the API base URL changed to https://api.v2.acme.io");
+    say(&m, "cursor", "u-1", &dir, "I switched from vim to helix last month");
+    say(&m, "codex", "x-2", &dir, "turns out we don't deploy with Capistrano anymore, it's Kamal");
+    say(&m, "cursor", "u-2", &dir, "heads up, we renamed master to main");
+    m.run_json(&["dream"]);
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for new in ["api.v2.acme.io", "helix", "kamal", "master to main"] {
+            assert!(context.contains(new), "{harness} is given the new value {new:?}:\n{context}");
+        }
+        for stale in
+            ["api.acme.io/v1", "vim for quick edits", "we deploy with capistrano", "branch is master"]
+        {
+            assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
+        }
+    }
+}

@@ -93,6 +93,17 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
       | ^(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete)
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's)\b)
       | ^(?P<v>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*(?:->|→|=>)\s*[\w.+\#/-]+
+      | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have)(?:\ (?:with|on|to|in|via|through))?
+        \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
+    ")
+});
+/// "X changed to Y", "X has moved to Y": a thing said before, given a new value. X names a
+/// setting in two words or more ("the API base URL", "the staging host"): "the API moved to 8081"
+/// is too vague to point at one line, and its number corrects the line that gave another.
+static CHANGED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+){1,4}?)
+        \ (?:has\ |have\ )?(?:changed|moved|switched)\ (?:over\ )?to\ (?P<new>[^\s,.;:!?]+)
     ")
 });
 /// "we dropped / moved off / got rid of X".
@@ -101,7 +112,8 @@ static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
         \b(?:we|i|they|the\ team|the\ org|product|we've|we\ have|i've|i\ have)\s
         (?:\w+\s)?
         (?:dropped|ditched|removed|got\ rid\ of|retired|killed|stopped\ using|moved\ off|moved\ away\ from
-          |switched\ away\ from|migrated\ off|migrated\ away\ from|abandoned|sunset|no\ longer\ use)
+          |switched\ away\ from|migrated\ off|migrated\ away\ from|abandoned|sunset|no\ longer\ use
+          |switched\ from|moved\ from|migrated\ from|went\ from|changed\ from|renamed)
         \s(?P<x>[^,.;:!?()]+)
     ")
 });
@@ -266,20 +278,42 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         let x = c.name("x").or_else(|| c.name("y")).map_or("", |m| m.as_str());
         !NOT_A_REFERENT.is_match(x)
     };
+    let mut replaced_at = None;
     let (start, clause_end, from, to) = RETRACT
         .captures_iter(sentence)
         .filter(|c| POINTS_BACK.is_match(&c["x"]) || c["verb"].starts_with("forget about"))
         .find_map(|c| pick(c, &["x"]))
         .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
-        .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v"])))
+        .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v", "u"])))
         .or_else(|| {
             DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
                 // What was dropped ends where what replaced it starts ("we dropped gcc 12 for
-                // clang 17").
+                // clang 17", "I switched from vim to helix").
                 let to = REPLACED_BY.find(&sentence[from..to]).map_or(to, |m| from + m.start());
+                replaced_at = Some(to);
                 (start, to, from, to)
             })
+        })
+        .or_else(|| {
+            CHANGED
+                .captures(sentence)
+                .filter(|c| {
+                    let named = c["x"]
+                        .trim_start_matches("the ")
+                        .trim_start_matches("our ")
+                        .trim_start_matches("my ");
+                    named.split(' ').count() >= 2
+                        && !NOT_THINGS.contains(&named.split(' ').next().unwrap_or_default())
+                })
+                // "the build moved to green": how a thing is, not a new value of it.
+                .filter(|c| !super::STATES.contains(&&c["new"]))
+                .and_then(|c| pick(c, &["x"]))
+                .map(|(start, _, from, to)| {
+                    // The whole sentence is the new value: "the API moved to 8081".
+                    replaced_at = Some(start);
+                    (start, to, from, to)
+                })
         })
         .or_else(|| {
             NOT_A_THING
@@ -310,14 +344,19 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .map(|pair| pair.join(" "))
         .collect();
     names.extend(versioned);
-    let end =
-        sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1).max(clause_end);
+    // What replaced it is the new value, said in the same clause.
+    let end = match replaced_at {
+        Some(at) if at < sentence.len() => at,
+        _ => {
+            sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1).max(clause_end)
+        }
+    };
     Some(Reference { words, names, said: phrase.trim().to_owned(), start, end })
 }
 
 /// Where a dropped thing's name ends and what replaced it starts.
 static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\s(?:for|in favou?r of|and|now|because|since|so|with|last|this|a while|months?|weeks?|years?)\b")
+    re(r"\s(?:for|in favou?r of|to|and|now|because|since|so|with|last|this|a while|months?|weeks?|years?)\b")
 });
 
 /// A word reduced to what its inflections share, so that both forms meet ("images" and "image",

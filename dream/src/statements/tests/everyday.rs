@@ -320,3 +320,51 @@ fn rules_for_kinds_of_things_who_owns_what_and_what_not_to_bother_with_are_kept(
         assert_eq!(kept(sentence), None, "{sentence:?}");
     }
 }
+
+#[test]
+fn what_a_thing_of_the_work_is_called_is_a_fact_and_how_it_is_is_not() {
+    for sentence in [
+        "the queue is RabbitMQ",
+        "the default branch is master",
+        "the CI pipeline is GitHub Actions",
+        "the error tracker is Sentry",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    for sentence in [
+        "the queue is full again",
+        "the branch is behind main",
+        "the api is down",
+        "the branch is ready for review",
+    ] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_thing_switched_renamed_changed_or_no_longer_used_is_pointed_at_with_its_new_value() {
+    for (sentence, topic) in [
+        ("I switched from vim to helix last month", "vim"),
+        ("we moved from Jenkins to GitHub Actions", "jenkins"),
+        ("heads up, we renamed master to main", "master"),
+        ("turns out we don't deploy with Capistrano anymore, it's Kamal", "capistrano"),
+        ("update: the API base URL changed to https://api.v2.acme.io", "api base url"),
+        ("the staging host has moved to staging-2.internal", "staging host"),
+    ] {
+        let found = statements(sentence);
+        assert_eq!(found.len(), 1, "{sentence:?}");
+        let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
+        assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
+        assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
+    }
+    for sentence in ["it changed to something weird", "the build moved to green after the fix, thanks"] {
+        assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_thing_named_in_one_word_that_moved_points_at_no_line() {
+    for sentence in ["the API moved to 8081 after the proxy change", "staging changed to a bigger box"] {
+        assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
+    }
+}
