@@ -304,24 +304,32 @@ fn a_thing_switched_renamed_changed_or_no_longer_used_gives_way_to_its_new_value
     say(&m, "claude", "c-1", &dir, "I use vim for quick edits");
     say(&m, "claude", "c-1", &dir, "we deploy with Capistrano");
     say(&m, "claude", "c-1", &dir, "the default branch is master");
+    say(&m, "claude", "c-1", &dir, "we use classic yarn here");
     m.run_json(&["dream"]);
     let before = start(&m, "codex", "x-0", &dir);
-    for old in ["api.acme.io/v1", "vim for quick edits", "capistrano", "branch is master"] {
+    for old in
+        ["api.acme.io/v1", "vim for quick edits", "capistrano", "branch is master", "classic yarn here"]
+    {
         assert!(before.contains(old), "{old:?} is given before the corrections:\n{before}");
     }
     say(&m, "codex", "x-1", &dir, "update: the API base URL changed to https://api.v2.acme.io");
     say(&m, "cursor", "u-1", &dir, "I switched from vim to helix last month");
     say(&m, "codex", "x-2", &dir, "turns out we don't deploy with Capistrano anymore, it's Kamal");
     say(&m, "cursor", "u-2", &dir, "heads up, we renamed master to main");
+    say(&m, "claude", "c-2", &dir, "nope, it's yarn berry now, not classic yarn");
     m.run_json(&["dream"]);
     for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
         let context = start(&m, harness, session, &dir);
-        for new in ["api.v2.acme.io", "helix", "kamal", "master to main"] {
+        for new in ["api.v2.acme.io", "helix", "kamal", "master to main", "yarn berry"] {
             assert!(context.contains(new), "{harness} is given the new value {new:?}:\n{context}");
         }
-        for stale in
-            ["api.acme.io/v1", "vim for quick edits", "we deploy with capistrano", "branch is master"]
-        {
+        for stale in [
+            "api.acme.io/v1",
+            "vim for quick edits",
+            "we deploy with capistrano",
+            "branch is master",
+            "classic yarn here",
+        ] {
             assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
         }
     }

@@ -106,6 +106,13 @@ static CHANGED: LazyLock<Regex> = LazyLock::new(|| {
         \ (?:has\ |have\ )?(?:changed|moved|switched)\ (?:over\ )?to\ (?P<new>[^\s,.;:!?]+)
     ")
 });
+/// "it's Y now, not X": a new value said of what was being spoken of, and the old one it replaces.
+static NOW_NOT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:it's|it\ is|that's|that\ is)\ (?P<new>[\w.+\#/-]+)(?:\ [\w.+\#/-]+){0,2}\ now,?\ not\ (?:the\ )?
+        (?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*[.!]*$
+    ")
+});
 /// "we dropped / moved off / got rid of X".
 static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
@@ -294,6 +301,17 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 replaced_at = Some(to);
                 (start, to, from, to)
             })
+        })
+        .or_else(|| {
+            NOW_NOT
+                .captures(sentence)
+                .filter(|c| !super::STATES.contains(&&c["new"]) && !NOT_A_REFERENT.is_match(&c["x"]))
+                .and_then(|c| pick(c, &["x"]))
+                .map(|(start, _, from, to)| {
+                    // The whole sentence is the new value, naming the old one.
+                    replaced_at = Some(start);
+                    (start, to, from, to)
+                })
         })
         .or_else(|| {
             CHANGED

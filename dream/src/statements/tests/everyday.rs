@@ -368,3 +368,21 @@ fn a_thing_named_in_one_word_that_moved_points_at_no_line() {
         assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
     }
 }
+
+#[test]
+fn its_a_new_value_now_not_the_old_one_points_at_the_old_line() {
+    for (sentence, topic) in [
+        ("nope, it's yarn berry now, not classic yarn", "classic yarn"),
+        ("it's pnpm now, not npm", "npm"),
+        ("no, it's GitLab CI now, not Jenkins", "jenkins"),
+    ] {
+        let found = statements(sentence);
+        assert_eq!(found.len(), 1, "{sentence:?}");
+        let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
+        assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
+        assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
+    }
+    for sentence in ["it's broken now, not sure why", "it's fine now, not a big deal"] {
+        assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
+    }
+}
