@@ -541,6 +541,10 @@ const STATES: &[&str] = &[
     "over",
 ];
 
+/// Words that open a noun, not a state, after "is".
+const ARTICLES: &[&str] =
+    &["a", "an", "the", "not", "no", "now", "always", "never", "still", "very", "too", "so"];
+
 /// Whether "the <thing of software work> is <a name>" names what the thing is ("the queue is
 /// RabbitMQ", "the default branch is master"), not how it is ("the queue is full").
 fn names_a_thing(subject: &str, tail: &str) -> bool {
@@ -1045,7 +1049,12 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
     // What happens otherwise ("…, or they hang", "…, otherwise it fails") is why the fact
     // matters, not trouble being reported.
     static OTHERWISE: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:or\ else|or|otherwise|else)\s+\S.*$"));
+    // "the build is green now", "the cache is stale": how a thing is at the moment.
+    let state = tail.trim_start_matches("now ").split_whitespace().next().is_some_and(|word| {
+        STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
+    });
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
+        && !(state && !VALUE.is_match(tail))
         && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
         && (VALUE.is_match(tail)
             || TOOLED.is_match(tail)

@@ -386,3 +386,20 @@ fn its_a_new_value_now_not_the_old_one_points_at_the_old_line() {
         assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
     }
 }
+
+#[test]
+fn how_a_thing_is_at_the_moment_is_not_a_fact_to_keep() {
+    for sentence in [
+        "the build is green now",
+        "the staging db is empty",
+        "the staging box is down again",
+        "the PR is merged now",
+    ] {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+    for sentence in
+        ["the dev server is on 5173 now", "the port is now 8081", "the default branch is main now"]
+    {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+}
