@@ -1054,7 +1054,7 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
         STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
     });
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
-        && !(state && !VALUE.is_match(tail))
+        && (!state || VALUE.is_match(tail))
         && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
         && (VALUE.is_match(tail)
             || TOOLED.is_match(tail)
