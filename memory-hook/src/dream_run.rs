@@ -168,8 +168,11 @@ pub fn provider(config: &Config, options: &RunOptions) -> Result<Box<dyn Provide
     let base_url = options.base_url.clone().or_else(|| config.dream.base_url.clone());
     Ok(match named {
         // With the embedding model installed, a correction is read by meaning too.
-        ProviderName::Deterministic => match config.embedder() {
-            Some(embedder) => Box::new(DeterministicProvider::with_meaning(Arc::new(ByMeaning(embedder)))),
+        ProviderName::Deterministic => match config.semantic_model() {
+            Some(dir) => Box::new(DeterministicProvider::with_meaning(Arc::new(ByMeaning {
+                dir,
+                model: std::sync::OnceLock::new(),
+            }))),
             None => Box::new(DeterministicProvider::new()),
         },
         ProviderName::Anthropic => {
@@ -298,13 +301,18 @@ pub async fn embed(config: &Config, store: &dyn MemoryStore, events: usize) -> R
     Ok(Some(Embedded { notes, events }))
 }
 
-/// The embedding model, as the dream reads meaning: the cosine of two texts' embeddings.
-struct ByMeaning(memory_embed::Embedder);
+/// The embedding model, as the dream reads meaning: the cosine of two texts' embeddings. The
+/// model is read from `dir` the first time a correction needs it, not for every dream.
+struct ByMeaning {
+    dir: PathBuf,
+    model: std::sync::OnceLock<Option<memory_embed::Embedder>>,
+}
 
 impl dream::Meaning for ByMeaning {
     fn similarities(&self, text: &str, others: &[&str]) -> Option<Vec<f32>> {
-        let pointer = self.0.embed(text, memory_embed::PROMPT_TOKENS).ok()?;
-        let lines = self.0.embed_all(others, memory_embed::PROMPT_TOKENS).ok()?;
+        let model = self.model.get_or_init(|| memory_embed::Embedder::open(&self.dir).ok()).as_ref()?;
+        let pointer = model.embed(text, memory_embed::PROMPT_TOKENS).ok()?;
+        let lines = model.embed_all(others, memory_embed::PROMPT_TOKENS).ok()?;
         Some(lines.iter().map(|line| line.iter().zip(&pointer).map(|(a, b)| a * b).sum()).collect())
     }
 }

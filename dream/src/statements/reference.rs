@@ -303,35 +303,26 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
             })
         })
         .or_else(|| {
-            NOW_NOT
-                .captures(sentence)
-                .filter(|c| !super::STATES.contains(&&c["new"]) && !NOT_A_REFERENT.is_match(&c["x"]))
-                .and_then(|c| pick(c, &["x"]))
-                .map(|(start, _, from, to)| {
-                    // The whole sentence is the new value, naming the old one.
-                    replaced_at = Some(start);
-                    (start, to, from, to)
-                })
-        })
-        .or_else(|| {
-            CHANGED
-                .captures(sentence)
-                .filter(|c| {
+            // The whole sentence is the new value, naming the old one ("it's Y now, not X", "the API
+            // base URL changed to Y"); "the build moved to green" says how a thing is, not a value.
+            let value = |c: &regex::Captures<'_>| !super::STATES.contains(&&c["new"]);
+            let now_not =
+                || NOW_NOT.captures(sentence).filter(|c| value(c) && !NOT_A_REFERENT.is_match(&c["x"]));
+            let changed = || {
+                CHANGED.captures(sentence).filter(|c| {
                     let named = c["x"]
                         .trim_start_matches("the ")
                         .trim_start_matches("our ")
                         .trim_start_matches("my ");
-                    named.split(' ').count() >= 2
+                    value(c)
+                        && named.split(' ').count() >= 2
                         && !NOT_THINGS.contains(&named.split(' ').next().unwrap_or_default())
                 })
-                // "the build moved to green": how a thing is, not a new value of it.
-                .filter(|c| !super::STATES.contains(&&c["new"]))
-                .and_then(|c| pick(c, &["x"]))
-                .map(|(start, _, from, to)| {
-                    // The whole sentence is the new value: "the API moved to 8081".
-                    replaced_at = Some(start);
-                    (start, to, from, to)
-                })
+            };
+            now_not().or_else(changed).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
+                replaced_at = Some(start);
+                (start, to, from, to)
+            })
         })
         .or_else(|| {
             NOT_A_THING
