@@ -57,6 +57,9 @@ pub struct DreamOptions {
     pub project_names: BTreeMap<String, String>,
     /// The user's own redaction rules, applied with the built-in ones to every note written.
     pub redaction_rules: Vec<memory_redact::CustomRule>,
+    /// Whose memory the run writes: recorded as the owner of every note it writes
+    /// ([`memory_core::NoteMeta::owner`]). `None` keeps each note's owner as it was.
+    pub owner: Option<String>,
 }
 
 impl DreamOptions {
@@ -74,6 +77,7 @@ impl DreamOptions {
             limits: Limits::default(),
             project_names: BTreeMap::new(),
             redaction_rules: Vec::new(),
+            owner: None,
         }
     }
 }

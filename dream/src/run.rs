@@ -227,6 +227,7 @@ impl RunState<'_> {
                         notes: &notes,
                         known_sources: &known_sources,
                         generator: &self.generator,
+                        owner: self.options.owner.as_deref(),
                         now: self.options.now,
                         limits: &self.options.limits,
                     };

@@ -47,6 +47,8 @@ pub(crate) struct Context<'a> {
     pub(crate) notes: &'a BTreeMap<(Scope, NotePath), Note>,
     pub(crate) known_sources: &'a BTreeSet<String>,
     pub(crate) generator: &'a str,
+    /// Whose memory the run writes ([`crate::DreamOptions::owner`]).
+    pub(crate) owner: Option<&'a str>,
     pub(crate) now: DateTime<Utc>,
     pub(crate) limits: &'a Limits,
 }
@@ -234,6 +236,10 @@ fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<Vali
             sources,
             updated: context.now,
             generator: generator.to_owned(),
+            owner: context
+                .owner
+                .map(str::to_owned)
+                .or_else(|| before.as_ref().and_then(|b| b.meta.owner.clone())),
         },
         body,
     };

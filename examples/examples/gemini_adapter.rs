@@ -242,6 +242,7 @@ async fn main() -> memory_core::Result<()> {
                 sources: vec![event.id.clone()],
                 updated: Utc::now(),
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: "The retry loop multiplies the backoff in `next_delay` only; `schedule` must not.\n"
                 .to_owned(),

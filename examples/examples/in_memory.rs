@@ -21,6 +21,7 @@ async fn main() -> memory_core::Result<()> {
             sources: Vec::new(),
             updated: chrono::Utc::now(),
             generator: memory_core::GENERATOR_HUMAN.to_owned(),
+            owner: None,
         },
         body: "Runs `cargo nextest run --workspace`; uses `-- --nocapture` only when debugging.\n".to_owned(),
     };

@@ -58,6 +58,7 @@ fn note(scope: Scope, path: &str, title: &str, body: &str) -> Note {
             sources: Vec::new(),
             updated: chrono::Utc::now(),
             generator: memory_core::GENERATOR_HUMAN.to_owned(),
+            owner: None,
         },
         body: body.to_owned(),
     }

@@ -254,6 +254,12 @@ pub struct NoteMeta {
     /// What wrote this version: a dream provider (`deterministic`, `anthropic:<model>`), `mcp`, or
     /// [`GENERATOR_HUMAN`] for a note edited by a person.
     pub generator: String,
+    /// Whose memory wrote this version: the person's configured owner (their e-mail, or the name
+    /// they set), as their events record theirs ([`crate::HookEvent::owner`]); `None` for a note
+    /// written before owners were recorded, or made of several people's notes (each item then
+    /// says who noted it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// A note: a path, frontmatter and a Markdown body.
@@ -367,6 +373,7 @@ impl Note {
             sources: loose.sources,
             updated: loose.updated.unwrap_or(defaults.updated),
             generator: loose.generator.unwrap_or_else(|| defaults.generator.clone()),
+            owner: loose.owner.or_else(|| defaults.owner.clone()),
         };
         Ok(Self { path, meta, body: body.to_owned() })
     }
@@ -384,6 +391,8 @@ pub struct NoteDefaults {
     pub updated: DateTime<Utc>,
     /// Who wrote it.
     pub generator: String,
+    /// Whose memory it is written in, when the frontmatter names nobody.
+    pub owner: Option<String>,
 }
 
 /// Every frontmatter field, each optional.
@@ -400,6 +409,7 @@ struct LooseMeta {
     sources: Vec<EventId>,
     updated: Option<DateTime<Utc>>,
     generator: Option<String>,
+    owner: Option<String>,
 }
 
 /// A title made from a path's file name: `deploy-to-staging.md` → `Deploy to staging`.
@@ -484,6 +494,7 @@ mod defaults_tests {
             kind: NoteKind::Fact,
             updated: at,
             generator: "user".to_owned(),
+            owner: Some("sam@example.com".to_owned()),
         };
         let path = NotePath::new("facts/deploy-to-staging.md").unwrap();
         let note = Note::from_markdown_or(path.clone(), "---\n---\nbody\n", &defaults).unwrap();
@@ -493,9 +504,16 @@ mod defaults_tests {
             (Scope::User, NoteKind::Fact, at)
         );
         assert_eq!((note.meta.generator.as_str(), note.body.as_str()), ("user", "body\n"));
-        let written = "---\ntitle: Staging\nkind: procedure\nscope: project:acme\ngenerator: human\n---\nx\n";
+        assert_eq!(note.meta.owner.as_deref(), Some("sam@example.com"));
+        let written = "---\ntitle: Staging\nkind: procedure\nscope: project:acme\ngenerator: human\nowner: ann@example.com\n---\nx\n";
         let note = Note::from_markdown_or(path.clone(), written, &defaults).unwrap();
         assert_eq!((note.meta.title.as_str(), note.meta.kind), ("Staging", NoteKind::Procedure));
+        assert_eq!(note.meta.owner.as_deref(), Some("ann@example.com"));
+        // The owner is written back where there is one, and only then.
+        assert!(note.to_markdown().contains("\nowner: ann@example.com\n"), "{}", note.to_markdown());
+        let nobody = Note { meta: NoteMeta { owner: None, ..note.meta.clone() }, ..note.clone() };
+        assert!(!nobody.to_markdown().contains("owner"), "{}", nobody.to_markdown());
+        assert_eq!(Note::from_markdown(path.clone(), &note.to_markdown()).unwrap(), note);
         assert_eq!((note.meta.scope, note.meta.generator.as_str()), (Scope::Project("acme".into()), "human"));
         let plain = Note::from_markdown_or(path.clone(), "# Staging\n\nRun it.\n", &defaults).unwrap();
         assert_eq!(

@@ -125,6 +125,7 @@ mod tests {
                 sources: Vec::new(),
                 updated: chrono::DateTime::UNIX_EPOCH,
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: "Preferences the user stated.\n\n- never force-push to main (1×, last 2026-12-01)\n- tabs, not spaces\n"
                 .to_owned(),

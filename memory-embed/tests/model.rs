@@ -127,6 +127,7 @@ async fn refreshed_notes_are_found_by_meaning() {
             sources: Vec::new(),
             updated: chrono::DateTime::UNIX_EPOCH,
             generator: "human".to_owned(),
+            owner: None,
         },
         body: body.to_owned(),
     };

@@ -238,6 +238,7 @@ pub async fn dream(
     let mut run = DreamOptions::new(Utc::now());
     run.project_names = catalog.names();
     run.redaction_rules = config.redact.rules().unwrap_or_default();
+    run.owner = crate::owner::of(config).map(str::to_owned);
     run.dry_run = options.dry_run;
     run.chunk_size = options.chunk_size;
     run.max_tokens = options.max_tokens.or(config.dream.max_tokens);

@@ -116,6 +116,7 @@ mod tests {
                 sources: said.iter().map(|e| e.id.clone()).collect(),
                 updated: chrono::DateTime::UNIX_EPOCH,
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: "- small focused commits (2×, last 2026-12-01)\n- in this repo we never commit generated protobuf code\n- keep your answers short, no preamble\n- the ci runs nightly\n".to_owned(),
         };

@@ -1057,6 +1057,7 @@ mod tests {
                 sources: Vec::new(),
                 updated: chrono::Utc::now() - chrono::Duration::days(days_old),
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: body.to_owned(),
         }

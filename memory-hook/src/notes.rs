@@ -17,6 +17,7 @@ pub fn defaults(note: &Note) -> NoteDefaults {
         kind: note.meta.kind,
         updated: Utc::now(),
         generator: GENERATOR_USER.to_owned(),
+        owner: note.meta.owner.clone(),
     }
 }
 
@@ -42,6 +43,7 @@ pub fn edited(current: &Note, markdown: &str, names: &ProjectNames) -> Result<No
 /// history), then embeds the notes waiting for it when the model is installed. Returns the note
 /// as stored.
 pub async fn save(config: &Config, store: &dyn MemoryStore, mut note: Note) -> Result<Note> {
+    stamp(config, &mut note);
     config.redactor().redact_note(&mut note);
     note.validate()?;
     store.put_note(&note).await?;
@@ -50,6 +52,14 @@ pub async fn save(config: &Config, store: &dyn MemoryStore, mut note: Note) -> R
         let _ = memory_embed::refresh(store, &embedder, usize::MAX).await;
     }
     Ok(note)
+}
+
+/// Records this memory's owner ([`crate::owner::of`]) as `note`'s, when one is configured: the
+/// person whose memory writes a note is its owner, as the events they record are theirs.
+pub fn stamp(config: &Config, note: &mut Note) {
+    if let Some(owner) = crate::owner::of(config) {
+        note.meta.owner = Some(owner.to_owned());
+    }
 }
 
 #[cfg(test)]
@@ -70,6 +80,7 @@ mod tests {
                 sources: Vec::new(),
                 updated: chrono::Utc::now() - chrono::Duration::days(3),
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: "- run `cargo test`\n".to_owned(),
         }
@@ -89,6 +100,28 @@ mod tests {
         assert!(refused.contains("cannot change scope"), "{refused}");
         let untitled = current.to_markdown().replace("title: Cargo", "title: ' '");
         assert!(edited(&current, &untitled, &names).is_err(), "an edit is checked like every note");
+    }
+
+    #[test]
+    fn a_note_written_by_hand_is_its_memorys_owners() {
+        let config = |text: &str| crate::config::Config::parse(text).unwrap();
+        for (settings, expected) in [
+            ("[user]\nowner = \"sam@example.com\"\n", Some("sam@example.com")),
+            ("[user]\ngit_email = \"ann@example.com\"\n", Some("ann@example.com")),
+            ("", Some("kim@example.com")),
+        ] {
+            let mut written = note();
+            written.meta.owner = Some("kim@example.com".to_owned());
+            super::stamp(&config(settings), &mut written);
+            assert_eq!(written.meta.owner.as_deref(), expected, "{settings}");
+        }
+        // An edit that leaves the owner out keeps the note's.
+        let mut current = note();
+        current.meta.owner = Some("sam@example.com".to_owned());
+        let text = current.to_markdown().replace("owner: sam@example.com\n", "");
+        assert!(!text.contains("owner"), "{text}");
+        let changed = edited(&current, &text, &ProjectNames::default()).unwrap();
+        assert_eq!(changed.meta.owner.as_deref(), Some("sam@example.com"));
     }
 
     #[test]

@@ -96,6 +96,7 @@ mod tests {
                 sources: vec![],
                 updated: chrono::DateTime::UNIX_EPOCH,
                 generator: "test".to_owned(),
+                owner: None,
             },
             body: body.to_owned(),
         }

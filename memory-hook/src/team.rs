@@ -293,16 +293,18 @@ fn same(a: &Note, b: &Note) -> bool {
         && a.meta.description == b.meta.description
         && a.meta.tags == b.meta.tags
         && a.meta.generator == b.meta.generator
+        && a.meta.owner == b.meta.owner
 }
 
 /// `note` as the server keeps it: under the project's id and its owner, no sources (event ids
-/// mean nothing on another machine), written by `team:<owner>`.
+/// mean nothing on another machine), written by `team:<owner>` and owned by them.
 fn published(note: &Note, id: &str, owner_slug: &str, owner: &str) -> Result<Note> {
     let rest = note.path.below_project_folder().unwrap_or(note.path.as_str());
     let mut out = note.clone();
     out.path = NotePath::new(format!("project/{id}/{owner_slug}/{rest}"))?;
     out.meta.sources.clear();
     out.meta.generator = format!("{GENERATOR_TEAM}{owner}");
+    out.meta.owner = Some(owner.to_owned());
     Ok(out)
 }
 
@@ -387,6 +389,11 @@ fn merged(theirs: &[&Note], own: &BTreeSet<String>, scope: &Scope, folder: &str)
         }
         note.meta.description = Some(format!("What {} noted", owners.join(", ")));
         note.meta.generator = format!("{GENERATOR_TEAM}{}", owners.join(", "));
+        // One person's items are theirs; several people's are each attributed in the body.
+        note.meta.owner = match owners.as_slice() {
+            [one] => Some((*one).to_owned()),
+            _ => None,
+        };
         note.meta.sources.clear();
         note.body = body;
         out.push(note);
@@ -536,6 +543,7 @@ mod tests {
                 sources: vec![],
                 updated: updated.parse().unwrap(),
                 generator: format!("{GENERATOR_TEAM}{owner}"),
+                owner: None,
             },
             body: body.into(),
         }
@@ -568,6 +576,9 @@ mod tests {
              - We deploy with fly (noted by alice@example.com, 2026-12-01)\n\
              - Tabs for indentation (noted by bob@example.com and alice@example.com, 2026-11-25)\n"
         );
+        assert_eq!(note.meta.owner, None, "several people's items are each attributed instead");
+        let alone = merged(&[&bob], &own, &Scope::Project("shop-1".into()), "project/shop").unwrap();
+        assert_eq!(alone[0].meta.owner.as_deref(), Some("bob@example.com"));
     }
 
     #[test]
@@ -578,6 +589,7 @@ mod tests {
         let out = published(&mine, "shop-1", "sam-example-com", "sam@example.com").unwrap();
         assert_eq!(out.path.as_str(), "project/shop-1/sam-example-com/conventions.md");
         assert_eq!(out.team_owner(), Some("sam@example.com"));
+        assert_eq!(out.meta.owner.as_deref(), Some("sam@example.com"));
         assert!(out.meta.sources.is_empty());
         assert!(!brought_in(&mine));
     }

@@ -270,6 +270,7 @@ fn bench_note(scope: &Scope, i: usize) -> Result<Note, memory_core::Error> {
             sources: Vec::new(),
             updated: DateTime::UNIX_EPOCH,
             generator: "bench".to_owned(),
+            owner: None,
         },
         body: format!(
             "- {} {} for {}; {} the {} flags.\n- {} {} before {}.\n- See {} and {}.\n",

@@ -72,6 +72,7 @@ pub fn note(scope: &Scope, path_str: &str, title: &str, tags: &[&str], body: &st
             sources: Vec::new(),
             updated: base_time(),
             generator: GENERATOR_HUMAN.to_owned(),
+            owner: None,
         },
         body: body.to_owned(),
     }

@@ -236,6 +236,7 @@ impl Names {
                 sources: Vec::new(),
                 updated: base_time() + chrono::Duration::seconds(spec.updated),
                 generator: "model".to_owned(),
+                owner: None,
             },
             body,
         }

@@ -257,23 +257,23 @@ pub fn arb_note() -> impl Strategy<Value = Note> {
         NoteKind::Procedure,
         NoteKind::Fact,
     ]);
-    let meta =
-        (
-            arb_title(),
-            proptest::option::of(prop_oneof![arb_title(), ".{0,60}"]),
-            prop::collection::vec("[a-z0-9]{1,6}(-[a-z0-9]{1,6}){0,2}", 0..5),
-            arb_scope(),
-            kind,
-            prop::collection::vec(arb_event_id(), 0..3),
-            arb_time(),
-            prop_oneof![
-                Just("human".to_owned()),
-                Just("deterministic".to_owned()),
-                "[a-z]{1,8}:[a-z0-9.-]{1,12}"
-            ],
-        )
-            .prop_map(|(title, description, tags, scope, kind, sources, updated, generator)| {
-                NoteMeta { title, description, tags, scope, kind, sources, updated, generator }
-            });
+    let meta = (
+        arb_title(),
+        proptest::option::of(prop_oneof![arb_title(), ".{0,60}"]),
+        prop::collection::vec("[a-z0-9]{1,6}(-[a-z0-9]{1,6}){0,2}", 0..5),
+        arb_scope(),
+        kind,
+        prop::collection::vec(arb_event_id(), 0..3),
+        arb_time(),
+        prop_oneof![
+            Just("human".to_owned()),
+            Just("deterministic".to_owned()),
+            "[a-z]{1,8}:[a-z0-9.-]{1,12}"
+        ],
+        proptest::option::of("[a-z]{1,8}@[a-z]{1,8}\\.[a-z]{2,3}"),
+    )
+        .prop_map(|(title, description, tags, scope, kind, sources, updated, generator, owner)| {
+            NoteMeta { title, description, tags, scope, kind, sources, updated, generator, owner }
+        });
     (arb_note_path(), meta, arb_body()).prop_map(|(path, meta, body)| Note { path, meta, body })
 }

@@ -207,6 +207,8 @@ fn read_note(
         kind: NoteKind::Fact,
         updated: Utc::now(),
         generator: GENERATOR_HUMAN.to_owned(),
+        // A file names its owner, or names nobody.
+        owner: None,
     };
     let mut note =
         Note::from_markdown_or(placement.path.clone(), text, &defaults).map_err(|e| e.to_string())?;

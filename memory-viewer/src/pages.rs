@@ -444,12 +444,13 @@ pub(crate) async fn note(State(state): State<Shared>, Query(q): Query<NoteQuery>
     }
     let _ = write!(
         body,
-        "<h1 id=\"note-title\">{}</h1><p class=\"meta\">{} · <code>{}</code> · {} · by {} · {}{}</p>",
+        "<h1 id=\"note-title\">{}</h1><p class=\"meta\">{} · <code>{}</code> · {} · by {}{} · {}{}</p>",
         esc(&note.meta.title),
         esc(&catalog.label(&scope)),
         esc(path.as_str()),
         esc(&kind),
         esc(&note.meta.generator),
+        note.meta.owner.as_deref().map(|o| format!(" · owner {}", esc(o))).unwrap_or_default(),
         time(note.meta.updated),
         if note.meta.tags.is_empty() {
             String::new()

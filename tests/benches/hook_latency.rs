@@ -567,6 +567,7 @@ async fn seed_team(store: &dyn MemoryStore, id: &str, count: usize) -> anyhow::R
                     sources: vec![],
                     updated: DateTime::UNIX_EPOCH,
                     generator: "team:sam@example.com, kim@example.com".to_owned(),
+                    owner: None,
                 },
                 body: format!(
                     "- We use {} for {} (noted by sam@example.com, 2026-12-01)\n- Never {} in {} (noted by kim@example.com and sam@example.com, 2026-11-20)\n",
@@ -599,6 +600,7 @@ async fn seed(store: &dyn MemoryStore, count: usize) -> anyhow::Result<()> {
                     sources: vec![],
                     updated,
                     generator: "bench".to_owned(),
+                    owner: None,
                 },
                 body: format!(
                     "- Use {} with {}.\n- Prefer {} over {}.\n- {}\n",

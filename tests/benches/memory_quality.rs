@@ -427,6 +427,7 @@ fn write_note(tree: &Path, scope: &Scope, d: &distractors::Distractor) -> anyhow
             sources: Vec::new(),
             updated,
             generator: "human".to_owned(),
+            owner: None,
         },
         body: d.body.clone(),
     };

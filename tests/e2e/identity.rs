@@ -57,6 +57,7 @@ fn plant_at(m: &Machine, id: &str, path: &str, body: &str) {
                 sources: Vec::new(),
                 updated: Utc::now(),
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: format!("{body}\n"),
         };

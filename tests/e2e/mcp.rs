@@ -78,6 +78,7 @@ fn seed(machine: &Machine) -> EventId {
                 sources: vec![id.clone()],
                 updated: at,
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: "Run tests with `cargo nextest run`.\n".to_owned(),
         };

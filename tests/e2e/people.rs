@@ -267,11 +267,11 @@ fn joining_an_unreachable_team_server_keeps_the_settings_and_says_so() {
     assert_eq!((owner("solo-1"), owner("solo-2")), (None, Some(json!(ALICE))), "{sessions:#}");
 }
 
-/// Every event records whose it is, each person's own: one named in the config file, the other
-/// git's `user.email`, which `install` recorded (a hook starts no process to learn it). The
-/// person reads it back in their sessions and history.
+/// Every event and note records whose it is, each person's own: one named in the config file,
+/// the other git's `user.email`, which `install` recorded (a hook starts no process to learn it).
+/// The person reads it back in their sessions, history and notes.
 #[test]
-fn every_event_records_its_owner_from_the_config_or_from_install() {
+fn every_event_and_note_records_its_owner_from_the_config_or_from_install() {
     let (alice, bob) = (Machine::new(), Machine::new());
     alice.write_config(&format!("[dream]\nauto = false\n[user]\nowner = \"{ALICE}\"\n"));
     bob.write_dream_config("auto = false");
@@ -289,7 +289,12 @@ fn every_event_records_its_owner_from_the_config_or_from_install() {
     for (m, who, other) in [(&alice, ALICE, BOB), (&bob, BOB, ALICE)] {
         let app = m.project("shop");
         let id = format!("{}-1", &who[..3]);
-        session(m, &app, &id, &["Deploy the shop with flyctl from main."]);
+        session(
+            m,
+            &app,
+            &id,
+            &["Deploy the shop with flyctl from main.", "I prefer terse answers without emojis."],
+        );
         let sessions = m.run_json(&["sessions"]);
         assert_eq!(sessions[0]["owner"], json!(who), "{sessions:#}");
         let found = json_in(m, &app, &[], &["search", "flyctl deploy", "--events"]);
@@ -300,5 +305,12 @@ fn every_event_records_its_owner_from_the_config_or_from_install() {
         assert!(events.len() >= 3, "{timeline:#}");
         assert!(events.iter().all(|e| e["event"]["owner"] == json!(who)), "{timeline:#}");
         assert!(!timeline.to_string().contains(other));
+        // The notes distilled from them are the same person's.
+        m.run(&["dream"]);
+        let notes = m.run_json(&["notes", "list"]);
+        let listed = notes.as_array().unwrap();
+        assert!(!listed.is_empty() && listed.iter().all(|n| n["meta"]["owner"] == json!(who)), "{notes:#}");
+        let shown = m.run(&["notes", "show", "user", "profile/preferences.md"]);
+        assert!(shown.contains(&format!("owner: {who}\n")), "{shown}");
     }
 }

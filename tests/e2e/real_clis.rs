@@ -383,6 +383,7 @@ pub(crate) fn import_cargo_note(m: &Machine) {
             sources: Vec::new(),
             updated: "2026-11-01T09:00:00Z".parse().unwrap(),
             generator: "human".to_owned(),
+            owner: None,
         },
         body: "Pass `--test-threads=1` to cargo test when tests share one database.\n".to_owned(),
     };

@@ -139,6 +139,7 @@ fn plant(m: &Machine, id: &str, file: &str, title: &str, body: &str) {
                 sources: Vec::new(),
                 updated: Utc::now(),
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: body.to_owned(),
         };

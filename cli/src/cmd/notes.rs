@@ -82,6 +82,7 @@ pub(crate) async fn add(
             sources: Vec::new(),
             updated: Utc::now(),
             generator: GENERATOR_USER.to_owned(),
+            owner: None,
         },
         body: String::new(),
     };

@@ -866,6 +866,7 @@ mod tests {
                 sources: Vec::new(),
                 updated: at("2026-12-01T03:15:00Z"),
                 generator: generator.into(),
+                owner: None,
             },
             body: String::new(),
         };

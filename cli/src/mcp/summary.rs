@@ -22,6 +22,9 @@ pub(crate) fn note_header(note: &Note, catalog: &Catalog) -> Value {
         "updated": meta.updated,
         "generator": meta.generator,
     });
+    if let Some(owner) = &meta.owner {
+        out["owner"] = json!(owner);
+    }
     if let Some(description) = &meta.description {
         out["description"] = json!(description);
     }

@@ -196,9 +196,13 @@ pub(crate) async fn write(m: &Memory, p: WriteParams) -> ToolResult {
             sources: Vec::new(),
             updated: Utc::now(),
             generator: GENERATOR_MCP.to_owned(),
+            owner: None,
         },
         body: p.body,
     };
+    if let Some((config, _)) = &m.files {
+        memory_hook::notes::stamp(config, &mut note);
+    }
     m.redactor.redact_note(&mut note);
     note.validate()?;
     let existed = m.store().get_note(&note.meta.scope, &note.path).await?.is_some();

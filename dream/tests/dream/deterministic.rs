@@ -144,6 +144,7 @@ async fn human_edited_notes_are_merged_not_overwritten() {
             sources: vec![EventId("0".repeat(32))],
             updated: crate::support::now() - chrono::Duration::days(3),
             generator: GENERATOR_HUMAN.into(),
+            owner: None,
         },
         body: human_body.into(),
     };

@@ -133,6 +133,7 @@ async fn a_note_that_keeps_a_corrected_value_is_rejected() {
                 sources: vec![EventId(old[1].id.0.clone())],
                 updated: now() - Duration::days(1),
                 generator: "anthropic".into(),
+                owner: None,
             },
             body: "- Database: Postgres 14.\n- Tabs, not spaces.\n".into(),
         })

@@ -148,6 +148,7 @@ async fn the_official_api_gets_the_plain_schema_and_a_local_server_the_bounded_o
                 sources: Vec::new(),
                 updated: crate::support::now(),
                 generator: "deterministic".to_owned(),
+                owner: None,
             },
             body: "Small commits.\n".to_owned(),
         }],

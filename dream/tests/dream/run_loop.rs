@@ -241,6 +241,7 @@ async fn deleting_a_human_note_is_rejected() {
             sources: vec![],
             updated: crate::support::now(),
             generator: memory_core::GENERATOR_HUMAN.into(),
+            owner: None,
         },
         body: "- keep me\n".into(),
     };
@@ -381,4 +382,40 @@ async fn a_body_of_exactly_the_limit_is_accepted_and_one_byte_more_is_not() {
     assert!(errors.iter().any(|e| e.contains("the body is 65 bytes, over the limit of 64")), "{errors:?}");
     let notes = all_notes(&store).await;
     assert_eq!(notes[0].body, format!("{}\n", "y".repeat(64)));
+}
+
+#[tokio::test]
+async fn each_note_written_records_whose_memory_wrote_it_and_keeps_it_when_nobody_is_named() {
+    let store = store_with(&plain_events(2, None)).await;
+    let provider = ScriptedProvider::new(|request, _| {
+        reply(vec![write_op(Action::Create, "profile/x.md", "- fact\n", ids(request))])
+    });
+    let mut named = options();
+    named.owner = Some("sam@example.com".to_owned());
+    run(&store, &provider, &named, &NoProgress).await.unwrap();
+    let path = NotePath::new("profile/x.md").unwrap();
+    let owner = |note: Option<memory_core::Note>| note.unwrap().meta.owner;
+    assert_eq!(owner(store.get_note(&Scope::User, &path).await.unwrap()).as_deref(), Some("sam@example.com"));
+
+    // A later run that names nobody (a custom integration without an owner) leaves the owner.
+    let mut later = Story::new();
+    later.session("claude", "later", None, "/home/alice/src/acme");
+    later.prompt("look at one more item");
+    let later: Vec<_> = later
+        .events()
+        .into_iter()
+        .map(|mut e| {
+            e.id.0 = format!("{}aa", &e.id.0[..30]);
+            e
+        })
+        .collect();
+    store.append(&later).await.unwrap();
+    let rewrite = ScriptedProvider::new(|request, _| {
+        reply(vec![write_op(Action::Update, "profile/x.md", "- fact\n- another\n", ids(request))])
+    });
+    let report = run(&store, &rewrite, &options(), &NoProgress).await.unwrap();
+    assert_eq!(report.notes_updated, 1, "{report:?}");
+    let note = store.get_note(&Scope::User, &path).await.unwrap();
+    assert!(note.as_ref().unwrap().body.contains("another"));
+    assert_eq!(owner(note).as_deref(), Some("sam@example.com"));
 }

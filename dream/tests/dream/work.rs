@@ -173,6 +173,7 @@ async fn a_note_the_user_wrote_about_a_tool_does_not_pull_one_projects_flags_int
             sources: Vec::new(),
             updated: chrono::DateTime::UNIX_EPOCH,
             generator: memory_core::GENERATOR_HUMAN.to_owned(),
+            owner: None,
         },
         body: "- `alembic downgrade -1` undoes the last revision.\n".to_owned(),
     };
@@ -321,6 +322,7 @@ async fn project_notes_live_under_the_project_name_and_old_folders_move_there() 
             sources: Vec::new(),
             updated: crate::support::now() - chrono::Duration::minutes(minutes),
             generator: "deterministic".into(),
+            owner: None,
         },
         body: body.into(),
     };
@@ -397,6 +399,7 @@ async fn a_note_whose_new_path_is_taken_gets_a_numbered_one() {
             sources: Vec::new(),
             updated: crate::support::now(),
             generator: "human".into(),
+            owner: None,
         },
         body: body.into(),
     };

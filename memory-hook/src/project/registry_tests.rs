@@ -65,6 +65,7 @@ fn note(scope: &Scope, path: &str, title: &str, body: &str, minute: u32) -> Note
             sources: Vec::new(),
             updated: Utc.with_ymd_and_hms(2026, 3, 1, 10, minute, 0).unwrap(),
             generator: "deterministic".to_owned(),
+            owner: None,
         },
         body: body.to_owned(),
     }

@@ -96,6 +96,8 @@ pub(crate) fn defaults(scope: memory_core::Scope, now: DateTime<Utc>) -> NoteDef
         kind: NoteKind::Fact,
         updated: now,
         generator: GENERATOR_HUMAN.to_owned(),
+        // A file names its owner, or names nobody.
+        owner: None,
     }
 }
 

@@ -22,6 +22,7 @@ fn note(path: &str, title: &str, body: &str) -> Note {
             sources: vec![EventId("0".repeat(32))],
             updated: Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap(),
             generator: "deterministic".to_owned(),
+            owner: None,
         },
         body: body.to_owned(),
     }

@@ -111,6 +111,7 @@ async fn explain_lists_source_events_and_versions() {
             sources: vec![EventId("a".repeat(32)), EventId("b".repeat(32))],
             updated: at,
             generator: "deterministic".to_owned(),
+            owner: None,
         },
         body: "v1\n".to_owned(),
     };
