@@ -76,10 +76,10 @@ impl Why {
 /// Where what `sentence` states to last is filed, and why; `None` when it states nothing to keep
 /// (a question, a one-off, a task, a story …).
 pub fn filed(sentence: &str) -> Option<(Reach, Why)> {
-    let spoken = LEAD_NOISE.replace(sentence, "");
-    statement(spoken.trim())?;
-    classify_why(spoken.trim()).or_else(|| {
-        let lower = normalize(spoken.trim());
+    let sentence = sentence.trim();
+    statement(sentence)?;
+    classify_why(sentence).or_else(|| {
+        let lower = normalize(LEAD_NOISE.replace(sentence, "").trim());
         Some(reach_why(&lower, &lower, false, false))
     })
 }
@@ -102,7 +102,7 @@ fn re(pattern: &str) -> Regex {
 /// Discourse fillers in front of what is said ("also, ", "btw ").
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up|just so you know|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi(?: that)?|fwiw|for what it's worth|imo|in case it matters|heads-up(?: that)?|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up(?: that)?|just so you know(?: that)?|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
     )
 });
 /// Corrections in front of what is said ("no, ", "actually, ").
@@ -115,7 +115,7 @@ static CORRECTION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// correction leads ("oh wait, ", "no, actually ").
 static LEAD_NOISE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi|fwiw|for what it's worth|imo|in case it matters|heads-up|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|heads up|just so you know|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
+        r"(?i)^(?:(?:(?:also|and|oh|btw|by the way|fyi(?: that)?|fwiw|for what it's worth|imo|in case it matters|heads-up(?: that)?|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|heads up(?: that)?|just so you know(?: that)?|for the record|quick note|hey|hi|cool|nice|good|great|sure|alright|anyway|anyways|tbh|honestly|plus|but|actually|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?|(?:no|nope|nah|wait|sorry|correction|update|right)[,:!])\s+)+",
     )
 });
 /// When a rule starts, at the head of it ("starting today, …", "as of this sprint, …").
@@ -155,7 +155,7 @@ static TEAM_WORDING: LazyLock<Regex> = LazyLock::new(|| {
 static TEAM_HABIT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:(?:the|our|my)\ (?:whole\ |entire\ |\w+\ )?(?:team|squad|org|company|crew|devs|developers|engineers|maintainers|reviewers)
-          |everyone\ (?:here|on\ the\ team)|everybody\ (?:here|on\ the\ team)|all\ of\ us)
+          |everyone\ (?:here|on\ the\ team)|everybody\ (?:here|on\ the\ team)|all\ of\ us|nobody|no\ one|none\ of\ us)
         \ (?:(?:always|never|usually|generally|normally|typically|only|also|all|still)\ )*
         (?P<verb>[a-z-]+)\b
     ")
@@ -194,6 +194,8 @@ static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
           | for\ \w+ing\b(?:\ (?:a|an|any|every|each|new|\w+s|[\w-]+)){0,3}
           | (?:when|whenever|before|after|if|once)\ (?:you|we|i)\ (?:\w+\ ){0,2}(?:a|an|any|every|each|new)\ [\w\ -]{1,40}
           | (?:when|whenever|before|after|once)\ (?:you|we|i)\ \w+\ (?:[\w-]+\ ){0,2}[\w-]+s
+          | (?:when|if|where|wherever|whenever)\ (?:(?:you're|you\ are|we're|i'm)\ )?(?:in\ doubt|unsure|not\ sure|uncertain|unclear|possible
+              |practical|feasible|reasonable|in\ a\ pinch|stuck|it\ makes\ sense|it's\ ambiguous|something\ is\ ambiguous|anything\ is\ unclear)
         ),\s*
     ")
 });
@@ -364,7 +366,9 @@ static QUANTIFIED: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// What users say of where they work ("I'm on a Mac").
 static PERSONAL_SETUP: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^i'?m (?:on|using|running|in|based in|located in|living in|working from) (?:a |an )?(?P<what>\w+)")
+    re(
+        r"^(?:i'?m (?:on|using|running|in|based in|located in|living in|working from)|i (?:work|develop|code|program) (?:on|from)) (?:a |an )?(?P<what>\w+)",
+    )
 });
 /// Where a user says they are that says nothing lasting ("I'm in a hurry").
 const PASSING_STATES: &[&str] = &[
@@ -387,7 +391,7 @@ static HABIT_OF_MINE: LazyLock<Regex> = LazyLock::new(|| {
 /// A user introducing themselves ("I'm Sam, a backend dev").
 static INTRODUCTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b|^(?:i'?m|i am) (?:a|an) (?:[\w-]+ )?(?:learner|reader|thinker|typist|speaker|person|user)\b",
+        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b|^(?:i'?m|i am) (?:a|an) (?:[\w-]+ )?(?:learner|reader|thinker|typist|speaker|person|user)\b|^(?:i'?m|i am) (?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|analyst|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant|contractor|freelancer|intern|owner|cto)s?\b|^(?:i'?m|i am) (?:(?:fairly|pretty|quite|very|still|relatively|completely|totally) )?(?:new to|a beginner (?:in|with|at)|comfortable with|fluent in|experienced (?:in|with)|rusty (?:in|with|at)|not familiar with|unfamiliar with|an expert in|proficient in)\b",
     )
 });
 /// A preference verb that asks for work instead ("I want you to …", "I'd like to see …").
@@ -399,6 +403,57 @@ static PREFERENCE_ASKS: LazyLock<Regex> = LazyLock::new(|| {
 static NEGATIVE_START: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^(?:don't|do not|dont|never|avoid|no more|refrain from|stop \w+ing|quit \w+ing|no \w+)\b")
 });
+/// A feeling about how a thing is ("I hate that the build takes forever", "I love how the API
+/// reads"): a mood of the moment, not how the user wants things done ("I hate it when you …").
+static FEELING_ABOUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bi (?:really |just |so |kinda |kind of )?(?:hate|love|like|dislike|adore|enjoy|can't stand|cannot stand) (?:that|how) (?:the|our|this|these|those|it|it's|its|they|we|every|all|[\w.-]+ (?:is|are|was|were|keeps|always|never|still))\b",
+    )
+});
+/// A habit of things said in the passive ("errors get wrapped with context", "migrations are
+/// generated with alembic", "releases are always cut from main").
+static PASSIVE_HABIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?P<quantifier>(?:the|all|our|every|each|any|new) )?(?P<subject>[a-z][\w./-]*(?: [\w./-]+){0,3}?) (?P<verb>get|gets|are|is) (?P<adverb>(?:always|never|usually|only|automatically|normally|generally) )?(?:[a-z]+(?:ed|en|wn|lt|nt)|cut|put|set|run|kept|made|read|sent|held|split|spun|bound|found|done|shut) (?:with|by|using|via|through|in|into|as|before|after|on|from|to|per|at|under|against)\b",
+    )
+});
+/// A fact announced as one ("fyi the test database resets every night"): what follows the
+/// announcement says how a thing is, in the present.
+static ANNOUNCED_FACT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:the|our|my|all|every|each) (?:[\w./:@-]+ ){0,4}?(?:always |never |only |still )?[a-z]+s\b")
+});
+/// A rule said to the agent with a modal ("you must not push to main", "you need to run codegen
+/// after editing the protos"): a prohibition, or an obligation tied to when it holds.
+static YOU_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:you|u)\ (?:
+            (?P<prohibition>must\ not|mustn't|should\ not|shouldn't|cannot|can't|can\ not|may\ not|are\ not\ allowed\ to
+              |aren't\ allowed\ to|are\ not\ supposed\ to|aren't\ supposed\ to|'re\ not\ supposed\ to|are\ never\ to)
+          | (?P<obligation>must|should|need\ to|have\ to|are\ supposed\ to|'re\ supposed\ to|ought\ to|always\ need\ to|always\ have\ to))
+        \ (?:always\ |ever\ |first\ |also\ )?(?P<verb>[a-z-]+)\b
+    ")
+});
+/// When an obligation holds: every time a kind of thing happens.
+static WHEN_IT_HOLDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:(?:after|before|when|whenever|while|once|each\ time|every\ time)\ (?:\w+ing|you|we|a|an|any|every|each)|unless|every\ time|each\ time)\b",
+    )
+});
+
+/// Whether `rest` is a rule said to the agent with a modal.
+fn you_rule(rest: &str) -> bool {
+    YOU_RULE.captures(rest).is_some_and(|c| {
+        let verb = &c["verb"];
+        let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
+        let thinking =
+            matches!(verb, "be" | "see" | "believe" | "imagine" | "know" | "tell" | "guess" | "feel");
+        !thinking
+            && !SPECIFIC.is_match(first_clause)
+            && !TROUBLE.is_match(rest)
+            && (c.name("prohibition").is_some() || WHEN_IT_HOLDS.is_match(rest))
+    })
+}
+
 /// What the user says of themselves ("my editor is neovim").
 static PERSONAL_FACT: LazyLock<Regex> = LazyLock::new(|| re(r"^my (?:\w+ ){0,2}?(?:is|are|uses|runs)\b"));
 static CONTRAST: LazyLock<Regex> =
@@ -434,7 +489,7 @@ static TEAM_TASK: LazyLock<Regex> = LazyLock::new(|| {
 /// Signs that a sentence reports trouble rather than states how things are.
 static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?)\b",
+        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|broke|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?)\b",
     )
 });
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
@@ -449,7 +504,7 @@ static FACT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:it|this|that|there|here|he|she|they|i|you|which|what|who|one|everything|something|nothing|the \w+ test|tests?|bugs?|errors?|issues?|problems?|fix|change|diff|output|results?|function|method|class|line|value|variable|failure|crash|log|logs|code|file|page|button|query|request|response)$",
+        r"^(?:the|a|an|our|my|your|their|its|his|her|some|every|each|all|it|this|that|there|here|he|she|they|i|you|which|what|who|one|everything|something|nothing|the \w+ test|tests?|bugs?|errors?|issues?|problems?|fix|change|diff|output|results?|function|method|class|line|value|variable|failure|crash|log|logs|code|file|page|button|query|request|response)$",
     )
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
@@ -930,7 +985,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     if SPEC_SHOULD.is_match(rest) && !SHOULD.captures(rest).is_some_and(|c| c["subject"].ends_with('s')) {
         return None;
     }
-    let preference = PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest);
+    let preference =
+        PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest) && !FEELING_ABOUT.is_match(rest);
     let first_clause = rest.split([',', ';', '(']).next().unwrap_or(rest);
     let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
     // "X should be …" of things in general (plural: "error messages"), not of one thing being
@@ -961,7 +1017,9 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         && !TROUBLE.is_match(rest)
         && rest.strip_prefix("our ").is_none_or(declarative))
         || team_habit(rest);
-    let fact = is_fact(rest, corrected, announced || project_worded(&whole));
+    let fact = is_fact(rest, corrected, announced || project_worded(&whole))
+        || (announced && ANNOUNCED_FACT.is_match(rest) && !TROUBLE.is_match(rest))
+        || passive_habit(rest);
     let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
     let setup = PERSONAL_SETUP
         .captures(rest)
@@ -993,6 +1051,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || quantified
         || quirk
         || setup
+        || you_rule(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
         return None;
@@ -1027,7 +1086,7 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
         (Reach::General, Why::SaysEverywhere)
     } else if project_worded(whole) {
         (Reach::Project, Why::NamesTheProject)
-    } else if TEAM_WORDING.is_match(whole) {
+    } else if TEAM_WORDING.is_match(whole) || team_habit(rest) {
         (Reach::Project, Why::SpeaksForTheTeam)
     } else if personal {
         (Reach::General, Why::AboutTheUser)
@@ -1044,6 +1103,9 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
 /// on 5173 now"), or one `vouched` for (announced, or worded for the project).
 fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
     let Some(captures) = FACT.captures(rest) else { return false };
+    if FEELING_ABOUT.is_match(rest) {
+        return false;
+    }
     let subject = captures.name("subject").map_or("", |m| m.as_str());
     let tail = captures.name("tail").map_or("", |m| m.as_str());
     // What happens otherwise ("…, or they hang", "…, otherwise it fails") is why the fact
@@ -1062,6 +1124,28 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
             || corrected
             || vouched
             || CORRECTION.is_match(rest))
+}
+
+/// Whether `rest` says, in the passive, how things of a kind are always done ("errors get
+/// wrapped with context", "migrations are generated with alembic"): of a kind, when the subject
+/// is plural, counted or said with a habit ("the changelog is always generated by CI"); not of
+/// one thing being worked on ("the file is written to disk") nor trouble.
+fn passive_habit(rest: &str) -> bool {
+    PASSIVE_HABIT.captures(rest).is_some_and(|c| {
+        let subject = &c["subject"];
+        let first = subject.split_whitespace().next().unwrap_or_default();
+        let counted = c.name("quantifier").is_some_and(|q| q.as_str() != "the ");
+        let of_a_kind =
+            (subject.ends_with('s') && !subject.ends_with("ss")) || counted || c.name("adverb").is_some();
+        // "gets" says a habit of one thing too ("the changelog gets regenerated on release").
+        let habitual = c["verb"].starts_with("get") || of_a_kind;
+        let one_thing = FACT_SUBJECT_EXCLUDED.is_match(subject) && rest.starts_with("the ");
+        habitual
+            && !one_thing
+            && !NOT_SUBJECTS.contains(&first)
+            && !TROUBLE.is_match(rest)
+            && !SPECIFIC.is_match(rest.split([',', ';']).next().unwrap_or(rest))
+    })
 }
 
 /// An imperative that sets a convention ("indent with tabs", "use pnpm, not npm", "keep functions

@@ -50,7 +50,9 @@ static ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:do\ you\ think|d'you\ think|you\ think|what\ do\ you\ think|do\ we\ (?:want|need)\ to
           |should\ (?:we|i|it|they)|shall\ we|ought\ we
-          |i\ (?:was\ )?wonder(?:ing)?|wondering|i'm\ wondering|curious\ (?:if|whether)
+          |i\ (?:was\ )?wonder(?:ing)?|wondering|i'm\ wondering|(?:i'm\ |i\ am\ )?curious\ (?:if|whether|to\ (?:know|hear|see))
+          |(?:(?:can|could|would|will)\ (?:you|u)\ )?(?:please\ )?(?:go\ )?(?:check|see|verify|confirm|find\ out|figure\ out|work\ out
+             |double[-\ ]check|look\ into|investigate|test|ask\ \w+|tell\ me)\ (?:if|whether)
           |would\ it|would\ an?\ |would\ that|would\ this|is\ it\ (?:worth|better|ok|okay|fine|a\ good\ idea|wise|bad)
           |does\ it\ make\ sense|does\ that\ make\ sense|any\ (?:thoughts|opinion|idea)s?|thoughts\ on
           |(?:i'm\ )?not\ sure\ (?:if|whether)|i\ can't\ decide|maybe\ we\ should|perhaps\ we\ should
@@ -74,14 +76,18 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
           |one\ day|someday|some\ day|eventually|in\ an\ ideal\ world|ideally\ we'd|in\ a\ perfect\ world)\b
       | \bif\ (?:we|i|you|they|it)\ (?:ever|one\ day|someday|eventually)\b
       | \bif\ ever\b|\bin\ case\ we\ ever\b
-      | ^if\b[^,]*,\s*(?:we|i|you|it|that|this)(?:'d|\ would|\ could|\ might)\b
+      | ^(?:if|assuming|provided|providing|say|in\ case|once)\b[^,]*,\s*(?:then\ )?(?:we|i|you|it|that|this|they)(?:'d|\ would|\ could|\ might)\b
+      | ^(?:assuming|provided\ that|providing\ that|on\ the\ off\ chance)\b
+      | (?:^|,\s*(?:but|and|so)\s+)(?:we|i)\ (?:could|might)\b
+      | (?:^|,\s*(?:but|and|so)\s+)(?:we|i)\ may\ (?:\w+\ )?(?:try|move|switch|want|need|go|end\ up|consider|look|use|drop|add|have|migrate|change|replace)\b
     ")
 });
 /// A guess about how things are, not a statement of them ("my guess is …", "I suspect …").
 static GUESS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:my\ (?:guess|hunch|bet)\ is|i\ (?:guess|suspect|bet|imagine|reckon)|i'd\ (?:guess|bet|imagine)
-          |i'm\ guessing|i\ have\ a\ (?:feeling|hunch)|probably|presumably|maybe|perhaps|possibly)\b
+          |i'm\ guessing|i\ have\ a\ (?:feeling|hunch)|probably|presumably|maybe|perhaps|possibly
+          |(?:i'm\ |we're\ )?(?:not\ (?:sure|certain|decided)|undecided)\ yet|(?:still\ )?(?:tbd|undecided)\b)\b
     ")
 });
 /// Somebody other than the user (or the team speaking as "we") said it.
@@ -91,7 +97,8 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
          (?:says|say|said|swears|swear|swore|insists|insist|insisted|claims|claim|claimed|reckons|reckon|believes
            |believe|argues|argue|argued|suggests|suggest|suggested|keeps\ saying|kept\ saying|keeps\ bringing|keeps\ telling|told\ me|tells\ me|told\ us
            |tells\ us|mentioned|recommends|recommended|wants\ us\ to|is\ convinced|thinks|thought|maintains\ that
-           |preaches|swear\ by|swears\ by|is\ adamant|was\ adamant|pushes\ for|pushed\ for)\b
+           |preaches|swear\ by|swears\ by|is\ adamant|was\ adamant|pushes\ for|pushed\ for
+           |(?:complains|complained|warns|warned|reports|reported|flags|flagged|shows|showed|prints|printed|outputs|noted|notes|points\ out|pointed\ out)\ that)\b
       | \baccording\ to\b|^(?:apparently|supposedly|allegedly|reportedly)\b
       | \b(?:i|i've|we've)\ (?:read|heard|seen)\ (?:somewhere|online|on\ \w+|that|people|it\ said)\b
       | \b(?:sounds\ wrong|not\ convinced|i'm\ not\ convinced|i\ disagree|i\ doubt\ it|i'm\ not\ sure\ (?:about\ that|i\ agree)|i've\ heard\ both)\b

@@ -430,4 +430,5 @@ fn where_a_statement_is_filed_comes_with_why() {
 }
 
 mod everyday;
+mod in_passing;
 mod untuned;

@@ -1,0 +1,178 @@
+//! The statement reader on things said in passing: questions folded into a request to find out,
+//! plans said with "could" or "may", what a tool reports, feelings about how a thing is; and, to
+//! keep, rules under an everyday condition, who the user is, facts announced as such and habits
+//! said in the passive.
+
+use super::super::*;
+
+fn kept(sentence: &str) -> Option<Reach> {
+    filed(sentence).map(|(reach, _)| reach)
+}
+
+fn none_kept(sentences: &[&str]) {
+    for sentence in sentences {
+        assert_eq!(kept(sentence), None, "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_question_folded_into_a_request_to_find_out_is_asked() {
+    none_kept(&[
+        "I'm curious whether we should always pin versions",
+        "curious if we should never log request bodies",
+        "Can you check if we always close the db connection",
+        "could you see whether we ever call this endpoint",
+        "Double-check whether we never leak the session id",
+        "please find out if the worker always retries",
+    ]);
+    // A request that sets a habit is not a question.
+    assert!(kept("could you always run the tests before committing from now on?").is_some());
+    assert!(kept("check with me before you add a dependency").is_some());
+}
+
+#[test]
+fn what_would_follow_from_a_plan_not_made_is_not_how_things_are() {
+    none_kept(&[
+        "Assuming we go with Postgres, we'd want pgbouncer.",
+        "Provided the budget holds, we'd always use managed services.",
+        "say we moved to AWS, we would need to redo the IAM setup",
+        "We could try using sqlc instead of the ORM.",
+        "we might switch to Bun at some point",
+        "Not sure yet, but we may move the docs to Docusaurus.",
+        "still undecided, we may end up using tRPC instead of REST",
+    ]);
+    // A rule with "may not" or a condition that holds every time is kept.
+    assert!(kept("you may not push straight to main").is_some());
+    assert!(kept("we may not merge without two approvals").is_some());
+    assert!(kept("if a test is flaky, mark it with #[flaky] rather than deleting it").is_some());
+}
+
+#[test]
+fn what_a_tool_or_a_file_reports_is_reported() {
+    none_kept(&[
+        "The linter complains that we never use the return value.",
+        "the compiler warns that we always shadow that variable",
+        "clippy flags that we never check the result",
+        "the profiler shows that we always allocate in the hot loop",
+    ]);
+    // A fact of how a tool is set up is kept.
+    assert_eq!(kept("CI runs clippy with -D warnings"), Some(Reach::Project));
+}
+
+#[test]
+fn a_feeling_about_how_a_thing_is_is_not_a_preference() {
+    none_kept(&[
+        "I hate that the build always takes forever.",
+        "I love how the new router always handles errors.",
+        "i really like that our tests run in parallel now",
+        "I can't stand how the dashboard is always slow",
+    ]);
+    // How the user wants things done stays theirs.
+    for sentence in [
+        "I hate it when you add emojis to commit messages",
+        "I love small focused PRs",
+        "I can't stand long docstrings on private helpers",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_rule_under_an_everyday_condition_is_kept() {
+    for sentence in [
+        "When in doubt, write a test first.",
+        "If possible, keep functions under fifty lines.",
+        "Where practical, prefer pure functions.",
+        "if you're unsure, ask me rather than guessing",
+        "when something is ambiguous, check the existing code first",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    // The same condition before a piece of work is a request.
+    none_kept(&["if possible, fix the login bug today", "when in doubt about this function, rename it"]);
+}
+
+#[test]
+fn who_the_user_is_and_what_they_know_is_theirs() {
+    for sentence in [
+        "I'm a backend dev, mostly Go and Postgres.",
+        "I'm a data scientist, so explain the web stuff a bit more.",
+        "I'm the only maintainer of this repo.",
+        "I'm new to Rust, so explain borrow checker errors.",
+        "i'm fairly comfortable with kubernetes but rusty with helm",
+        "I work on a Mac with an M2, keep that in mind for docker images.",
+        "i develop on a linux box over ssh",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    assert_eq!(kept("I'm a backend dev, mostly Go and Postgres."), Some(Reach::General));
+    // Where the user is for the moment says nothing lasting.
+    none_kept(&["I'm in a meeting, keep it short", "i work on this bug after lunch", "I'm new here lol"]);
+}
+
+#[test]
+fn a_fact_announced_as_one_is_kept_without_its_announcement() {
+    for sentence in [
+        "Heads up that our CI runs on self-hosted runners.",
+        "FYI the test database resets every night.",
+        "just so you know, the staging cluster scales down on weekends",
+        "fyi that the api gateway strips trailing slashes",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    let said = statements("Heads up that our CI runs on self-hosted runners.");
+    assert_eq!(said[0].text, "our CI runs on self-hosted runners.");
+    // An announced moment of trouble is not a fact to keep.
+    none_kept(&["fyi the build fails on main right now", "heads up, the deploy broke again"]);
+}
+
+#[test]
+fn a_habit_said_in_the_passive_is_a_fact_of_the_project() {
+    for sentence in [
+        "Errors get wrapped with context using anyhow in the binaries.",
+        "Migrations are generated with alembic, never by hand.",
+        "Releases are always cut from the main branch.",
+        "PRs get merged by the merge queue, not by hand.",
+        "all secrets are injected from Vault at deploy time",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    // One thing being worked on, or trouble, is not a habit.
+    none_kept(&[
+        "the file is written to disk by the exporter",
+        "The PR is merged into main.",
+        "the tests are broken on main",
+        "it gets called twice on startup",
+    ]);
+}
+
+#[test]
+fn a_rule_said_to_the_agent_with_a_modal_is_kept() {
+    for sentence in [
+        "you must not push straight to main",
+        "you shouldn't use var in new code",
+        "you can't use floats for money",
+        "you need to run make gen after editing the proto files",
+        "you have to restart the worker after changing env vars",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+    // An obligation of one piece of work, a feeling or a regret is not a rule.
+    none_kept(&[
+        "you should fix the typo in the readme",
+        "you need to update the snapshot",
+        "you must be tired of this bug",
+        "you can't delete this file",
+        "you shouldn't have deleted it",
+    ]);
+}
+
+#[test]
+fn nobody_doing_a_thing_is_a_habit_of_the_team() {
+    for sentence in
+        ["nobody pushes straight to main", "no one merges without a review", "none of us uses the GUI client"]
+    {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&["nobody knows why the build is slow", "no one told me about the migration"]);
+}
