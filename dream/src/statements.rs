@@ -927,9 +927,41 @@ fn for_once(lower: &str) -> bool {
     ONE_OFF.is_match(lower) && !BEGINS.is_match(lower)
 }
 
-/// Lowercase with typographic quotes made plain.
+/// Lowercase with typographic quotes made plain, and a thing's "'s" before what it is read as
+/// "is" ("the port's 9090 now" → "the port is 9090 now"; "it's", "that's" and possessives stay).
 fn normalize(text: &str) -> String {
-    text.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'").replace(['\u{201c}', '\u{201d}'], "\"")
+    static IS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?P<thing>[a-z][\w.-]*)'s\s(?P<what>now\b|[\w./:-]+\snow\b|\d|on\s|at\s|in\s|an?\s|the\s|called\s|named\s|set\s|built\s|written\s|hosted\s|deployed\s|managed\s|still\s)",
+        )
+    });
+    const PRONOUNS: &[&str] = &[
+        "it",
+        "that",
+        "there",
+        "here",
+        "what",
+        "who",
+        "he",
+        "she",
+        "let",
+        "where",
+        "how",
+        "everything",
+        "nothing",
+        "something",
+        "this",
+    ];
+    let lower =
+        text.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'").replace(['\u{201c}', '\u{201d}'], "\"");
+    if !lower.contains("'s ") {
+        return lower;
+    }
+    IS.replace_all(&lower, |c: &regex::Captures<'_>| match PRONOUNS.contains(&&c["thing"]) {
+        true => c[0].to_owned(),
+        false => format!("{} is {}", &c["thing"], &c["what"]),
+    })
+    .into_owned()
 }
 
 /// What a sentence states, if it states something durable.
@@ -1003,7 +1035,15 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         .captures(rest)
         .is_some_and(|c| !FACT_SUBJECT_EXCLUDED.is_match(&c["subject"]) && !c["subject"].starts_with("time"))
         && !TROUBLE.is_match(rest);
+    // "port is 9090 now", "build runs on CI": a noun that is also a verb of work, as a subject.
+    let subject_verb = rest.split_whitespace().nth(1).is_some_and(|w| {
+        matches!(
+            w,
+            "is" | "are" | "was" | "were" | "has" | "have" | "stays" | "lives" | "runs" | "uses" | "needs"
+        )
+    });
     let starts_with_task = TASK_VERB.is_match(rest)
+        && !subject_verb
         && !NEGATIVE_START.is_match(rest)
         && !convention_imperative(rest, &whole)
         && !ANSWER_STYLE.is_match(rest)
@@ -1111,10 +1151,17 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
     // What happens otherwise ("…, or they hang", "…, otherwise it fails") is why the fact
     // matters, not trouble being reported.
     static OTHERWISE: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:or\ else|or|otherwise|else)\s+\S.*$"));
-    // "the build is green now", "the cache is stale": how a thing is at the moment.
-    let state = tail.trim_start_matches("now ").split_whitespace().next().is_some_and(|word| {
-        STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
-    });
+    // "the build is green now", "the cache is stale": how a thing is at the moment (after "is";
+    // "runs on" is where a thing runs).
+    let verb = match (captures.name("subject"), captures.name("tail")) {
+        (Some(s), Some(t)) => rest[s.end()..t.start()].trim(),
+        _ => "",
+    };
+    let copula = matches!(verb, "is" | "are" | "is still");
+    let state = copula
+        && tail.trim_start_matches("now ").split_whitespace().next().is_some_and(|word| {
+            STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
+        });
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
         && (!state || VALUE.is_match(tail))
         && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))

@@ -33,8 +33,9 @@ pub(crate) struct Reference {
 static RETRACT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:^|[,;:]\s*|\b(?:and|so|also|oh|btw|pls|please|ok|okay)\s+)
-        (?:you\ can\ |just\ |please\ )?
-        (?P<verb>scratch|forget(?:\ about)?|ignore|disregard|drop|scrap|strike|nix|toss|ditch|bin|never\ ?mind|throw\ out|undo|cancel)
+        (?:you\ can\ |just\ |please\ |i\ |i'll\ |let\ me\ )?
+        (?P<verb>scratch|forget(?:\ about)?|ignore|disregard|drop|scrap|strike|nix|toss|ditch|bin|never\ ?mind|throw\ out|undo|cancel|take\ back
+          |(?:i've\ |i\ have\ |i\ )?changed\ my\ mind\ (?:on|about|re|regarding))
         \s+(?P<x>[^,.;:!?()]+)
     ")
 });
@@ -90,9 +91,8 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
         \bnot\ any\ ?more\s(?:re|regarding|about|on|for|with|wrt)\s(?P<x>[^,.;:!?()]+)
       | ^(?P<y>[^,.;:!?()]{2,40}?):?\s+not\ any\ ?more\b
       | \bnot\ (?:using|on|with|running|deploying\ to|deploying\ on)\ (?P<z>[^,.;:!?()]{2,40}?)\ any\ ?more\b
-      | ^(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete)
-        (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's)\b)
-      | ^(?P<v>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*(?:->|→|=>)\s*[\w.+\#/-]+
+      | ^(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for)
+        (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
     ")
@@ -104,6 +104,15 @@ static CHANGED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+){1,4}?)
         \ (?:has\ |have\ )?(?:changed|moved|switched)\ (?:over\ )?to\ (?P<new>[^\s,.;:!?]+)
+    ")
+});
+/// "X → Y", "X got replaced by Y", "X was renamed to Y": the old thing and its new value, said
+/// in one clause that is the whole of the new value.
+static REPLACED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:the\ |our\ |my\ )?(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*(?:->|→|=>|⇒)\s*(?P<new>[\w.+\#/-]+)
+      | ^(?:the\ |our\ |my\ )?(?P<y>[\w.+\#/-]+(?:\ [\w.+\#/-]+){0,2}?)\ (?:got|was|were|has\ been|have\ been|is|are|is\ being|just\ got)
+        \ (?:replaced|swapped\ out|superseded|renamed|swapped)\ (?:by|with|for|to|in\ favou?r\ of)\ (?:the\ )?(?P<new2>[\w.+\#/-]+)
     ")
 });
 /// "it's Y now, not X": a new value said of what was being spoken of, and the old one it replaces.
@@ -288,11 +297,15 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
     let mut replaced_at = None;
     let (start, clause_end, from, to) = RETRACT
         .captures_iter(sentence)
-        .filter(|c| POINTS_BACK.is_match(&c["x"]) || c["verb"].starts_with("forget about"))
+        .filter(|c| {
+            POINTS_BACK.is_match(&c["x"])
+                || c["verb"].starts_with("forget about")
+                || c["verb"].contains("my mind")
+        })
         .find_map(|c| pick(c, &["x"]))
         .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
-        .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "v", "u"])))
+        .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "u"])))
         .or_else(|| {
             DROPPED.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
                 // What was dropped ends where what replaced it starts ("we dropped gcc 12 for
@@ -319,10 +332,21 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                         && !NOT_THINGS.contains(&named.split(' ').next().unwrap_or_default())
                 })
             };
-            now_not().or_else(changed).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
-                replaced_at = Some(start);
-                (start, to, from, to)
-            })
+            let replaced = || {
+                REPLACED.captures(sentence).filter(|c| {
+                    let new = c.name("new").or_else(|| c.name("new2")).map_or("", |m| m.as_str());
+                    let old = c.name("x").or_else(|| c.name("y")).map_or("", |m| m.as_str());
+                    !super::STATES.contains(&new)
+                        && !NOT_THINGS.contains(&old.split(' ').next().unwrap_or_default())
+                        && !NOT_A_REFERENT.is_match(old)
+                })
+            };
+            now_not().or_else(changed).or_else(replaced).and_then(|c| pick(c, &["x", "y"])).map(
+                |(start, _, from, to)| {
+                    replaced_at = Some(start);
+                    (start, to, from, to)
+                },
+            )
         })
         .or_else(|| {
             NOT_A_THING

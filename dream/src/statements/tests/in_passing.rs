@@ -176,3 +176,82 @@ fn nobody_doing_a_thing_is_a_habit_of_the_team() {
     }
     none_kept(&["nobody knows why the build is slow", "no one told me about the migration"]);
 }
+
+/// The one statement of `sentence`, which must point back at `topic` and give a new value.
+fn points_at_with_a_new_value(sentence: &str, topic: &str) {
+    let found = statements(sentence);
+    assert_eq!(found.len(), 1, "{sentence:?}");
+    let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
+    assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
+    assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
+}
+
+#[test]
+fn a_thing_replaced_renamed_or_arrowed_to_a_new_one_points_at_the_old() {
+    for (sentence, topic) in [
+        ("RabbitMQ → SQS now.", "rabbitmq"),
+        ("npm -> pnpm", "npm"),
+        ("jest => vitest for the unit tests", "jest"),
+        ("Jenkins got replaced by GitHub Actions last month.", "jenkins"),
+        ("Moment was replaced with date-fns", "moment"),
+        ("our ORM has been swapped out for sqlc", "orm"),
+        ("Heads up, master was renamed to main.", "master"),
+        ("the staging bucket got renamed to assets-stg", "staging bucket"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+    // How a thing went is not a new value for it.
+    for sentence in
+        ["the build got replaced by a green one", "it was renamed to something weird", "a -> b -> c"]
+    {
+        assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_thing_said_to_be_out_retired_or_deprecated_here_points_at_it() {
+    for (sentence, topic) in [
+        ("knex is out, we run migrations with drizzle-kit now.", "knex"),
+        ("Moment is deprecated for us, use date-fns.", "moment"),
+        ("Heroku is retired here, everything runs on Fly", "heroku"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+    for sentence in ["the new release is out, take a look", "I'm out for lunch, back at two"] {
+        assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_changed_mind_or_a_taken_back_word_points_at_its_topic() {
+    for (sentence, topic) in [
+        ("Changed my mind on indentation: four spaces please.", "indentation"),
+        ("I've changed my mind about trailing commas, leave them out", "trailing commas"),
+        ("i changed my mind re squash merges, plain merges are fine", "squash merges"),
+        ("I take back what I said about tabs, spaces are fine", "tabs"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+    // A mind changed about a piece of work is not a correction of a note.
+    assert!(statements("take back the last commit").iter().all(|s| s.reference.is_none()));
+}
+
+#[test]
+fn a_things_s_before_its_value_is_is() {
+    for sentence in ["Port's 9090 now.", "the region's eu-west-1 now", "node's at 22 in this repo"] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    // "it's", "that's" and possessives stay as they are.
+    assert_eq!(normalize("it's 9090 now, that's the port's value"), "it's 9090 now, that's the port's value");
+    assert_eq!(normalize("The port's 9090 now"), "the port is 9090 now");
+}
+
+#[test]
+fn a_noun_that_is_also_a_verb_of_work_may_be_a_subject() {
+    for sentence in
+        ["Port is 9090 now.", "Build runs on self-hosted runners here", "Deploy is handled by Kamal here"]
+    {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&["port the parser to rust", "build the docker image and push it"]);
+}
