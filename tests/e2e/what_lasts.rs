@@ -334,3 +334,75 @@ fn a_thing_switched_renamed_changed_or_no_longer_used_gives_way_to_its_new_value
         }
     }
 }
+
+/// A thing arrowed to its new value, replaced in the passive, said to be out here, a mind
+/// changed about it, or a value given with "'s", each said in another harness than the line it
+/// corrects: every harness gets the new value and never the old line.
+#[test]
+fn a_thing_arrowed_replaced_out_or_changed_a_mind_about_gives_way_to_its_new_value() {
+    let m = Machine::new();
+    let dir = m.project("relay-api");
+    say(&m, "claude", "c-1", &dir, "we use RabbitMQ for the job queue here");
+    say(&m, "claude", "c-1", &dir, "our CI runs on Jenkins");
+    say(&m, "claude", "c-1", &dir, "run migrations with knex migrate:latest in this repo");
+    say(&m, "claude", "c-1", &dir, "I prefer two-space indentation");
+    say(&m, "claude", "c-1", &dir, "the API lives on port 8080 here");
+    m.run_json(&["dream"]);
+    let old =
+        ["rabbitmq for the job queue", "runs on jenkins", "knex migrate:latest", "two-space", "port 8080"];
+    let before = start(&m, "codex", "x-0", &dir);
+    for line in old {
+        assert!(before.contains(line), "{line:?} is given before the corrections:\n{before}");
+    }
+    say(&m, "codex", "x-1", &dir, "RabbitMQ → SQS now.");
+    say(&m, "cursor", "u-1", &dir, "Jenkins got replaced by GitHub Actions last month.");
+    say(&m, "codex", "x-2", &dir, "knex is out, we run migrations with drizzle-kit now.");
+    say(&m, "cursor", "u-2", &dir, "Changed my mind on indentation: four spaces please.");
+    say(&m, "claude", "c-2", &dir, "Port's 9090 now.");
+    m.run_json(&["dream"]);
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for new in ["sqs", "github actions", "drizzle-kit", "four spaces", "9090"] {
+            assert!(context.contains(new), "{harness} is given the new value {new:?}:\n{context}");
+        }
+        for stale in old {
+            assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
+        }
+    }
+}
+
+/// Things said in passing over three harnesses: questions folded into a request to find out,
+/// plans said with "could" or "may", what a tool reports and feelings about how a thing is are
+/// never notes; a rule under an everyday condition, who the user is, an announced fact, a habit
+/// said in the passive and a rule said to the agent with a modal are.
+#[test]
+fn things_said_in_passing_are_kept_only_when_they_state_how_things_are() {
+    let m = Machine::new();
+    let dir = m.project("ember-api");
+    let said = [
+        ("claude", "When in doubt, write a test first."),
+        ("codex", "I'm a backend dev, mostly Go and Postgres."),
+        ("cursor", "FYI the test database resets every night."),
+        ("claude", "Migrations are generated with alembic, never by hand."),
+        ("codex", "you must not push straight to main"),
+        // Not meant to last.
+        ("cursor", "Can you check if we always close the db connection"),
+        ("claude", "We could try using sqlc instead of the ORM."),
+        ("codex", "The linter complains that we never use the return value."),
+        ("cursor", "I hate that the build always takes forever."),
+        ("claude", "Assuming we go with Postgres, we'd want pgbouncer."),
+    ];
+    for (i, (harness, prompt)) in said.iter().enumerate() {
+        say(&m, harness, &format!("{harness}-passing-{i}"), &dir, prompt);
+    }
+    m.run_json(&["dream"]);
+    let notes = notes_text(&m);
+    for kept in
+        ["write a test first", "backend dev", "resets every night", "alembic", "push straight to main"]
+    {
+        assert!(notes.contains(kept), "{kept:?} is meant to last:\n{notes}");
+    }
+    for leak in ["db connection", "sqlc", "return value", "takes forever", "pgbouncer"] {
+        assert!(!notes.contains(leak), "{leak:?} is not meant to last, yet a note holds it:\n{notes}");
+    }
+}
