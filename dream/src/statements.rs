@@ -54,6 +54,9 @@ pub enum Why {
     ToTheAgent,
     /// It says how things are in the code or its tools ("the API lives under /v2").
     AboutTheCode,
+    /// It names a thing only the project has: a path, a script, a make target, a variable
+    /// ("never edit files under gen/ by hand", "run db:reset after pulling").
+    NamesAThingOfTheProject,
     /// An instruction that names no place: the user's, wherever they work.
     NoPlaceNamed,
 }
@@ -67,6 +70,7 @@ impl Why {
             Self::SpeaksForTheTeam => "it speaks for the team working on the project",
             Self::AboutTheUser => "it is about you: who you are, what you prefer, how you work",
             Self::ToTheAgent => "it tells the agent how to work with you",
+            Self::NamesAThingOfTheProject => "it names a path, script or setting of this project",
             Self::AboutTheCode => "it says how things are in the project's code or tools",
             Self::NoPlaceNamed => "an instruction that names no project holds wherever you work",
         }
@@ -260,7 +264,7 @@ fn declarative(clause: &str) -> bool {
 static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:be\ (?:brief|concise|terse|direct|succinct|short|blunt)
-          |keep\ (?:it|them|your\ (?:answers?|replies|responses|explanations|messages|summaries))\ (?:short|brief|concise|tight|terse|under)
+          |keep\ (?:it|them|(?:your\ |the\ )?(?:answers?|replies|responses|explanations|messages|summaries))\ (?:short|brief|concise|tight|terse|under)
           |(?:answer|reply|respond|explain)\ (?:briefly|concisely|tersely|in\ (?:english|german|french|spanish|bullet|one|a\ few|short)|like)
           |no\ (?:fluff|preamble|small\ talk|emojis|apologies|filler))\b
     ")
@@ -321,6 +325,8 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:from\ now\ on|going\ forward|moving\ forward|in\ (?:the\ )?future|(?:the\ )?next\ time|every\ time\ you|each\ time\ you|whenever\ you|by\ default|as\ a\ rule|at\ all\ times|under\ no\ circumstances|no\ matter\ what|as\ a\ habit|in\ general|make\ (?:it\ )?a\ (?:habit|point|rule)\ (?:to|of)|get\ in(?:to)?\ the\ habit\ of)\b
       | ^(?:ask|check\ with|ping|tell)\ me\ (?:before|first|when|whenever|if)\b
+      | ^(?:ask|check)\ (?:first\ )?before\ \w+ing\b
+      | ^(?:show|warn|remind)\ me\ (?:\w+\ ){0,3}?(?:before|first|whenever|every\ time|each\ time)\b
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
       | \b(?:i|we)\ (?:usually|generally|normally|typically|mostly|mainly|tend\ to|always|never)\b
       | ^make\ sure\b.*\b(?:before|after|whenever|every|each)\b
@@ -628,7 +634,7 @@ static STRONG_CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MANNER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:with|in|as|using|via|through|under|over|before|after|per|for|everywhere|throughout|across|when|whenever|unless|only|instead|rather|by|to|from|inside|outside|within|without|at|like)\b",
+        r"\b(?:with|in|as|using|via|through|under|over|behind|beside|alongside|into|before|after|per|for|everywhere|throughout|across|when|whenever|unless|only|instead|rather|by|to|from|inside|outside|within|without|at|like)\b",
     )
 });
 static DEFINITE_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
@@ -1005,11 +1011,11 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         && (TASK_VERB.is_match(rest) || NEGATIVE_START.is_match(rest) || CONVENTION_VERB.is_match(rest));
     // A request that points at a habit without saying it ("set it up the way I usually do")
     // states nothing to keep.
-    let habit = says_habit(rest) || conditioned_rule;
+    let habit = says_habit(rest) || conditioned_rule || standing_condition(rest);
     if for_once(&whole) || DISMISSIVE.is_match(rest) {
         return None;
     }
-    if WH_QUESTION.is_match(rest)
+    if (WH_QUESTION.is_match(rest) && !remedy(rest))
         || ((rest.ends_with('?') || QUESTION_START.is_match(rest) || REQUEST.is_match(rest)) && !habit)
     {
         return None;
@@ -1092,6 +1098,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || quirk
         || setup
         || you_rule(rest)
+        || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
         return None;
@@ -1109,7 +1116,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         &whole,
         rest,
         personal,
-        fact || placed || quantified || quirk || fact_clause || declarative(rest),
+        fact || placed || quantified || quirk || fact_clause || declarative(rest) || remedy(rest),
     ))
 }
 
@@ -1130,6 +1137,8 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
         (Reach::Project, Why::SpeaksForTheTeam)
     } else if personal {
         (Reach::General, Why::AboutTheUser)
+    } else if names_a_thing_of_the_project(whole) {
+        (Reach::Project, Why::NamesAThingOfTheProject)
     } else if TO_AGENT.is_match(whole) {
         (Reach::General, Why::ToTheAgent)
     } else if about_the_code || declarative(rest) {
@@ -1137,6 +1146,122 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
     } else {
         (Reach::General, Why::NoPlaceNamed)
     }
+}
+
+/// Things only a project has: a path below its root (`gen/`, `pkg/legacy`, `./scripts/x.sh`), a
+/// file of it, a make target, a package script, a namespaced task (`db:reset`), an environment
+/// variable or an identifier of its code (`api_client`).
+static PROJECT_THING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|[\s`(])(?:\./)?(?P<path>[a-z_][\w.-]*/(?:[\w.-]+/?)*)
+      | \b[\w-]+\.(?:toml|json|ya?ml|env|ini|cfg|conf|lock|rs|py|ts|tsx|js|jsx|go|rb|sql|swift|kt|ex|exs|sh|proto|tf|gradle|xml|properties|java|cs|php|vue|svelte)\b
+      | \bmake\ (?P<target>[a-z][\w-]*)
+      | \b(?:npm|yarn|pnpm|bun)\ run\ [\w:-]+
+      | (?:^|[\s`])[a-z]+:[a-z][\w:-]*
+      | \b[a-z][a-z0-9]*_[a-z0-9_]+\b
+    ")
+});
+/// Words shaped like a thing of a project that are general ("and/or", "snake_case").
+const GENERAL_SHAPES: &[&str] = &[
+    "and/or",
+    "i/o",
+    "ci/cd",
+    "tcp/ip",
+    "async/await",
+    "read/write",
+    "on/off",
+    "yes/no",
+    "client/server",
+    "pros/cons",
+    "either/or",
+    "input/output",
+    "try/catch",
+    "he/she",
+    "s/he",
+    "his/her",
+    "snake_case",
+    "kebab_case",
+    "camel_case",
+    "screaming_snake_case",
+    "pascal_case",
+    "lower_case",
+    "upper_case",
+    "w/o",
+    "w/",
+    "n/a",
+    "24/7",
+    "e.g",
+    "i.e",
+    "etc/",
+];
+/// Words after "make" that are not a target ("make sure", "make it").
+const NOT_TARGETS: &[&str] = &[
+    "sure",
+    "it",
+    "them",
+    "this",
+    "that",
+    "the",
+    "a",
+    "an",
+    "every",
+    "each",
+    "all",
+    "any",
+    "new",
+    "small",
+    "one",
+    "things",
+    "them",
+    "changes",
+    "commits",
+    "your",
+    "my",
+    "our",
+    "me",
+    "us",
+    "tests",
+    "functions",
+    "names",
+    "code",
+    "clear",
+    "room",
+    "use",
+    "a",
+    "no",
+    "some",
+    "more",
+    "fewer",
+    "less",
+    "smaller",
+    "bigger",
+];
+
+/// Whether a text names a thing only its project has (a path, a script, a make target …); a
+/// path of the user's home (`~/notes`) or of the system (`/etc/hosts`) is not one.
+pub(crate) fn names_a_thing_of_the_project(text: &str) -> bool {
+    PROJECT_THING.captures_iter(text).any(|c| {
+        let whole = c[0].trim_start_matches([' ', '`', '(']);
+        if let Some(target) = c.name("target") {
+            return !NOT_TARGETS.contains(&target.as_str());
+        }
+        if let Some(path) = c.name("path") {
+            let path = path.as_str().trim_end_matches(['.', ',']);
+            let at = path_start(text, c.get(0).map_or(0, |m| m.start()));
+            return !GENERAL_SHAPES.contains(&path)
+                && !path.starts_with("http")
+                && !at.starts_with('~')
+                && !at.starts_with('/')
+                && path.len() > 2;
+        }
+        !GENERAL_SHAPES.iter().any(|g| whole.starts_with(g)) && !whole.starts_with("http")
+    })
+}
+
+/// The token of `text` that holds byte `at`, from its first character.
+fn path_start(text: &str, at: usize) -> &str {
+    let begin = text[..at.min(text.len())].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    &text[begin..]
 }
 
 /// A declarative fact about a thing with a value, one said as a correction ("the dev server is
@@ -1171,6 +1296,54 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
             || corrected
             || vouched
             || CORRECTION.is_match(rest))
+}
+
+/// What to do when a thing of the project goes wrong ("if the e2e tests hang, kill the stale
+/// chromedriver first"), or what fixed it ("the fix for the flaky upload test was a 30s
+/// timeout"): a fix of the project, kept with its trouble.
+static REMEDY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:if|when|whenever|any\ time)\ (?:the\ |your\ |a\ |an\ |our\ )?(?:[\w./:@-]+\ ){0,4}?
+         (?:hang|hangs|fail|fails|break|breaks|crash|crashes|times?\ out|errors?\ out|is\ slow|are\ slow|won't\ (?:start|build|run)
+           |doesn't\ (?:start|build|run)|gets?\ stuck|complains|goes\ red|is\ red|is\ flaky|are\ flaky|acts\ up|act\ up|misbehaves)\b
+         [^,]*,\s*(?:just\ |first\ |then\ |usually\ |simply\ )?
+         (?P<verb>kill|restart|clear|delete|remove|rerun|re-run|run|wipe|reset|bump|nuke|rebuild|reinstall|retry|restart|stop|check|use|set|pass|add|raise|increase|drop|purge|flush|prune|reboot|update|upgrade|downgrade|pin|unset|export|source|log\ in|re-login|login)\b
+      | ^(?:the\ |our\ |a\ )?(?:fix|workaround|solution|cure|trick|remedy)\ (?:for|to)\ [^,]{3,80}?\ (?:was|is|turned\ out\ to\ be)\ (?P<how>[\w'-]+)
+      | ^what\ (?:fixed|fixes|solved|solves)\ (?:it|this|that|the\ [\w\ -]{2,40}?)\ (?:was|is)\ (?P<what>[\w'-]+)
+    ")
+});
+
+/// Whether `rest` says what to do when a thing of the project goes wrong, or what fixed it (not
+/// how the fix stands: "the fix for the login bug is in review").
+fn remedy(rest: &str) -> bool {
+    REMEDY.captures(rest).is_some_and(|c| {
+        c.name("how").or_else(|| c.name("what")).is_none_or(|how| !STATES.contains(&how.as_str()))
+    })
+}
+
+/// When a way of working holds, said after it: every time a kind of thing happens ("… after
+/// pulling", "… before pushing", "… without asking Dana").
+static TRAILING_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:(?:after|before|when|whenever|once|without)\ \w+ing|every\ time|each\ time|whenever\ (?:you|we|i))\b",
+    )
+});
+
+/// Whether `rest` is a way of working tied to when it holds ("run db:reset after pulling schema
+/// changes", "don't touch config/prod.yaml without asking Dana"), not a piece of work to do
+/// before another ("fix the typo before merging", "run the migration before deploying").
+fn standing_condition(rest: &str) -> bool {
+    let procedure = CONVENTION_VERB.captures(rest).filter(|c| {
+        // One definite thing to do something to is a piece of work; "the tests" are every time.
+        let after: Vec<&str> =
+            rest[c.name("object").map_or(0, |m| m.start())..].split_whitespace().take(2).collect();
+        !matches!(after.as_slice(), [article, noun]
+            if matches!(*article, "the" | "this" | "that" | "my" | "your" | "our") && !noun.ends_with('s'))
+            && !matches!(after.first(), Some(&"it" | &"them"))
+    });
+    (procedure.is_some() || NEGATIVE_START.is_match(rest))
+        && TRAILING_CONDITION.is_match(rest)
+        && !TROUBLE.is_match(rest)
 }
 
 /// Whether `rest` says, in the passive, how things of a kind are always done ("errors get
@@ -1212,8 +1385,10 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
     }
     let after_verb = &rest[captures.name("object").map_or(0, |m| m.start())..];
     let short = rest.split_whitespace().count() <= 6;
-    // "bump the version in the instance setup": a verb of work aimed at one definite thing.
-    let aimed = !strong && DEFINITE.is_match(after_verb);
+    // "bump the version in the instance setup": a verb of work aimed at one definite thing;
+    // "put new endpoints behind the v2 router" is aimed at every thing of a kind.
+    let of_a_kind = matches!(object, "new" | "all" | "every" | "each" | "any");
+    let aimed = !strong && !of_a_kind && DEFINITE.is_match(after_verb);
     scoped || (MANNER.is_match(after_verb) && !aimed) || (short && strong)
 }
 

@@ -406,3 +406,40 @@ fn things_said_in_passing_are_kept_only_when_they_state_how_things_are() {
         assert!(!notes.contains(leak), "{leak:?} is not meant to last, yet a note holds it:\n{notes}");
     }
 }
+
+/// A rule that names a thing only its project has (a folder, a namespaced task, a make target),
+/// a fix for when a thing of it goes wrong, and a step tied to when it holds, said with no place
+/// named: each stays in its project, said in one harness and given in another, never in a
+/// second project; how the user likes answers goes everywhere.
+#[test]
+fn rules_naming_the_projects_things_and_its_fixes_stay_in_the_project() {
+    let m = Machine::new();
+    let dir = m.project("fern-api");
+    let other = m.project("moss-web");
+    for (i, prompt) in [
+        "Never edit files under gen/ by hand, they're generated.",
+        "Always run db:reset after pulling schema changes.",
+        "If the e2e tests hang, kill the stale chromedriver first.",
+        "Run ./scripts/bootstrap.sh once after cloning.",
+        "Please keep answers short and skip the pleasantries.",
+    ]
+    .iter()
+    .enumerate()
+    {
+        say(&m, "claude", &format!("c-{i}"), &dir, prompt);
+    }
+    m.run_json(&["dream"]);
+    let project_lines = ["files under gen/", "db:reset", "stale chromedriver", "bootstrap.sh"];
+    let here = start(&m, "codex", "x-1", &dir);
+    for line in project_lines {
+        assert!(here.contains(line), "{line:?} is the project's:\n{here}");
+    }
+    let elsewhere = start(&m, "cursor", "u-1", &other);
+    for line in project_lines {
+        assert!(!elsewhere.contains(line), "{line:?} leaked into another project:\n{elsewhere}");
+    }
+    assert!(
+        elsewhere.contains("keep answers short"),
+        "how the user likes answers goes everywhere:\n{elsewhere}"
+    );
+}

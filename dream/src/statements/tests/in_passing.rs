@@ -148,14 +148,15 @@ fn a_habit_said_in_the_passive_is_a_fact_of_the_project() {
 
 #[test]
 fn a_rule_said_to_the_agent_with_a_modal_is_kept() {
-    for sentence in [
-        "you must not push straight to main",
-        "you shouldn't use var in new code",
-        "you can't use floats for money",
-        "you need to run make gen after editing the proto files",
-        "you have to restart the worker after changing env vars",
+    for (sentence, reach) in [
+        ("you must not push straight to main", Reach::General),
+        ("you shouldn't use var in new code", Reach::General),
+        ("you can't use floats for money", Reach::General),
+        // A make target is the project's.
+        ("you need to run make gen after editing the proto files", Reach::Project),
+        ("you have to restart the worker after changing env vars", Reach::General),
     ] {
-        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+        assert_eq!(kept(sentence), Some(reach), "{sentence:?}");
     }
     // An obligation of one piece of work, a feeling or a regret is not a rule.
     none_kept(&[
@@ -254,4 +255,83 @@ fn a_noun_that_is_also_a_verb_of_work_may_be_a_subject() {
         assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
     }
     none_kept(&["port the parser to rust", "build the docker image and push it"]);
+}
+
+#[test]
+fn a_rule_that_names_a_thing_only_the_project_has_is_the_projects() {
+    for sentence in [
+        "Run make proto before building, otherwise imports break.",
+        "Always run db:reset after pulling schema changes.",
+        "Never edit files under gen/ by hand, they're generated.",
+        "Avoid the old http client in pkg/legacy.",
+        "Use the `api_client` fixture in tests instead of requests.",
+        "don't touch config/prod.yaml without asking Dana",
+        "always use npm run build:prod for release builds",
+    ] {
+        assert_eq!(filed(sentence), Some((Reach::Project, Why::NamesAThingOfTheProject)), "{sentence:?}");
+    }
+    // General shapes, the user's own paths and how the user likes things stay theirs.
+    for sentence in [
+        "always say and/or instead of a slash-free rewrite",
+        "use snake_case for Python function names",
+        "never use emojis in anything you write",
+        "make sure you run the formatter before you commit",
+        "my notes folder is ~/notes/work",
+        "I always run make check before pushing",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+}
+
+#[test]
+fn a_way_of_working_tied_to_when_it_holds_is_a_rule_and_a_step_before_another_is_work() {
+    for sentence in [
+        "Run ./scripts/bootstrap.sh once after cloning.",
+        "Rebase on main before opening a PR.",
+        "Run the tests before pushing.",
+        "Lint with golangci-lint run ./... before pushing.",
+        "don't merge without running the e2e suite",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    none_kept(&[
+        "Fix the typo in the readme before merging.",
+        "Run the migration before deploying.",
+        "Update the changelog before you push this.",
+        "Delete the old branch after merging the PR.",
+    ]);
+}
+
+#[test]
+fn what_to_do_when_a_thing_goes_wrong_or_what_fixed_it_is_a_fix_of_the_project() {
+    for sentence in [
+        "If the e2e tests hang, kill the stale chromedriver first.",
+        "When the build fails with OOM, bump the node heap to 4GB.",
+        "if storybook won't start, just clear node_modules/.cache",
+        "The fix for the flaky upload test was bumping the timeout to 30s.",
+        "What fixed the CORS errors was adding the origin to ALLOWED_ORIGINS.",
+        "the workaround for the M1 build issue is running under Rosetta",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&[
+        "If the build fails, we'd have to roll back.",
+        "If it breaks again I'll scream.",
+        "What fixed it?",
+        "the fix for the login bug is in review",
+    ]);
+}
+
+#[test]
+fn how_to_answer_and_when_to_ask_first_are_the_users() {
+    for sentence in [
+        "Please keep answers short and skip the pleasantries.",
+        "Ask before installing any new package.",
+        "Show me the diff before you apply big changes.",
+        "warn me every time a migration drops a column",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+    assert!(kept("Put new endpoints behind the v2 router.").is_some());
+    none_kept(&["show me the diff", "put the endpoint behind the router"]);
 }
