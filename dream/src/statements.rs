@@ -187,6 +187,7 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
       | \bfor\ the\ next\ (?:\w+\ ){0,2}(?:minutes?|hours?|days?|weeks?|sprint)\b
       | \b(?:until|till|til)\ (?:tomorrow|tonight|later|next\ \w+|monday|tuesday|wednesday|thursday|friday|the\ (?:release|freeze|demo|deadline|weekend|end\ of\ (?:the\ )?\w+)|i'm\ back|we\ ship|it's\ fixed|it\ lands|that\ lands|that's\ merged|this\ is\ merged)\b
       | ^until\b
+      | \b(?:don't|do\ not|dont|not|never)\ (?:\w+\ ){0,3}?yet\b
     ")
 });
 /// A general condition at the head of a rule ("when fixing a bug, …", "for searching, …",
@@ -702,7 +703,13 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
             // the next one.
             let aside = matches!(
                 not_meant_to_last(&spoken),
-                Some(NotLasting::Joke | NotLasting::Past | NotLasting::Secret | NotLasting::OneOff)
+                Some(
+                    NotLasting::Joke
+                        | NotLasting::Vent
+                        | NotLasting::Past
+                        | NotLasting::Secret
+                        | NotLasting::OneOff
+                )
             ) || lower.is_empty()
                 || ACKNOWLEDGEMENT.is_match(&lower)
                 // What lasts (a preference, a convention, a correction) is kept as memory and

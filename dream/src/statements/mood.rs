@@ -24,6 +24,8 @@ pub(crate) enum NotLasting {
     Past,
     /// Said in jest ("… lol", "tempted to …", "love that for me").
     Joke,
+    /// A complaint of the moment ("ugh, we always forget the changelog").
+    Vent,
     /// A password, token or other credential, or text already redacted.
     Secret,
     /// Said for one run only ("just for today", "for now", "this time").
@@ -39,6 +41,7 @@ impl NotLasting {
             Self::Reported => "somebody else's words, not the user's",
             Self::Past => "a story of how things were",
             Self::Joke => "said in jest",
+            Self::Vent => "a complaint of the moment, not a rule",
             Self::Secret => "a credential or a redaction marker",
             Self::OneOff => "a one-off, said for one run only",
         }
@@ -145,6 +148,12 @@ static JOKE: LazyLock<Regex> = LazyLock::new(|| {
     ")
 });
 /// A credential said with its value ("the wifi password is hunter2", "my token: ghp_…").
+static VENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:ugh+|argh+|sigh|smh|ffs|wtf|omfg|grr+|meh)\b
+      | ^(?:it's\ )?(?:always|never)\ the\ same\b|^(?:it's\ )?always\ something\b
+    ")
+});
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:password|passwd|passphrase|pass\ ?code|passcode|pin|pin\ code|token|api[\ _-]?key|access[\ _-]?key
@@ -282,6 +291,9 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
     }
     if JOKE.is_match(s) {
         return Some(NotLasting::Joke);
+    }
+    if VENT.is_match(s) {
+        return Some(NotLasting::Vent);
     }
     None
 }

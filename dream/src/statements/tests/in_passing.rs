@@ -335,3 +335,22 @@ fn how_to_answer_and_when_to_ask_first_are_the_users() {
     assert!(kept("Put new endpoints behind the v2 router.").is_some());
     none_kept(&["show me the diff", "put the endpoint behind the router"]);
 }
+
+#[test]
+fn a_complaint_of_the_moment_or_a_not_yet_is_not_a_rule() {
+    for sentence in [
+        "We always forget to update the changelog, ugh.",
+        "sigh, the linter never agrees with the formatter",
+        "Always the same error with this thing.",
+        "ffs, it always times out on the first run",
+    ] {
+        assert_eq!(not_meant_to_last(sentence), Some(NotLasting::Vent), "{sentence:?}");
+    }
+    none_kept(&[
+        "Please don't push yet, I want to look first.",
+        "don't merge it yet",
+        "we're not deploying to prod yet",
+    ]);
+    // The same habit without the complaint is kept.
+    assert!(kept("we always update the changelog in the same PR").is_some());
+}
