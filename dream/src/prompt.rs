@@ -29,8 +29,11 @@ of these is a lasting rule either, whatever \"always\", \"never\" or \"don't\" i
 none of them: questions, with or without a question mark (\"should we always squash?\", \"do you think …\", \"I \
 wonder if …\"); hypotheticals (\"if we ever …\", \"what if …\"); somebody else's words (\"my lead \
 says …\", \"the docs claim …\"); stories about the past (\"last year we always used Jenkins\", \"at my \
-old job we never …\"); jokes and exaggeration (\"… lol\", \"I'm tempted to …\"); one-offs (\"just \
-for this run\", \"just this once\", \"for now\", \"today\"). Never record a password, token, key or other credential, nor a \
+old job we never …\"); jokes and exaggeration (\"… lol\", \"I'm tempted to …\"); complaints of the \
+moment (\"we always forget the changelog, ugh\", \"I hate that the build takes forever\"); plans not \
+made (\"we could try …\", \"assuming we go with X, we'd …\"); what a tool reports (\"the linter \
+complains that …\"); one-offs (\"just for this run\", \"just this once\", \"for now\", \"today\", \
+\"don't push yet\"). Never record a password, token, key or other credential, nor a \
 sentence that carries one or a marker of withheld text like `[REDACTED:…]` or `[private]`: a line \
 that is any of these is refused.
 4. Keep what the user says in their words, in every way people phrase it, positive and negative: \
@@ -39,7 +42,9 @@ that is any of these is refused.
 5. File each statement where it applies. What is learned in a project belongs to it: worded for \
 the project (\"here\", \"in this repo\", \"for this app\"), said for the team (\"we\", \"our\"), or saying \
 how things are in its code (\"background jobs go through Sidekiq\", \"errors in the public API are \
-typed\") and its facts (ports, versions, services), its fixes and its tools' quirks: the project \
+typed\") and its facts (ports, versions, services), its fixes and its tools' quirks, and every rule \
+that names a thing only the project has (a path such as `gen/`, a file, a make target, a package \
+script, a task such as `db:reset`, an environment variable): the project \
 scope, under `<project folder>/conventions.md`. What the user says of themselves (\"I always …\", \"my \
 shell is …\"), how they want you to work with them (\"be brief\", \"tell me before pulling an image\", \
 \"commands you hand me …\") and what they say holds everywhere (\"in all my projects\", \"the org \
