@@ -2,6 +2,20 @@
 
 use super::*;
 
+/// Where `sentence` is filed, if it is kept.
+fn kept(sentence: &str) -> Option<Reach> {
+    filed(sentence).map(|(reach, _)| reach)
+}
+
+/// The one statement of `sentence`, which must point back at `topic` and give a new value.
+fn points_at_with_a_new_value(sentence: &str, topic: &str) {
+    let found = statements(sentence);
+    assert_eq!(found.len(), 1, "{sentence:?}");
+    let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
+    assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
+    assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
+}
+
 fn reach(sentence: &str) -> Option<Reach> {
     let found = statements(sentence);
     assert!(found.len() <= 1, "{sentence:?} is one sentence: {found:?}");

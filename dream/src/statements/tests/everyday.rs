@@ -4,10 +4,7 @@
 //! where they hold, facts of how things are built, and corrections that point at a remark.
 
 use super::super::*;
-
-fn kept(sentence: &str) -> Option<Reach> {
-    filed(sentence).map(|(reach, _)| reach)
-}
+use super::{kept, points_at_with_a_new_value};
 
 #[test]
 fn the_team_as_the_subject_of_a_present_habit_is_the_projects() {
@@ -351,11 +348,7 @@ fn a_thing_switched_renamed_changed_or_no_longer_used_is_pointed_at_with_its_new
         ("update: the API base URL changed to https://api.v2.acme.io", "api base url"),
         ("the staging host has moved to staging-2.internal", "staging host"),
     ] {
-        let found = statements(sentence);
-        assert_eq!(found.len(), 1, "{sentence:?}");
-        let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
-        assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
-        assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
+        points_at_with_a_new_value(sentence, topic);
     }
     for sentence in ["it changed to something weird", "the build moved to green after the fix, thanks"] {
         assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");
@@ -376,11 +369,7 @@ fn its_a_new_value_now_not_the_old_one_points_at_the_old_line() {
         ("it's pnpm now, not npm", "npm"),
         ("no, it's GitLab CI now, not Jenkins", "jenkins"),
     ] {
-        let found = statements(sentence);
-        assert_eq!(found.len(), 1, "{sentence:?}");
-        let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
-        assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
-        assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
+        points_at_with_a_new_value(sentence, topic);
     }
     for sentence in ["it's broken now, not sure why", "it's fine now, not a big deal"] {
         assert!(statements(sentence).iter().all(|s| s.reference.is_none()), "{sentence:?}");

@@ -4,10 +4,7 @@
 //! said in the passive.
 
 use super::super::*;
-
-fn kept(sentence: &str) -> Option<Reach> {
-    filed(sentence).map(|(reach, _)| reach)
-}
+use super::{kept, points_at_with_a_new_value};
 
 fn none_kept(sentences: &[&str]) {
     for sentence in sentences {
@@ -176,15 +173,6 @@ fn nobody_doing_a_thing_is_a_habit_of_the_team() {
         assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
     }
     none_kept(&["nobody knows why the build is slow", "no one told me about the migration"]);
-}
-
-/// The one statement of `sentence`, which must point back at `topic` and give a new value.
-fn points_at_with_a_new_value(sentence: &str, topic: &str) {
-    let found = statements(sentence);
-    assert_eq!(found.len(), 1, "{sentence:?}");
-    let reference = found[0].reference.as_ref().unwrap_or_else(|| panic!("{sentence:?} points back"));
-    assert_eq!(reference.words, reference::topic_words(topic), "{sentence:?}");
-    assert!(!found[0].retracts_only, "{sentence:?} gives the new value");
 }
 
 #[test]
