@@ -267,7 +267,8 @@ static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
         ^(?:be\ (?:brief|concise|terse|direct|succinct|short|blunt)
           |keep\ (?:it|them|(?:your\ |the\ )?(?:answers?|replies|responses|explanations|messages|summaries))\ (?:short|brief|concise|tight|terse|under)
           |(?:answer|reply|respond|explain)\ (?:briefly|concisely|tersely|in\ (?:english|german|french|spanish|bullet|one|a\ few|short)|like)
-          |no\ (?:fluff|preamble|small\ talk|emojis|apologies|filler))\b
+          |no\ (?:fluff|preamble|small\ talk|emojis|apologies|filler)
+          |(?:give|show|send|hand)\ me\ (?:\w+\ ){0,3}?(?:at\ a\ time|one\ by\ one|up\ front|first))\b
     ")
 });
 /// Where a statement may start after a request in the same sentence ("add tests for X, i like
@@ -385,7 +386,7 @@ const PASSING_STATES: &[&str] = &[
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \bi(?:'d|\ would|'m|\ am)?\ (?:(?:really|strongly|generally|usually|much|always|mostly|definitely|do|also|personally|still|just|absolutely|kind\ of|kinda)\ )*
-          (?:like|love|prefer|want|hate|dislike|detest|loathe|enjoy|can't\ stand|cannot\ stand|don't\ like|do\ not\ like|don't\ want|do\ not\ want|rather|favou?r|use|used\ to|care\ about|expect)\b
+          (?:like|love|prefer|want|hate|dislike|detest|loathe|enjoy|can't\ stand|cannot\ stand|don't\ like|do\ not\ like|don't\ want|do\ not\ want|rather|favou?r|use|used\ to|care\ (?:a\ lot\ |deeply\ |a\ great\ deal\ |most\ |more\ )?about|expect)\b
       | \bmy\ (?:preference|rule|convention|style|default|habit)\b
       | \bi'?m\ (?:not\ )?(?:a\ )?(?:big\ |huge\ )?fan\ of\b
       | \bi'?m\ not\ into\b
@@ -398,7 +399,7 @@ static HABIT_OF_MINE: LazyLock<Regex> = LazyLock::new(|| {
 /// A user introducing themselves ("I'm Sam, a backend dev").
 static INTRODUCTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b|^(?:i'?m|i am) (?:a|an) (?:[\w-]+ )?(?:learner|reader|thinker|typist|speaker|person|user)\b|^(?:i'?m|i am) (?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|analyst|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant|contractor|freelancer|intern|owner|cto)s?\b|^(?:i'?m|i am) (?:(?:fairly|pretty|quite|very|still|relatively|completely|totally) )?(?:new to|a beginner (?:in|with|at)|comfortable with|fluent in|experienced (?:in|with)|rusty (?:in|with|at)|not familiar with|unfamiliar with|an expert in|proficient in)\b",
+        r"^(?:i'?m|i am|my name is|me,?) [a-z][\w'-]*,? (?:and i'?m |i'?m )?(?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant)s?\b|^(?:i'?m|i am) (?:(?:more|kind|sort) of |very much |really )?(?:a|an) (?:[\w-]+ ){0,3}(?:learner|reader|thinker|typist|speaker|person|user|type)\b|^(?:i'?m|i am) (?:a|an|the) (?:[\w+#/-]+ ){0,3}(?:dev|developer|engineer|designer|sre|scientist|analyst|student|lead|manager|admin|architect|programmer|maintainer|founder|consultant|contractor|freelancer|intern|owner|cto)s?\b|^(?:i'?m|i am) (?:(?:fairly|pretty|quite|very|still|relatively|completely|totally) )?(?:new to|a beginner (?:in|with|at)|comfortable with|fluent in|experienced (?:in|with)|rusty (?:in|with|at)|not familiar with|unfamiliar with|an expert in|proficient in)\b",
     )
 });
 /// A preference verb that asks for work instead ("I want you to …", "I'd like to see …").
@@ -631,11 +632,13 @@ static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static STRONG_CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:use|prefer|indent|keep|stick|follow|favou?r|stay|go with|reach for|pin|squash|sign)\b")
+    re(
+        r"^(?:use|prefer|indent|keep|stick|follow|favou?r|stay|go with|reach for|pin|squash|sign|default to)\b",
+    )
 });
 static MANNER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:with|in|as|using|via|through|under|over|behind|beside|alongside|into|before|after|per|for|everywhere|throughout|across|when|whenever|unless|only|instead|rather|by|to|from|inside|outside|within|without|at|like)\b",
+        r"\b(?:with|in|as|using|via|through|under|over|behind|beside|alongside|into|often|early|frequently|regularly|sparingly|before|after|per|for|everywhere|throughout|across|when|whenever|unless|only|instead|rather|by|to|from|inside|outside|within|without|at|like)\b",
     )
 });
 static DEFINITE_OBJECT: LazyLock<Regex> = LazyLock::new(|| {

@@ -342,3 +342,32 @@ fn a_complaint_of_the_moment_or_a_not_yet_is_not_a_rule() {
     // The same habit without the complaint is kept.
     assert!(kept("we always update the changelog in the same PR").is_some());
 }
+
+#[test]
+fn how_much_to_hand_over_at_once_and_what_the_user_cares_about_are_theirs() {
+    for sentence in [
+        "Give me one suggestion at a time, not a list of ten.",
+        "show me the plan up front before touching files",
+        "hand me the commands one by one",
+        "I'm more of a functional programming person.",
+        "i'm very much a visual learner",
+        "I care a lot about accessibility, so check contrast and alt text.",
+        "i care deeply about startup time",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+    none_kept(&["give me the logs", "show me the diff", "I'm a bit tired today"]);
+}
+
+#[test]
+fn how_often_and_what_to_default_to_are_conventions() {
+    for sentence in [
+        "Commit often, small steps.",
+        "push early and often",
+        "Default to async code in the API layer.",
+        "default to UTC in every timestamp",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    none_kept(&["commit the lockfile", "push the branch"]);
+}
