@@ -628,7 +628,7 @@ static TOOLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?P<verb>use|prefer|indent|prefix|suffix|name|keep|put|place|stick|follow|wrap|sort|order|pin|capitali[sz]e|squash|rebase|sign|format|write|log|type|annotate|import|default|limit|cap|target|document|comment|structure|organi[sz]e|group|separate|mark|tag|label|commit|run|test|lint|return|raise|throw|validate|pass|prefer|favou?r|stay|go with|reach for|lean on|rely on|mock|start|end|begin|spell|quote|escape|split|bump|version|release|branch|merge|push|deploy|handle|check)\b (?P<object>\S+)",
+        r"^(?P<verb>use|prefer|explain|answer|reply|respond|indent|prefix|suffix|name|keep|put|place|stick|follow|wrap|sort|order|pin|capitali[sz]e|squash|rebase|sign|format|write|log|type|annotate|import|default|limit|cap|target|document|comment|structure|organi[sz]e|group|separate|mark|tag|label|commit|run|test|lint|return|raise|throw|validate|pass|prefer|favou?r|stay|go with|reach for|lean on|rely on|mock|start|end|begin|spell|quote|escape|split|bump|version|release|branch|merge|push|deploy|handle|check)\b (?P<object>\S+)",
     )
 });
 static STRONG_CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -761,7 +761,9 @@ fn statement(sentence: &str) -> Option<Statement> {
             lower[reference.end.min(lower.len())..].trim_start_matches([',', ';', ':', '.', ' ']).trim();
         let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
-        let gives_value = rest.split_whitespace().count() >= 2 && !asks_for_work(&rest);
+        // "…, explain things in detail now": a way of working in the imperative is a value too.
+        let gives_value = rest.split_whitespace().count() >= 2
+            && (!asks_for_work(&rest) || convention_imperative(&normalize(&rest), &lower));
         // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
         // lint rule I gave you is outdated, drop it" is one).
         let clause = &lower[reference.start.min(lower.len())..reference.end.min(lower.len())];
@@ -890,7 +892,10 @@ fn without_tasks(sentence: &str) -> String {
         .iter()
         .skip(if conditioned { 2 } else { 1 })
         .take_while(|&&at| at < examples)
-        .find(|&&at| asks_for_work(&sentence[at..]))
+        .find(|&&at| {
+            let clause = normalize(&sentence[at..]);
+            asks_for_work(&clause) && !convention_imperative(&clause, &clause)
+        })
         .copied();
     match cut {
         Some(at) => sentence[..at].trim_end().trim_end_matches([',', ';']).to_owned(),

@@ -91,7 +91,7 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
         \bnot\ any\ ?more\s(?:re|regarding|about|on|for|with|wrt)\s(?P<x>[^,.;:!?()]+)
       | ^(?P<y>[^,.;:!?()]{2,40}?):?\s+not\ any\ ?more\b
       | \bnot\ (?:using|on|with|running|deploying\ to|deploying\ on)\ (?P<z>[^,.;:!?()]{2,40}?)\ any\ ?more\b
-      | ^(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for)
+      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for)
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
@@ -118,7 +118,7 @@ static REPLACED: LazyLock<Regex> = LazyLock::new(|| {
 /// "it's Y now, not X": a new value said of what was being spoken of, and the old one it replaces.
 static NOW_NOT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        ^(?:it's|it\ is|that's|that\ is)\ (?P<new>[\w.+\#/-]+)(?:\ [\w.+\#/-]+){0,2}\ now,?\ not\ (?:the\ )?
+        ^(?:it's\ |it\ is\ |that's\ |that\ is\ )?(?P<new>[\w.+\#/-]+)(?:\ [\w.+\#/-]+){0,3}\ now,?\ not\ (?:the\ )?
         (?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*[.!]*$
     ")
 });

@@ -371,3 +371,39 @@ fn how_often_and_what_to_default_to_are_conventions() {
     }
     none_kept(&["commit the lockfile", "push the branch"]);
 }
+
+#[test]
+fn a_thing_said_to_be_history_after_its_replacement_points_at_it() {
+    for (sentence, topic) in [
+        ("I've moved to Zed, VS Code is history.", "vs code"),
+        ("we run on Fly now, Heroku is gone", "heroku"),
+        ("the docs build with Astro; Gatsby is dead", "gatsby"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+}
+
+#[test]
+fn a_new_value_now_not_the_old_one_points_at_the_old_whatever_opens_it() {
+    for (sentence, topic) in [
+        ("Actually unittest is fine now, not pytest.", "pytest"),
+        ("pnpm now, not npm", "npm"),
+        ("GitLab CI now, not Jenkins", "jenkins"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+}
+
+#[test]
+fn a_retraction_followed_by_a_way_of_working_keeps_the_way_of_working() {
+    for (sentence, kept_words) in [
+        ("Forget what I said about terse answers, explain things in detail now.", "explain things in detail"),
+        ("scrap the squash rule, use merge commits from now on", "use merge commits"),
+        ("ignore my earlier note on imports, sort imports with isort instead", "sort imports with isort"),
+    ] {
+        let found = statements(sentence);
+        assert_eq!(found.len(), 1, "{sentence:?}");
+        assert!(found[0].reference.is_some() && !found[0].retracts_only, "{sentence:?}: {found:?}");
+        assert!(found[0].text.to_lowercase().contains(kept_words), "{sentence:?}: {found:?}");
+    }
+}
