@@ -266,7 +266,7 @@ static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:be\ (?:brief|concise|terse|direct|succinct|short|blunt)
           |keep\ (?:it|them|(?:your\ |the\ )?(?:answers?|replies|responses|explanations|messages|summaries))\ (?:short|brief|concise|tight|terse|under)
-          |(?:answer|reply|respond|explain)\ (?:briefly|concisely|tersely|in\ (?:english|german|french|spanish|bullet|one|a\ few|short)|like)
+          |(?:answer|reply|respond|explain)\ (?:(?:things|everything|it\ all)\ )?(?:briefly|concisely|tersely|in\ (?:english|german|french|spanish|bullet|one|a\ few|short|(?:more\ )?detail|depth)|step\ by\ step|at\ length|like)
           |no\ (?:fluff|preamble|small\ talk|emojis|apologies|filler)
           |(?:give|show|send|hand)\ me\ (?:\w+\ ){0,3}?(?:at\ a\ time|one\ by\ one|up\ front|first))\b
     ")
@@ -628,7 +628,7 @@ static TOOLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?P<verb>use|prefer|explain|answer|reply|respond|indent|prefix|suffix|name|keep|put|place|stick|follow|wrap|sort|order|pin|capitali[sz]e|squash|rebase|sign|format|write|log|type|annotate|import|default|limit|cap|target|document|comment|structure|organi[sz]e|group|separate|mark|tag|label|commit|run|test|lint|return|raise|throw|validate|pass|prefer|favou?r|stay|go with|reach for|lean on|rely on|mock|start|end|begin|spell|quote|escape|split|bump|version|release|branch|merge|push|deploy|handle|check)\b (?P<object>\S+)",
+        r"^(?P<verb>use|prefer|indent|prefix|suffix|name|keep|put|place|stick|follow|wrap|sort|order|pin|capitali[sz]e|squash|rebase|sign|format|write|log|type|annotate|import|default|limit|cap|target|document|comment|structure|organi[sz]e|group|separate|mark|tag|label|commit|run|test|lint|return|raise|throw|validate|pass|prefer|favou?r|stay|go with|reach for|lean on|rely on|mock|start|end|begin|spell|quote|escape|split|bump|version|release|branch|merge|push|deploy|handle|check)\b (?P<object>\S+)",
     )
 });
 static STRONG_CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -763,7 +763,7 @@ fn statement(sentence: &str) -> Option<Statement> {
         let rest = JOINER.replace(rest, "");
         // "…, explain things in detail now": a way of working in the imperative is a value too.
         let gives_value = rest.split_whitespace().count() >= 2
-            && (!asks_for_work(&rest) || convention_imperative(&normalize(&rest), &lower));
+            && (!asks_for_work(&rest) || said_as_a_rule(&normalize(&rest)));
         // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
         // lint rule I gave you is outdated, drop it" is one).
         let clause = &lower[reference.start.min(lower.len())..reference.end.min(lower.len())];
@@ -856,6 +856,13 @@ fn clause_starts(sentence: &str) -> Vec<usize> {
     out
 }
 
+/// Whether an imperative clause (lowercase) sets a way of working rather than asking for a piece
+/// of work: a convention ("sort imports with isort") or how to answer ("explain things in detail").
+fn said_as_a_rule(clause: &str) -> bool {
+    let clause = JOINER.replace(clause.trim(), "");
+    convention_imperative(&clause, &clause) || ANSWER_STYLE.is_match(&clause)
+}
+
 /// Whether a clause asks for a piece of work rather than saying how things are done.
 fn asks_for_work(clause: &str) -> bool {
     let clause = normalize(clause);
@@ -894,7 +901,7 @@ fn without_tasks(sentence: &str) -> String {
         .take_while(|&&at| at < examples)
         .find(|&&at| {
             let clause = normalize(&sentence[at..]);
-            asks_for_work(&clause) && !convention_imperative(&clause, &clause)
+            asks_for_work(&clause) && !said_as_a_rule(&clause)
         })
         .copied();
     match cut {

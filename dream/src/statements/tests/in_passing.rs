@@ -406,4 +406,10 @@ fn a_retraction_followed_by_a_way_of_working_keeps_the_way_of_working() {
         assert!(found[0].reference.is_some() && !found[0].retracts_only, "{sentence:?}: {found:?}");
         assert!(found[0].text.to_lowercase().contains(kept_words), "{sentence:?}: {found:?}");
     }
+    // Asked alone, the same verbs ask for a piece of work.
+    none_kept(&[
+        "explain big-O notation to a beginner",
+        "answer the reviewer's comments in the PR",
+        "explain the stack trace in detail",
+    ]);
 }
