@@ -1159,7 +1159,7 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
         (Reach::Project, Why::SpeaksForTheTeam)
     } else if personal {
         (Reach::General, Why::AboutTheUser)
-    } else if names_a_thing_of_the_project(whole) {
+    } else if names_a_thing_of_the_project(rest.split([',', ';']).next().unwrap_or(rest)) {
         (Reach::Project, Why::NamesAThingOfTheProject)
     } else if TO_AGENT.is_match(whole) {
         (Reach::General, Why::ToTheAgent)
@@ -1215,6 +1215,16 @@ const GENERAL_SHAPES: &[&str] = &[
     "e.g",
     "i.e",
     "etc/",
+    // Folders every project of an ecosystem has.
+    "node_modules",
+    "node_modules/",
+    "__pycache__",
+    "dist/",
+    "build/",
+    "target/",
+    "vendor/",
+    "venv/",
+    "tmp/",
 ];
 /// Words after "make" that are not a target ("make sure", "make it").
 const NOT_TARGETS: &[&str] = &[

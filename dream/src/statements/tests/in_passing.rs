@@ -413,3 +413,14 @@ fn a_retraction_followed_by_a_way_of_working_keeps_the_way_of_working() {
         "explain the stack trace in detail",
     ]);
 }
+
+#[test]
+fn a_thing_of_the_project_named_beside_a_general_rule_leaves_the_rule_the_users() {
+    for sentence in [
+        "don't add comments that restate the code, the ones you put in round_half_even are noise",
+        "for searching, use ripgrep, grep -r is way too slow on these node_modules-heavy repos",
+        "never commit node_modules or __pycache__",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+}
