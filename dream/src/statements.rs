@@ -762,8 +762,8 @@ fn statement(sentence: &str) -> Option<Statement> {
         let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
         // "…, explain things in detail now": a way of working in the imperative is a value too.
-        let gives_value = rest.split_whitespace().count() >= 2
-            && (!asks_for_work(&rest) || said_as_a_rule(&normalize(&rest)));
+        let gives_value =
+            rest.split_whitespace().count() >= 2 && (!asks_for_work(&rest) || said_as_a_rule(&rest));
         // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
         // lint rule I gave you is outdated, drop it" is one).
         let clause = &lower[reference.start.min(lower.len())..reference.end.min(lower.len())];
@@ -1244,7 +1244,6 @@ const NOT_TARGETS: &[&str] = &[
     "small",
     "one",
     "things",
-    "them",
     "changes",
     "commits",
     "your",
@@ -1259,7 +1258,6 @@ const NOT_TARGETS: &[&str] = &[
     "clear",
     "room",
     "use",
-    "a",
     "no",
     "some",
     "more",
@@ -1270,8 +1268,9 @@ const NOT_TARGETS: &[&str] = &[
 ];
 
 /// Whether a text names a thing only its project has (a path, a script, a make target …); a
-/// path of the user's home (`~/notes`) or of the system (`/etc/hosts`) is not one.
-pub(crate) fn names_a_thing_of_the_project(text: &str) -> bool {
+/// path of the user's home (`~/notes`) or of the system (`/etc/hosts`) is not one: a path is
+/// only read where a token starts.
+fn names_a_thing_of_the_project(text: &str) -> bool {
     PROJECT_THING.captures_iter(text).any(|c| {
         let whole = c[0].trim_start_matches([' ', '`', '(']);
         if let Some(target) = c.name("target") {
@@ -1279,21 +1278,10 @@ pub(crate) fn names_a_thing_of_the_project(text: &str) -> bool {
         }
         if let Some(path) = c.name("path") {
             let path = path.as_str().trim_end_matches(['.', ',']);
-            let at = path_start(text, c.get(0).map_or(0, |m| m.start()));
-            return !GENERAL_SHAPES.contains(&path)
-                && !path.starts_with("http")
-                && !at.starts_with('~')
-                && !at.starts_with('/')
-                && path.len() > 2;
+            return !GENERAL_SHAPES.contains(&path) && !path.starts_with("http") && path.len() > 2;
         }
         !GENERAL_SHAPES.iter().any(|g| whole.starts_with(g)) && !whole.starts_with("http")
     })
-}
-
-/// The token of `text` that holds byte `at`, from its first character.
-fn path_start(text: &str, at: usize) -> &str {
-    let begin = text[..at.min(text.len())].rfind(char::is_whitespace).map_or(0, |i| i + 1);
-    &text[begin..]
 }
 
 /// A declarative fact about a thing with a value, one said as a correction ("the dev server is
@@ -1339,7 +1327,7 @@ static REMEDY: LazyLock<Regex> = LazyLock::new(|| {
          (?:hang|hangs|fail|fails|break|breaks|crash|crashes|times?\ out|errors?\ out|is\ slow|are\ slow|won't\ (?:start|build|run)
            |doesn't\ (?:start|build|run)|gets?\ stuck|complains|goes\ red|is\ red|is\ flaky|are\ flaky|acts\ up|act\ up|misbehaves)\b
          [^,]*,\s*(?:just\ |first\ |then\ |usually\ |simply\ )?
-         (?P<verb>kill|restart|clear|delete|remove|rerun|re-run|run|wipe|reset|bump|nuke|rebuild|reinstall|retry|restart|stop|check|use|set|pass|add|raise|increase|drop|purge|flush|prune|reboot|update|upgrade|downgrade|pin|unset|export|source|log\ in|re-login|login)\b
+         (?P<verb>kill|restart|clear|delete|remove|rerun|re-run|run|wipe|reset|bump|nuke|rebuild|reinstall|retry|stop|check|use|set|pass|add|raise|increase|drop|purge|flush|prune|reboot|update|upgrade|downgrade|pin|unset|export|source|log\ in|re-login|login)\b
       | ^(?:the\ |our\ |a\ )?(?:fix|workaround|solution|cure|trick|remedy)\ (?:for|to)\ [^,]{3,80}?\ (?:was|is|turned\ out\ to\ be)\ (?P<how>[\w'-]+)
       | ^what\ (?:fixed|fixes|solved|solves)\ (?:it|this|that|the\ [\w\ -]{2,40}?)\ (?:was|is)\ (?P<what>[\w'-]+)
     ")
