@@ -446,13 +446,21 @@ fn inflections(word: &str) -> Vec<String> {
 
 /// The forms of a word of three letters: its plural (`tag` → `tags`, `fix` → `fixes`). Its forms
 /// in -ing and -ed are left out: three letters are often an abbreviation (`env`, `var`, `cfg`),
-/// which has none. Shorter words are taken as they are.
+/// which has none. A two-letter abbreviation has its plural in -s (`pr` and `prs`, `vm` and `vms`,
+/// `id` and `ids`, both ways); two-letter words of everyday English (`go`, `do`, `us`) are taken as
+/// they are.
 fn short_inflections(word: &str) -> Vec<String> {
-    if word.chars().count() != 3 || !word.is_ascii() {
+    if !word.is_ascii() {
         return Vec::new();
     }
-    let plural = if word.ends_with(['s', 'x', 'z']) { format!("{word}es") } else { format!("{word}s") };
-    vec![plural]
+    let abbreviation = |stem: &str| stem.len() == 2 && !everyday(stem) && !STOP_WORDS.contains(&stem);
+    match word.len() {
+        2 if abbreviation(word) => vec![format!("{word}s")],
+        3 if word.ends_with('s') && abbreviation(&word[..2]) => vec![word[..2].to_owned()],
+        3 if word.ends_with(['s', 'x', 'z']) => vec![format!("{word}es")],
+        3 => vec![format!("{word}s")],
+        _ => Vec::new(),
+    }
 }
 
 /// The words of the hyphenated compounds of `text` that the thesaurus knows as one term
@@ -590,6 +598,12 @@ mod tests {
         assert!(!inflections("reply").iter().any(|f| f == "rep"));
         assert!(inflections("status").is_empty() || !inflections("status").contains(&"statu".to_owned()));
         assert!(inflections("go").is_empty());
+        // Two-letter abbreviations and their plurals, both ways.
+        for (one, many) in [("pr", "prs"), ("vm", "vms"), ("id", "ids"), ("db", "dbs")] {
+            assert_eq!(inflections(one), [many], "{one}");
+            assert_eq!(inflections(many), [one], "{many}");
+        }
+        assert!(inflections("do").is_empty() && inflections("us").is_empty());
         for (word, form) in
             [("tag", "tags"), ("log", "logs"), ("bug", "bugs"), ("fix", "fixes"), ("app", "apps")]
         {
