@@ -340,12 +340,44 @@ static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:heads[ -]up|fyi|note|just so you know|for the record|for your information|reminder|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference))\b[,:!]?\s+",
     )
 });
-/// Where things go ("tests go in __tests__ next to the component").
+/// Where things go ("tests go in __tests__ next to the component", "logs go to stderr").
 static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |all |our )?[\w./-]+(?: [\w./-]+){0,2} (?:go|goes|belong|belongs|live|lives|sit|sits|are kept|is kept|are stored|is stored) (?:in|under|into|inside|next to|beside|alongside|with)\b",
+        r"^(?:the |all |our )?[\w./-]+(?: [\w./-]+){0,2} (?:(?:go|goes|belong|belongs|live|lives|sit|sits|are kept|is kept|are stored|is stored) (?:in|under|into|inside|next to|beside|alongside|with)|(?:go|goes|belong|belongs) to)\b",
     )
 });
+/// A choice of style said without a verb, with what it holds for: "two spaces for YAML", "single
+/// quotes in the JS files", "snake_case for database columns", "British spelling in the docs",
+/// "one component per file".
+static STYLE_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:[\w'-]+\ ){0,2}?
+         (?:spaces|tabs|quotes|semicolons|commas|braces|brackets|parens|parentheses|[a-z]+[_-]case|camelcase|pascalcase
+           |(?:snake|camel|kebab|pascal|title|sentence|lower|upper)\ case|spelling|indentation|line\ endings|commits
+           |commit\ messages|imports|exports|naming|dates|timestamps|emojis|headings|docstrings|type\ hints|annotations)
+         \ (?:for|in|on|across|throughout|inside|within|everywhere)\b
+      | ^one\ [\w-]+(?:\ [\w-]+)?\ per\ [\w-]+
+    ")
+});
+/// A finite verb: a clause with one is not a choice said without a verb ("dates in the report
+/// look off").
+static FINITE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:is|are|was|were|be|been|look|looks|looked|seem|seems|seemed|break|breaks|broke|fail|fails|failed|show|shows|showed|have|has|had|need|needs|get|gets|got|went|came|keep|keeps|kept|do|does|did|don't|doesn't|didn't|can|could|should|would|will|won't|might|must)\b",
+    )
+});
+
+/// A choice of style said without a verb ([`STYLE_CHOICE`]).
+fn style_choice(rest: &str) -> bool {
+    let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
+    // A condition it holds under has verbs of its own ("one assertion per test where you can").
+    let choice = WHEN_CLAUSE.split(first_clause).next().unwrap_or(first_clause);
+    STYLE_CHOICE.is_match(rest) && !FINITE_VERB.is_match(choice) && !SPECIFIC.is_match(first_clause)
+}
+
+/// Where a condition starts inside a clause.
+static WHEN_CLAUSE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:where|when|if|unless|wherever|whenever|as long as)\b"));
 /// A rule said of things ("error messages should be lowercase").
 static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -629,6 +661,12 @@ static TOOLED: LazyLock<Regex> = LazyLock::new(|| {
 static CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^(?P<verb>use|prefer|indent|prefix|suffix|name|keep|put|place|stick|follow|wrap|sort|order|pin|capitali[sz]e|squash|rebase|sign|format|write|log|type|annotate|import|default|limit|cap|target|document|comment|structure|organi[sz]e|group|separate|mark|tag|label|commit|run|test|lint|return|raise|throw|validate|pass|prefer|favou?r|stay|go with|reach for|lean on|rely on|mock|start|end|begin|spell|quote|escape|split|bump|version|release|branch|merge|push|deploy|handle|check)\b (?P<object>\S+)",
+    )
+});
+/// Verbs of how things look or are named.
+static SHAPE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:name|prefix|suffix|sort|order|capitali[sz]e|spell|quote|tag|label|indent|wrap|title|number|date)\b",
     )
 });
 static STRONG_CONVENTION_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -1120,6 +1158,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || quirk
         || setup
         || you_rule(rest)
+        || style_choice(rest)
         || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
@@ -1407,7 +1446,10 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
     let short = rest.split_whitespace().count() <= 6;
     // "bump the version in the instance setup": a verb of work aimed at one definite thing;
     // "put new endpoints behind the v2 router" is aimed at every thing of a kind.
-    let of_a_kind = matches!(object, "new" | "all" | "every" | "each" | "any");
+    // "name branches after the ticket": a verb of how things look or are named, aimed at a kind
+    // of thing (a plural with no article), is said of every one of them.
+    let of_a_kind = matches!(object, "new" | "all" | "every" | "each" | "any")
+        || (SHAPE_VERB.is_match(rest) && object.ends_with('s') && !object.ends_with("ss"));
     let aimed = !strong && !of_a_kind && DEFINITE.is_match(after_verb);
     scoped || (MANNER.is_match(after_verb) && !aimed) || (short && strong)
 }

@@ -93,6 +93,16 @@ static GUESS: LazyLock<Regex> = LazyLock::new(|| {
           |(?:i'm\ |we're\ )?(?:not\ (?:sure|certain|decided)|undecided)\ yet|(?:still\ )?(?:tbd|undecided)\b)\b
     ")
 });
+/// Doubt the speaker adds after saying a thing ("the flaky one is the upload test, not sure";
+/// "…, but I could be wrong"; "… (don't quote me)").
+static UNSURE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:,|;|\(|\bbut|\s-+)\s*
+        (?:(?:i'm\ |i\ am\ )?not\ (?:100%\ |entirely\ |totally\ |completely\ |quite\ )?(?:sure|certain)
+          |i\ (?:could|might|may)\ be\ wrong|(?:please\ )?don't\ quote\ me(?:\ on\ (?:that|it))?)
+        \s*\)?\s*[.!?]*$
+    ")
+});
 /// Somebody other than the user (or the team speaking as "we") said it.
 static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
@@ -254,7 +264,7 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
     if (s.ends_with('?') && !HABIT_REQUEST.is_match(s)) || ASKS.is_match(s) {
         return Some(NotLasting::Question);
     }
-    if HYPOTHETICAL.is_match(s) || GUESS.is_match(s) {
+    if HYPOTHETICAL.is_match(s) || GUESS.is_match(s) || UNSURE_AFTER.is_match(s) {
         return Some(NotLasting::Hypothetical);
     }
     if REPORTED.captures(s).is_some_and(|c| {

@@ -424,3 +424,72 @@ fn a_thing_of_the_project_named_beside_a_general_rule_leaves_the_rule_the_users(
         assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
     }
 }
+
+#[test]
+fn a_style_choice_said_without_a_verb_is_kept() {
+    for sentence in [
+        "two spaces for yaml, four for python.",
+        "single quotes in the JS files please.",
+        "snake_case for database columns, camelCase in the API.",
+        "British spelling in the user-facing copy.",
+        "4-space indentation in every Python file.",
+        "ISO dates in the changelog, please.",
+        "one component per file.",
+        "one assertion per test where you can.",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    assert_eq!(kept("conventional commits for every message here"), Some(Reach::Project));
+    // The same words with a verb say how one thing is, or ask for work.
+    none_kept(&[
+        "dates in the report look off, can you check?",
+        "spaces in the file name broke the script.",
+        "two spaces or four, what do you think?",
+        "quotes in this file are inconsistent",
+    ]);
+}
+
+#[test]
+fn doubt_added_after_a_statement_makes_it_a_guess() {
+    none_kept(&[
+        "I think the flaky test is the upload one, not sure.",
+        "the release is next tuesday, I'm not sure.",
+        "we use yarn here I think, but I could be wrong.",
+        "the staging key rotates monthly (don't quote me on that)",
+        "the cache lives in redis - not 100% sure",
+    ]);
+    // Doubt as the condition of a rule, and certainty, are not a guess.
+    assert!(kept("when you're not sure, ask before deleting anything.").is_some());
+    assert!(kept("we pin every dependency, I'm sure of that.").is_some());
+}
+
+#[test]
+fn where_a_kind_of_thing_goes_to_is_a_fact_of_the_project() {
+    for sentence in [
+        "logs go to stderr, output goes to stdout.",
+        "errors go to sentry, not to the console.",
+        "alerts go to the #ops channel.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&["go to the settings page and click save", "then go to line 40"]);
+}
+
+#[test]
+fn how_a_kind_of_thing_is_named_or_ordered_is_a_convention() {
+    for sentence in [
+        "name branches after the ticket, like ENG-123-short-title.",
+        "prefix env vars with APP_ so they don't clash.",
+        "tag releases with the date, like 2026.12.1.",
+        "sort imports by module path.",
+    ] {
+        assert!(kept(sentence).is_some(), "{sentence:?}");
+    }
+    // One thing named or ordered, or a piece of work on a kind of thing, is a task.
+    none_kept(&[
+        "tag the release with v2.0.",
+        "sort the list by date.",
+        "write tests for the parser.",
+        "format files in the src folder.",
+    ]);
+}
