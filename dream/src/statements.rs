@@ -359,6 +359,21 @@ static STYLE_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
       | ^one\ [\w-]+(?:\ [\w-]+)?\ per\ [\w-]+
     ")
 });
+/// A change the user or the team made that holds from now on: "I upgraded to Ubuntu 24.04", "we
+/// moved to pnpm", "I changed my editor to zed".
+static CHANGED_TO: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:i|we)(?:'ve|\ have)?\ (?:just\ |recently\ |finally\ |since\ |now\ |fully\ )?
+         (?:switched|moved|migrated|upgraded|changed|converted|transitioned)
+         (?:\ (?:my|our)\ [\w-]+(?:\ [\w-]+)?)?\ (?:over\ |everything\ |all\ )?to\b
+    ")
+});
+/// Where in the work one goes, not what one works with: "I switched to the other branch".
+static WORK_POSITION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bto (?:the |a |an |my |our |this |that )?(?:other |next |previous |another |new |different |old |last |first )?(?:branch|file|ticket|task|step|tab|window|page|section|line|folder|directory|commit|issue|pr|worktree|terminal|screen|function|test|story|meeting|call|room)s?\b",
+    )
+});
 /// A finite verb: a clause with one is not a choice said without a verb ("dates in the report
 /// look off").
 static FINITE_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -505,6 +520,7 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
       | \bignore\ what\ (?:i|we)\ said\b
       | \b(?:has|have|had)?\ ?changed\ (?:when|after|because|since|to|from)\b
       | \bnow(?:[.!]*$|\s*[,;:])
+      | \b(?:these\ days|nowadays)\b
     ")
 });
 /// A habit named without being said: "the way I usually do", "like we always do it", "as I
@@ -1159,6 +1175,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || setup
         || you_rule(rest)
         || style_choice(rest)
+        || (CHANGED_TO.is_match(rest) && !WORK_POSITION.is_match(rest) && !TROUBLE.is_match(rest))
         || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
@@ -1732,6 +1749,10 @@ pub(crate) struct Claim {
     port_words: bool,
 }
 
+/// Words saying one thing took another's place.
+const SWITCH_WORDS: &[&str] =
+    &["moved", "switched", "migrated", "changed", "upgraded", "converted", "replaced", "went"];
+
 static REPLACED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     const Y: &str = r"(?P<y>`[^`]+`|[\w.+#@/-]+(?: \d[\w.]*)?)";
     [
@@ -1837,8 +1858,9 @@ pub(crate) fn claim(text: &str) -> Claim {
         }
     }
     let ports: BTreeSet<String> = values::ports(&lower).into_iter().collect();
-    let corrects =
-        CORRECTION_LEAD.is_match(FILLER.replace(&lower, "").trim()) || CORRECTION.is_match(&stripped);
+    let corrects = CORRECTION_LEAD.is_match(FILLER.replace(&lower, "").trim())
+        || CORRECTION.is_match(&stripped)
+        || CHANGED_TO.is_match(&stripped);
     let adds = ADDS.is_match(&lower);
     let port_words = tokens.iter().any(|t| t == "port" || t == "ports");
     Claim {
@@ -2064,6 +2086,9 @@ impl Claim {
                 return true;
             }
         }
+        if self.corrects && old.negative == self.negative && self.replaces_a_tool_of_its_kind(&old, shared) {
+            return true;
+        }
         if self.corrects && old.negative == self.negative && self.numbers.is_empty() {
             let added = self.words.difference(&old.words).count();
             let dropped = old.words.difference(&self.words).count();
@@ -2072,6 +2097,32 @@ impl Claim {
             }
         }
         false
+    }
+
+    /// Whether this correction names a tool of a kind an earlier statement named another tool
+    /// of ("I changed my editor to zed" after "my editor is vscode", "we moved to pnpm" after "we
+    /// use npm here"): sharing a word with it, or a switch said by the same voice ("I" after
+    /// "I", "we" after "we"). A tool both name is not replaced; "I'm on zsh these days" leaves
+    /// "I use tmux all day".
+    fn replaces_a_tool_of_its_kind(&self, old: &Claim, shared: usize) -> bool {
+        let voice = |tokens: &[String]| match tokens.first().map(String::as_str) {
+            Some("i" | "i'm" | "i've" | "my") => Some("user"),
+            Some("we" | "we're" | "we've" | "our") => Some("team"),
+            _ => None,
+        };
+        let same_voice = voice(&self.tokens).is_some() && voice(&self.tokens) == voice(&old.tokens);
+        let switched = self.tokens.iter().any(|t| SWITCH_WORDS.contains(&t.as_str()));
+        if shared == 0 && !(same_voice && switched) {
+            return false;
+        }
+        let kinds = |tokens: &[String], other: &[String]| -> BTreeSet<&'static str> {
+            tokens
+                .iter()
+                .filter(|t| t.len() >= 2 && !other.contains(t) && !STOP_WORDS.contains(&t.as_str()))
+                .flat_map(|t| search::concepts(t))
+                .collect()
+        };
+        !kinds(&self.tokens, &old.tokens).is_disjoint(&kinds(&old.tokens, &self.tokens))
     }
 
     /// Whether an earlier statement asserts what this one names as replaced.

@@ -206,6 +206,11 @@ fn later_statements_supersede_what_they_correct() {
             "MSRV here is 1.75, so no let-chains or other newer syntax in this crate",
         ),
         ("the API moved to 8081 after the proxy change", "the API for this dashboard runs on localhost:8080"),
+        // A tool of the same kind, said by the same voice with a switch or sharing a word.
+        ("I changed my editor to zed.", "my editor is vscode."),
+        ("I switched my shell to zsh.", "I use bash as my shell."),
+        ("we moved to pnpm.", "we use npm here."),
+        ("the build uses vite now", "the build uses webpack"),
     ];
     for (new, old) in yes {
         assert!(supersedes(new, old), "{new:?} should supersede {old:?}");
@@ -224,6 +229,11 @@ fn later_statements_supersede_what_they_correct() {
         // A program ruled out with its subcommand rules out that command only.
         ("don't use git add . or -A, stage files by name", "I always use git switch, not git checkout."),
         ("never run cargo update by hand here", "run cargo fmt before every commit"),
+        // A tool of another kind, or of the same kind said by another voice without a shared word.
+        ("I'm on zsh these days.", "I use tmux all day."),
+        ("we moved the cache to valkey.", "we use postgres for the main db."),
+        ("we moved to pnpm.", "the docs site uses npm scripts for the search index."),
+        ("I switched to zed.", "the team's editorconfig pins vscode settings."),
         ("stop using npm audit fix, it breaks the lockfile", "use npm ci in CI"),
     ];
     for (new, old) in no {

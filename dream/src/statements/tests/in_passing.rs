@@ -493,3 +493,23 @@ fn how_a_kind_of_thing_is_named_or_ordered_is_a_convention() {
         "format files in the src folder.",
     ]);
 }
+
+#[test]
+fn a_change_made_that_holds_from_now_on_is_kept() {
+    for sentence in [
+        "I upgraded to Ubuntu 24.04.",
+        "I've switched to a Linux laptop.",
+        "I changed my editor to zed.",
+        "I switched my shell to zsh.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+    assert_eq!(kept("we've migrated to GitHub Actions."), Some(Reach::Project));
+    // Moving on in the work, changing one thing, or a change long past is not a new setup.
+    none_kept(&[
+        "I switched to the other branch.",
+        "I moved to the next ticket.",
+        "I changed the function to return early.",
+        "last year I switched to vim for a month.",
+    ]);
+}
