@@ -443,3 +443,45 @@ fn rules_naming_the_projects_things_and_its_fixes_stay_in_the_project() {
         "how the user likes answers goes everywhere:\n{elsewhere}"
     );
 }
+
+/// Style choices said without a verb and a change of setup are kept; a statement the user doubts
+/// is not; a tool switched to retires the tool of its kind in every harness.
+#[test]
+fn style_choices_and_changes_of_setup_are_kept_and_doubted_statements_are_not() {
+    let m = Machine::new();
+    let dir = m.project("fern-web");
+    say(&m, "claude", "c-1", &dir, "my editor is vscode");
+    say(&m, "claude", "c-1", &dir, "we use npm here");
+    m.run_json(&["dream"]);
+    let before = start(&m, "codex", "x-0", &dir);
+    for old in ["editor is vscode", "use npm here"] {
+        assert!(before.contains(old), "{old:?} is given before the changes:\n{before}");
+    }
+    let said = [
+        ("codex", "Single quotes in the JS files please."),
+        ("cursor", "one component per file."),
+        ("claude", "kebab-case for the CSS class names."),
+        ("codex", "I changed my editor to zed."),
+        ("cursor", "we moved to pnpm."),
+        // Doubted.
+        ("claude", "the staging cache is memcached, not 100% sure"),
+        ("codex", "the deploy key rotates monthly (don't quote me on that)"),
+    ];
+    for (i, (harness, prompt)) in said.iter().enumerate() {
+        say(&m, harness, &format!("{harness}-style-{i}"), &dir, prompt);
+    }
+    m.run_json(&["dream"]);
+    let notes = notes_text(&m);
+    for kept in ["single quotes", "one component per file", "kebab-case", "zed", "pnpm"] {
+        assert!(notes.contains(kept), "{kept:?} is meant to last:\n{notes}");
+    }
+    for leak in ["memcached", "rotates monthly"] {
+        assert!(!notes.contains(leak), "{leak:?} was doubted, yet a note holds it:\n{notes}");
+    }
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for stale in ["editor is vscode", "use npm here"] {
+            assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
+        }
+    }
+}
