@@ -33,12 +33,15 @@ old job we never …\"); jokes and exaggeration (\"… lol\", \"I'm tempted to �
 moment (\"we always forget the changelog, ugh\", \"I hate that the build takes forever\"); plans not \
 made (\"we could try …\", \"assuming we go with X, we'd …\"); what a tool reports (\"the linter \
 complains that …\"); one-offs (\"just for this run\", \"just this once\", \"for now\", \"today\", \
-\"don't push yet\"). Never record a password, token, key or other credential, nor a \
+\"don't push yet\"); statements the speaker doubts (\"…, not sure\", \"…, but I could be wrong\"). Never record a password, token, key or other credential, nor a \
 sentence that carries one or a marker of withheld text like `[REDACTED:…]` or `[private]`: a line \
 that is any of these is refused.
 4. Keep what the user says in their words, in every way people phrase it, positive and negative: \
 \"I like/prefer/want/hate …\", \"please always/never …\", \"don't/avoid …\", \"we use/we're on …\", \
-\"X, not Y\", \"use X instead of Y\", conventions in the imperative (\"indent with tabs\").
+\"X, not Y\", \"use X instead of Y\", conventions in the imperative (\"indent with tabs\"), style \
+choices without a verb (\"two spaces for YAML\", \"one component per file\"), and changes of setup \
+(\"I changed my editor to zed\", \"we moved to pnpm\"), which replace the line naming the tool they \
+replace.
 5. File each statement where it applies. What is learned in a project belongs to it: worded for \
 the project (\"here\", \"in this repo\", \"for this app\"), said for the team (\"we\", \"our\"), or saying \
 how things are in its code (\"background jobs go through Sidekiq\", \"errors in the public API are \
