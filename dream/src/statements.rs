@@ -331,7 +331,7 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
       | ^(?:show|warn|remind)\ me\ (?:\w+\ ){0,3}?(?:before|first|whenever|every\ time|each\ time)\b
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
       | \b(?:i|we)\ (?:usually|generally|normally|typically|mostly|mainly|tend\ to|always|never)\b
-      | ^make\ sure\b.*\b(?:before|after|whenever|every|each)\b
+      | ^(?:make|be)\ sure\b.*\b(?:before|after|whenever|every|each)\b
     ")
 });
 /// Fillers that announce a fact ("heads up: the staging db is read-only").
@@ -513,10 +513,15 @@ fn you_rule(rest: &str) -> bool {
 static PERSONAL_FACT: LazyLock<Regex> = LazyLock::new(|| re(r"^my (?:\w+ ){0,2}?(?:is|are|uses|runs)\b"));
 static CONTRAST: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:instead of|rather than)\b|, (?:and )?(?:not|never|no) \S|\bnot \S+,? but\b"));
+/// "No" in an idiom, which rules nothing out ("…, no idea why", "…, no rush").
+static NO_IDIOM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r",\s+no\s+(?:idea|clue|worries|problem|rush|luck|biggie|pressure|hurry|kidding|joke)\b")
+});
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:moved\ to|moving\ to|switched\ to|switch\ to|switched\ from|switching\ to|migrated\ to|migrating\ to|changed\ to|upgraded\ to|downgraded\ to|went\ to|replaced\ \S+\ with|no\ longer|any\ ?more|is\ now|are\ now|now\ (?:uses?|runs?|lives?|is|are|on|at|in|points)|ignore\ (?:the|all\ the|any)|forget\ (?:about\ )?the|(?:is|are)\ deprecated)\b
       | \bbumped\ (?:\S+\ ){0,2}to\b
+      | \b(?:upgraded|downgraded|migrated)\ (?:the\ |our\ |my\ )?(?:\S+\ ){1,2}?to\b
       | \bignore\ what\ (?:i|we)\ said\b
       | \b(?:has|have|had)?\ ?changed\ (?:when|after|because|since|to|from)\b
       | \bnow(?:[.!]*$|\s*[,;:])
@@ -1092,7 +1097,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         return None;
     }
     if (WH_QUESTION.is_match(rest) && !remedy(rest))
-        || ((rest.ends_with('?') || QUESTION_START.is_match(rest) || REQUEST.is_match(rest)) && !habit)
+        || ((rest.ends_with('?') || QUESTION_START.is_match(rest) || REQUEST.is_match(rest))
+            && !(habit && !SPECIFIC.is_match(rest)))
     {
         return None;
     }
@@ -1133,7 +1139,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         && !quantified
         && !quirk;
     let pronoun_start = rest.starts_with("it") || rest.starts_with("that") || rest.starts_with("this ");
-    let contrast = CONTRAST.is_match(rest) && !starts_with_task && !pronoun_start;
+    let contrast = CONTRAST.is_match(&NO_IDIOM.replace_all(rest, "")) && !starts_with_task && !pronoun_start;
     let team = (TEAM_START.is_match(rest)
         && !TEAM_TASK.is_match(rest)
         && !TROUBLE.is_match(rest)
@@ -1363,12 +1369,16 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
         && tail.trim_start_matches("now ").split_whitespace().next().is_some_and(|word| {
             STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
         });
+    // "the test suite needs docker running": what a thing of the work needs to run, by name.
+    let requirement = matches!(verb, "needs" | "need" | "requires" | "require" | "expects" | "expect")
+        && !search::concepts(tail).is_empty();
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
         && (!state || VALUE.is_match(tail))
         && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
         && (VALUE.is_match(tail)
             || TOOLED.is_match(tail)
             || names_a_thing(subject, tail)
+            || requirement
             || corrected
             || vouched
             || CORRECTION.is_match(rest))

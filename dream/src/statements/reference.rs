@@ -91,7 +91,7 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
         \bnot\ any\ ?more\s(?:re|regarding|about|on|for|with|wrt)\s(?P<x>[^,.;:!?()]+)
       | ^(?P<y>[^,.;:!?()]{2,40}?):?\s+not\ any\ ?more\b
       | \bnot\ (?:using|on|with|running|deploying\ to|deploying\ on)\ (?P<z>[^,.;:!?()]{2,40}?)\ any\ ?more\b
-      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for)
+      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for|no\ more|toast|decommissioned|sunset(?:ted)?)
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
@@ -103,7 +103,9 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
 static CHANGED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+){1,4}?)
-        \ (?:has\ |have\ )?(?:changed|moved|switched)\ (?:over\ )?to\ (?P<new>[^\s,.;:!?]+)
+        \ (?:has\ |have\ )?(?:changed|moved|switched)
+        (?:\ (?:over\ )?to\ (?P<new>[^\s,.;:!?]+)
+          |\s*[,;:]\s*(?:now\ )?(?:it's|it\ is|it's\ now|it\ is\ now|now\ it's|now)\ (?P<said>[^\s,;!?]+[^\s,.;:!?]))
     ")
 });
 /// "X → Y", "X got replaced by Y", "X was renamed to Y": the old thing and its new value, said
@@ -318,7 +320,9 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .or_else(|| {
             // The whole sentence is the new value, naming the old one ("it's Y now, not X", "the API
             // base URL changed to Y"); "the build moved to green" says how a thing is, not a value.
-            let value = |c: &regex::Captures<'_>| !super::STATES.contains(&&c["new"]);
+            let value = |c: &regex::Captures<'_>| {
+                !super::STATES.contains(&c.name("new").or_else(|| c.name("said")).map_or("", |m| m.as_str()))
+            };
             let now_not =
                 || NOW_NOT.captures(sentence).filter(|c| value(c) && !NOT_A_REFERENT.is_match(&c["x"]));
             let changed = || {
@@ -397,6 +401,10 @@ static REPLACED_BY: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn stem(word: &str) -> String {
     let w = word.trim_matches(|c: char| !c.is_alphanumeric());
     let mut base = w.to_owned();
+    // A two-letter abbreviation's plural (`prs`, `vms`, `ids`).
+    if w.len() == 3 && w.is_ascii() && w.ends_with('s') && !w.ends_with("ss") {
+        return w[..2].to_owned();
+    }
     for suffix in ["ings", "ing", "ies", "es", "ed", "s"] {
         if suffix == "s" && w.ends_with("ss") {
             break;

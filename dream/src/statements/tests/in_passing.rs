@@ -513,3 +513,67 @@ fn a_change_made_that_holds_from_now_on_is_kept() {
         "last year I switched to vim for a month.",
     ]);
 }
+
+#[test]
+fn a_thing_said_to_have_changed_with_its_new_value_points_at_it() {
+    for (sentence, topic) in [
+        ("staging url changed, it's stage.acme.io now.", "staging url"),
+        ("the api host moved: now it's api2.internal", "api host"),
+        ("the deploy branch changed; it is release now", "deploy branch"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+    for (sentence, topic) in [
+        ("circleci is no more, everything's in github actions.", "circleci"),
+        ("jenkins is toast, CI is all github actions now", "jenkins"),
+        ("nagios is decommissioned, alerts come from grafana now", "nagios"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+    // How a thing went is not a new value for it.
+    assert!(statements("the plan changed, it's fine").iter().all(|s| s.reference.is_none()));
+}
+
+#[test]
+fn a_two_letter_abbreviation_in_the_plural_is_the_same_topic() {
+    assert_eq!(reference::topic_words("keep PRs small"), reference::topic_words("keep PR small"));
+    assert_eq!(reference::topic_words("two VMs"), reference::topic_words("two VM"));
+    assert_eq!(reference::topic_words("the IDs"), reference::topic_words("the ID"));
+}
+
+#[test]
+fn an_upgrade_of_a_named_thing_supersedes_its_old_version() {
+    for (new, old) in [
+        ("we finally upgraded the db to mysql 8.", "the db is mysql 5.7."),
+        ("I upgraded my laptop to macOS 15.", "my laptop runs macOS 14."),
+        ("we migrated the cluster to k8s 1.31", "the cluster is on k8s 1.29"),
+    ] {
+        assert!(claim(new).supersedes(old), "{new:?} should supersede {old:?}");
+    }
+    assert!(!claim("we upgraded the db to mysql 8.").supersedes("the cache is redis 7."));
+}
+
+#[test]
+fn an_idiom_with_no_is_not_a_contrast_and_a_habit_asked_of_one_thing_is_work() {
+    none_kept(&[
+        "the tests are failing again, no idea why",
+        "the deploy broke, no clue what happened",
+        "staging is slow today, no rush though",
+        "can you always make sure to close the file handle in this function",
+        "could you always check this file for typos",
+    ]);
+    assert!(kept("use pnpm, no npm.").is_some());
+    assert!(kept("could you always run the tests before committing from now on?").is_some());
+}
+
+#[test]
+fn what_a_thing_of_the_work_needs_by_name_is_a_fact() {
+    for sentence in [
+        "the test suite needs docker running.",
+        "the frontend requires node 20.",
+        "the e2e tests expect a running postgres.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&["the test needs fixing.", "this function needs a rewrite"]);
+}
