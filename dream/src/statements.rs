@@ -403,7 +403,7 @@ static SHOULD: LazyLock<Regex> = LazyLock::new(|| {
 /// codegen first", "the e2e suite hangs without a running emulator"): a fact of the project.
 static QUIRK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |a |any )?[\w./@-]+(?: [\w./@-]+){0,3} (?:breaks|fails|hangs|crashes|times out|errors out|won't (?:start|build|run|compile|pass)|doesn't (?:start|build|run|compile|pass)) (?:\w+ )?(?:if (?:you|we|i) (?:don't|do not|forget|skip)|unless|without)\b",
+        r"^(?:the |our |a |any )?[\w./@-]+(?: [\w./@-]+){0,3} (?:breaks|fails|hangs|crashes|times out|errors out|won't (?:start|build|run|compile|pass)|doesn't (?:start|build|run|compile|pass)) (?:\w+ )?(?:if (?:you|we|i) (?:don't|do not|forget|skip)|unless|without|(?:if|when|whenever) (?:the |a |an |your |our )?(?:[\w./@-]+ ){1,4}(?:is|are|isn't|aren't|gets|get) (?:missing|not set|unset|down|not running|stale|empty|expired|full|out of date))\b",
     )
 });
 /// Who owns or looks after a part of the project ("Sarah owns the billing module").
@@ -1181,6 +1181,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || setup
         || you_rule(rest)
         || style_choice(rest)
+        || how_to(rest)
         || (CHANGED_TO.is_match(rest) && !WORK_POSITION.is_match(rest) && !TROUBLE.is_match(rest))
         || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
@@ -1200,7 +1201,13 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         &whole,
         rest,
         personal,
-        fact || placed || quantified || quirk || fact_clause || declarative(rest) || remedy(rest),
+        fact || placed
+            || quantified
+            || quirk
+            || fact_clause
+            || declarative(rest)
+            || remedy(rest)
+            || how_to(rest),
     ))
 }
 
@@ -1369,8 +1376,13 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
         && tail.trim_start_matches("now ").split_whitespace().next().is_some_and(|word| {
             STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
         });
-    // "the test suite needs docker running": what a thing of the work needs to run, by name.
-    let requirement = matches!(verb, "needs" | "need" | "requires" | "require" | "expects" | "expect")
+    // "the test suite needs docker running", "the monorepo uses turborepo for task caching": what
+    // a thing of the work needs or uses, by name.
+    let requirement = (matches!(verb, "needs" | "requires" | "expects" | "uses")
+        || (matches!(verb, "need" | "require" | "expect" | "use") && subject.ends_with('s')))
+        && !subject.split_whitespace().any(|w| {
+            matches!(w, "always" | "never" | "sometimes" | "usually" | "rarely" | "please" | "just" | "also")
+        })
         && !search::concepts(tail).is_empty();
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
         && (!state || VALUE.is_match(tail))
@@ -1396,14 +1408,43 @@ static REMEDY: LazyLock<Regex> = LazyLock::new(|| {
          (?P<verb>kill|restart|clear|delete|remove|rerun|re-run|run|wipe|reset|bump|nuke|rebuild|reinstall|retry|stop|check|use|set|pass|add|raise|increase|drop|purge|flush|prune|reboot|update|upgrade|downgrade|pin|unset|export|source|log\ in|re-login|login)\b
       | ^(?:the\ |our\ |a\ )?(?:fix|workaround|solution|cure|trick|remedy)\ (?:for|to)\ [^,]{3,80}?\ (?:was|is|turned\ out\ to\ be)\ (?P<how>[\w'-]+)
       | ^what\ (?:fixed|fixes|solved|solves)\ (?:it|this|that|the\ [\w\ -]{2,40}?)\ (?:was|is)\ (?P<what>[\w'-]+)
+      | ^(?:the\ |our\ |a\ )?(?P<thing>[\w./:@-]+)\ (?:[\w./:@-]+\ ){0,3}?
+         (?:passes|pass|works|work|builds|build|starts|start|runs|run|succeeds|succeed|goes\ green|go\ green|connects|connect)
+         \ (?:again\ |fine\ |only\ )?(?:if|once|when|after)\ (?:you|we|i)\ (?:first\ |just\ )?
+         (?:kill|restart|clear|delete|remove|rerun|re-run|run|wipe|reset|bump|rebuild|reinstall|set|pass|add|raise|increase|purge|flush|prune|update|upgrade|downgrade|pin|unset|export|source|log\ in|login|seed|start|stop)\b
     ")
 });
+/// How to get a thing of the work done: "to regenerate the graphql types run pnpm codegen", "to
+/// get a shell in the db container, use docker compose exec db psql".
+static HOW_TO: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^to\ (?P<goal>(?:[\w'./:@-]+\ ){1,8}?[\w'./:@-]+),?\ (?:just\ |first\ |you\ (?:can\ |need\ to\ |have\ to\ |should\ )?)?
+         (?:run|use|call|type|invoke|execute|set|export|pass|add)\ \S
+    ")
+});
+
+/// Whether `rest` says how to get a thing of the work done ([`HOW_TO`]), not a turn of speech ("to
+/// be honest, …") nor a goal of one thing ("to fix this, …").
+fn how_to(rest: &str) -> bool {
+    HOW_TO.captures(rest).is_some_and(|c| {
+        let goal = &c["goal"];
+        !goal.starts_with("be ")
+            && !goal.starts_with("me ")
+            && !SPECIFIC.is_match(goal)
+            && !DEFINITE_ONE.is_match(goal)
+    })
+}
+
+/// A goal about one thing at hand: "fix this", "get it working".
+static DEFINITE_ONE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:this|that|it|these|those)\b"));
 
 /// Whether `rest` says what to do when a thing of the project goes wrong, or what fixed it (not
 /// how the fix stands: "the fix for the login bug is in review").
 fn remedy(rest: &str) -> bool {
     REMEDY.captures(rest).is_some_and(|c| {
         c.name("how").or_else(|| c.name("what")).is_none_or(|how| !STATES.contains(&how.as_str()))
+            && c.name("thing")
+                .is_none_or(|thing| !matches!(thing.as_str(), "it" | "this" | "that" | "everything"))
     })
 }
 

@@ -577,3 +577,37 @@ fn what_a_thing_of_the_work_needs_by_name_is_a_fact() {
     }
     none_kept(&["the test needs fixing.", "this function needs a rewrite"]);
 }
+
+#[test]
+fn how_to_get_a_thing_of_the_work_done_is_the_projects() {
+    for sentence in [
+        "to regenerate the graphql types run pnpm codegen.",
+        "to get a shell in the db container, use docker compose exec db psql.",
+        "to reset the local db you can run make db-reset.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    // A turn of speech, or a goal about one thing at hand, is no how-to.
+    none_kept(&[
+        "to be honest, run the tests again.",
+        "to fix this, use a mutex.",
+        "to me it looks fine, run it again.",
+    ]);
+}
+
+#[test]
+fn what_makes_a_thing_work_and_when_it_fails_are_the_projects() {
+    for sentence in [
+        "the flaky checkout test passes if you clear the redis cache first.",
+        "the dev server only starts once you run make certs.",
+        "login works again after you clear the cookies.",
+        "the payments service times out if the sandbox key is missing.",
+        "the worker crashes when the queue is full.",
+        "the monorepo uses turborepo for task caching.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&["it works if you restart it.", "the worker crashed when I ran it."]);
+    // A rule with "use" in it is not a fact of what a thing uses.
+    assert_eq!(kept("Always use unwrap in library code."), Some(Reach::General));
+}
