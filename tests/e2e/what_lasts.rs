@@ -485,3 +485,40 @@ fn style_choices_and_changes_of_setup_are_kept_and_doubted_statements_are_not() 
         }
     }
 }
+
+/// A thing said to have changed with its new value, said to be no more, or upgraded, in another
+/// harness than the line it corrects, gives way to its new value everywhere; how to get a thing
+/// done and what makes a thing work are kept for the project.
+#[test]
+fn a_thing_changed_no_more_or_upgraded_gives_way_and_how_tos_are_kept() {
+    let m = Machine::new();
+    let dir = m.project("birch-web");
+    say(&m, "claude", "c-1", &dir, "the staging url is staging.birch.dev");
+    say(&m, "claude", "c-1", &dir, "we use circleci for the pipelines");
+    say(&m, "claude", "c-1", &dir, "the db is mysql 5.7");
+    m.run_json(&["dream"]);
+    let old = ["staging.birch.dev", "circleci for the pipelines", "mysql 5.7"];
+    let before = start(&m, "codex", "x-0", &dir);
+    for line in old {
+        assert!(before.contains(line), "{line:?} is given before the corrections:\n{before}");
+    }
+    say(&m, "codex", "x-1", &dir, "staging url changed, it's stage.birch.io now.");
+    say(&m, "cursor", "u-1", &dir, "circleci is no more, everything's in github actions.");
+    say(&m, "codex", "x-2", &dir, "we finally upgraded the db to mysql 8.");
+    say(&m, "cursor", "u-2", &dir, "to regenerate the graphql types run pnpm codegen.");
+    say(&m, "claude", "c-2", &dir, "the flaky checkout test passes if you clear the redis cache first.");
+    m.run_json(&["dream"]);
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for new in ["stage.birch.io", "github actions", "mysql 8", "pnpm codegen", "clear the redis cache"] {
+            assert!(context.contains(new), "{harness} is given {new:?}:\n{context}");
+        }
+        for stale in old {
+            assert!(!context.contains(stale), "{harness} is still given {stale:?}:\n{context}");
+        }
+    }
+    // Kept for this project only.
+    let elsewhere = m.project("other-app");
+    let context = start(&m, "claude", "c-10", &elsewhere);
+    assert!(!context.contains("pnpm codegen"), "another project is given birch-web's how-to:\n{context}");
+}
