@@ -41,7 +41,8 @@ that is any of these is refused.
 \"X, not Y\", \"use X instead of Y\", conventions in the imperative (\"indent with tabs\"), style \
 choices without a verb (\"two spaces for YAML\", \"one component per file\"), and changes of setup \
 (\"I changed my editor to zed\", \"we moved to pnpm\"), which replace the line naming the tool they \
-replace.
+replace; how-tos (\"to regenerate the types run pnpm codegen\") and what makes a thing work or fail \
+(\"the checkout test passes if you clear the cache first\") are the project's.
 5. File each statement where it applies. What is learned in a project belongs to it: worded for \
 the project (\"here\", \"in this repo\", \"for this app\"), said for the team (\"we\", \"our\"), or saying \
 how things are in its code (\"background jobs go through Sidekiq\", \"errors in the public API are \
