@@ -187,6 +187,7 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
       | \bfor\ the\ next\ (?:\w+\ ){0,2}(?:minutes?|hours?|days?|weeks?|sprint)\b
       | \b(?:until|till|til)\ (?:tomorrow|tonight|later|next\ \w+|monday|tuesday|wednesday|thursday|friday|the\ (?:release|freeze|demo|deadline|weekend|end\ of\ (?:the\ )?\w+)|i'm\ back|we\ ship|it's\ fixed|it\ lands|that\ lands|that's\ merged|this\ is\ merged)\b
       | ^until\b
+      | \bwhile\ (?:i'm|i\ am|we're|we\ are|she's|he's|they're|\w+\ is|\w+'s)\ (?:out|away|off|on\ (?:vacation|holiday|leave|pto|parental\ leave))\b
       | \b(?:don't|do\ not|dont|not|never)\ (?:\w+\ ){0,3}?yet\b
     ")
 });
@@ -346,6 +347,34 @@ static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:the |all |our )?[\w./-]+(?: [\w./-]+){0,2} (?:(?:go|goes|belong|belongs|live|lives|sit|sits|are kept|is kept|are stored|is stored) (?:in|under|into|inside|next to|beside|alongside|with)|(?:go|goes|belong|belongs) to)\b",
     )
 });
+/// What a kind of thing needs or may go without, as a rule: "docs-only changes don't need a
+/// version bump", "design reviews are required for any new public endpoint", "hotfixes need two
+/// approvals".
+static POLICY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:all\ |any\ |new\ |every\ )?(?:[\w-]+\ ){0,3}?[\w-]+s
+         \ (?:(?:don't|do\ not)\ (?:need|require)|need|require|must(?:\ not)?|are\ (?:not\ )?required|aren't\ required
+           |are\ (?:mandatory|optional|exempt))
+         \ (?P<what>\S+)
+    ")
+});
+
+/// Whether `rest` is a rule of what a kind of thing needs ([`POLICY`]), not a task on things at
+/// hand ("the tests need fixing", "these files need a rewrite").
+fn policy(rest: &str) -> bool {
+    let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
+    POLICY.captures(first_clause).is_some_and(|c| {
+        !c["what"].ends_with("ing")
+            && !first_clause.starts_with("the ")
+            && !matches!(
+                first_clause.split_whitespace().next(),
+                Some("things" | "stuff" | "people" | "folks" | "guys" | "eyes" | "nerves" | "hands")
+            )
+            && !SPECIFIC.is_match(first_clause)
+            && !TROUBLE.is_match(rest)
+    })
+}
+
 /// A choice of style said without a verb, with what it holds for: "two spaces for YAML", "single
 /// quotes in the JS files", "snake_case for database columns", "British spelling in the docs",
 /// "one component per file".
@@ -1134,6 +1163,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         && !subject_verb
         && !NEGATIVE_START.is_match(rest)
         && !convention_imperative(rest, &whole)
+        && !policy(rest)
         && !ANSWER_STYLE.is_match(rest)
         && !should
         && !quantified
@@ -1182,6 +1212,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || you_rule(rest)
         || style_choice(rest)
         || how_to(rest)
+        || policy(rest)
         || (CHANGED_TO.is_match(rest) && !WORK_POSITION.is_match(rest) && !TROUBLE.is_match(rest))
         || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
@@ -1207,7 +1238,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
             || fact_clause
             || declarative(rest)
             || remedy(rest)
-            || how_to(rest),
+            || how_to(rest)
+            || policy(rest),
     ))
 }
 

@@ -112,7 +112,8 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
            |tells\ us|mentioned|recommends|recommended|wants\ us\ to|is\ convinced|thinks|thought|maintains\ that
            |preaches|swear\ by|swears\ by|is\ adamant|was\ adamant|pushes\ for|pushed\ for
            |(?:complains|complained|warns|warned|reports|reported|flags|flagged|shows|showed|prints|printed|outputs|noted|notes|points\ out|pointed\ out)\ that)\b
-      | \baccording\ to\b|^(?:apparently|supposedly|allegedly|reportedly)\b
+      | \baccording\ to\b|^(?:apparently|supposedly|allegedly|reportedly)\b|^(?:as\ )?per\ (?:the|their|his|her)\b
+      | ^(?P<asker>(?:[\w'-]+\s+){1,4}?)(?:asked|asks|wondered|wonders|wanted\ to\ know|wants\ to\ know)\ (?:me\ |us\ )?(?:if|whether|why)\b
       | \b(?:i|i've|we've)\ (?:read|heard|seen)\ (?:somewhere|online|on\ \w+|that|people|it\ said)\b
       | \b(?:sounds\ wrong|not\ convinced|i'm\ not\ convinced|i\ disagree|i\ doubt\ it|i'm\ not\ sure\ (?:about\ that|i\ agree)|i've\ heard\ both)\b
     ")
@@ -162,6 +163,8 @@ static VENT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:ugh+|argh+|sigh|smh|ffs|wtf|omfg|grr+|meh)\b
       | ^(?:it's\ )?(?:always|never)\ the\ same\b|^(?:it's\ )?always\ something\b
+      | \bliterally\ (?:always|never|every\ time)\b|\b(?:it's|it\ is|that's|that\ is)\ (?:a\ |such\ a\ )?(?:curse|nightmare|pain|mess)\b
+      | \bdrives?\ me\ (?:nuts|crazy|insane|mad|up\ the\ wall)\b|\bthe\ bane\ of\b
     ")
 });
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {

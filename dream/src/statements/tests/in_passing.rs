@@ -611,3 +611,44 @@ fn what_makes_a_thing_work_and_when_it_fails_are_the_projects() {
     // A rule with "use" in it is not a fact of what a thing uses.
     assert_eq!(kept("Always use unwrap in library code."), Some(Reach::General));
 }
+
+#[test]
+fn exaggeration_a_question_someone_asked_a_source_and_an_absence_are_not_rules() {
+    none_kept(&[
+        // Venting by exaggeration.
+        "we literally always have merge conflicts in package-lock, it's a curse",
+        "the e2e suite literally never passes on the first try",
+        "flaky tests drive me nuts, we always rerun them",
+        // Somebody else's question.
+        "the intern asked if we should always use microservices",
+        "my manager wondered whether we never need staging",
+        "a customer wants to know if we always encrypt backups",
+        // What a source says, not the user.
+        "per the vendor docs you must always call init first, but their docs are wrong half the time",
+        "as per the blog post, never use ORMs",
+        // For as long as somebody is away.
+        "while I'm out next week, don't merge anything big",
+        "while Dana is on vacation, never deploy the billing service",
+        "while we're off for the holidays, don't touch prod",
+    ]);
+    // What the user asked for is theirs.
+    assert!(kept("I asked you to always use pnpm.").is_some());
+}
+
+#[test]
+fn what_a_kind_of_thing_needs_or_may_go_without_is_a_rule_of_the_project() {
+    for sentence in [
+        "docs-only changes don't need a version bump.",
+        "design reviews are required for any new public endpoint.",
+        "hotfixes need two approvals.",
+        "migrations must be reversible.",
+        "new services require a runbook before launch.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    none_kept(&[
+        "the tests need fixing.",
+        "these files need a rewrite.",
+        "things need to calm down before the release",
+    ]);
+}
