@@ -1260,7 +1260,9 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
         (Reach::Project, Why::SpeaksForTheTeam)
     } else if personal {
         (Reach::General, Why::AboutTheUser)
-    } else if names_a_thing_of_the_project(rest.split([',', ';']).next().unwrap_or(rest)) {
+    } else if names_a_thing_of_the_project(rest.split([',', ';']).next().unwrap_or(rest))
+        || WORKPLACE_THING.is_match(rest.split([',', ';']).next().unwrap_or(rest))
+    {
         (Reach::Project, Why::NamesAThingOfTheProject)
     } else if TO_AGENT.is_match(whole) {
         (Reach::General, Why::ToTheAgent)
@@ -1271,6 +1273,14 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
     }
 }
 
+/// Things of the place the work is done for, which another project does not share: a team of it
+/// ("without telling the mobile team") and what it built for itself ("the internal http wrapper",
+/// "our in-house feature flag service").
+static WORKPLACE_THING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bthe\ (?:[\w-]+\ )?(?:team|squad|guild)\b|\b(?:qa|ops|sre|devops|security|design|platform|infra|data)\ (?:team|folks|people)\b|\b(?:internal|in-house|homegrown|home-grown)\ (?:[\w-]+\ ){0,2}?(?:tools?|services?|library|libraries|lib|wrapper|client|sdk|api|packages?|framework|registry|mirror|cli|platform|module|helpers?|proxy|gateway|dashboard|wiki|docs|components?|design\ system|logger|runner)\b",
+    )
+});
 /// Things only a project has: a path below its root (`gen/`, `pkg/legacy`, `./scripts/x.sh`), a
 /// file of it, a make target, a package script, a namespaced task (`db:reset`), an environment
 /// variable or an identifier of its code (`api_client`).

@@ -652,3 +652,19 @@ fn what_a_kind_of_thing_needs_or_may_go_without_is_a_rule_of_the_project() {
         "things need to calm down before the release",
     ]);
 }
+
+#[test]
+fn a_rule_naming_a_team_of_the_workplace_or_what_it_built_for_itself_is_the_projects() {
+    for sentence in [
+        "never bump the api version without telling the mobile team.",
+        "always loop in the security team before adding a new auth provider.",
+        "don't ship UI changes without a sign-off from the design folks.",
+        "use the internal http wrapper, not fetch directly.",
+        "prefer our in-house feature flag service over env toggles.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    // "Internal" of anything else says nothing of a workplace.
+    assert_eq!(kept("don't write internal monologue in comments."), Some(Reach::General));
+    assert_eq!(kept("I prefer guard clauses over nested ifs."), Some(Reach::General));
+}
