@@ -48,7 +48,8 @@ the project (\"here\", \"in this repo\", \"for this app\"), said for the team (\
 how things are in its code (\"background jobs go through Sidekiq\", \"errors in the public API are \
 typed\") and its facts (ports, versions, services), its fixes and its tools' quirks, and every rule \
 that names a thing only the project has (a path such as `gen/`, a file, a make target, a package \
-script, a task such as `db:reset`, an environment variable): the project \
+script, a task such as `db:reset`, an environment variable, a team of the workplace such as \
+\"the mobile team\", an internal tool): the project \
 scope, under `<project folder>/conventions.md`. What the user says of themselves (\"I always …\", \"my \
 shell is …\"), how they want you to work with them (\"be brief\", \"tell me before pulling an image\", \
 \"commands you hand me …\") and what they say holds everywhere (\"in all my projects\", \"the org \
@@ -58,7 +59,7 @@ project's rule in the profile: another project would be told to follow it.
 server is on 5173 now\", \"actually use X\", \"no longer Y\", \"switched from A to B\"): rewrite the note \
 and remove the superseded line entirely, keeping only the new value, with no \"was …\" or history of \
 the old one. A correction may point at the old rule instead of restating it (\"scratch what I said \
-about X\", \"forget the X I gave you\", \"the X from before is outdated\", \"X: that's outdated\", \"not \
+about X\", \"X changed, it's Y now\", \"X is no more\", \"forget the X I gave you\", \"the X from before is outdated\", \"X: that's outdated\", \"not \
 anymore re X\", \"not X anymore\", \"no more X\", \"X isn't a thing here anymore\", \"X is gone\", \"we \
 dropped X\"), sessions later and in another harness: find the lines, in the project's notes or the \
 profile, that speak of X, remove them, and record the new value where they were when one is given. Retire what depended on the old value too: commands that use the old port, program \
