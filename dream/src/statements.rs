@@ -1122,12 +1122,14 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     // A request that points at a habit without saying it ("set it up the way I usually do")
     // states nothing to keep.
     let habit = says_habit(rest) || conditioned_rule || standing_condition(rest);
+    // A habit asked for ("could you always run the tests before committing?"), not of one thing
+    // at hand ("can you always close the handle in this function").
+    let habit_asked = habit && !SPECIFIC.is_match(rest);
     if for_once(&whole) || DISMISSIVE.is_match(rest) {
         return None;
     }
     if (WH_QUESTION.is_match(rest) && !remedy(rest))
-        || ((rest.ends_with('?') || QUESTION_START.is_match(rest) || REQUEST.is_match(rest))
-            && !(habit && !SPECIFIC.is_match(rest)))
+        || ((rest.ends_with('?') || QUESTION_START.is_match(rest) || REQUEST.is_match(rest)) && !habit_asked)
     {
         return None;
     }
