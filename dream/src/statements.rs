@@ -333,6 +333,9 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
       | (?:^|[,;:(]\s*|\b(?:you|we|i|please|to|and|but|then|should|must|so|also|just|really)\s+)(?:always|never)\b
       | \b(?:i|we)\ (?:usually|generally|normally|typically|mostly|mainly|tend\ to|always|never)\b
       | ^(?:make|be)\ sure\b.*\b(?:before|after|whenever|every|each)\b
+      | ^(?:when|once|after|whenever)\ (?:you're|you\ are|you've|you\ have)\ (?:done|finished|through)\s*[,:]
+      | \b(?:before|after)\ (?:you\ )?(?:tell|telling|show|showing|hand|handing)\ me\b|\bat\ the\ end\ of\ (?:each|every|a)\ (?:task|session|change)\b
+      | ^let\ me\ (?:review|see|check|approve|look\ at|sign\ off\ on|okay|ok)\ (?:any|every|all|each)\b
     ")
 });
 /// Fillers that announce a fact ("heads up: the staging db is read-only").
@@ -419,6 +422,12 @@ fn style_choice(rest: &str) -> bool {
     STYLE_CHOICE.is_match(rest) && !FINITE_VERB.is_match(choice) && !SPECIFIC.is_match(first_clause)
 }
 
+/// How a thing goes amiss: "calls the api way too often", "reads the config twice".
+static AMISS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:too|twice|again|wrong|wrongly|weird|broken|randomly|sometimes|instead)\b"));
+/// Where the condition of a habit starts.
+static HABIT_CONDITION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:before|after|when|whenever|once|until|unless)\b"));
 /// Where a condition starts inside a clause.
 static WHEN_CLAUSE: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:where|when|if|unless|wherever|whenever|as long as)\b"));
@@ -589,7 +598,7 @@ static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -1123,8 +1132,9 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     // states nothing to keep.
     let habit = says_habit(rest) || conditioned_rule || standing_condition(rest);
     // A habit asked for ("could you always run the tests before committing?"), not of one thing
-    // at hand ("can you always close the handle in this function").
-    let habit_asked = habit && !SPECIFIC.is_match(rest);
+    // at hand ("can you always close the handle in this function"); what the condition after it
+    // speaks of ("… before telling me it's done") is no thing at hand.
+    let habit_asked = habit && !SPECIFIC.is_match(HABIT_CONDITION.split(rest).next().unwrap_or(rest));
     if for_once(&whole) || DISMISSIVE.is_match(rest) {
         return None;
     }
@@ -1155,12 +1165,22 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         .is_some_and(|c| !FACT_SUBJECT_EXCLUDED.is_match(&c["subject"]) && !c["subject"].starts_with("time"))
         && !TROUBLE.is_match(rest);
     // "port is 9090 now", "build runs on CI": a noun that is also a verb of work, as a subject.
-    let subject_verb = rest.split_whitespace().nth(1).is_some_and(|w| {
+    let words: Vec<&str> = rest.split_whitespace().take(3).collect();
+    let subject_verb = words.get(1).is_some_and(|w| {
         matches!(
-            w,
+            *w,
             "is" | "are" | "was" | "were" | "has" | "have" | "stays" | "lives" | "runs" | "uses" | "needs"
         )
-    });
+    }) || (
+        // "commit messages follow …", "test files live …": a plural noun after it.
+        words.get(1).is_some_and(|w| w.ends_with('s') && !w.ends_with("ss"))
+            && words.get(2).is_some_and(|w| {
+                matches!(
+                    *w,
+                    "follow" | "use" | "go" | "live" | "run" | "need" | "require" | "stay" | "are" | "must"
+                )
+            })
+    );
     let starts_with_task = TASK_VERB.is_match(rest)
         && !subject_verb
         && !NEGATIVE_START.is_match(rest)
@@ -1428,6 +1448,24 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
             matches!(w, "always" | "never" | "sometimes" | "usually" | "rarely" | "please" | "just" | "also")
         })
         && !search::concepts(tail).is_empty();
+    // "the mobile app talks to the api through the bff layer", "PR titles follow the ticket id":
+    // how the parts of the work connect, or what a kind of thing follows.
+    let linked = matches!(
+        verb,
+        "talks"
+            | "talk"
+            | "calls"
+            | "call"
+            | "reads"
+            | "read"
+            | "sends"
+            | "send"
+            | "pulls"
+            | "pull"
+            | "follows"
+            | "follow"
+    ) && subject.split_whitespace().any(memory_core::search::software)
+        && !AMISS.is_match(tail);
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
         && (!state || VALUE.is_match(tail))
         && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
@@ -1435,6 +1473,7 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
             || TOOLED.is_match(tail)
             || names_a_thing(subject, tail)
             || requirement
+            || linked
             || corrected
             || vouched
             || CORRECTION.is_match(rest))

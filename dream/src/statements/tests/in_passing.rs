@@ -668,3 +668,44 @@ fn a_rule_naming_a_team_of_the_workplace_or_what_it_built_for_itself_is_the_proj
     assert_eq!(kept("don't write internal monologue in comments."), Some(Reach::General));
     assert_eq!(kept("I prefer guard clauses over nested ifs."), Some(Reach::General));
 }
+
+#[test]
+fn how_the_agent_is_to_report_when_it_finishes_is_a_habit() {
+    for sentence in [
+        "I'd like you to run the tests yourself before telling me it's done.",
+        "when you're done, give me a one-paragraph summary.",
+        "once you've finished, list the files you touched.",
+        "at the end of each task, tell me what's left.",
+        "let me review any schema change before you apply it.",
+        "let me see every migration first.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::General), "{sentence:?}");
+    }
+    // The end of one piece of work, or a moment's pause, is no habit.
+    none_kept(&[
+        "when you're done with that, fix the header too.",
+        "once you've finished the refactor, run the tests.",
+        "let me check the logs real quick.",
+        "let me think about it.",
+    ]);
+}
+
+#[test]
+fn how_the_parts_of_the_work_connect_and_what_a_kind_of_thing_follows_are_the_projects() {
+    for sentence in [
+        "the mobile app talks to the api through the bff layer.",
+        "the worker reads jobs from the redis queue.",
+        "PR titles follow the ticket id, like PAY-123: summary.",
+        "commit messages follow conventional commits.",
+        "test files live next to the code they test.",
+    ] {
+        assert_eq!(kept(sentence), Some(Reach::Project), "{sentence:?}");
+    }
+    // How a thing goes amiss, or a step to follow, is not how the work is built.
+    none_kept(&[
+        "the app calls the api way too often, can you batch it?",
+        "the button calls handleClick twice.",
+        "the test calls the wrong endpoint.",
+        "follow the steps in the readme.",
+    ]);
+}
