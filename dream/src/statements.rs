@@ -859,8 +859,9 @@ fn statement(sentence: &str) -> Option<Statement> {
         let rest = if after.split_whitespace().count() >= 2 { after } else { before };
         let rest = JOINER.replace(rest, "");
         // "…, explain things in detail now": a way of working in the imperative is a value too.
-        let gives_value =
-            rest.split_whitespace().count() >= 2 && (!asks_for_work(&rest) || said_as_a_rule(&rest));
+        let gives_value = (rest.split_whitespace().count() >= 2
+            && (!asks_for_work(&rest) || said_as_a_rule(&rest)))
+            || reference::sets_anew(&lower);
         // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
         // lint rule I gave you is outdated, drop it" is one).
         let clause = &lower[reference.start.min(lower.len())..reference.end.min(lower.len())];

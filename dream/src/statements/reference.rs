@@ -39,6 +39,27 @@ static RETRACT: LazyLock<Regex> = LazyLock::new(|| {
         \s+(?P<x>[^,.;:!?()]+)
     ")
 });
+/// "re: X, I changed my mind, …", "about X: I've changed my mind": the topic named ahead of a
+/// changed mind.
+static MIND_CHANGED_ON: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:re:?|regarding|about|as\ for|on)\s+(?P<x>[^,.;:!?()]{2,40}?)\s*[,:;-]\s*
+         (?:i've\ |i\ have\ |i\ )?changed\ my\ mind\b
+    ")
+});
+/// "bump that timeout I told you about to 60s", "change the port I gave you to 8081": a thing
+/// said before, given a new value.
+static SET_ANEW: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:please\ )?(?:bump|change|set|raise|lower|make|update|switch|move)\ (?:that|the)\ (?P<x>[\w\ -]{2,40}?)
+         \ (?:i|we)\ (?:told\ you\ about|mentioned|gave\ you|said|set|picked)\ (?:to|at)\ (?P<new>\S+)
+    ")
+});
+/// Whether a sentence gives a thing said before a new value ([`SET_ANEW`]).
+pub(crate) fn sets_anew(sentence: &str) -> bool {
+    SET_ANEW.is_match(sentence)
+}
+
 /// What marks a retraction's object as something said before.
 static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
@@ -66,10 +87,11 @@ static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:^|[,;:]\s*|\b(?:and|so|also|oh|btw)\s+)
         (?P<x>(?:the|that|this|those|these|my|our|what\ (?:i|we)\ (?:said|told\ you|wrote|mentioned|gave\ you))\s[^,.;:!?()]{1,60}?)\s
-        (?:is|are|was|were)\s(?:now\s|totally\s|completely\s|kind\ of\s|a\ bit\s)?
+        (?:(?:is|are|was|were)\s(?:now\s|totally\s|completely\s|kind\ of\s|a\ bit\s)?
         (?:outdated|out[\ -]of[\ -]date|dead|wrong|gone|stale|obsolete|deprecated|old\ news|history
           |no\ longer\ (?:true|valid|right|correct|accurate|a\ thing|needed|the\ case|used)
           |not\ (?:true|right|valid|accurate|correct|used)\ any\ ?more|not\ a\ thing\ any\ ?more)
+        |(?:no\ longer\ applies|no\ longer\ apply|doesn't\ apply\ any\ ?more|don't\ apply\ any\ ?more|does\ not\ apply\ any\ ?more))
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as)\b)
     ")
 });
@@ -91,7 +113,7 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
         \bnot\ any\ ?more\s(?:re|regarding|about|on|for|with|wrt)\s(?P<x>[^,.;:!?()]+)
       | ^(?P<y>[^,.;:!?()]{2,40}?):?\s+not\ any\ ?more\b
       | \bnot\ (?:using|on|with|running|deploying\ to|deploying\ on)\ (?P<z>[^,.;:!?()]{2,40}?)\ any\ ?more\b
-      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)\ (?:is|are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for|no\ more|toast|decommissioned|sunset(?:ted)?)
+      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)(?:'s|\ is|\ are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for|no\ more|toast|decommissioned|sunset(?:ted)?)
         (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
@@ -306,6 +328,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         })
         .find_map(|c| pick(c, &["x"]))
         .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
+        .or_else(|| MIND_CHANGED_ON.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "u"])))
         .or_else(|| {
@@ -345,12 +368,16 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                         && !NOT_A_REFERENT.is_match(old)
                 })
             };
-            now_not().or_else(changed).or_else(replaced).and_then(|c| pick(c, &["x", "y"])).map(
-                |(start, _, from, to)| {
+            let set_anew = || SET_ANEW.captures(sentence).filter(value);
+            now_not()
+                .or_else(changed)
+                .or_else(replaced)
+                .or_else(set_anew)
+                .and_then(|c| pick(c, &["x", "y"]))
+                .map(|(start, _, from, to)| {
                     replaced_at = Some(start);
                     (start, to, from, to)
-                },
-            )
+                })
         })
         .or_else(|| {
             NOT_A_THING
@@ -413,6 +440,14 @@ pub(crate) fn stem(word: &str) -> String {
             && b.len() >= 3
         {
             base = if suffix == "ies" { format!("{b}i") } else { b.to_owned() };
+            // A consonant doubled before the ending: `logging` → `log`, `committed` → `commit`.
+            if matches!(suffix, "ings" | "ing" | "ed") {
+                let bytes = base.as_bytes();
+                let n = bytes.len();
+                if n >= 4 && bytes[n - 1] == bytes[n - 2] && b"bdgmnprt".contains(&bytes[n - 1]) {
+                    base.pop();
+                }
+            }
             break;
         }
     }
@@ -598,6 +633,11 @@ mod tests {
             ("boxes", "box"),
             ("classes", "class"),
             ("tests", "testing"),
+            ("logging", "logs"),
+            ("committed", "commit"),
+            ("shipped", "ships"),
+            ("prs", "pr"),
+            ("installing", "install"),
         ] {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
         }

@@ -709,3 +709,26 @@ fn how_the_parts_of_the_work_connect_and_what_a_kind_of_thing_follows_are_the_pr
         "follow the steps in the readme.",
     ]);
 }
+
+#[test]
+fn advice_that_no_longer_applies_a_mind_changed_on_a_topic_and_a_thing_set_anew_point_at_it() {
+    for (sentence, topic) in [
+        ("the cypress advice no longer applies, playwright took over.", "cypress advice"),
+        ("that lint rule doesn't apply anymore, we use biome.", "lint rule"),
+        ("re: logging, I changed my mind, keep logs terse.", "logging"),
+        ("about commit sizes: I've changed my mind, bigger PRs are fine.", "commit sizes"),
+        ("prettier's gone, biome handles formatting.", "prettier"),
+    ] {
+        points_at_with_a_new_value(sentence, topic);
+    }
+    for sentence in [
+        "bump that timeout I told you about to 60s.",
+        "change the port I gave you to 8081.",
+        "set that retry count we picked to 5.",
+    ] {
+        let found = statements(sentence);
+        assert!(found.len() == 1 && found[0].reference.is_some(), "{sentence:?}: {found:?}");
+    }
+    // A value set on a thing not said before is work.
+    none_kept(&["bump the version to 2.0.", "change the port to 8081 in the config."]);
+}
