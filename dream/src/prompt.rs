@@ -59,7 +59,8 @@ project's rule in the profile: another project would be told to follow it.
 server is on 5173 now\", \"actually use X\", \"no longer Y\", \"switched from A to B\"): rewrite the note \
 and remove the superseded line entirely, keeping only the new value, with no \"was …\" or history of \
 the old one. A correction may point at the old rule instead of restating it (\"scratch what I said \
-about X\", \"X changed, it's Y now\", \"X is no more\", \"forget the X I gave you\", \"the X from before is outdated\", \"X: that's outdated\", \"not \
+about X\", \"X changed, it's Y now\", \"X is no more\", \"the X advice no longer applies\", \"re: X, I \
+changed my mind\", \"bump that timeout I told you about to 60s\", \"forget the X I gave you\", \"the X from before is outdated\", \"X: that's outdated\", \"not \
 anymore re X\", \"not X anymore\", \"no more X\", \"X isn't a thing here anymore\", \"X is gone\", \"we \
 dropped X\"), sessions later and in another harness: find the lines, in the project's notes or the \
 profile, that speak of X, remove them, and record the new value where they were when one is given. Retire what depended on the old value too: commands that use the old port, program \

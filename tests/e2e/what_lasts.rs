@@ -486,9 +486,9 @@ fn style_choices_and_changes_of_setup_are_kept_and_doubted_statements_are_not() 
     }
 }
 
-/// A thing said to have changed with its new value, said to be no more, or upgraded, in another
-/// harness than the line it corrects, gives way to its new value everywhere; how to get a thing
-/// done and what makes a thing work are kept for the project.
+/// A thing said to have changed with its new value, said to be no more, upgraded, set anew or
+/// changed a mind on, in another harness than the line it corrects, gives way to its new value
+/// everywhere; how to get a thing done and what makes a thing work are kept for the project.
 #[test]
 fn a_thing_changed_no_more_or_upgraded_gives_way_and_how_tos_are_kept() {
     let m = Machine::new();
@@ -496,8 +496,11 @@ fn a_thing_changed_no_more_or_upgraded_gives_way_and_how_tos_are_kept() {
     say(&m, "claude", "c-1", &dir, "the staging url is staging.birch.dev");
     say(&m, "claude", "c-1", &dir, "we use circleci for the pipelines");
     say(&m, "claude", "c-1", &dir, "the db is mysql 5.7");
+    say(&m, "claude", "c-1", &dir, "the api timeout is 30s here");
+    say(&m, "claude", "c-1", &dir, "I like verbose logs");
     m.run_json(&["dream"]);
-    let old = ["staging.birch.dev", "circleci for the pipelines", "mysql 5.7"];
+    let old =
+        ["staging.birch.dev", "circleci for the pipelines", "mysql 5.7", "timeout is 30s", "verbose logs"];
     let before = start(&m, "codex", "x-0", &dir);
     for line in old {
         assert!(before.contains(line), "{line:?} is given before the corrections:\n{before}");
@@ -507,10 +510,20 @@ fn a_thing_changed_no_more_or_upgraded_gives_way_and_how_tos_are_kept() {
     say(&m, "codex", "x-2", &dir, "we finally upgraded the db to mysql 8.");
     say(&m, "cursor", "u-2", &dir, "to regenerate the graphql types run pnpm codegen.");
     say(&m, "claude", "c-2", &dir, "the flaky checkout test passes if you clear the redis cache first.");
+    say(&m, "codex", "x-3", &dir, "bump that timeout I told you about to 60s.");
+    say(&m, "cursor", "u-3", &dir, "re: logging, I changed my mind, keep logs terse.");
     m.run_json(&["dream"]);
     for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
         let context = start(&m, harness, session, &dir);
-        for new in ["stage.birch.io", "github actions", "mysql 8", "pnpm codegen", "clear the redis cache"] {
+        for new in [
+            "stage.birch.io",
+            "github actions",
+            "mysql 8",
+            "pnpm codegen",
+            "clear the redis cache",
+            "60s",
+            "terse",
+        ] {
             assert!(context.contains(new), "{harness} is given {new:?}:\n{context}");
         }
         for stale in old {
