@@ -1182,11 +1182,13 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
                 )
             })
     );
+    let rule_of_a_kind = policy(rest);
+    let how = how_to(rest);
     let starts_with_task = TASK_VERB.is_match(rest)
         && !subject_verb
         && !NEGATIVE_START.is_match(rest)
         && !convention_imperative(rest, &whole)
-        && !policy(rest)
+        && !rule_of_a_kind
         && !ANSWER_STYLE.is_match(rest)
         && !should
         && !quantified
@@ -1234,8 +1236,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || setup
         || you_rule(rest)
         || style_choice(rest)
-        || how_to(rest)
-        || policy(rest)
+        || how
+        || rule_of_a_kind
         || (CHANGED_TO.is_match(rest) && !WORK_POSITION.is_match(rest) && !TROUBLE.is_match(rest))
         || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
@@ -1261,8 +1263,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
             || fact_clause
             || declarative(rest)
             || remedy(rest)
-            || how_to(rest)
-            || policy(rest),
+            || how
+            || rule_of_a_kind,
     ))
 }
 
@@ -1275,6 +1277,7 @@ fn reach_of(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> Re
 
 /// [`reach_of`], with why.
 fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (Reach, Why) {
+    let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
     if EVERYWHERE.is_match(whole) {
         (Reach::General, Why::SaysEverywhere)
     } else if project_worded(whole) {
@@ -1283,9 +1286,7 @@ fn reach_why(whole: &str, rest: &str, personal: bool, about_the_code: bool) -> (
         (Reach::Project, Why::SpeaksForTheTeam)
     } else if personal {
         (Reach::General, Why::AboutTheUser)
-    } else if names_a_thing_of_the_project(rest.split([',', ';']).next().unwrap_or(rest))
-        || WORKPLACE_THING.is_match(rest.split([',', ';']).next().unwrap_or(rest))
-    {
+    } else if names_a_thing_of_the_project(first_clause) || WORKPLACE_THING.is_match(first_clause) {
         (Reach::Project, Why::NamesAThingOfTheProject)
     } else if TO_AGENT.is_match(whole) {
         (Reach::General, Why::ToTheAgent)

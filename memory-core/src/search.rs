@@ -453,14 +453,27 @@ fn short_inflections(word: &str) -> Vec<String> {
     if !word.is_ascii() {
         return Vec::new();
     }
-    let abbreviation = |stem: &str| stem.len() == 2 && !everyday(stem) && !STOP_WORDS.contains(&stem);
+    if let Some(one) = abbreviation_singular(word) {
+        return vec![one.to_owned()];
+    }
     match word.len() {
         2 if abbreviation(word) => vec![format!("{word}s")],
-        3 if word.ends_with('s') && abbreviation(&word[..2]) => vec![word[..2].to_owned()],
         3 if word.ends_with(['s', 'x', 'z']) => vec![format!("{word}es")],
         3 => vec![format!("{word}s")],
         _ => Vec::new(),
     }
+}
+
+/// Whether a two-letter word is an abbreviation (`pr`, `vm`), not everyday English (`go`, `us`).
+fn abbreviation(word: &str) -> bool {
+    word.len() == 2 && word.is_ascii() && !everyday(word) && !STOP_WORDS.contains(&word)
+}
+
+/// The two-letter abbreviation a word is the plural of: `prs` → `pr`, `ids` → `id`; `has` and
+/// `its` are none.
+pub fn abbreviation_singular(word: &str) -> Option<&str> {
+    (word.len() == 3 && word.is_ascii() && word.ends_with('s') && abbreviation(&word[..2]))
+        .then(|| &word[..2])
 }
 
 /// The words of the hyphenated compounds of `text` that the thesaurus knows as one term

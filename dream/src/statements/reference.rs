@@ -429,8 +429,8 @@ pub(crate) fn stem(word: &str) -> String {
     let w = word.trim_matches(|c: char| !c.is_alphanumeric());
     let mut base = w.to_owned();
     // A two-letter abbreviation's plural (`prs`, `vms`, `ids`).
-    if w.len() == 3 && w.is_ascii() && w.ends_with('s') && !w.ends_with("ss") {
-        return w[..2].to_owned();
+    if let Some(one) = search::abbreviation_singular(w) {
+        return one.to_owned();
     }
     for suffix in ["ings", "ing", "ies", "es", "ed", "s"] {
         if suffix == "s" && w.ends_with("ss") {
