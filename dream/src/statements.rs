@@ -23,7 +23,9 @@ mod mood;
 mod reference;
 
 pub(crate) use mood::{NotLasting, secret};
-pub(crate) use reference::{Reference, affinity, same_shape_other_value, shaped_values, topic_words};
+pub(crate) use reference::{
+    Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values, topic_words,
+};
 
 /// Longest statement kept, in characters.
 const MAX_STATEMENT_CHARS: usize = 240;
@@ -106,7 +108,7 @@ fn re(pattern: &str) -> Regex {
 /// Discourse fillers in front of what is said ("also, ", "btw ").
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi(?: that)?|fwiw|for what it's worth|imo|in case it matters|heads-up(?: that)?|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up(?: that)?|just so you know(?: that)?|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?)\b[,:!]?\s+)+",
+        r"(?i)^(?:(?:also|and|oh|btw|by the way|fyi(?: that)?|fwiw|for what it's worth|imo|in case it matters|heads-up(?: that)?|(?:it )?turns out|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference)|ok|okay|so|one more thing|note|heads up(?: that)?|just so you know(?: that)?|for the record|quick note|reminder|hey|hi|cool|nice|good|great|sure|right|alright|anyway|anyways|tbh|honestly|plus|but|(?:one |a )?(?:small|quick|minor|little|tiny|last) (?:thing|note|nit|request|point)(?: but| though)?|(?:a )?(?:quick |friendly )?reminder of (?:the|our|a|my) (?:house |team )?(?:rules?|conventions?)(?: (?:in|for|of) (?:this|the|our) \w+| here)?|(?:the |our |one )?(?:house|team) rules?(?: (?:in|for|of) (?:this|the|our) \w+| here)?)\b[,:!]?\s+)+",
     )
 });
 /// Corrections in front of what is said ("no, ", "actually, ").
@@ -341,7 +343,7 @@ static HABIT: LazyLock<Regex> = LazyLock::new(|| {
 /// Fillers that announce a fact ("heads up: the staging db is read-only").
 static ANNOUNCED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:heads[ -]up|fyi|note|just so you know|for the record|for your information|reminder|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference))\b[,:!]?\s+",
+        r"(?i)^(?:heads[ -]up|fyi|note|just so you know|for the record|for your information|(?:a )?(?:quick |friendly )?reminder(?: of (?:the|our|a|my) (?:house |team )?(?:rules?|conventions?)(?: (?:in|for|of) (?:this|the|our) \w+| here)?)?|(?:the |our |a |one )?(?:house|team) rules?(?: (?:in|for|of) (?:this|the|our) \w+| here)?|note to self(?: and you)?|for future (?:reference|sessions)|(?:a )?tip for (?:future|later|next) (?:sessions?|time|reference))\b[,:!]?\s+",
     )
 });
 /// Where things go ("tests go in __tests__ next to the component", "logs go to stderr").
@@ -830,9 +832,46 @@ pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
     mood::not_lasting(&lower).or_else(|| for_once(&lower).then_some(NotLasting::OneOff))
 }
 
-/// The sentences of a prompt that state something durable, in order.
+/// The sentences of a prompt that state something durable, in order. A sentence that takes back
+/// what was said before ("the old e2e tool is history.") may give its new value in the next one
+/// ("e2e is Playwright now."), which is kept whatever its form, unless it asks for work.
 pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
-    sentences(prompt).iter().filter_map(|sentence| statement(sentence)).collect()
+    let mut out: Vec<Statement> = Vec::new();
+    let mut after_retraction = false;
+    for sentence in sentences(prompt) {
+        let found = statement(&sentence).or_else(|| after_retraction.then(|| new_value(&sentence)).flatten());
+        after_retraction = found.as_ref().is_some_and(|s| s.reference.is_some());
+        out.extend(found);
+    }
+    out
+}
+
+/// A sentence read as the new value of what the sentence before it took back, when it is one: a
+/// statement, not a question, a task or anything else not meant to last.
+fn new_value(sentence: &str) -> Option<Statement> {
+    let spoken = LEAD_NOISE.replace(sentence, "");
+    let spoken = spoken.trim();
+    if spoken.chars().count() > MAX_SENTENCE_CHARS
+        || spoken.split_whitespace().count() < 3
+        || spoken.ends_with('?')
+        || not_meant_to_last(spoken).is_some()
+    {
+        return None;
+    }
+    let lower = normalize(spoken);
+    if asks_for_work(&lower) && !said_as_a_rule(&lower) {
+        return None;
+    }
+    let text = kept(&without_tasks(spoken));
+    let personal = lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ");
+    let reach = classify(&text).unwrap_or_else(|| reach_of(&lower, &lower, personal, false));
+    Some(Statement { text, reach, reference: None, retracts_only: false })
+}
+
+/// Whether a statement says where it holds: everywhere, or in this project.
+pub(crate) fn says_where(text: &str) -> bool {
+    let lower = normalize(text);
+    EVERYWHERE.is_match(&lower) || project_worded(&lower)
 }
 
 /// What one sentence states, if it states something durable.
@@ -846,7 +885,7 @@ fn statement(sentence: &str) -> Option<Statement> {
     if spoken.chars().count() > MAX_SENTENCE_CHARS || spoken.split_whitespace().count() < 3 {
         return None;
     }
-    if not_meant_to_last(spoken).is_some() {
+    if not_meant_to_last(spoken).is_some() || specifies_a_task(spoken) {
         return None;
     }
     let lower = normalize(spoken);
@@ -856,7 +895,8 @@ fn statement(sentence: &str) -> Option<Statement> {
         let before = lower[..reference.start.min(lower.len())].trim().trim_end_matches([',', ';', ':']);
         let after =
             lower[reference.end.min(lower.len())..].trim_start_matches([',', ';', ':', '.', ' ']).trim();
-        let rest = if after.split_whitespace().count() >= 2 { after } else { before };
+        let uses_after = after.split_whitespace().count() >= 2;
+        let rest = if uses_after { after } else { before };
         let rest = JOINER.replace(rest, "");
         // "…, explain things in detail now": a way of working in the imperative is a value too.
         let gives_value = (rest.split_whitespace().count() >= 2
@@ -870,7 +910,19 @@ fn statement(sentence: &str) -> Option<Statement> {
         if !reports_work {
             let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
             let reach = classify(&rest).unwrap_or_else(|| reach_of(&lower, &rest, personal, false));
-            let text = if gives_value { kept(&without_tasks(spoken)) } else { kept(spoken) };
+            let text = if gives_value {
+                let whole = without_tasks(spoken);
+                // "X from last time, throw that out: …": the clause that takes X back is no task
+                // to cut the new value after.
+                if normalize(&whole).trim_end().len() <= reference.end && uses_after {
+                    let tail = spoken.to_lowercase().find(after).and_then(|at| spoken.get(at..));
+                    kept(&without_tasks(tail.unwrap_or(after)))
+                } else {
+                    kept(&whole)
+                }
+            } else {
+                kept(spoken)
+            };
             // A rule that names what it ends ("no more X in this repo") is kept as the rule.
             let retracts_only = !gives_value && classify(sentence).is_none();
             return Some(Statement { text, reach, reference: Some(reference), retracts_only });
@@ -905,6 +957,46 @@ fn statement(sentence: &str) -> Option<Statement> {
         return Some(Statement { text, reach, reference: None, retracts_only: false });
     }
     after_request()
+}
+
+/// A rule of every thing of a kind, said of one: "every endpoint must validate its input", "each
+/// handler should log its errors".
+static EVERY_MODAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:every|each) [\w./-]+(?: [\w./-]+){0,2}? (?:must|should|needs to|has to|shall)(?: (?:always|never|not|only))? [a-z]+",
+    )
+});
+/// What a piece of work asked for in the same sentence must do: "add --dry-run to `import`; in dry
+/// run it must never touch the file", "implement the retry: it should never retry more than 3
+/// times". The requirement is the task's, not a lasting rule.
+static TASK_SPEC: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:(?:in|on|for|with|when|if|during|while|after|before)\ [^,;:]{1,30}?,?\s)?
+         (?:it|they|this|that|these|those|each\ one|the\ (?:new\ )?(?:flag|option|endpoint|command|function|job|button|page|test|tests|script
+           |field|method|class|component|handler|route|check|step|screen|query|migration|worker|task|feature|api|call|request|response|output))
+         \ (?:must|should|has\ to|have\ to|needs?\ to|shall|will|can't|cannot|mustn't|shouldn't|may\ not)\b
+    ")
+});
+/// Words that open a piece of work in a list of them ("then:", "next:", "task:").
+static TASK_OPENER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:(?:and\ )?then|next|now|task|todo|also|first|after\ that)\s*[:,]?\s+"));
+
+/// Whether a sentence asks for a piece of work and then says what it must do ([`TASK_SPEC`]).
+fn specifies_a_task(spoken: &str) -> bool {
+    let lower = normalize(spoken);
+    let lower = TASK_OPENER.replace(&lower, "");
+    let mut code = false;
+    for (at, c) in lower.char_indices() {
+        match c {
+            '`' => code = !code,
+            ':' | ';' | ',' | '—' if !code => {
+                let (head, tail) = (&lower[..at], lower[at + c.len_utf8()..].trim());
+                return asks_for_work(head) && TASK_SPEC.is_match(tail);
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A statement's text as kept: trimmed to the longest length.
@@ -1020,7 +1112,7 @@ pub(crate) fn project_worded(text: &str) -> bool {
 pub(crate) fn speaker(text: &str) -> Option<Reach> {
     static POINTING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"\b(?:what )?(?:i|we) (?:said|told you|gave you|mentioned|wrote|set|gave|told)(?: you)?(?: about| re)?\b|\bmy (?:earlier|previous|old|last) (?:note|rule|comment)s?\b",
+            r"\b(?:what )?(?:i|we) (?:said|told you|gave you|mentioned|wrote|set|gave|told|named|picked|suggested|described|explained|showed you|had you \w+)(?: you)?(?: about| re)?\b|\bmy (?:earlier|previous|old|last) (?:note|rule|comment)s?\b|\bfrom (?:our|the|my) (?:very )?first (?:session|chat|day)\b",
         )
     });
     static PERSONAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b"));
@@ -1159,7 +1251,9 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         let subject = c.name("subject").map_or("", |m| m.as_str());
         subject.ends_with('s') && (!FACT_SUBJECT_EXCLUDED.is_match(subject) || !rest.starts_with("the "))
     }) && !TROUBLE.is_match(rest)
-        && !SPECIFIC.is_match(first_clause);
+        && !SPECIFIC.is_match(first_clause)
+        // "every endpoint must validate its input": one of a kind stands for all of them.
+        || EVERY_MODAL.is_match(rest);
     let quirk = QUIRK.is_match(rest) || OWNS.is_match(rest);
     let quantified = QUANTIFIED
         .captures(rest)

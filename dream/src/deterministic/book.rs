@@ -41,8 +41,12 @@ pub(crate) struct Page {
 }
 
 impl Page {
-    /// Adds one sighting of `text`, seen in `stored`.
+    /// Adds one sighting of `text`, seen in `stored`. A text carrying a credential or a redaction
+    /// marker (a command run with a password in its URL) is never filed.
     pub(crate) fn observe(&mut self, text: &str, stored: &StoredEvent) {
+        if crate::statements::carries_secret(text) {
+            return;
+        }
         if self.human
             && self.current.as_ref().is_some_and(|n| n.body.to_lowercase().contains(&text.to_lowercase()))
         {

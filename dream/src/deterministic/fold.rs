@@ -74,8 +74,11 @@ impl Fold<'_> {
         if event.kind == EventKind::UserPromptSubmit
             && let Some(prompt) = event.prompt.as_deref()
         {
+            // A retraction's new value, said in the sentence after it, is filed where what it took
+            // back was, unless it says where it holds.
+            let mut home = None;
             for statement in statements::statements(prompt) {
-                self.statement(&statement, stored);
+                home = self.statement(&statement, stored, home);
             }
         }
         if let (Some(command), Some(outcome)) = (evidence::shell_command(event), evidence::outcome(event)) {
@@ -123,19 +126,36 @@ impl Fold<'_> {
     /// project's commands, errors and fixes, tool notes). A correction by reference ("scratch
     /// what I said about my shell, …") first retires what it points at, in the project's
     /// conventions or the profile, and is filed where that was. What a note loses stays in its
-    /// history: the store keeps every version.
-    fn statement(&mut self, statement: &Statement, stored: &StoredEvent) {
+    /// history: the store keeps every version. `home` is where what the sentence before took back
+    /// was; returns where what this one takes back was.
+    fn statement(
+        &mut self,
+        statement: &Statement,
+        stored: &StoredEvent,
+        home: Option<Reach>,
+    ) -> Option<Reach> {
         let mut claim = statements::claim(&statement.text);
         let mut reach = statement.reach;
+        let mut took_back = None;
+        if statement.reference.is_none()
+            && let Some(home) = home
+            && !statements::says_where(&statement.text)
+        {
+            reach = home;
+        }
         if let Some(reference) = &statement.reference {
             let speaker = statements::speaker(&statement.text);
             let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
             reach = speaker.or(home).unwrap_or(reach);
+            took_back = home;
             claim.rule_out(reference.names.iter().cloned());
             claim.rule_out(retired.iter().flat_map(|text| statements::shaped_values(text, &statement.text)));
+            claim.rule_out(
+                retired.iter().flat_map(|text| statements::replaced_tools(reference, text, &statement.text)),
+            );
         }
         if !statement.retracts_only {
-            let Some(page) = self.said_page(reach, true) else { return };
+            let page = self.said_page(reach, true)?;
             let superseded = page.retire(stored, |item| claim.supersedes(&item.text));
             page.observe(&statement.text, stored);
             claim.rule_out(
@@ -143,6 +163,7 @@ impl Fold<'_> {
             );
         }
         self.retire_ruled_out(reach, stored, &claim);
+        took_back
     }
 
     /// Retires the items a correction by reference points at: of the project's conventions and
@@ -168,13 +189,32 @@ impl Fold<'_> {
             }
             pointed * 16 + said.intersection(&statements::topic_words(text)).count().min(15)
         };
+        // Whose the correction is, when it says, decides where to look first; where nothing there
+        // is what it points at, everywhere it could be, for a line that names its topic or a tool
+        // of the kind the correction names.
         let mut scored: Vec<(Reach, String, usize)> = Vec::new();
-        for reach in [Reach::Project, Reach::General] {
-            if speaker.is_none_or(|s| s == reach)
-                && let Some(page) = self.said_page(reach, false)
-            {
-                scored.extend(page.texts().into_iter().map(|t| (reach, t.clone(), score(&t))));
+        // The topics of the tools the correction names that it points at too ("the container
+        // setup …, everything runs on podman now").
+        let replacing: BTreeSet<String> =
+            statements::concept_words(correction).intersection(&reference.words).cloned().collect();
+        for only in [speaker, None] {
+            let fallback = speaker.is_some() && only.is_none();
+            for reach in [Reach::Project, Reach::General] {
+                if only.is_none_or(|s| s == reach)
+                    && let Some(page) = self.said_page(reach, false)
+                {
+                    scored.extend(page.texts().into_iter().map(|t| {
+                        let named = !reference.words.is_disjoint(&statements::topic_words(&t))
+                            || !replacing.is_disjoint(&statements::concept_words(&t));
+                        let score = if fallback && !named { 0 } else { score(&t) };
+                        (reach, t.clone(), score)
+                    }));
+                }
             }
+            if only.is_none() || scored.iter().any(|(_, _, s)| *s > 0) {
+                break;
+            }
+            scored.clear();
         }
         let best = scored.iter().map(|(_, _, s)| *s).max().unwrap_or(0);
         let hits: Vec<(Reach, String)> = if best > 0 {

@@ -40,10 +40,12 @@ pub(crate) fn observe(items: &mut Items, text: &str, date: NaiveDate) {
     entry.last = entry.last.max(Some(date));
 }
 
-/// Reads the items of a note body: every `- ` line, with its count and date when present.
+/// Reads the items of a note body: every `- ` line, with its count and date when present. A line
+/// carrying a credential or a redaction marker (written by hand, or before such lines were left
+/// out) is dropped, so the note is rewritten without it.
 pub(crate) fn parse(body: &str) -> Items {
     let mut items = Items::new();
-    for line in body.lines().map(str::trim_end) {
+    for line in body.lines().map(str::trim_end).filter(|l| !crate::statements::carries_secret(l)) {
         if let Some(captures) = ITEM_LINE.captures(line) {
             let text = captures["text"].to_owned();
             let count = captures["count"].parse().unwrap_or(1);

@@ -116,6 +116,17 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
       | ^(?P<asker>(?:[\w'-]+\s+){1,4}?)(?:asked|asks|wondered|wonders|wanted\ to\ know|wants\ to\ know)\ (?:me\ |us\ )?(?:if|whether|why)\b
       | \b(?:i|i've|we've)\ (?:read|heard|seen)\ (?:somewhere|online|on\ \w+|that|people|it\ said)\b
       | \b(?:sounds\ wrong|not\ convinced|i'm\ not\ convinced|i\ disagree|i\ doubt\ it|i'm\ not\ sure\ (?:about\ that|i\ agree)|i've\ heard\ both)\b
+      | ^(?P<writer>(?:[\w'-]+\s+){1,4}?)(?:left|wrote|posted|dropped|added)\ (?:a\ |this\ |the\ )?(?:comment|note|review|message|remark)\b
+      | ^(?:[\w'-]+\s+){0,3}?[\w-]+'s\ (?:(?:review|pr|code\ review|latest|last)\ )?(?:comment|note|feedback|review|remark|message|take|opinion)s?\b[^.]*?\b(?:was|were|is|said|says|reads|read)\b
+    ")
+});
+/// Words said and then disowned as nobody's rule here ("… — that's her taste, not our rule";
+/// "…, just his personal crusade, not team policy").
+static DISOWNED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:that's|that\ is|it's|it\ is|just|only|purely)\ (?:just\ |only\ |purely\ )?(?:his|her|their|[\w-]+'s)\ (?:own\ |personal\ )?
+          (?:taste|thing|opinion|preference|crusade|pet\ peeve|pet\ rule|hobby\ ?horse|view|take|style|call|habit|quirk)\b
+      | \bnot\ (?:our|a|the\ team's|a\ team|team|an\ official|the\ official|the\ house)\ (?:rule|policy|convention|standard|requirement)\b
     ")
 });
 /// Where words come from that are nobody's here, whoever found them ("the blog post I read says
@@ -165,6 +176,9 @@ static VENT: LazyLock<Regex> = LazyLock::new(|| {
       | ^(?:it's\ )?(?:always|never)\ the\ same\b|^(?:it's\ )?always\ something\b
       | \bliterally\ (?:always|never|every\ time)\b|\b(?:it's|it\ is|that's|that\ is)\ (?:a\ |such\ a\ )?(?:curse|nightmare|pain|mess)\b
       | \bdrives?\ me\ (?:nuts|crazy|insane|mad|up\ the\ wall)\b|\bthe\ bane\ of\b
+      | \b(?:i'm|i\ am)\ (?:so\ (?:done|over)\ with|sick\ (?:and\ tired\ )?of|(?:so\ )?tired\ of|(?:so\ )?fed\ up\ with)\b
+      | \bshould(?:n't|\ not)?\ (?:never\ |ever\ )?have\ (?:\w+ed|been|done|written|gone|taken|made|built|chosen|bought|begun|gotten|put|let|set|split|picked)\b
+      | \b(?:nobody|no\ one)\ should\ (?:ever\ )?have\ to\b
     ")
 });
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
@@ -297,6 +311,9 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
             !own || (SOURCE.is_match(who) && !OWN_VOICE.is_match(who))
         })
     }) {
+        return Some(NotLasting::Reported);
+    }
+    if DISOWNED.is_match(s) {
         return Some(NotLasting::Reported);
     }
     if PAST.is_match(s) && !NOW.is_match(s) {

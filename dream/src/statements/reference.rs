@@ -47,6 +47,53 @@ static MIND_CHANGED_ON: LazyLock<Regex> = LazyLock::new(|| {
          (?:i've\ |i\ have\ |i\ )?changed\ my\ mind\b
     ")
 });
+/// "X from last time, throw that out", "the linter thing from before? forget it": what was said
+/// named first, then taken back with a pronoun.
+static RETRACT_THAT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?P<x>[^,;:!?()]{3,60}?)\s*[,:;?!–—-]+\s*(?:so\ |just\ |please\ |you\ can\ )?
+        (?:throw\ (?:that|it|those)\ (?:out|away)|(?:scrap|scratch|forget|ignore|disregard|drop|ditch|bin|nix|toss)\ (?:that|it|those)\b)
+    ")
+});
+/// "actually scratch mocha, …": a tool taken back by its name alone, which the table of tools
+/// knows (`search::concepts`), with the correction's new value after it.
+static RETRACT_TOOL: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|[,;:]\s*|\b(?:actually|oh|wait|no|so|and)\s+)(?:scratch|scrap|forget(?:\ about)?|nix|ditch)\s+
+        (?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\s*[,;:–—-]\s*\S
+    ")
+});
+/// "re indentation: it's two spaces now", "about the API host, it's api.internal now": a topic
+/// named ahead of its new value.
+static TOPIC_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:re:?|regarding|about|as\ for|wrt)\s+(?P<x>[^,.;:!?()]{2,30}?)\s*[,:;–—-]\s*
+         (?:it's|it\ is|we're|we\ are|we|they're|it|its|that's|now)\b(?:[^.!?]|\.\S)*\bnow\b
+    ")
+});
+/// A topic named at the head of a sentence ("re styling: …", "logging: …"): what a correction
+/// after it points back at is of that topic.
+static TOPIC_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:(?:re:?|regarding|about|as\ for|wrt)\s+(?P<a>[^,.;:!?()]{2,30}?)\s*[,:;–—-]
+          |(?P<b>[a-z][\w-]*(?:\ [a-z][\w-]*)?):)\s
+    ")
+});
+/// "Priya left the team, reviews go to Tomasz now": a person gone, and what was said of them.
+static PERSON_LEFT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|[,;]\s*)(?P<x>[a-z][a-z'-]{1,20})\ (?:has\ |just\ )?(?:left|quit|moved\ on|is\ no\ longer\ (?:here|with\ us|on\ the\ team))
+        (?:\ (?:the\ |our\ )?(?:team|company|org|project|group))?(?:\s*[,.;:!—–-]|$|\ (?:last|this|a\ while|so|and)\b)
+    ")
+});
+/// "switched editors", "we changed shells": the tool of a kind the user used, replaced.
+static KIND_SWITCHED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|[,;]\s*|\b(?:i|we|i've|we've|i\ have|we\ have)\s+)(?:just\ |finally\ )?(?:switched|changed|swapped)\s+
+        (?P<x>(?:editors|shells|terminals|browsers|linters|formatters|package\ managers|test\ runners|bundlers|databases|registries|ci\ providers|clouds|hosts|providers|runtimes|frameworks))\b
+    ")
+});
+
 /// "bump that timeout I told you about to 60s", "change the port I gave you to 8081": a thing
 /// said before, given a new value.
 static SET_ANEW: LazyLock<Regex> = LazyLock::new(|| {
@@ -70,6 +117,10 @@ static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
       | \b(?:rule|note|advice|instruction|instructions|thing|bit|stuff|remarks?|suggestions?|preferences?
           |tips?|guidance|directive|policy)\b
       | \bpoint\ (?:about|re|regarding|on)\b
+      | \b(?:i|we)\ (?:named|picked|suggested|described|explained|showed\ you|had\ you)\b
+      | \b(?:back\ then|a\ while\ (?:ago|back)|on\ day\ one|last\ time|the\ other\ day)\b
+      | \bat\ the\ (?:very\ )?(?:beginning|start)\b
+      | \bfirst\ (?:session|chat|day|week)\b
     ")
 });
 /// What says a thing said before no longer holds: "outdated", "out of date", "no longer true".
@@ -91,8 +142,11 @@ static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
         (?:outdated|out[\ -]of[\ -]date|dead|wrong|gone|stale|obsolete|deprecated|old\ news|history
           |no\ longer\ (?:true|valid|right|correct|accurate|a\ thing|needed|the\ case|used)
           |not\ (?:true|right|valid|accurate|correct|used)\ any\ ?more|not\ a\ thing\ any\ ?more)
-        |(?:no\ longer\ applies|no\ longer\ apply|doesn't\ apply\ any\ ?more|don't\ apply\ any\ ?more|does\ not\ apply\ any\ ?more))
-        (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as)\b)
+        |(?:no\ longer\ applies|no\ longer\ apply|doesn't\ apply\ any\ ?more|don't\ apply\ any\ ?more|does\ not\ apply\ any\ ?more)
+        |(?:doesn't|does\ not|don't|do\ not)\ (?:hold|apply|exist|stand|count|work)(?:\ (?:to|for|in|on)\ [\w\ ]{1,25}?)?\ any\ ?more
+        |no\ longer\ (?:holds?|applies|exists?|stands?|counts?)
+        |(?:got|has\ been|have\ been|was|were)\ (?:just\ |finally\ )?(?:replaced|dropped|removed|retired|ditched|ripped\ out|torn\ out|scrapped|archived|deprecated|decommissioned))
+        (?:\s*(?:[,.;:!—–-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|last|this|a\ while|weeks?|months?|yesterday)\b)
     ")
 });
 /// "X: that's outdated", "re X, that's no longer true", "that's out of date about X": the topic
@@ -113,9 +167,11 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
         \bnot\ any\ ?more\s(?:re|regarding|about|on|for|with|wrt)\s(?P<x>[^,.;:!?()]+)
       | ^(?P<y>[^,.;:!?()]{2,40}?):?\s+not\ any\ ?more\b
       | \bnot\ (?:using|on|with|running|deploying\ to|deploying\ on)\ (?P<z>[^,.;:!?()]{2,40}?)\ any\ ?more\b
-      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)(?:'s|\ is|\ are)\ (?:gone|dead|history|outdated|deprecated|obsolete|out|retired|done\ for|no\ more|toast|decommissioned|sunset(?:ted)?)
-        (?:\s*(?:[,.;:!]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+)\b)
-      | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have)(?:\ (?:with|on|to|in|via|through))?
+      | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)
+        (?:(?:'s|\ is|\ are)(?:\ (?:now|finally|officially|completely|totally))?\ (?:gone|dead(?:\ to\ us)?|history|outdated|deprecated|obsolete|out|retired|done\ for|no\ more|toast|decommissioned|sunset(?:ted)?)
+          |\ (?:got|has\ been|have\ been|was|were)(?:\ (?:now|finally|officially|completely|just))?\ (?:retired|ripped\ out|torn\ out|archived|decommissioned|sunset(?:ted)?|dropped|scrapped|removed|replaced|killed\ off))
+        (?:\s*(?:[,.;:!—–-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+|last|this|a\ while|weeks?|months?|yesterday|ages)\b)
+      | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have|do|write|support|rely\ on|bother\ with|go\ through)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
     ")
 });
@@ -127,7 +183,8 @@ static CHANGED: LazyLock<Regex> = LazyLock::new(|| {
         ^(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+){1,4}?)
         \ (?:has\ |have\ )?(?:changed|moved|switched)
         (?:\ (?:over\ )?to\ (?P<new>[^\s,.;:!?]+)
-          |\s*[,;:]\s*(?:now\ )?(?:it's|it\ is|it's\ now|it\ is\ now|now\ it's|now)\ (?P<said>[^\s,;!?]+[^\s,.;:!?]))
+          |\s*[,;:]\s*(?:now\ )?(?:it's|it\ is|it's\ now|it\ is\ now|now\ it's|now
+            |(?:it|they)(?:\ now)?\ (?:lives?|sits?|runs?|is|are|'s)\ (?:at|on|in|under)|it's\ (?:at|on|in|under))\ (?P<said>[^\s,;!?]+[^\s,.;:!?]))
     ")
 });
 /// "X → Y", "X got replaced by Y", "X was renamed to Y": the old thing and its new value, said
@@ -164,7 +221,7 @@ static BARE_GONE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:^|[,;:]\s*|\b(?:it's|it\ is|that's|that\ is|we're|we\ are|so|and)\s+)
         not\ (?:a\ |an\ |the\ )?(?P<x>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
-      | (?:^|[,;:]\s*)(?:it's\ |it\ is\ )?no\ (?:more|longer)\ (?P<y>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)
+      | (?:^|[,;:]\s*)(?:it's\ |it\ is\ )?no\ (?:more|longer)\ (?P<y>[\w.+\#/-]+(?:\ [\w.+\#/-]+){0,2}?)
         (?:\s*(?:[,.;:!]|$)|\ (?:here|now|either|anywhere|in\ this\ \w+|for\ this\ \w+)\b)
     ")
 });
@@ -205,9 +262,12 @@ static FRAME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FRAME_TAIL: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        (?:\s(?:i|we)\ (?:gave|told|mentioned|said|set|wrote|asked\ for)(?:\ you)?(?:\ earlier|\ before)?)?
+        (?:\s(?:i|we)\ (?:gave|told|mentioned|said|set|wrote|asked\ for|named|picked|suggested|described|explained|showed
+            |had\ you\ (?:follow|use|run|do|write|try))(?:\ you)?(?:\ about)?(?:\ earlier|\ before)?)?
         (?:\s(?:rule|thing|stuff|bit|note|one|part|info|advice|business|remark|suggestion|preference|tip|guidance|policy))?
-        (?:\s(?:from\ (?:before|earlier|last\ time|the\ other\ day|yesterday|last\ week)|earlier|before))?
+        (?:\s(?:from\ (?:before|earlier|last\ time|the\ other\ day|yesterday|last\ week|(?:our|the|my)\ (?:very\ )?first\ (?:session|chat|day)(?:\ here)?)
+            |earlier|before|back\ then|a\ while\ (?:ago|back)|on\ day\ one|at\ the\ (?:very\ )?(?:beginning|start)|last\ time|the\ other\ day
+            |in\ (?:our|the|my)\ first\ (?:session|chat)(?:\ here)?))*
         \s*$
     ")
 });
@@ -327,8 +387,35 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 || c["verb"].contains("my mind")
         })
         .find_map(|c| pick(c, &["x"]))
+        .or_else(|| {
+            RETRACT_THAT
+                .captures(sentence)
+                .filter(|c| POINTS_BACK.is_match(&c["x"]))
+                .and_then(|c| pick(c, &["x"]))
+        })
+        .or_else(|| {
+            RETRACT_TOOL
+                .captures(sentence)
+                .filter(|c| !search::concepts(&c["x"]).is_empty())
+                .and_then(|c| pick(c, &["x"]))
+                .map(|(start, _, from, to)| (start, to, from, to))
+        })
         .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| MIND_CHANGED_ON.captures(sentence).and_then(|c| pick(c, &["x"])))
+        .or_else(|| {
+            TOPIC_NOW.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {
+                // What follows the topic is its new value.
+                replaced_at = Some(to);
+                (start, to, from, to)
+            })
+        })
+        .or_else(|| {
+            PERSON_LEFT
+                .captures(sentence)
+                .filter(|c| !NOT_THINGS.contains(&&c["x"]) && !NOT_A_REFERENT.is_match(&c["x"]))
+                .and_then(|c| pick(c, &["x"]))
+        })
+        .or_else(|| KIND_SWITCHED.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "u"])))
         .or_else(|| {
@@ -388,7 +475,13 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         .or_else(|| BARE_GONE.captures_iter(sentence).filter(bare).find_map(|c| pick(c, &["x", "y"])))?;
     let phrase = FRAME.replace(sentence[from..to].trim(), "");
     let phrase = FRAME_TAIL.replace(phrase.trim(), "");
-    let words = topic_words(&phrase);
+    let mut words = topic_words(&phrase);
+    // A topic named ahead of the pointer ("re styling: the approach I gave you is outdated").
+    if let Some(topic) = TOPIC_LEAD.captures(sentence).and_then(|c| c.name("a").or_else(|| c.name("b")))
+        && topic.end() <= from
+    {
+        words.extend(topic_words(topic.as_str()));
+    }
     if words.is_empty() {
         return None;
     }
@@ -490,6 +583,22 @@ pub(crate) fn topic_words(text: &str) -> BTreeSet<String> {
 /// The topics (as stemmed words) of the tools a text names: `gcc` → compiler, `glide` → image.
 pub(crate) fn concept_words(text: &str) -> BTreeSet<String> {
     search::concepts(text).into_iter().flat_map(topic_words).collect()
+}
+
+/// The tools an item a correction by reference retired names that the correction replaces: of the
+/// topic it points at ("the linter" and `rubocop`), or of the kind of a tool the correction names
+/// (`cypress` when it names playwright), and not named again by the correction. The commands and
+/// tool notes that name them go with the item.
+pub(crate) fn replaced_tools(reference: &Reference, retired: &str, correction: &str) -> Vec<String> {
+    let named_again = search::tools(correction);
+    let mut topics = concept_words(correction);
+    topics.extend(reference.words.iter().cloned());
+    search::tools(retired)
+        .into_iter()
+        .filter(|tool| !named_again.contains(tool))
+        .filter(|tool| !concept_words(tool).is_disjoint(&topics))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// How strongly an item speaks of what a reference points at: its topic words shared, and the

@@ -453,6 +453,7 @@ fn where_a_statement_is_filed_comes_with_why() {
     }
 }
 
+mod by_reference;
 mod everyday;
 mod in_passing;
 mod untuned;

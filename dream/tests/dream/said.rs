@@ -387,3 +387,65 @@ async fn a_correction_by_reference_in_another_project_never_stops_the_dream() {
         said_in_two_projects(stated, corrected).await;
     }
 }
+
+#[tokio::test]
+async fn a_tool_taken_back_by_reference_takes_its_commands_and_flags_with_it() {
+    let mut story = Story::new();
+    story
+        .session("cursor", "shop-1", Some("pantry"), "/home/alice/src/pantry")
+        .prompt("we lint with RuboCop, please run `bin/rubocop -a` on whatever files you touch.")
+        .bash_ok("bin/rubocop -a app/jobs/picker_job.rb")
+        .bash_ok("bundle exec rspec spec/jobs")
+        .stop()
+        .days_later(2)
+        .session("claude", "shop-2", Some("pantry"), "/home/alice/src/pantry")
+        .prompt("What I said about the linter back then doesn't hold anymore: we switched to Standard.")
+        .bash_ok("bin/standardrb --fix")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let notes = dump(&store).await;
+    assert!(
+        !notes.to_lowercase().contains("rubocop"),
+        "the old linter's rule, commands and flags retire:\n{notes}"
+    );
+    assert!(notes.contains("we switched to Standard"), "{notes}");
+    assert!(notes.contains("`bundle exec rspec spec/jobs`"), "other commands stay:\n{notes}");
+}
+
+#[tokio::test]
+async fn the_new_value_after_a_retraction_is_filed_where_the_old_one_was() {
+    let mut story = Story::new();
+    story
+        .session("claude", "ops-1", Some("fleet"), "/home/alice/src/fleet")
+        .prompt("I always open PRs as drafts (`gh pr create --draft`) so nobody gets pinged early.")
+        .stop()
+        .days_later(3)
+        .session("codex", "ops-2", Some("fleet"), "/home/alice/src/fleet")
+        .prompt("scrap that thing I said about how to open PRs. from now on they go up ready for review straight away.")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+    assert!(profile.contains("ready for review straight away"), "{profile}");
+    assert!(!profile.contains("as drafts"), "{profile}");
+    let conventions =
+        body(&store, &project("fleet"), "project/fleet/conventions.md").await.unwrap_or_default();
+    assert!(!conventions.contains("ready for review"), "{conventions}");
+}
+
+#[tokio::test]
+async fn a_command_carrying_a_credential_is_never_filed() {
+    let mut story = Story::new();
+    story
+        .session("claude", "api-1", Some("courier"), "/home/alice/src/courier")
+        .bash_ok("psql postgres://courier:[REDACTED:db-credentials]@localhost:5433/courier -c 'select 1'")
+        .bash_ok("go test ./internal/...")
+        .stop();
+    let store = store_with(&story.events()).await;
+    // The run fails no group: the command is left out, not the note.
+    dream_once(&store).await;
+    let commands = body(&store, &project("courier"), "project/courier/commands.md").await.unwrap();
+    assert!(commands.contains("`go test ./internal/...`"), "{commands}");
+    assert!(!commands.contains("REDACTED") && !commands.contains("psql"), "{commands}");
+}

@@ -698,9 +698,41 @@ pub fn concepts(text: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The tools of the table `text` names, each once, as the table first spells them (`docker
+/// compose`, `rubocop`).
+pub fn tools(text: &str) -> Vec<&'static str> {
+    let words = words(text);
+    let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
+    let joined = format!(" {} ", words.join(" "));
+    let mut out: Vec<&'static str> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for name in CONCEPTS.iter().flat_map(|c| c.named_by.iter().copied()) {
+        let spelled = super::words(name);
+        let named = match spelled.as_slice() {
+            [] => false,
+            [one] => present.contains(one.as_str()),
+            many => joined.contains(&format!(" {} ", many.join(" "))),
+        };
+        // `docker-compose` and `docker compose` are one tool.
+        if named && seen.insert(spelled.join(" ")) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::concepts;
+    use super::{concepts, tools};
+
+    #[test]
+    fn the_tools_a_text_names() {
+        assert_eq!(
+            tools("local db comes up with docker compose, lint with RuboCop"),
+            ["rubocop", "docker", "docker compose"]
+        );
+        assert!(tools("the build is slow today").is_empty());
+    }
 
     #[test]
     fn a_tool_names_its_topic() {
