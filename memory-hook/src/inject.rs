@@ -531,10 +531,15 @@ struct Candidate {
     strong: bool,
     /// Whether one of its facts (a short passage) names what the prompt is about ([`names_topic`]).
     fact: bool,
+    /// Whether it has one of the prompt's words few of the notes found have.
+    rare: bool,
     /// The most of the prompt's specific words one passage of it has.
     best: usize,
 }
 
+/// The share of a prompt's terms a note answering it by its words alone has, when no passage of it
+/// has two of them.
+const HALF: f32 = 0.5;
 /// How much a note's share of the prompt's terms adds to its similarity in meaning.
 const WORD_WEIGHT: f32 = 0.3;
 /// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
@@ -602,6 +607,24 @@ pub async fn for_prompt(
     let file_words = file_words(&specific_terms);
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
+    // The prompt's words few of the notes found have: one of them shared is an answer.
+    let rare: Vec<memory_core::search::Term> = specific_terms
+        .iter()
+        .filter(|term| {
+            let one = std::slice::from_ref(*term);
+            hits.iter().filter(|hit| memory_core::search::matched_terms(&hit.note, one) > 0).count()
+                <= FACT_SPREAD
+        })
+        .cloned()
+        .collect();
+    // A topic that facts of many notes name ("python" to a user of it) tells none of them apart.
+    let topics: Vec<memory_core::search::Term> = topics
+        .into_iter()
+        .filter(|topic| {
+            let one = std::slice::from_ref(topic);
+            hits.iter().filter(|hit| names_topic(&hit.note, one)).count() <= FACT_SPREAD
+        })
+        .collect();
     // More of the prompt's terms first; the store's score breaks ties.
     hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
@@ -616,6 +639,7 @@ pub async fn for_prompt(
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
         let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &file_words);
+        let rare = memory_core::search::matched_terms(&hit.note, &rare) > 0;
         let best = blocks(&hit.note.body)
             .iter()
             .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
@@ -634,6 +658,7 @@ pub async fn for_prompt(
                 specific,
                 strong,
                 fact,
+                rare,
                 best,
             },
         );
@@ -666,6 +691,7 @@ pub async fn for_prompt(
                     specific: false,
                     strong: false,
                     fact: false,
+                    rare: false,
                     best: 0,
                 });
                 entry.similarity = Some(hit.similarity);
@@ -756,6 +782,9 @@ fn passage_has(note: &Note, terms: &[memory_core::search::Term], need: usize) ->
         .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), terms) >= need)
 }
 
+/// The most notes whose facts may name a topic of the prompt for one of them to be brought by it
+/// ([`names_topic`]).
+const FACT_SPREAD: usize = 3;
 /// Longest passage read as one fact, which one topic word of the prompt is enough to bring.
 const FACT_CHARS: usize = 240;
 
@@ -881,9 +910,14 @@ async fn by_words_only(
         let Some(c) = candidates.get(key) else { continue };
         // Far below the best score, a hit stays only when it matches as many terms as any.
         let weak = *score < top * 0.5 && *matched < most && !c.fact;
+        // A longer prompt is answered by a note that has two of its words in one passage, or half
+        // of them: one word shared ("python", "database") is what a general question and a note
+        // have in common by chance.
+        let answers = c.fact || c.rare || c.best >= 2 || c.coverage >= HALF || asked_about(terms) <= 2;
         if (*matched < min_terms && !c.fact)
             || weak
             || !c.specific
+            || !answers
             || (is_profile(&c.note) && !c.strong && !c.fact)
         {
             continue;
@@ -1336,6 +1370,66 @@ mod tests {
         assert!(!found.iter().any(|k| k.ends_with("profile/about.md")), "{found:?}");
         let found = ask("small commits in rust on my laptop").await;
         assert!(found.iter().any(|k| k.ends_with("profile/about.md")), "a strong match: {found:?}");
+    }
+
+    #[tokio::test]
+    async fn a_word_many_notes_share_is_no_answer_to_a_general_question() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let notes = [
+            (
+                "project/ledger/setup.md",
+                "Local database: `docker compose up -d db`, then `bin/setup` seeds it.\n",
+            ),
+            (
+                "project/ledger/migrations.md",
+                "Database migrations on the big tables run `algorithm: :concurrently`.\n",
+            ),
+            (
+                "project/ledger/perf.md",
+                "Slow pages: look at the database's query plan with `EXPLAIN ANALYZE`.\n",
+            ),
+            (
+                "project/ledger/access.md",
+                "Production database access goes through the bastion, ask #platform.\n",
+            ),
+            (
+                "project/ledger/backups.md",
+                "The database is backed up nightly to the `ledger-backups` bucket.\n",
+            ),
+            (
+                "project/ledger/flyway.md",
+                "Flyway checksum mismatch: run `flyway repair`, never edit an applied script.\n",
+            ),
+        ];
+        for (path, body) in notes {
+            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        let ask = |prompt: &'static str| {
+            let (store, project, config) = (&store, &project, &config);
+            async move {
+                super::for_prompt(store, project, prompt, &BTreeSet::new(), config, 2_400, None)
+                    .await
+                    .unwrap()
+                    .map(|i| i.notes)
+                    .unwrap_or_default()
+            }
+        };
+        for general in [
+            "explain database normalisation up to the third normal form",
+            "how do database indexes speed up reads in general, with an analogy",
+            "is a database or a spreadsheet better for a small bakery's orders",
+        ] {
+            assert_eq!(ask(general).await, Vec::<String>::new(), "{general}");
+        }
+        // A word few notes have is an answer on its own.
+        let found = ask("the flyway checksum thing again, what was it").await;
+        assert!(found.iter().any(|k| k.ends_with("flyway.md")), "{found:?}");
+        let found = ask("where do the nightly backups of the database go").await;
+        assert!(found.iter().any(|k| k.ends_with("backups.md")), "{found:?}");
     }
 
     #[tokio::test]

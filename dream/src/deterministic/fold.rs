@@ -190,8 +190,8 @@ impl Fold<'_> {
             pointed * 16 + said.intersection(&statements::topic_words(text)).count().min(15)
         };
         // Whose the correction is, when it says, decides where to look first; where nothing there
-        // is what it points at, everywhere it could be, for a line that names its topic or a tool
-        // of the kind the correction names.
+        // is what it points at, everywhere it could be, for a line that names all of its topic or
+        // a tool of the kind the correction names.
         let mut scored: Vec<(Reach, String, usize)> = Vec::new();
         // The topics of the tools the correction names that it points at too ("the container
         // setup …, everything runs on podman now").
@@ -204,8 +204,9 @@ impl Fold<'_> {
                     && let Some(page) = self.said_page(reach, false)
                 {
                     scored.extend(page.texts().into_iter().map(|t| {
-                        let named = !reference.words.is_disjoint(&statements::topic_words(&t))
-                            || !replacing.is_disjoint(&statements::concept_words(&t));
+                        let (words, topics) = (statements::topic_words(&t), statements::concept_words(&t));
+                        let named = reference.words.iter().all(|w| words.contains(w) || topics.contains(w))
+                            || !replacing.is_disjoint(&topics);
                         let score = if fallback && !named { 0 } else { score(&t) };
                         (reach, t.clone(), score)
                     }));
