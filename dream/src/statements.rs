@@ -859,7 +859,7 @@ fn new_value(sentence: &str) -> Option<Statement> {
         return None;
     }
     let lower = normalize(spoken);
-    if asks_for_work(&lower) && !said_as_a_rule(&lower) {
+    if (asks_for_work(&lower) || OPENS_A_REQUEST.is_match(&lower)) && !said_as_a_rule(&lower) {
         return None;
     }
     let text = kept(&without_tasks(spoken));
@@ -867,6 +867,13 @@ fn new_value(sentence: &str) -> Option<Statement> {
     let reach = classify(&text).unwrap_or_else(|| reach_of(&lower, &lower, personal, false));
     Some(Statement { text, reach, reference: None, retracts_only: false })
 }
+
+/// Verbs that open a request for work besides [`TASK_VERB`]'s: "bring the db up and run the tests".
+static OPENS_A_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:and|then|now|so|also)\s+)?(?:bring|spin|get|put|take|go|let's|keep|do|ship|push|pull|merge|deploy|rebase|bump|port|copy|drop|write|run|start|stop|restart|kill|redo|rerun|retry|send|ping|post|commit|tag|cut|release|mirror|sync)\b",
+    )
+});
 
 /// Whether a statement says where it holds: everywhere, or in this project.
 pub(crate) fn says_where(text: &str) -> bool {

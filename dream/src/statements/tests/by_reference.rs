@@ -102,8 +102,19 @@ fn the_new_value_may_follow_in_the_next_sentence() {
         assert!(found.iter().any(|s| s.text == new), "{prompt:?}: {found:?}");
     }
     // A task after a retraction is no new value.
-    let found = statements("the old e2e tool is history. port the cart spec over.");
-    assert!(found.iter().all(|s| !s.text.starts_with("port")), "{found:?}");
+    for prompt in [
+        "the old e2e tool is history. port the cart spec over.",
+        "the container setup from last time, throw that out: it's podman now. bring the local db up and run the store tests",
+        "forget the staging db I mentioned. spin up a fresh one for me",
+    ] {
+        let found = statements(prompt);
+        assert!(
+            found.iter().all(|s| !s.text.starts_with("port")
+                && !s.text.starts_with("bring")
+                && !s.text.starts_with("spin")),
+            "{prompt:?}: {found:?}"
+        );
+    }
 }
 
 #[test]
