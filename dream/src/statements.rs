@@ -560,7 +560,7 @@ static NO_IDIOM: LazyLock<Regex> = LazyLock::new(|| {
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:moved\ to|moving\ to|switched\ to|switch\ to|switched\ from|switching\ to|migrated\ to|migrating\ to|changed\ to|upgraded\ to|downgraded\ to|went\ to|replaced\ \S+\ with|no\ longer|any\ ?more|is\ now|are\ now|now\ (?:uses?|runs?|lives?|is|are|on|at|in|points)|ignore\ (?:the|all\ the|any)|forget\ (?:about\ )?the|(?:is|are)\ deprecated)\b
-      | \bbumped\ (?:\S+\ ){0,2}to\b
+      | \b(?:bumped|raised|lowered|increased|decreased|upped)\ (?:\S+\ ){0,2}to\b
       | \b(?:upgraded|downgraded|migrated)\ (?:the\ |our\ |my\ )?(?:\S+\ ){1,2}?to\b
       | \bignore\ what\ (?:i|we)\ said\b
       | \b(?:has|have|had)?\ ?changed\ (?:when|after|because|since|to|from)\b
@@ -2253,6 +2253,10 @@ fn numbered_words(tokens: &[String]) -> BTreeSet<&str> {
             for word in &tokens[at.saturating_sub(3)..at] {
                 if word.len() >= 2 && !is_number(word) && !STOP_WORDS.contains(&word.as_str()) {
                     out.insert(word.as_str());
+                    // A compound names what its parts name: `rust-version` and "rust version".
+                    out.extend(
+                        word.split(['-', '_']).filter(|part| part.len() >= 2 && *part != word.as_str()),
+                    );
                 }
             }
         }

@@ -88,6 +88,20 @@ const RUNNER_VALUE_FLAGS: &[&str] = &[
     "--group",
 ];
 
+/// Flags a program takes before its subcommand whose value is the next word (`kubectl --context
+/// prod get pods`, `git -C web status`).
+const GLOBAL_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("kubectl", &["--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s", "--server"]),
+    ("helm", &["-n", "--namespace", "--kube-context", "--kubeconfig"]),
+    ("git", &["-C", "-c", "--git-dir", "--work-tree"]),
+    ("docker", &["-H", "--host", "--context", "-c", "--config", "-l", "--log-level"]),
+    ("podman", &["-c", "--connection", "--url"]),
+    ("gh", &["-R", "--repo"]),
+    ("aws", &["--profile", "--region", "--output"]),
+    ("gcloud", &["--project", "--account", "--configuration"]),
+    ("cargo", &["-C", "--config", "-Z"]),
+];
+
 /// Package-manager programs whose `run <script>` names the script.
 const SCRIPT_RUNNERS: &[&str] = &["npm", "pnpm", "yarn", "bun"];
 
@@ -543,10 +557,17 @@ pub fn invocation(words: &[String]) -> Option<Invocation> {
         return None;
     }
     let args: Vec<String> = words[index + 1..].iter().map(|w| unquote(w)).collect();
-    // The subcommand is the first word that is not a flag (`+nightly` is a toolchain, not a word).
+    // The subcommand is the first word that is not a flag (`+nightly` is a toolchain, not a word)
+    // nor the value of a global flag (`kubectl --context prod get pods`).
+    let takes_value =
+        |flag: &str| GLOBAL_VALUE_FLAGS.iter().any(|(p, flags)| *p == program && flags.contains(&flag));
     let mut sub = args
         .iter()
-        .find(|w| !w.starts_with('-') && !w.starts_with('+'))
+        .enumerate()
+        .find(|(at, w)| {
+            !w.starts_with('-') && !w.starts_with('+') && !(*at > 0 && takes_value(&args[*at - 1]))
+        })
+        .map(|(_, w)| w)
         .filter(|w| is_subcommand(w))
         .cloned();
     if SCRIPT_RUNNERS.contains(&program.as_str()) && sub.as_deref() == Some("run") {
@@ -565,6 +586,17 @@ pub fn invocation(words: &[String]) -> Option<Invocation> {
             flags.push(name);
         }
     }
+    // A tool another one embeds is that tool: `kubectl kustomize dir` is `kustomize build dir`.
+    let (program, sub, args) = match (program.as_str(), sub.as_deref()) {
+        ("kubectl", Some("kustomize")) => {
+            let mut args = args;
+            if let Some(at) = args.iter().position(|a| a == "kustomize") {
+                args[at] = "build".to_owned();
+            }
+            ("kustomize".to_owned(), Some("build".to_owned()), args)
+        }
+        _ => (program, sub, args),
+    };
     Some(Invocation { env, runners, program, sub, flags, args, words: words.to_vec() })
 }
 
@@ -856,6 +888,19 @@ mod tests {
     fn operations_name_what_a_tool_is_run_for() {
         assert_eq!(operations("uv sync --locked"), ["sync"]);
         assert_eq!(operations("bin/rails db:seed"), ["db"]);
+        // A tool another embeds is that tool.
+        assert_eq!(
+            primary("kubectl kustomize overlays/staging").map(|i| i.family()),
+            Some("kustomize build".to_owned())
+        );
+        // The value of a global flag is not the subcommand.
+        for (line, family) in [
+            ("kubectl --context eks-staging -n courier get deploy api", "kubectl get"),
+            ("git -C web status --short", "git status"),
+            ("helm --kube-context prod -n web upgrade api ./chart", "helm upgrade"),
+        ] {
+            assert_eq!(primary(line).map(|i| i.family()), Some(family.to_owned()), "{line}");
+        }
         assert_eq!(operations("mix ecto.reset"), ["ecto"]);
         assert_eq!(operations("./gradlew :feature:login:compileReleaseKotlin --offline"), ["compile"]);
         assert_eq!(operations("gradle --tests '*Login*' check"), ["check"]);

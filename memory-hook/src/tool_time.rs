@@ -83,9 +83,10 @@ pub async fn before_tool(
     for note in notes {
         for line in note.body.lines().filter_map(memory_core::item_text) {
             let Some(subject) = memory_core::code_spans(line).next() else { continue };
+            let setup = fixed_by_setup(line);
             let relevant = (!now.is_empty()
                 && shell::primary(subject).is_some_and(|before| {
-                    scripts.expand(&before).iter().any(|b| now.iter().any(|n| same_command(b, n)))
+                    scripts.expand(&before).iter().any(|b| now.iter().any(|n| same_command(b, n, setup)))
                 })
                 && !carries_fix(line, &commands, &ran))
                 || edited.iter().any(|path| same_path(subject, path));
@@ -139,14 +140,21 @@ fn about_errors(note: &Note) -> bool {
 }
 
 /// Whether two commands run the same tool for the same operation, on targets that can overlap.
-fn same_command(before: &Invocation, now: &Invocation) -> bool {
+fn same_command(before: &Invocation, now: &Invocation, setup: bool) -> bool {
     if before.tool() != now.tool() || now.is_informational() {
         return false;
     }
     let (was, is) = (before.operations(), now.operations());
     // A run that names no operation covers them all.
     let overlapping = was.is_empty() || is.is_empty() || was.iter().any(|op| is.contains(op));
-    overlapping && !different_files(before, now)
+    overlapping && (setup || !different_files(before, now))
+}
+
+/// Whether what made a failed command pass was its setup (a command run before it, a variable, a
+/// flag), not an edit: such a failure hits a run of the same tool on any file ("the stylesheet was
+/// not built" fails every system spec).
+fn fixed_by_setup(line: &str) -> bool {
+    line.split_once("; it passed").is_some_and(|(_, how)| !how.contains("after editing"))
 }
 
 /// Whether both commands name files to work on, and none of them the same: a failure in one test
@@ -382,11 +390,11 @@ fn truncate(text: &str, max: usize) -> String {
 mod tests {
     use std::path::PathBuf;
 
-    use super::{Scripts, carries_fix, same_command, same_path};
+    use super::{Scripts, carries_fix, fixed_by_setup, same_command, same_path};
     use memory_core::shell::{invocations, primary, simple_commands};
 
     fn matches(before: &str, now: &str) -> bool {
-        same_command(&primary(before).unwrap(), &primary(now).unwrap())
+        same_command(&primary(before).unwrap(), &primary(now).unwrap(), false)
     }
 
     fn carried(line: &str, now: &str) -> bool {
@@ -402,7 +410,7 @@ mod tests {
         let scripts = Scripts { dirs: vec![PathBuf::from(dir)], read: Default::default() };
         let before = scripts.expand(&primary(before).unwrap());
         let now = scripts.expand(&primary(now).unwrap());
-        before.iter().any(|b| now.iter().any(|n| same_command(b, n)))
+        before.iter().any(|b| now.iter().any(|n| same_command(b, n, false)))
     }
 
     #[test]
@@ -424,6 +432,26 @@ mod tests {
         assert!(matches("dotnet test src/Shop.Tests", "dotnet test tests/Shop.IntegrationTests"));
         assert!(matches("rails db:migrate", "bin/rails db:rollback STEP=2"));
         assert!(!matches("go test ./pkg/a/a_test.go", "go test ./pkg/b/b_test.go"), "two different files");
+    }
+
+    #[test]
+    fn a_failure_fixed_by_the_setup_meets_a_run_on_any_file() {
+        for line in [
+            "`bundle exec rspec spec/jobs/a_spec.rb` failed with \"asset not found\"; it passed after running `bin/rails dartsass:build`",
+            "`go test ./pkg/a/a_test.go` failed with \"Cannot connect to the Docker daemon\"; it passed with `DOCKER_HOST=unix:///run/podman.sock` set",
+            "`pytest tests/test_a.py` failed with \"database does not exist\"; it passed with `--create-db`",
+        ] {
+            assert!(fixed_by_setup(line), "{line}");
+        }
+        assert!(!fixed_by_setup(
+            "`pytest tests/test_a.py` failed in `test_total`; it passed after editing `src/cart.py` (adding `round(…)`)"
+        ));
+        let (before, now) = (
+            primary("bundle exec rspec spec/jobs/a_spec.rb").unwrap(),
+            primary("bin/rspec spec/system/checkout_spec.rb --fail-fast").unwrap(),
+        );
+        assert!(same_command(&before, &now, true));
+        assert!(!same_command(&before, &now, false), "an edit's failure is of its file");
     }
 
     #[test]

@@ -186,6 +186,12 @@ fn supersedes(new: &str, old: &str) -> bool {
 fn later_statements_supersede_what_they_correct() {
     let yes: &[(&str, &str)] = &[
         ("we moved to Postgres 16, ignore the 14 stuff", "We're on Postgres 14 for the main database."),
+        (
+            "we bumped rust-version to 1.80 last week, LazyLock is fine now",
+            "the minimum rust version is 1.74, so don't use newer features",
+        ),
+        ("we raised the node-version to 22 in CI", "CI runs on node version 18."),
+        ("we bumped min-sdk to 26 last week", "the min sdk is 24."),
         ("the dev server is on 5173 now", "The dev server runs on localhost:3000."),
         ("the port is 5173 now", "The dev server runs on localhost:3000."),
         ("actually use vitest, not jest", "use jest for unit tests"),
