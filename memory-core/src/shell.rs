@@ -565,7 +565,8 @@ pub fn invocation(words: &[String]) -> Option<Invocation> {
         .iter()
         .enumerate()
         .find(|(at, w)| {
-            !w.starts_with('-') && !w.starts_with('+') && !(*at > 0 && takes_value(&args[*at - 1]))
+            let flag_value = *at > 0 && takes_value(&args[*at - 1]);
+            !(w.starts_with('-') || w.starts_with('+') || flag_value)
         })
         .map(|(_, w)| w)
         .filter(|w| is_subcommand(w))
