@@ -195,8 +195,13 @@ impl Fold<'_> {
         let mut scored: Vec<(Reach, String, usize)> = Vec::new();
         // The topics of the tools the correction names that it points at too ("the container
         // setup …, everything runs on podman now").
-        let replacing: BTreeSet<String> =
-            statements::concept_words(correction).intersection(&reference.words).cloned().collect();
+        let pointer_tools = memory_core::search::tools(&reference.said);
+        let replacing: BTreeSet<String> = memory_core::search::tools(correction)
+            .into_iter()
+            .filter(|tool| !pointer_tools.contains(tool))
+            .flat_map(statements::concept_words)
+            .filter(|word| reference.words.contains(word))
+            .collect();
         for only in [speaker, None] {
             let fallback = speaker.is_some() && only.is_none();
             for reach in [Reach::Project, Reach::General] {
