@@ -647,7 +647,12 @@ pub(crate) fn shapes(text: &str) -> BTreeSet<(String, String)> {
 /// commands depending on the retired item name (`g++-13`, `europe-west1`).
 pub(crate) fn shaped_values(retired: &str, correction: &str) -> Vec<String> {
     let kept: BTreeSet<String> = shapes(correction).into_iter().map(|(_, v)| v).collect();
-    shapes(retired).into_iter().map(|(_, v)| v).filter(|v| !kept.contains(v) && !v.contains("://")).collect()
+    shapes(retired)
+        .into_iter()
+        .map(|(_, v)| v)
+        // A file the retired line names (`Cargo.toml`) is where the value was, not the value.
+        .filter(|v| !kept.contains(v) && !v.contains("://") && !memory_core::shell::is_file_name(v))
+        .collect()
 }
 
 /// Whether an item holds a value of the same shape as one the correction gives, but another
@@ -722,6 +727,22 @@ mod tests {
         let sentence = "scratch what i said about my editor, i'm on helix now";
         let found = reference(sentence).expect("a reference");
         assert_eq!(sentence[found.end..].trim(), "i'm on helix now");
+    }
+
+    #[test]
+    fn a_file_a_retired_line_names_is_no_value_it_held() {
+        assert_eq!(
+            shaped_values(
+                "the minimum rust version is 1.74 (rust-version in Cargo.toml)",
+                "we bumped it to 1.80"
+            ),
+            ["rust-version"]
+        );
+        assert!(shaped_values("the config lives in config/app.yaml", "it's in settings now").is_empty());
+        assert_eq!(
+            shaped_values("we deploy to europe-west1 from deploy.sh", "europe-west3 now"),
+            ["europe-west1"]
+        );
     }
 
     #[test]
