@@ -535,3 +535,72 @@ fn a_thing_changed_no_more_or_upgraded_gives_way_and_how_tos_are_kept() {
     let context = start(&m, "claude", "c-10", &elsewhere);
     assert!(!context.contains("pnpm codegen"), "another project is given birch-web's how-to:\n{context}");
 }
+
+#[test]
+fn corrections_worded_by_when_or_by_what_no_longer_holds_give_way_and_disowned_quotes_regrets_and_task_requirements_are_not_kept()
+ {
+    let m = Machine::new();
+    let dir = m.project("tern-api");
+    say(&m, "claude", "c-1", &dir, "we deploy to the eu-west-1 region.");
+    say(&m, "claude", "c-1", &dir, "use jest for the unit tests here.");
+    say(&m, "claude", "c-1", &dir, "tabs for indentation in this repo.");
+    say(&m, "claude", "c-1", &dir, "we lint with eslint and its airbnb preset.");
+    say(&m, "claude", "c-1", &dir, "code review goes to Priya.");
+    m.run_json(&["dream"]);
+    let before = start(&m, "codex", "x-0", &dir);
+    for line in
+        ["eu-west-1", "jest for the unit tests", "tabs for indentation", "airbnb preset", "goes to priya"]
+    {
+        assert!(before.contains(line), "{line:?} is given before the corrections:\n{before}");
+    }
+    say(
+        &m,
+        "codex",
+        "x-1",
+        &dir,
+        "the deploy region from our first session doesn't exist anymore, use eu-north-1.",
+    );
+    say(&m, "cursor", "u-1", &dir, "jest got ripped out last sprint, it's vitest.");
+    say(&m, "codex", "x-2", &dir, "about indentation: it's two spaces now, we reformatted everything.");
+    say(
+        &m,
+        "cursor",
+        "u-2",
+        &dir,
+        "the linter I picked back then doesn't hold anymore. biome does linting and formatting now.",
+    );
+    say(&m, "claude", "c-2", &dir, "Priya left the team, reviews go to Tomasz now.");
+    say(
+        &m,
+        "codex",
+        "x-3",
+        &dir,
+        "Kim's review comment was 'every handler must log its input' — that's her taste, not our rule.",
+    );
+    say(&m, "cursor", "u-3", &dir, "i'm so done with the windows runner, we should never have added it.");
+    say(
+        &m,
+        "claude",
+        "c-3",
+        &dir,
+        "add a --json flag to `report`; it must always print valid JSON even on errors.",
+    );
+    m.run_json(&["dream"]);
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        for new in ["eu-north-1", "vitest", "two spaces", "biome does linting", "tomasz"] {
+            assert!(context.contains(new), "{harness} is given {new:?}:\n{context}");
+        }
+        for stale in
+            ["eu-west-1", "jest for the unit tests", "tabs for indentation", "airbnb preset", "goes to priya"]
+        {
+            assert!(!context.contains(stale), "{harness} is given {stale:?}:\n{context}");
+        }
+    }
+    // Nobody's rule, a regret and what a requested piece of work must do are no notes (the last
+    // prompt may still be quoted where the last session left off).
+    let notes = notes_text(&m).to_lowercase();
+    for said in ["must log its input", "windows runner", "valid json"] {
+        assert!(!notes.contains(said), "{said:?} became a note:\n{notes}");
+    }
+}
