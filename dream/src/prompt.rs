@@ -28,7 +28,9 @@ commands that work, errors and how they were fixed. Leave out guesses. Task requ
 of these is a lasting rule either, whatever \"always\", \"never\" or \"don't\" it holds, so record \
 none of them: questions, with or without a question mark (\"should we always squash?\", \"do you think …\", \"I \
 wonder if …\"); hypotheticals (\"if we ever …\", \"what if …\"); somebody else's words (\"my lead \
-says …\", \"the docs claim …\"); stories about the past (\"last year we always used Jenkins\", \"at my \
+says …\", \"the docs claim …\", \"Kofi left a comment like '…'\", words disowned as \"her taste, not our \
+rule\"); what a requested piece of work must do (\"add --dry-run; in dry run it must never touch the \
+file\"); regrets (\"we should never have added it\"); stories about the past (\"last year we always used Jenkins\", \"at my \
 old job we never …\"); jokes and exaggeration (\"… lol\", \"I'm tempted to …\"); complaints of the \
 moment (\"we always forget the changelog, ugh\", \"I hate that the build takes forever\"); plans not \
 made (\"we could try …\", \"assuming we go with X, we'd …\"); what a tool reports (\"the linter \
@@ -62,7 +64,10 @@ the old one. A correction may point at the old rule instead of restating it (\"s
 about X\", \"X changed, it's Y now\", \"X is no more\", \"the X advice no longer applies\", \"re: X, I \
 changed my mind\", \"bump that timeout I told you about to 60s\", \"forget the X I gave you\", \"the X from before is outdated\", \"X: that's outdated\", \"not \
 anymore re X\", \"not X anymore\", \"no more X\", \"X isn't a thing here anymore\", \"X is gone\", \"we \
-dropped X\"), sessions later and in another harness: find the lines, in the project's notes or the \
+dropped X\", \"what I said about X back then doesn't hold anymore\", \"the X from our first session \
+doesn't exist anymore\", \"X got ripped out\", \"X from last time, throw that out\", \"about X: it's Y now\", \
+\"Priya left the team\", \"switched editors\"; the new value may come in the next sentence), sessions \
+later and in another harness: find the lines, in the project's notes or the \
 profile, that speak of X, remove them, and record the new value where they were when one is given. Retire what depended on the old value too: commands that use the old port, program \
 or version, and the lines of the errors-and-fixes and tool notes that name it (`CXX=g++-12` after \
 \"we moved from gcc 12 to clang 17\"), tool notes of a tool the user ruled out.
