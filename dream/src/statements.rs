@@ -829,7 +829,9 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
 /// model proposes to file alike.
 pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
     let lower = normalize(LEAD_NOISE.replace(sentence.trim(), "").trim());
-    mood::not_lasting(&lower).or_else(|| for_once(&lower).then_some(NotLasting::OneOff))
+    mood::not_lasting(&lower)
+        .or_else(|| for_once(&lower).then_some(NotLasting::OneOff))
+        .or_else(|| specifies_a_task(&lower).then_some(NotLasting::TaskRequirement))
 }
 
 /// The sentences of a prompt that state something durable, in order. A sentence that takes back
@@ -892,7 +894,7 @@ fn statement(sentence: &str) -> Option<Statement> {
     if spoken.chars().count() > MAX_SENTENCE_CHARS || spoken.split_whitespace().count() < 3 {
         return None;
     }
-    if not_meant_to_last(spoken).is_some() || specifies_a_task(spoken) {
+    if not_meant_to_last(spoken).is_some() {
         return None;
     }
     let lower = normalize(spoken);

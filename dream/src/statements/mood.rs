@@ -30,6 +30,9 @@ pub(crate) enum NotLasting {
     Secret,
     /// Said for one run only ("just for today", "for now", "this time").
     OneOff,
+    /// What a piece of work asked for in the same sentence must do ("add --dry-run; in dry run it
+    /// must never touch the file").
+    TaskRequirement,
 }
 
 impl NotLasting {
@@ -44,6 +47,7 @@ impl NotLasting {
             Self::Vent => "a complaint of the moment, not a rule",
             Self::Secret => "a credential or a redaction marker",
             Self::OneOff => "a one-off, said for one run only",
+            Self::TaskRequirement => "what a requested piece of work must do, not a lasting rule",
         }
     }
 }
