@@ -1315,6 +1315,20 @@ mod tests {
         assert!(cut.chars().count() <= 100 && cut.ends_with('…'), "{cut}");
     }
 
+    /// The notes a fresh session is given for `prompt` by words alone, with the default settings.
+    async fn asked(
+        store: &dyn memory_core::MemoryStore,
+        project: &crate::project::Project,
+        prompt: &str,
+    ) -> Vec<String> {
+        let config = crate::config::HookConfig::default();
+        super::for_prompt(store, project, prompt, &BTreeSet::new(), &config, 2_400, None)
+            .await
+            .unwrap()
+            .map(|i| i.notes)
+            .unwrap_or_default()
+    }
+
     #[tokio::test]
     async fn general_questions_get_nothing_and_the_profile_comes_only_on_a_strong_match() {
         use memory_core::MemoryStore as _;
@@ -1345,17 +1359,7 @@ mod tests {
         for n in [&bisect, &profile, &deploy] {
             store.put_note(n).await.unwrap();
         }
-        let config = crate::config::HookConfig::default();
-        let ask = |prompt: &'static str| {
-            let (store, project, config) = (&store, &project, &config);
-            async move {
-                super::for_prompt(store, project, prompt, &BTreeSet::new(), config, 2_400, None)
-                    .await
-                    .unwrap()
-                    .map(|i| i.notes)
-                    .unwrap_or_default()
-            }
-        };
+        let ask = |prompt: &'static str| asked(&store, &project, prompt);
         for general in [
             "is it good to go back to running after a knee injury?",
             "what makes a good first sentence for a short story?",
@@ -1407,17 +1411,7 @@ mod tests {
         for (path, body) in notes {
             store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
         }
-        let config = crate::config::HookConfig::default();
-        let ask = |prompt: &'static str| {
-            let (store, project, config) = (&store, &project, &config);
-            async move {
-                super::for_prompt(store, project, prompt, &BTreeSet::new(), config, 2_400, None)
-                    .await
-                    .unwrap()
-                    .map(|i| i.notes)
-                    .unwrap_or_default()
-            }
-        };
+        let ask = |prompt: &'static str| asked(&store, &project, prompt);
         for general in [
             "explain database normalisation up to the third normal form",
             "how do database indexes speed up reads in general, with an analogy",
