@@ -2355,9 +2355,6 @@ impl Claim {
         };
         let same_voice = voice(&self.tokens).is_some() && voice(&self.tokens) == voice(&old.tokens);
         let switched = self.tokens.iter().any(|t| SWITCH_WORDS.contains(&t.as_str()));
-        if shared == 0 && !(same_voice && switched) {
-            return false;
-        }
         let kinds = |tokens: &[String], other: &[String]| -> BTreeSet<&'static str> {
             tokens
                 .iter()
@@ -2365,7 +2362,20 @@ impl Claim {
                 .flat_map(|t| search::concepts(t))
                 .collect()
         };
-        !kinds(&self.tokens, &old.tokens).is_disjoint(&kinds(&old.tokens, &self.tokens))
+        let shared_kinds: BTreeSet<&str> = kinds(&self.tokens, &old.tokens)
+            .intersection(&kinds(&old.tokens, &self.tokens))
+            .copied()
+            .collect();
+        // "my shell is bash", then "I'm on zsh these days": the earlier statement names the kind
+        // itself, and the later one says it holds now.
+        let names_the_kind = self.corrects
+            && shared_kinds.iter().any(|kind| {
+                search::words(kind).iter().any(|word| word.len() >= 4 && old.tokens.contains(word))
+            });
+        if shared == 0 && !(same_voice && (switched || names_the_kind)) {
+            return false;
+        }
+        !shared_kinds.is_empty()
     }
 
     /// Whether an earlier statement asserts what this one names as replaced.

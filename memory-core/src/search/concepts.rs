@@ -498,21 +498,12 @@ const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
-        topic: "shell and terminal",
-        named_by: &[
-            "bash",
-            "zsh",
-            "fish shell",
-            "powershell",
-            "nushell",
-            "oh-my-zsh",
-            "tmux",
-            "zellij",
-            "kitty terminal",
-            "iterm2",
-            "wezterm",
-            "alacritty",
-        ],
+        topic: "shell",
+        named_by: &["bash", "zsh", "fish shell", "powershell", "nushell", "oh-my-zsh"],
+    },
+    Concept {
+        topic: "terminal and multiplexer",
+        named_by: &["tmux", "zellij", "kitty terminal", "iterm2", "wezterm", "ghostty", "alacritty"],
     },
     Concept {
         topic: "frontend framework, UI components",
