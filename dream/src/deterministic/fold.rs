@@ -223,6 +223,12 @@ impl Fold<'_> {
             scored.clear();
         }
         let best = scored.iter().map(|(_, _, s)| *s).max().unwrap_or(0);
+        if best == 0
+            && let Some(speaker) = speaker
+        {
+            // Read by meaning, the pointer means a line of its speaker's.
+            scored.retain(|(reach, _, _)| *reach == speaker);
+        }
         let hits: Vec<(Reach, String)> = if best > 0 {
             scored.into_iter().filter(|(_, _, s)| *s == best).map(|(reach, text, _)| (reach, text)).collect()
         } else {
