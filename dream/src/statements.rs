@@ -99,6 +99,8 @@ pub(crate) struct Statement {
     pub(crate) reference: Option<Reference>,
     /// Whether it only takes back what it points at, giving no new value.
     pub(crate) retracts_only: bool,
+    /// Whether the sentence right before it took something back: it may be that thing's new value.
+    pub(crate) follows_retraction: bool,
 }
 
 fn re(pattern: &str) -> Regex {
@@ -841,7 +843,11 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     let mut out: Vec<Statement> = Vec::new();
     let mut after_retraction = false;
     for sentence in sentences(prompt) {
-        let found = statement(&sentence).or_else(|| after_retraction.then(|| new_value(&sentence)).flatten());
+        let mut found =
+            statement(&sentence).or_else(|| after_retraction.then(|| new_value(&sentence)).flatten());
+        if let Some(found) = found.as_mut() {
+            found.follows_retraction = after_retraction && found.reference.is_none();
+        }
         after_retraction = found.as_ref().is_some_and(|s| s.reference.is_some());
         out.extend(found);
     }
@@ -867,7 +873,7 @@ fn new_value(sentence: &str) -> Option<Statement> {
     let text = kept(&without_tasks(spoken));
     let personal = lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ");
     let reach = classify(&text).unwrap_or_else(|| reach_of(&lower, &lower, personal, false));
-    Some(Statement { text, reach, reference: None, retracts_only: false })
+    Some(Statement { text, reach, reference: None, retracts_only: false, follows_retraction: false })
 }
 
 /// Verbs that open a request for work besides [`TASK_VERB`]'s: "bring the db up and run the tests".
@@ -934,7 +940,13 @@ fn statement(sentence: &str) -> Option<Statement> {
             };
             // A rule that names what it ends ("no more X in this repo") is kept as the rule.
             let retracts_only = !gives_value && classify(sentence).is_none();
-            return Some(Statement { text, reach, reference: Some(reference), retracts_only });
+            return Some(Statement {
+                text,
+                reach,
+                reference: Some(reference),
+                retracts_only,
+                follows_retraction: false,
+            });
         }
     }
     // A statement after a request in the same sentence ("add tests for X, i like …").
@@ -954,7 +966,13 @@ fn statement(sentence: &str) -> Option<Statement> {
             let reach = classify(&rule)?;
             let tail = LEAD_NOISE.replace(tail, "");
             let text = if reasoned { spoken } else { &tail };
-            Some(Statement { text: kept(&without_tasks(text)), reach, reference: None, retracts_only: false })
+            Some(Statement {
+                text: kept(&without_tasks(text)),
+                reach,
+                reference: None,
+                retracts_only: false,
+                follows_retraction: false,
+            })
         })
     };
     let opens_with_request = starts.get(1).is_some_and(|&at| asks_for_work(&spoken[..at]));
@@ -963,7 +981,13 @@ fn statement(sentence: &str) -> Option<Statement> {
     }
     if let Some(reach) = classify(sentence) {
         let text = kept(&without_tasks(spoken));
-        return Some(Statement { text, reach, reference: None, retracts_only: false });
+        return Some(Statement {
+            text,
+            reach,
+            reference: None,
+            retracts_only: false,
+            follows_retraction: false,
+        });
     }
     after_request()
 }

@@ -137,7 +137,7 @@ impl Fold<'_> {
         let mut claim = statements::claim(&statement.text);
         let mut reach = statement.reach;
         let mut took_back = None;
-        if statement.reference.is_none()
+        if statement.follows_retraction
             && let Some(home) = home
             && !statements::says_where(&statement.text)
         {

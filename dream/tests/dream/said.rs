@@ -449,3 +449,24 @@ async fn a_command_carrying_a_credential_is_never_filed() {
     assert!(commands.contains("`go test ./internal/...`"), "{commands}");
     assert!(!commands.contains("REDACTED") && !commands.contains("psql"), "{commands}");
 }
+
+#[tokio::test]
+async fn only_the_sentence_right_after_a_retraction_is_filed_where_the_old_value_was() {
+    let mut story = Story::new();
+    story
+        .session("claude", "web-1", Some("webshop"), "/home/alice/src/webshop")
+        .prompt("The dev server runs on localhost:3000.")
+        .days_later(1)
+        .prompt(
+            "the port changed when we dropped the custom server, the dev server is on 5173 now. can you check \
+             the checkout page still renders? when you finish a change, give me a short summary of what changed.",
+        )
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+    assert!(profile.contains("short summary of what changed"), "{profile}");
+    let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+    assert!(conventions.contains("5173") && !conventions.contains("localhost:3000"), "{conventions}");
+    assert!(!conventions.contains("short summary"), "{conventions}");
+}
