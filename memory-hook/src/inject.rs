@@ -607,13 +607,23 @@ pub async fn for_prompt(
     let file_words = file_words(&specific_terms);
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
+    // More of the prompt's terms first; the store's score breaks ties.
+    hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
+    // Each note's words, and its facts' words, read once.
+    let read: Vec<NoteWords> = hits
+        .iter()
+        .map(|hit| {
+            let words = memory_core::search::words(&memory_core::search::indexed_text(&hit.note));
+            let facts = fact_passages(&hit.note).iter().map(|b| memory_core::search::words(b)).collect();
+            (words, facts)
+        })
+        .collect();
+    let few = |has: &dyn Fn(&NoteWords) -> bool| read.iter().filter(|r| has(r)).count() <= FACT_SPREAD;
     // The prompt's words few of the notes found have: one of them shared is an answer.
     let rare: Vec<memory_core::search::Term> = specific_terms
         .iter()
         .filter(|term| {
-            let one = std::slice::from_ref(*term);
-            hits.iter().filter(|hit| memory_core::search::matched_terms(&hit.note, one) > 0).count()
-                <= FACT_SPREAD
+            few(&|(words, _)| memory_core::search::matched_in(words, std::slice::from_ref(*term)) > 0)
         })
         .cloned()
         .collect();
@@ -621,15 +631,14 @@ pub async fn for_prompt(
     let topics: Vec<memory_core::search::Term> = topics
         .into_iter()
         .filter(|topic| {
-            let one = std::slice::from_ref(topic);
-            hits.iter().filter(|hit| names_topic(&hit.note, one)).count() <= FACT_SPREAD
+            few(&|(_, facts)| {
+                facts.iter().any(|f| memory_core::search::matched_in(f, std::slice::from_ref(topic)) > 0)
+            })
         })
         .collect();
-    // More of the prompt's terms first; the store's score breaks ties.
-    hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut by_words: Vec<(String, f64, usize)> = Vec::new();
-    for hit in hits {
+    for (hit, (words, _)) in hits.into_iter().zip(&read) {
         let key = note_key(&hit.note);
         if already.contains(&key) {
             continue;
@@ -639,7 +648,7 @@ pub async fn for_prompt(
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
         let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &file_words);
-        let rare = memory_core::search::matched_terms(&hit.note, &rare) > 0;
+        let rare = memory_core::search::matched_in(words, &rare) > 0;
         let best = blocks(&hit.note.body)
             .iter()
             .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
@@ -793,11 +802,20 @@ const FACT_CHARS: usize = 240;
 /// the prompt says. Longer passages (paragraphs of a document) need more of the prompt.
 fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
     !topics.is_empty()
-        && blocks(&note.body).iter().any(|b| {
-            !b.trim_start().starts_with('#')
-                && b.chars().count() <= FACT_CHARS
-                && memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0
-        })
+        && fact_passages(note)
+            .iter()
+            .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0)
+}
+
+/// A note's words, and each of its facts' words ([`fact_passages`]).
+type NoteWords = (Vec<String>, Vec<Vec<String>>);
+
+/// A note's facts: its passages ([`blocks`]) of at most [`FACT_CHARS`], headings left out.
+fn fact_passages(note: &Note) -> Vec<String> {
+    blocks(&note.body)
+        .into_iter()
+        .filter(|b| !b.trim_start().starts_with('#') && b.chars().count() <= FACT_CHARS)
+        .collect()
 }
 
 /// The forms of the prompt's words that name a file they are part of ([`names_file`]): single
