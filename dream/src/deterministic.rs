@@ -31,11 +31,15 @@ mod fold;
 mod items;
 pub(crate) mod sightings;
 
+pub(crate) use fold::records_activity;
 pub(crate) use items::text_of;
 
 use std::sync::Arc;
 
 use crate::{DreamRequest, Meaning, Operations, Pricing, Provider, ProviderReply, Result, Usage};
+
+/// The name the deterministic provider signs its notes with.
+pub(crate) const GENERATOR: &str = "deterministic";
 
 /// The rule-based provider (no LLM, no network, free).
 #[derive(Clone, Default)]
@@ -84,7 +88,7 @@ impl DeterministicProvider {
 #[async_trait::async_trait]
 impl Provider for DeterministicProvider {
     fn name(&self) -> String {
-        "deterministic".to_owned()
+        GENERATOR.to_owned()
     }
 
     fn pricing(&self) -> Option<Pricing> {

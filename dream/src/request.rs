@@ -51,6 +51,11 @@ pub struct DreamRequest {
     /// describe. A tool used across projects gets its notes in user scope (`tools/<tool>/…`);
     /// one used in this project only keeps them in the project.
     pub tools_elsewhere: BTreeSet<String>,
+    /// The notes of the user's other projects that record what the agent did there (commands,
+    /// errors and fixes, hot files, tool flags), as last written in this run. A statement that
+    /// holds everywhere takes what it rules out from them too; nothing else is written there,
+    /// and they are not shown to a model.
+    pub elsewhere: Vec<Note>,
     /// The JSON schema the reply must follow ([`crate::operations_schema`]).
     pub schema: Value,
     /// Validation errors of the previous attempt for this chunk; empty on the first attempt.

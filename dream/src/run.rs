@@ -193,6 +193,7 @@ impl RunState<'_> {
         }
         let notes = self.current_notes(&allowed_scopes).await?;
         let tools_elsewhere = self.tools_elsewhere(group).await?;
+        let elsewhere = self.activity_elsewhere(group).await?;
         let mut request = DreamRequest {
             group: group.clone(),
             allowed_scopes,
@@ -200,6 +201,7 @@ impl RunState<'_> {
             events: chunk.events,
             notes: notes.values().cloned().collect(),
             tools_elsewhere,
+            elsewhere: elsewhere.values().cloned().collect(),
             schema: self.schema.clone(),
             previous_errors: Vec::new(),
             limits: self.options.limits.clone(),
@@ -225,6 +227,7 @@ impl RunState<'_> {
                         events: &request.events,
                         allowed_scopes: &request.allowed_scopes,
                         notes: &notes,
+                        elsewhere: &elsewhere,
                         known_sources: &known_sources,
                         generator: &self.generator,
                         owner: self.options.owner.as_deref(),
@@ -281,6 +284,29 @@ impl RunState<'_> {
                 };
             }
         }
+        Ok(notes)
+    }
+
+    /// The notes of projects other than `group` that record what the agent did there, as last
+    /// written in this run ([`DreamRequest::elsewhere`]); none a person edited.
+    async fn activity_elsewhere(&self, group: &Scope) -> Result<BTreeMap<(Scope, NotePath), Note>> {
+        let mut notes = BTreeMap::new();
+        for note in self.store.list_notes(&NoteFilter::all()).await? {
+            notes.insert((note.meta.scope.clone(), note.path.clone()), note);
+        }
+        for (key, note) in &self.overlay {
+            match note {
+                Some(note) => notes.insert(key.clone(), note.clone()),
+                None => notes.remove(key),
+            };
+        }
+        notes.retain(|(scope, path), note| {
+            matches!(scope, Scope::Project(_))
+                && scope != group
+                && !note.is_human_edited()
+                && note.meta.generator == crate::deterministic::GENERATOR
+                && crate::deterministic::records_activity(path)
+        });
         Ok(notes)
     }
 

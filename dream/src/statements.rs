@@ -193,6 +193,8 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
       | ^until\b
       | \bwhile\ (?:i'm|i\ am|we're|we\ are|she's|he's|they're|\w+\ is|\w+'s)\ (?:out|away|off|on\ (?:vacation|holiday|leave|pto|parental\ leave))\b
       | \b(?:don't|do\ not|dont|not|never)\ (?:\w+\ ){0,3}?yet\b
+      | \b(?:when|once|after)\ (?:you're\ |you\ are\ |it's\ |it\ is\ |that's\ |we're\ |everything's\ )?(?:done|finished|through|green|merged)[.!]*$
+      | \bfor\ me[.!]*$
     ")
 });
 /// A general condition at the head of a rule ("when fixing a bug, …", "for searching, …",
@@ -602,7 +604,7 @@ static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|(?:gets?|takes?|pulls?|loads?|reads?) (?:their|its|our|the) [\w-]+ (?:from|via|through|out of)|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -842,16 +844,89 @@ pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
 pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     let mut out: Vec<Statement> = Vec::new();
     let mut after_retraction = false;
+    // Context announced ahead ("a bit of context:", "a few house rules for this codebase:"):
+    // the statements that follow are meant to be kept, whatever their form, until the prompt
+    // turns to the work; `Some(true)` when the announcement speaks of the project.
+    let mut announced: Option<bool> = None;
     for sentence in sentences(prompt) {
-        let mut found =
-            statement(&sentence).or_else(|| after_retraction.then(|| new_value(&sentence)).flatten());
+        let (lead, said) = match CONTEXT_AHEAD.find(&sentence) {
+            Some(m) => (Some(m.as_str()), sentence[m.end()..].trim()),
+            None => (None, sentence.as_str()),
+        };
+        if let Some(lead) = lead {
+            announced = Some(project_worded(&normalize(lead)) || announced == Some(true));
+            if said.split_whitespace().count() < 3 {
+                continue;
+            }
+        }
+        let plain = statement(said);
+        let mut found = match announced {
+            Some(of_project) if plain.as_ref().is_none_or(|s| s.reference.is_none()) => {
+                announced_value(said, of_project).or(plain)
+            }
+            _ => plain,
+        }
+        .or_else(|| after_retraction.then(|| new_value(said)).flatten());
+        if found.is_none() {
+            announced = None;
+        }
         if let Some(found) = found.as_mut() {
             found.follows_retraction = after_retraction && found.reference.is_none();
         }
         after_retraction = found.as_ref().is_some_and(|s| s.reference.is_some());
-        out.extend(found);
+        // What is left of a sentence once its requests are cut must still say something ("now:
+        // run the suite …" leaves "now").
+        out.extend(found.filter(|s| s.retracts_only || s.text.split_whitespace().count() >= 3));
     }
     out
+}
+
+/// A lead that announces what follows as context to keep: "a bit of context", "some background
+/// first:", "a few house rules for this codebase:", "things you should know about this repo:";
+/// at the head of a sentence, or closing one ("first time in this repo, so a bit of context.").
+static CONTEXT_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?ix)
+        ^(?:[^.:]*?(?:\b(?:so|and|but|first|then)|,)\s+)?
+        (?:(?:a\s+|quick\s+|friendly\s+)*reminder\s+(?:of|about)\s+(?:the|our|a|my)\s+|here'?s\s+|here\ are\s+|some\s+|a\s+(?:bit|little|couple|few)(?:\s+of)?\s+|(?:a\s+)?few\s+|couple\s+of\s+|two\s+|three\s+)?
+        (?:quick\s+|important\s+|useful\s+|general\s+)?
+        (?:context|background|house\s+rules?|ground\s+rules?|team\s+rules?|rules|conventions|facts|(?:things|points|notes)(?:\s+(?:to\s+know|you\s+should\s+know|worth\s+knowing|about\s+(?:this|the|our|my)\s+[\w-]+))?)
+        (?:\s+(?:first|up\s*front|before\s+(?:we|you)\s+(?:start|begin|dive\s+in)))?
+        (?:\s+(?:for|in|of|about|on)\s+(?:this|the|our|my)\s+[\w-]+|\s+here)?
+        \s*(?:[:.!]+\s*|\s*$|\s+(?:-|—)\s+)
+    ")
+});
+
+/// A sentence that turns to the work at hand ("now the task: …", "today's thing: …", "the ask:").
+static WORK_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:now|ok|okay|so|and|anyway|anyways),?\s+)*(?:(?:the|my|our|today'?s|this|first|main|actual|real|one)\s+)?(?:task|thing|ask|job|request|question|problem|work|plan|goal|todo|to-do)s?(?:\s+(?:for\s+)?(?:today|now|at hand))?\s*(?:[:.!-]|$)",
+    )
+});
+
+/// A sentence of announced context, read as a statement to keep when it is one: not a question,
+/// no request for work, nothing else not meant to last. Filed where it says, else in the project
+/// when the announcement spoke of it or the sentence tells how things are.
+fn announced_value(sentence: &str, of_project: bool) -> Option<Statement> {
+    // Once a sentence asks for work ("…, pls fix those too"), the context is over.
+    // Trouble reported ("the build is broken on main") is no context to keep either.
+    let lower = normalize(sentence);
+    if WORK_AHEAD.is_match(&lower)
+        || TROUBLE.is_match(&lower)
+        || without_tasks(sentence).trim() != sentence.trim()
+    {
+        return None;
+    }
+    let mut found = new_value(sentence)?;
+    if !says_where(&found.text) && classify(&found.text).is_none() {
+        let lower = normalize(&found.text);
+        let personal = lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ");
+        found.reach = if of_project && !personal {
+            Reach::Project
+        } else {
+            reach_of(&lower, &lower, personal, declarative(&lower))
+        };
+    }
+    Some(found)
 }
 
 /// A sentence read as the new value of what the sentence before it took back, when it is one: a
@@ -870,11 +945,29 @@ fn new_value(sentence: &str) -> Option<Statement> {
     if (asks_for_work(&lower) || OPENS_A_REQUEST.is_match(&lower)) && !said_as_a_rule(&lower) {
         return None;
     }
+    // "then: the price cap ended up in a callback": what comes next in the work, not a value.
+    if SEQUENCE_LEAD.is_match(&lower) {
+        return None;
+    }
     let text = kept(&without_tasks(spoken));
     let personal = lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ");
     let reach = classify(&text).unwrap_or_else(|| reach_of(&lower, &lower, personal, false));
     Some(Statement { text, reach, reference: None, retracts_only: false, follows_retraction: false })
 }
+
+/// A thing wanted built: "we need a worker Deployment in staging", "I'd like a dark mode toggle".
+static WANTS_A_THING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:we|i)(?:\s+really|\s+also|\s+still|\s+now)?(?:\s+need|\s+want|'d\s+like|\s+would\s+like|\s+would\s+love|'d\s+love)\s+(?:a|an|the|some|this|that|another|one|two|three|new)\b",
+    )
+});
+
+/// Words that move on to the next piece of work ("then:", "next,", "after that").
+static SEQUENCE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:and\s+)?(?:then|next|after\s+that|afterwards|once\s+(?:that's|that\s+is)\s+done|meanwhile|separately|unrelated(?:ly)?|other\s+thing|different\s+topic)\b\s*[:,-]?",
+    )
+});
 
 /// Verbs that open a request for work besides [`TASK_VERB`]'s: "bring the db up and run the tests".
 static OPENS_A_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
@@ -975,7 +1068,12 @@ fn statement(sentence: &str) -> Option<Statement> {
             })
         })
     };
-    let opens_with_request = starts.get(1).is_some_and(|&at| asks_for_work(&spoken[..at]));
+    // "When it renders, push a branch and open the PR — I want PRs as drafts": a request after a
+    // condition opens the sentence too.
+    let conditioned = starts.get(1).is_some_and(|&at| CONDITION_OPENER.is_match(&normalize(&spoken[..at])));
+    let opens_with_request = starts.get(1).is_some_and(|&at| asks_for_work(&spoken[..at]))
+        || (conditioned
+            && starts.get(2).is_some_and(|&at| asks_for_work(&normalize(&spoken[starts[1]..at]))));
     if opens_with_request && let Some(found) = after_request() {
         return Some(found);
     }
@@ -996,7 +1094,7 @@ fn statement(sentence: &str) -> Option<Statement> {
 /// handler should log its errors".
 static EVERY_MODAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:every|each) [\w./-]+(?: [\w./-]+){0,2}? (?:must|should|needs to|has to|shall)(?: (?:always|never|not|only))? [a-z]+",
+        r"^(?:every|each) [\w./-]+(?: [\w./-]+){0,3}? (?:(?:must|should|needs to|has to|shall)(?: (?:always|never|not|only))? [a-z]+|(?:gets|has|ships with|comes with|carries|needs|requires) (?:a|an|its|their|one|two|\d)\b)",
     )
 });
 /// What a piece of work asked for in the same sentence must do: "add --dry-run to `import`; in dry
@@ -1064,6 +1162,14 @@ fn clause_starts(sentence: &str) -> Vec<usize> {
             {
                 out.push(at + 2)
             }
+            // A dash standing between words sets a clause apart ("open the PR — I want PRs as
+            // drafts").
+            '—' | '–' if !code && depth == 0 && at > 0 && bytes[at - 1] == b' ' => {
+                let next = at + c.len_utf8();
+                if bytes.get(next) == Some(&b' ') {
+                    out.push(next + 1);
+                }
+            }
             // After a colon, a clause that does something to one definite thing ("keep commits
             // clean: split the bump from the todo"); a list after a colon stays.
             ':' if !code
@@ -1083,7 +1189,8 @@ fn clause_starts(sentence: &str) -> Vec<usize> {
 /// of work: a convention ("sort imports with isort") or how to answer ("explain things in detail").
 fn said_as_a_rule(clause: &str) -> bool {
     let clause = JOINER.replace(clause.trim(), "");
-    convention_imperative(&clause, &clause) || ANSWER_STYLE.is_match(&clause)
+    let clause = POLITE.replace(&clause, "");
+    convention_imperative(&clause, &clause) || ANSWER_STYLE.is_match(&clause) || standing_condition(&clause)
 }
 
 /// Whether a clause asks for a piece of work rather than saying how things are done.
@@ -1128,7 +1235,7 @@ fn without_tasks(sentence: &str) -> String {
         })
         .copied();
     match cut {
-        Some(at) => sentence[..at].trim_end().trim_end_matches([',', ';']).to_owned(),
+        Some(at) => sentence[..at].trim_end().trim_end_matches([',', ';', '—', '–']).trim_end().to_owned(),
         None => sentence.to_owned(),
     }
 }
@@ -1261,7 +1368,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     // at hand ("can you always close the handle in this function"); what the condition after it
     // speaks of ("… before telling me it's done") is no thing at hand.
     let habit_asked = habit && !SPECIFIC.is_match(HABIT_CONDITION.split(rest).next().unwrap_or(rest));
-    if for_once(&whole) || DISMISSIVE.is_match(rest) {
+    if for_once(&whole) || DISMISSIVE.is_match(rest) || (WANTS_A_THING.is_match(rest) && !habit) {
         return None;
     }
     if (WH_QUESTION.is_match(rest) && !remedy(rest))
@@ -1549,6 +1656,11 @@ fn names_a_thing_of_the_project(text: &str) -> bool {
 /// A declarative fact about a thing with a value, one said as a correction ("the dev server is
 /// on 5173 now"), or one `vouched` for (announced, or worded for the project).
 fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
+    // An aside in brackets says which thing is meant, not what is said of it ("the integration
+    // tests (the ones behind the build tag) get their postgres from dockertest").
+    static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\s*\([^()]*\)"));
+    let plain = ASIDE.replace_all(rest, "");
+    let rest = if FACT.is_match(rest) { rest } else { plain.as_ref() };
     let Some(captures) = FACT.captures(rest) else { return false };
     if FEELING_ABOUT.is_match(rest) {
         return false;
@@ -1664,7 +1776,7 @@ fn remedy(rest: &str) -> bool {
 /// pulling", "… before pushing", "… without asking Dana").
 static TRAILING_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:after|before|when|whenever|once|without)\ \w+ing|every\ time|each\ time|whenever\ (?:you|we|i))\b",
+        r"\b(?:(?:after|before|when|whenever|once|without)\ \w+ing|every\ time|each\ time|whenever\ (?:you|we|i)|(?:on|to|in|for|with)\ (?:whatever|whichever|any|every|each)\ (?:\w+\ ){0,2}?(?:you|we|i)\ \w+)\b",
     )
 });
 
@@ -1731,8 +1843,19 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
     let of_a_kind = matches!(object, "new" | "all" | "every" | "each" | "any")
         || (SHAPE_VERB.is_match(rest) && object.ends_with('s') && !object.ends_with("ss"));
     let aimed = !strong && !of_a_kind && DEFINITE.is_match(after_verb);
+    // "bump terraform to 1.10.3 there and re-plan staging": one piece of work after another.
+    if !scoped && THEN_WORK.is_match(after_verb) {
+        return false;
+    }
     scoped || (MANNER.is_match(after_verb) && !aimed) || (short && strong)
 }
+
+/// A second piece of work joined to the first: "… and re-plan staging", "…, then open a PR".
+static THEN_WORK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:\band|,)\s+(?:then\s+)?(?:re-?(?:plan|run|deploy|apply|build|test|start|generate)|fix|add|open|push|commit|merge|deploy|restart|rerun|apply|plan|ship|send|tell|show|update|remove|delete|rename|move|check|run|test|build|release|tag)\b\s+(?:it|that|them|this|the|a|an|my|our|\w+)",
+    )
+});
 
 /// Splits text into trimmed sentences at line breaks and at `.`, `!`, `?` followed by a space.
 /// Fenced code and quoted lines (`> …`) are left out: they are pasted, not said.
@@ -1756,10 +1879,13 @@ pub fn sentences(text: &str) -> Vec<String> {
             if c == '`' {
                 in_code = !in_code;
             }
+            // A mark closed by a bracket or quote ends the sentence too: "(… nobody noticed.) When".
+            let closed = matches!(c, ')' | '"' | '”' | '\'')
+                && current[..current.len() - c.len_utf8()].ends_with(['.', '!', '?'])
+                && ends_sentence(&current[..current.len() - c.len_utf8()]);
             if !in_code
-                && matches!(c, '.' | '!' | '?')
+                && (matches!(c, '.' | '!' | '?') && ends_sentence(&current) || closed)
                 && chars.peek().is_none_or(|n| n.is_whitespace())
-                && ends_sentence(&current)
             {
                 push_sentence(&mut out, &current);
                 current.clear();
@@ -2010,6 +2136,11 @@ pub(crate) struct Claim {
     adds: bool,
     /// Ports it is about, when it speaks of the port generically ("the port is 5173 now").
     port_words: bool,
+    /// A kind of tool it says another tool took over ("the container setup …, everything runs on
+    /// podman now": `container`), with the tools of that kind it keeps: the others of the kind
+    /// are replaced.
+    replaced_kind: BTreeSet<String>,
+    kind_kept: BTreeSet<String>,
 }
 
 /// Words saying one thing took another's place.
@@ -2138,6 +2269,8 @@ pub(crate) fn claim(text: &str) -> Claim {
         corrects,
         adds,
         port_words,
+        replaced_kind: BTreeSet::new(),
+        kind_kept: BTreeSet::new(),
     }
 }
 
@@ -2466,6 +2599,9 @@ impl Claim {
         let tokens = split_tokens(command);
         let invocations: Vec<shell::Invocation> =
             shell::simple_commands(command).iter().filter_map(|w| shell::invocation(w)).collect();
+        if invocations.iter().any(|i| self.of_replaced_kind(&i.program)) {
+            return true;
+        }
         self.replaced.iter().any(|value| {
             let value_tokens = split_tokens(value);
             let lower = value.to_lowercase();
@@ -2485,9 +2621,33 @@ impl Claim {
         })
     }
 
-    /// Whether the statement names `tool` (a program) as replaced ("use pnpm, not npm").
+    /// Whether the statement names `tool` (a program) as replaced ("use pnpm, not npm"), or as
+    /// one of a kind another tool took over.
     pub(crate) fn rules_out_tool(&self, tool: &str) -> bool {
-        self.replaced.iter().any(|value| value.eq_ignore_ascii_case(tool))
+        self.replaced.iter().any(|value| value.eq_ignore_ascii_case(tool)) || self.of_replaced_kind(tool)
+    }
+
+    /// Rules out every tool of a kind but those it keeps: the tools of the kind `topics` name,
+    /// when a tool it names is of that kind ("the container setup from last time, throw that
+    /// out: everything runs on podman now").
+    pub(crate) fn replace_kind(&mut self, topics: &BTreeSet<String>, named: &[&str]) {
+        let kinds: BTreeSet<String> = named
+            .iter()
+            .flat_map(|tool| concept_words(tool))
+            .filter(|topic| topics.contains(topic))
+            .collect();
+        if !kinds.is_empty() {
+            self.kind_kept.extend(named.iter().map(|tool| tool.to_lowercase()));
+            self.replaced_kind.extend(kinds);
+        }
+    }
+
+    fn of_replaced_kind(&self, tool: &str) -> bool {
+        let tool = tool.to_lowercase();
+        !self.replaced_kind.is_empty()
+            && !self.kind_kept.contains(&tool)
+            && search::tools(&tool).contains(&tool.as_str())
+            && !concept_words(&tool).is_disjoint(&self.replaced_kind)
     }
 }
 

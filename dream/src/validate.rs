@@ -45,6 +45,9 @@ pub(crate) struct Context<'a> {
     pub(crate) events: &'a [StoredEvent],
     pub(crate) allowed_scopes: &'a [Scope],
     pub(crate) notes: &'a BTreeMap<(Scope, NotePath), Note>,
+    /// Notes of other projects an operation may only take items out of, or delete
+    /// ([`crate::DreamRequest::elsewhere`]).
+    pub(crate) elsewhere: &'a BTreeMap<(Scope, NotePath), Note>,
     pub(crate) known_sources: &'a BTreeSet<String>,
     pub(crate) generator: &'a str,
     /// Whose memory the run writes ([`crate::DreamOptions::owner`]).
@@ -107,6 +110,48 @@ fn content_changed(change: &ValidChange) -> bool {
     }
 }
 
+/// An operation on a note of another project, if it is on one: valid when it deletes the note,
+/// or rewrites it with some of its lines and nothing else.
+fn taken_from_elsewhere(
+    operation: &NoteOperation,
+    scope: &Scope,
+    context: &Context<'_>,
+) -> Option<Result<ValidChange, Vec<String>>> {
+    let path = NotePath::new(operation.path.trim()).ok()?;
+    let before = context.elsewhere.get(&(scope.clone(), path.clone()))?;
+    if let Some(unknown) = operation.sources.iter().find(|id| !context.known_sources.contains(*id)) {
+        return Some(Err(vec![format!("unknown source event id: {unknown}")]));
+    }
+    let after = match operation.action {
+        Action::Delete => None,
+        Action::Update => {
+            let body = operation.body.as_deref().unwrap_or_default();
+            let lines: BTreeSet<&str> = before.body.lines().map(str::trim_end).collect();
+            if !body.lines().map(str::trim_end).all(|line| lines.contains(line)) {
+                return Some(Err(vec![format!(
+                    "notes of scope `{scope}` may only lose lines in this chunk; it adds to them"
+                )]));
+            }
+            let mut note = before.clone();
+            note.body = format!("{}\n", body.trim_end());
+            note.meta.updated = context.now;
+            note.meta.sources = merge_sources(&before.meta.sources, &operation.sources);
+            Some(note)
+        }
+        Action::Create => {
+            return Some(Err(vec![format!("scope `{scope}` is not allowed here; nothing is created there")]));
+        }
+    };
+    Some(Ok(ValidChange {
+        action: operation.action,
+        scope: scope.clone(),
+        path,
+        before: Some(before.clone()),
+        after,
+        reason: operation.reason.clone(),
+    }))
+}
+
 fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<ValidChange, Vec<String>> {
     let mut problems = Vec::new();
     let scope: Scope = match operation.scope.parse() {
@@ -114,6 +159,9 @@ fn validate_one(operation: &NoteOperation, context: &Context<'_>) -> Result<Vali
         Err(e) => return Err(vec![e.to_string()]),
     };
     if !context.allowed_scopes.contains(&scope) {
+        if let Some(change) = taken_from_elsewhere(operation, &scope, context) {
+            return change;
+        }
         let allowed: Vec<String> = context.allowed_scopes.iter().map(ToString::to_string).collect();
         return Err(vec![format!("scope `{scope}` is not allowed here; use one of {}", allowed.join(", "))]);
     }

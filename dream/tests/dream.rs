@@ -41,5 +41,7 @@ mod work;
 #[path = "dream/llm_rules.rs"]
 mod llm_rules;
 
+#[path = "dream/everywhere.rs"]
+mod everywhere;
 #[path = "dream/fixes.rs"]
 mod fixes;

@@ -25,6 +25,22 @@ pub(crate) struct Spec {
     pub(crate) ages: bool,
 }
 
+impl Spec {
+    /// The spec a note already has: its frontmatter, and the text above its items.
+    pub(crate) fn of(note: &Note) -> Self {
+        let intro: Vec<&str> = note.body.lines().take_while(|line| !line.starts_with("- ")).collect();
+        Self {
+            title: note.meta.title.clone(),
+            description: note.meta.description.clone().unwrap_or_default(),
+            kind: note.meta.kind,
+            tags: note.meta.tags.clone(),
+            intro: intro.join("\n").trim().to_owned(),
+            // Errors and fixes keep until what they depend on is ruled out.
+            ages: note.meta.kind != NoteKind::Procedure,
+        }
+    }
+}
+
 /// One note being rewritten.
 #[derive(Debug)]
 pub(crate) struct Page {
@@ -146,9 +162,14 @@ impl<'a> Book<'a> {
         Self { request, pages: BTreeMap::new() }
     }
 
-    /// The current note at a scope and path, if there is one.
+    /// The current note at a scope and path, if there is one: of the request's scopes, or one of
+    /// another project's that records what the agent did there.
     pub(crate) fn note(&self, scope: &Scope, path: &str) -> Option<&'a Note> {
-        self.request.notes.iter().find(|n| n.meta.scope == *scope && n.path.as_str() == path)
+        self.request
+            .notes
+            .iter()
+            .chain(&self.request.elsewhere)
+            .find(|n| n.meta.scope == *scope && n.path.as_str() == path)
     }
 
     /// The current notes of a scope under a folder.
@@ -157,6 +178,7 @@ impl<'a> Book<'a> {
         self.request
             .notes
             .iter()
+            .chain(&self.request.elsewhere)
             .filter(|n| n.meta.scope == *scope && n.path.as_str().starts_with(&prefix))
             .collect()
     }
@@ -267,7 +289,7 @@ impl<'a> Book<'a> {
 /// chose.
 fn is_legacy(note: &Note) -> bool {
     note.meta.scope == Scope::User
-        && note.meta.generator == "deterministic"
+        && note.meta.generator == crate::deterministic::GENERATOR
         && note.path.as_str().starts_with("tools/")
         && note.body.starts_with("Flags the user passes to")
 }

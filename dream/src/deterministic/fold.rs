@@ -8,7 +8,7 @@ use crate::DreamRequest;
 use crate::deterministic::book::{Book, Page, Spec};
 use crate::deterministic::fixes::{self, Fixes};
 use crate::evidence::{self, FileAction, Outcome};
-use crate::statements::{self, Claim, Reach, Reference, Statement};
+use crate::statements::{self, Claim, Reach, Reference, Statement, Why, filed};
 use memory_core::shell::{self, Invocation};
 
 /// Programs whose runs are file and version-control chores, not how a project is built or checked.
@@ -153,6 +153,14 @@ impl Fold<'_> {
             claim.rule_out(
                 retired.iter().flat_map(|text| statements::replaced_tools(reference, text, &statement.text)),
             );
+            // The tools of the kind the pointer names that the agent ran, when the correction
+            // names a new one of that kind: the new ones are those the agent never ran here.
+            let ran = self.commands_ran();
+            let named: Vec<&str> = memory_core::search::tools(&statement.text)
+                .into_iter()
+                .filter(|tool| !ran.iter().any(|command| memory_core::search::tools(command).contains(tool)))
+                .collect();
+            claim.replace_kind(&reference.words, &named);
         }
         if !statement.retracts_only {
             let page = self.said_page(reach, true)?;
@@ -162,8 +170,23 @@ impl Fold<'_> {
                 superseded.iter().flat_map(|text| statements::shaped_values(text, &statement.text)),
             );
         }
-        self.retire_ruled_out(reach, stored, &claim);
+        // What the user says holds everywhere, or of themselves, or a correction of what they
+        // said so, reaches every project.
+        let everywhere = reach == Reach::General
+            && (statement.reference.is_some()
+                || filed(&statement.text)
+                    .is_some_and(|(_, why)| matches!(why, Why::SaysEverywhere | Why::AboutTheUser)));
+        self.retire_ruled_out(reach, everywhere, stored, &claim);
         took_back
+    }
+
+    /// The commands the agent ran in this chunk's project, as its note holds them.
+    fn commands_ran(&mut self) -> Vec<String> {
+        let Some(project) = self.project.clone() else { return Vec::new() };
+        self.book
+            .existing(&project.scope, &commands_path(&project), || commands_spec(&project))
+            .map(|page| page.texts())
+            .unwrap_or_default()
     }
 
     /// Retires the items a correction by reference points at: of the project's conventions and
@@ -182,9 +205,14 @@ impl Fold<'_> {
         // site, not the one about doc comments, when the correction speaks of the site).
         let said = statements::topic_words(correction);
         let score = |text: &str| {
-            let pointed = statements::affinity(reference, text)
-                + 2 * usize::from(statements::same_shape_other_value(correction, text));
-            if pointed == 0 {
+            let shaped = statements::same_shape_other_value(correction, text);
+            let pointed = statements::affinity(reference, text) + 2 * usize::from(shaped);
+            // A line that speaks of less than half of what the pointer names is not what it
+            // points at ("where the integration tests get their database" is no line about
+            // dependencies that shares one word with it).
+            let (words, topics) = (statements::topic_words(text), statements::concept_words(text));
+            let met = reference.words.iter().filter(|w| words.contains(*w) || topics.contains(*w)).count();
+            if pointed == 0 || (!shaped && met * 2 < reference.words.len()) {
                 return 0;
             }
             pointed * 16 + said.intersection(&statements::topic_words(text)).count().min(15)
@@ -274,38 +302,25 @@ impl Fold<'_> {
     /// statements': in the project, the commands that depend on it, the errors and fixes and the
     /// tool flags that name it, and the notes of a tool it replaces; for a statement that holds
     /// everywhere, the user's tool flags that name it too.
-    fn retire_ruled_out(&mut self, reach: Reach, stored: &StoredEvent, claim: &Claim) {
+    /// `everywhere` when the statement holds in every project: what it rules out leaves the notes
+    /// of the user's other projects too.
+    fn retire_ruled_out(&mut self, reach: Reach, everywhere: bool, stored: &StoredEvent, claim: &Claim) {
         if let Some(project) = self.project.clone() {
-            if let Some(page) =
-                self.book.existing(&project.scope, &commands_path(&project), || commands_spec(&project))
-            {
-                page.retire(stored, |item| claim.retires_command(item.text.trim_matches('`')));
-            }
-            if let Some(page) =
-                self.book.existing(&project.scope, &errors_path(&project), || errors_spec(&project))
-            {
-                // A fix goes when what made it pass is ruled out; the command that failed may name
-                // the old value without the fix depending on it.
-                page.retire(stored, |item| names_ruled_out(claim, fixes::how_it_passed(&item.text)));
-                // Such a fix still holds: its failing command loses the setting that names the old
-                // value (`CXX=g++-12 cmake --preset dev` → `cmake --preset dev`).
-                page.rewrite(stored, |item| failed_without(claim, &item.text));
-            }
-            let folder = format!("{}/tools", project.folder);
-            for path in self.paths_under(&project.scope, &folder) {
-                let tool = path[folder.len() + 1..].split('/').next().unwrap_or_default().to_owned();
-                let label = self.tool_label(&project.scope, &path, &tool);
-                let Some(page) =
-                    self.book.existing(&project.scope, &path, || flags_spec(Some(&project), &tool, &label))
-                else {
-                    continue;
-                };
-                if claim.rules_out_tool(&tool) {
-                    page.remove();
-                    page.cite(stored);
-                } else {
-                    page.retire(stored, |item| names_ruled_out(claim, &item.text));
-                }
+            self.retire_in_project(&project, stored, claim);
+        }
+        if everywhere {
+            let others: BTreeSet<(Scope, String)> = self
+                .request
+                .elsewhere
+                .iter()
+                .filter_map(|note| {
+                    let folder = note.path.as_str().split('/').take(2).collect::<Vec<_>>().join("/");
+                    (note.path.below_project_folder().is_some()).then(|| (note.meta.scope.clone(), folder))
+                })
+                .collect();
+            for (scope, folder) in others {
+                let name = folder.trim_start_matches("project/").to_owned();
+                self.retire_in_project(&Project { name, scope, folder }, stored, claim);
             }
         }
         if reach == Reach::General {
@@ -315,8 +330,65 @@ impl Fold<'_> {
                 if let Some(page) =
                     self.book.existing(&Scope::User, &path, || flags_spec(None, &tool, &label))
                 {
-                    page.retire(stored, |item| names_ruled_out(claim, &item.text));
+                    if claim.rules_out_tool(&tool) {
+                        page.remove();
+                        page.cite(stored);
+                    } else {
+                        page.retire(stored, |item| names_ruled_out(claim, &item.text));
+                    }
                 }
+            }
+        }
+    }
+
+    /// Retires what `claim` rules out from a project's notes of what the agent did: the commands
+    /// that depend on it, the errors and fixes and the tool flags that name it, the notes of a
+    /// tool it replaces, and files under a folder named after such a tool (`cypress/e2e/…`).
+    fn retire_in_project(&mut self, project: &Project, stored: &StoredEvent, claim: &Claim) {
+        let spec_of = |book: &Book<'_>, path: &str, spec: fn(&Project) -> Spec| {
+            book.note(&project.scope, path).map_or_else(|| spec(project), Spec::of)
+        };
+        let path = commands_path(project);
+        let spec = spec_of(&self.book, &path, commands_spec);
+        if let Some(page) = self.book.existing(&project.scope, &path, || spec) {
+            page.retire(stored, |item| claim.retires_command(item.text.trim_matches('`')));
+        }
+        let path = errors_path(project);
+        let spec = spec_of(&self.book, &path, errors_spec);
+        if let Some(page) = self.book.existing(&project.scope, &path, || spec) {
+            // A fix goes when what made it pass is ruled out; the command that failed may name
+            // the old value without the fix depending on it.
+            page.retire(stored, |item| names_ruled_out(claim, fixes::how_it_passed(&item.text)));
+            // Such a fix still holds: its failing command loses the setting that names the old
+            // value (`CXX=g++-12 cmake --preset dev` → `cmake --preset dev`).
+            page.rewrite(stored, |item| failed_without(claim, &item.text));
+        }
+        let path = hot_files_path(project);
+        let spec = spec_of(&self.book, &path, hot_files_spec);
+        if let Some(page) = self.book.existing(&project.scope, &path, || spec) {
+            page.retire(stored, |item| {
+                item.text.split('`').nth(1).is_some_and(|file| {
+                    let folders: Vec<&str> = file.split('/').collect();
+                    folders[..folders.len().saturating_sub(1)].iter().any(|f| claim.rules_out_tool(f))
+                })
+            });
+        }
+        let folder = format!("{}/tools", project.folder);
+        for path in self.paths_under(&project.scope, &folder) {
+            let tool = path[folder.len() + 1..].split('/').next().unwrap_or_default().to_owned();
+            let label = self.tool_label(&project.scope, &path, &tool);
+            let spec = self
+                .book
+                .note(&project.scope, &path)
+                .map_or_else(|| flags_spec(Some(project), &tool, &label), Spec::of);
+            let Some(page) = self.book.existing(&project.scope, &path, || spec) else {
+                continue;
+            };
+            if claim.rules_out_tool(&tool) {
+                page.remove();
+                page.cite(stored);
+            } else {
+                page.retire(stored, |item| names_ruled_out(claim, &item.text));
             }
         }
     }
@@ -494,6 +566,14 @@ impl Fold<'_> {
     }
 }
 
+/// Whether a note records what the agent did in its project: the commands, errors and fixes,
+/// hot files and tool flags the distiller writes from activity.
+pub(crate) fn records_activity(path: &memory_core::NotePath) -> bool {
+    path.below_project_folder().is_some_and(|inner| {
+        matches!(inner, "commands.md" | "errors.md" | "hot-files.md") || inner.starts_with("tools/")
+    })
+}
+
 /// Whether an item of errors and fixes or of tool flags names what a statement rules out, in one
 /// of its code spans (`CXX=g++-12`, `--runner jest`), or in its words when it has none.
 fn names_ruled_out(claim: &Claim, text: &str) -> bool {
@@ -521,7 +601,8 @@ fn is_chore(invocation: &Invocation) -> bool {
 }
 
 fn is_legacy_flags(note: &memory_core::Note) -> bool {
-    note.meta.generator == "deterministic" && note.body.starts_with("Flags the user passes to")
+    note.meta.generator == crate::deterministic::GENERATOR
+        && note.body.starts_with("Flags the user passes to")
 }
 
 /// A command with long quoted arguments shortened (`git commit -m "…"`), so runs that differ only

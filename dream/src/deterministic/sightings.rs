@@ -62,6 +62,7 @@ pub fn sightings(events: &[StoredEvent], now: DateTime<Utc>) -> Sightings {
             events_text: String::new(),
             notes: Vec::new(),
             tools_elsewhere: BTreeSet::new(),
+            elsewhere: Vec::new(),
             schema: serde_json::Value::Null,
             previous_errors: Vec::new(),
             limits: Limits::default(),

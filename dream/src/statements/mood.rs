@@ -154,7 +154,9 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
           |(?:we|i|they)\ used\ to|used\ to\ be|in\ the\ old\ days|once\ upon\ a\ time|at\ the\ time
           |in\ (?:19|20)\d\d\ (?:we|i|they)|when\ i\ (?:started|joined|first\ started)(?:\ here|\ at|\ on)?
           |in\ the\ (?:old|previous|original|former)\ (?:codebase|code|system|repo|app|version|stack|setup|monolith|days)
-          |(?:we|i|they)\ (?:always|never|usually|often)\ (?:had|did|went|wrote|ran|made|got|kept|knew|thought|understood|saw|\w+ed))\b
+          |(?:we|i|they)\ (?:always|never|usually|often)\ (?:had|did|went|wrote|ran|made|got|kept|knew|thought|understood|saw|\w+ed)
+          |for\ (?:its|their|our|my|the|his|her)\ first\ (?:\w+\ )?(?:years?|months?|weeks?|days?|releases?)
+          |(?:nobody|no\ one|everyone|everybody|somebody|someone)\ (?:ever\ )?(?:noticed|knew|cared|realized|realised|complained))\b
     ")
 });
 /// What turns a story about the past into a correction ("we used to use yarn, now it's pnpm").
@@ -168,7 +170,8 @@ static JOKE: LazyLock<Regex> = LazyLock::new(|| {
         \b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|just\ kidding|kidding|joking|love\ that\ for\ me
           |what\ could\ (?:possibly\ )?go\ wrong|(?:i'm\ |half\ |so\ )?tempted\ to|i\ wish|in\ my\ dreams|yeah\ right
           |because\ why\ not|what\ a\ time\ to\ be\ alive|(?:running|inside|standing|old)\ joke|(?:it's|as)\ a\ joke
-          |half[-\ ](?:joking|serious)|not\ (?:even\ )?serious(?:ly)?)\b
+          |half[-\ ](?:joking|serious)|not\ (?:even\ )?serious(?:ly)?|funnily\ enough|ironically)\b
+      | ^\(?funny,
       | (?:^|\s)/s\b
       | [\u{1F602}\u{1F923}\u{1F605}\u{1F643}\u{1F480}\u{1F644}]
     ")

@@ -587,15 +587,21 @@ pub(crate) fn concept_words(text: &str) -> BTreeSet<String> {
 
 /// The tools an item a correction by reference retired names that the correction replaces: of the
 /// topic it points at ("the linter" and `rubocop`), or of the kind of a tool the correction names
-/// (`cypress` when it names playwright), and not named again by the correction. The commands and
-/// tool notes that name them go with the item.
+/// (`cypress` when it names playwright), and not named again by the correction unless the
+/// correction names a new tool of its kind beside it ("docker desktop licences got pulled, so
+/// everything runs on podman now"). The commands and tool notes that name them go with the item.
 pub(crate) fn replaced_tools(reference: &Reference, retired: &str, correction: &str) -> Vec<String> {
     let named_again = search::tools(correction);
+    let old = search::tools(retired);
     let mut topics = concept_words(correction);
     topics.extend(reference.words.iter().cloned());
-    search::tools(retired)
-        .into_iter()
-        .filter(|tool| !named_again.contains(tool))
+    let succeeded = |tool: &str| {
+        let kind = concept_words(tool);
+        named_again.iter().any(|new| !old.contains(new) && !concept_words(new).is_disjoint(&kind))
+    };
+    old.iter()
+        .copied()
+        .filter(|tool| !named_again.contains(tool) || succeeded(tool))
         .filter(|tool| !concept_words(tool).is_disjoint(&topics))
         .map(str::to_owned)
         .collect()
@@ -658,7 +664,10 @@ pub(crate) fn shaped_values(retired: &str, correction: &str) -> Vec<String> {
 /// Whether an item holds a value of the same shape as one the correction gives, but another
 /// value: "europe-west1" when the correction says "europe-west3".
 pub(crate) fn same_shape_other_value(correction: &str, item: &str) -> bool {
-    let new = shapes(correction);
+    // A word joined to one other ("company-wide", "courier-api") is too common a shape to tell
+    // one value from another.
+    let new: BTreeSet<(String, String)> =
+        shapes(correction).into_iter().filter(|(s, _)| s != "a-a").collect();
     let old = shapes(item);
     old.iter().any(|(shape, value)| {
         new.iter().any(|(s, v)| s == shape && v != value) && !new.iter().any(|(_, v)| v == value)

@@ -465,6 +465,8 @@ fn where_a_statement_is_filed_comes_with_why() {
     }
 }
 
+mod announced;
+mod at_work;
 mod by_reference;
 mod everyday;
 mod in_passing;

@@ -153,6 +153,7 @@ async fn the_official_api_gets_the_plain_schema_and_a_local_server_the_bounded_o
             body: "Small commits.\n".to_owned(),
         }],
         tools_elsewhere: Default::default(),
+        elsewhere: Vec::new(),
         schema: dream::operations_schema(),
         previous_errors: Vec::new(),
         limits: Limits { max_body_bytes: 300, ..Limits::default() },

@@ -1,0 +1,122 @@
+//! What a user says of themselves or of every project, and their corrections of it, reach the
+//! notes of what the agent did in every project; a project's own rule stays in its project.
+
+use memory_core::{MemoryStore, Scope};
+
+use crate::support::{Story, body, dream_once, dump, store_with};
+
+fn project(id: &str) -> Scope {
+    Scope::Project(id.to_owned())
+}
+
+/// Two projects where the agent ran commands with a value the user corrects later in a third
+/// session of one of them: the correction, its sentence, the value.
+async fn corrected_in_one_project(correction: &str, old: &str) -> String {
+    let mut story = Story::new();
+    story
+        .session("claude", "a-1", Some("courier"), "/home/alice/src/courier")
+        .prompt("I want PRs opened as drafts, always, and assign them to me, I'm rafa-ib on github.")
+        .bash_ok("gh pr create --draft --assignee rafa-ib --title 'Zone capacity' --body 'adds the endpoint'")
+        .bash_ok("docker compose up -d postgres")
+        .bash_ok("go test ./...")
+        .stop()
+        .session("codex", "b-1", Some("pantry"), "/home/alice/src/pantry")
+        .prompt("add the nightly cart sweep job")
+        .bash_ok("gh pr create --draft --assignee rafa-ib --title 'Cart sweep' --body 'nightly job'")
+        .bash_ok("docker compose up -d redis")
+        .bash_ok("bundle exec rspec")
+        .stop();
+    let first = story.events().len();
+    story
+        .days_later(5)
+        .session("cursor", "b-2", Some("pantry"), "/home/alice/src/pantry")
+        .prompt(correction)
+        .stop();
+    let events = story.events();
+    let store = store_with(&events[..first]).await;
+    dream_once(&store).await;
+    store.append(&events[first..]).await.unwrap();
+    dream_once(&store).await;
+    let notes = dump(&store).await;
+    for (scope, path) in [
+        (project("courier"), "project/courier/commands.md"),
+        (project("pantry"), "project/pantry/commands.md"),
+    ] {
+        let commands = body(&store, &scope, path).await.unwrap_or_default();
+        assert!(!commands.contains(old), "{correction:?}: {old:?} leaves {path}:\n{notes}");
+    }
+    notes
+}
+
+#[tokio::test]
+async fn a_correction_of_the_user_reaches_the_commands_of_every_project() {
+    for (correction, old) in [
+        (
+            "ignore what I told you about my github handle, the old one went away with the SSO migration, it's ribanez now.",
+            "rafa-ib",
+        ),
+        ("my github username changed, I'm ribanez now, not rafa-ib.", "rafa-ib"),
+        (
+            "the container setup from last time, throw that out: docker desktop licences got pulled, so everything runs on podman now.",
+            "docker",
+        ),
+        (
+            "scrap that thing I said about how to open PRs. from now on they go up ready for review straight away.",
+            "--draft",
+        ),
+    ] {
+        let notes = corrected_in_one_project(correction, old).await;
+        // What does not depend on the old value stays.
+        assert!(notes.contains("`go test ./...`") && notes.contains("`bundle exec rspec`"), "{notes}");
+    }
+}
+
+#[tokio::test]
+async fn a_project_rule_leaves_other_projects_commands_alone() {
+    let mut story = Story::new();
+    story
+        .session("claude", "a-1", Some("courier"), "/home/alice/src/courier")
+        .bash_ok("npm install")
+        .bash_ok("npm test")
+        .stop()
+        .session("codex", "b-1", Some("pantry"), "/home/alice/src/pantry")
+        .bash_ok("npm install")
+        .stop()
+        .days_later(1)
+        .session("codex", "b-2", Some("pantry"), "/home/alice/src/pantry")
+        .prompt("in this repo we use pnpm, not npm.")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let courier = body(&store, &project("courier"), "project/courier/commands.md").await.unwrap_or_default();
+    assert!(courier.contains("`npm test`"), "another project keeps its own tool:\n{courier}");
+    let pantry = body(&store, &project("pantry"), "project/pantry/commands.md").await.unwrap_or_default();
+    assert!(!pantry.contains("npm install"), "{pantry}");
+}
+
+#[tokio::test]
+async fn files_under_a_replaced_tools_folder_leave_the_hot_files() {
+    for correction in [
+        "the old e2e tool is history, we ditched it last sprint. e2e is Playwright now.",
+        "we moved off Cypress, Playwright runs the e2e tests now.",
+        "forget the e2e setup I described before, it's playwright now.",
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "w-1", Some("storefront"), "/home/alice/src/storefront")
+            .prompt("our e2e tests are Cypress, specs in apps/web/cypress/e2e.")
+            .edit("apps/web/cypress/e2e/cart-drawer.cy.ts")
+            .edit("apps/web/components/CartDrawer.tsx")
+            .stop()
+            .days_later(3)
+            .session("cursor", "w-2", Some("storefront"), "/home/alice/src/storefront")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let hot =
+            body(&store, &project("storefront"), "project/storefront/hot-files.md").await.unwrap_or_default();
+        assert!(!hot.contains("cypress/"), "{correction:?}:\n{hot}");
+        assert!(hot.contains("CartDrawer.tsx"), "{correction:?}:\n{hot}");
+    }
+}
