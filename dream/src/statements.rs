@@ -180,7 +180,7 @@ const NOT_TEAM_HABITS: &[&str] = &[
 fn team_habit(rest: &str) -> bool {
     TEAM_HABIT.captures(rest).is_some_and(|c| {
         let verb = &c["verb"];
-        !NOT_TEAM_HABITS.contains(&verb) && !verb.ends_with("ed") && !TROUBLE.is_match(rest)
+        !NOT_TEAM_HABITS.contains(&verb) && !verb.ends_with("ed") && !trouble(rest)
     })
 }
 static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
@@ -215,7 +215,7 @@ static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// starts at the first verb of an instruction.
 static CONDITION_BARE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        ^(?:when|whenever|every\ time|each\ time|any\ time|anytime)\ (?:you|we|i)\ \w+\ (?:[\w'-]+\ ){0,6}?
+        ^(?:(?:when|whenever|every\ time|each\ time|any\ time|anytime)\ (?:you|we|i)\ \w+\ (?:[\w'-]+\ ){0,6}?|for\ \w+ing\ (?:[\w'-]+\ ){0,3}?)
         (?P<rule>give|write|use|put|add|run|tell|ask|show|keep|make|call|name|prefix|format|include|leave|mark
           |label|check|prefer|avoid|don't|do\ not|never|always|start|end|link|mention|say|list|sort|wrap|cite|stick)\b
     ")
@@ -380,7 +380,7 @@ fn policy(rest: &str) -> bool {
                 Some("things" | "stuff" | "people" | "folks" | "guys" | "eyes" | "nerves" | "hands")
             )
             && !SPECIFIC.is_match(first_clause)
-            && !TROUBLE.is_match(rest)
+            && !trouble(rest)
     })
 }
 
@@ -548,7 +548,7 @@ fn you_rule(rest: &str) -> bool {
             matches!(verb, "be" | "see" | "believe" | "imagine" | "know" | "tell" | "guess" | "feel");
         !thinking
             && !SPECIFIC.is_match(first_clause)
-            && !TROUBLE.is_match(rest)
+            && !trouble(rest)
             && (c.name("prohibition").is_some() || WHEN_IT_HOLDS.is_match(rest))
     })
 }
@@ -597,6 +597,18 @@ static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|broke|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?)\b",
     )
 });
+/// An issue as a ticket ("the linear issue id", "github issues", "issue numbers"), not trouble.
+static TICKET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:(?:github|gitlab|linear|jira|youtrack)\s+issues?|issues?\s+(?:ids?|numbers?|keys?|tracker|templates?|links?|titles?|labels?|refs?))\b",
+    )
+});
+
+/// Whether a text reports trouble ([`TROUBLE`]), an issue as a ticket aside.
+fn trouble(text: &str) -> bool {
+    TROUBLE.is_match(&TICKET.replace_all(text, "ticket"))
+}
+
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^(?:remember|keep in mind|note|bear in mind|never forget|(?:you can |you may |please )?assume)\b(?: that| to|:)?",
@@ -604,7 +616,7 @@ static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|(?:gets?|takes?|pulls?|loads?|reads?) (?:their|its|our|the) [\w-]+ (?:from|via|through|out of)|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|(?:starts?|begins?|ends?) with|references?|mentions?|carr(?:y|ies)|(?:gets?|takes?|pulls?|loads?|reads?) (?:their|its|our|the) [\w-]+ (?:from|via|through|out of)|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -849,7 +861,22 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     // turns to the work; `Some(true)` when the announcement speaks of the project.
     let mut announced: Option<bool> = None;
     for sentence in sentences(prompt) {
-        let (lead, said) = match CONTEXT_AHEAD.find(&sentence) {
+        // "that goes for every repo, not just this one": where the statement before holds.
+        if SCOPE_OF_THE_LAST.is_match(&normalize(&sentence))
+            && let Some(last) = out.last_mut()
+        {
+            let lower = normalize(&sentence);
+            if EVERYWHERE.is_match(&lower) || lower.contains("everywhere") {
+                last.reach = Reach::General;
+            } else if project_worded(&lower) {
+                last.reach = Reach::Project;
+            }
+            last.text = format!("{} {}", last.text, sentence.trim());
+            continue;
+        }
+        // "house style for sql here: …" announces rules of a topic, which the rules keep.
+        let topical = STYLE_AHEAD.find(&sentence).filter(|_| !CONTEXT_AHEAD.is_match(&sentence));
+        let (lead, said) = match CONTEXT_AHEAD.find(&sentence).or(topical) {
             Some(m) => (Some(m.as_str()), sentence[m.end()..].trim()),
             None => (None, sentence.as_str()),
         };
@@ -862,7 +889,14 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         let plain = statement(said);
         let mut found = match announced {
             Some(of_project) if plain.as_ref().is_none_or(|s| s.reference.is_none()) => {
-                announced_value(said, of_project).or(plain)
+                announced_value(said, of_project)
+                    .map(|mut found| {
+                        if let Some(topic) = topical {
+                            found.text = format!("{} {}", topic.as_str().trim(), found.text);
+                        }
+                        found
+                    })
+                    .or(plain)
             }
             _ => plain,
         }
@@ -896,6 +930,28 @@ static CONTEXT_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
     ")
 });
 
+/// A sentence saying where the one before holds: "that goes for every repo", "same in all my
+/// projects", "this applies here only".
+static SCOPE_OF_THE_LAST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:and\s+|oh\s+|btw,?\s+)?(?:(?:that|this|it|which)(?:'s|\s+is)?\s+(?:goes|applies|holds|counts|true|stands|is\s+true)\s+(?:for|to|in|across|everywhere|here|only)|(?:the\s+)?same\s+(?:goes\s+)?(?:for|in|across)\s)",
+    )
+});
+
+/// Rules of a topic announced ahead: "house style for sql here:", "sql style reminder:", "naming
+/// conventions in this repo:".
+static STYLE_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?ix)
+        ^(?:[^.:]*?(?:(?:so|and|but|also|btw|oh)|,)\s+)?
+        (?:[\w/-]+\s+){0,2}?
+        (?:house\s+|code\s+|coding\s+|our\s+)?(?:style|conventions?|rules?|guidelines?|naming)
+        (?:\s+reminder)?
+        (?:\s+(?:for|in|of|on)\s+[\w/-]+)?
+        (?:\s+(?:here|in\s+(?:this|the|our)\s+[\w-]+))?
+        \s*:\s+
+    ")
+});
+
 /// A sentence that turns to the work at hand ("now the task: …", "today's thing: …", "the ask:").
 static WORK_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -910,10 +966,7 @@ fn announced_value(sentence: &str, of_project: bool) -> Option<Statement> {
     // Once a sentence asks for work ("…, pls fix those too"), the context is over.
     // Trouble reported ("the build is broken on main") is no context to keep either.
     let lower = normalize(sentence);
-    if WORK_AHEAD.is_match(&lower)
-        || TROUBLE.is_match(&lower)
-        || without_tasks(sentence).trim() != sentence.trim()
-    {
+    if WORK_AHEAD.is_match(&lower) || trouble(&lower) || without_tasks(sentence).trim() != sentence.trim() {
         return None;
     }
     let mut found = new_value(sentence)?;
@@ -1344,16 +1397,15 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let rest = if led_by_project { PROJECT_LEAD.replace(&s, "").into_owned() } else { s.clone() };
     let rest = POLITE.replace(&rest, "").into_owned();
     let rest = rest.trim();
-    let condition = CONDITION_LEAD
-        .find(rest)
-        .map(|m| (m.as_str(), m.end()))
-        .or_else(|| {
-            CONDITION_BARE
-                .captures(rest)
-                .and_then(|c| c.name("rule"))
-                .map(|m| (&rest[..m.start()], m.start()))
-        })
-        .filter(|(text, _)| !CONDITION_SPECIFIC.is_match(text));
+    // The shorter reading wins: "for searching code use rg, not grep" has its rule at "use".
+    let lead = CONDITION_LEAD.find(rest).map(|m| (m.as_str(), m.end()));
+    let bare =
+        CONDITION_BARE.captures(rest).and_then(|c| c.name("rule")).map(|m| (&rest[..m.start()], m.start()));
+    let condition = match (lead, bare) {
+        (Some(lead), Some(bare)) => Some(if bare.1 < lead.1 { bare } else { lead }),
+        (lead, bare) => lead.or(bare),
+    }
+    .filter(|(text, _)| !CONDITION_SPECIFIC.is_match(text));
     let rest = match condition {
         Some((_, end)) => POLITE.replace(&rest[end..], "").into_owned(),
         None => rest.to_owned(),
@@ -1390,7 +1442,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let should = SHOULD.captures(rest).is_some_and(|c| {
         let subject = c.name("subject").map_or("", |m| m.as_str());
         subject.ends_with('s') && (!FACT_SUBJECT_EXCLUDED.is_match(subject) || !rest.starts_with("the "))
-    }) && !TROUBLE.is_match(rest)
+    }) && !trouble(rest)
         && !SPECIFIC.is_match(first_clause)
         // "every endpoint must validate its input": one of a kind stands for all of them.
         || EVERY_MODAL.is_match(rest);
@@ -1398,7 +1450,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let quantified = QUANTIFIED
         .captures(rest)
         .is_some_and(|c| !FACT_SUBJECT_EXCLUDED.is_match(&c["subject"]) && !c["subject"].starts_with("time"))
-        && !TROUBLE.is_match(rest);
+        && !trouble(rest);
     // "port is 9090 now", "build runs on CI": a noun that is also a verb of work, as a subject.
     let words: Vec<&str> = rest.split_whitespace().take(3).collect();
     let subject_verb = words.get(1).is_some_and(|w| {
@@ -1412,7 +1464,22 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
             && words.get(2).is_some_and(|w| {
                 matches!(
                     *w,
-                    "follow" | "use" | "go" | "live" | "run" | "need" | "require" | "stay" | "are" | "must"
+                    "follow"
+                        | "use"
+                        | "go"
+                        | "live"
+                        | "run"
+                        | "need"
+                        | "require"
+                        | "stay"
+                        | "are"
+                        | "must"
+                        | "start"
+                        | "begin"
+                        | "end"
+                        | "get"
+                        | "carry"
+                        | "reference"
                 )
             })
     );
@@ -1431,27 +1498,27 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let contrast = CONTRAST.is_match(&NO_IDIOM.replace_all(rest, "")) && !starts_with_task && !pronoun_start;
     let team = (TEAM_START.is_match(rest)
         && !TEAM_TASK.is_match(rest)
-        && !TROUBLE.is_match(rest)
+        && !trouble(rest)
         && rest.strip_prefix("our ").is_none_or(declarative))
         || team_habit(rest);
     let fact = is_fact(rest, corrected, announced || project_worded(&whole))
-        || (announced && ANNOUNCED_FACT.is_match(rest) && !TROUBLE.is_match(rest))
+        || (announced && ANNOUNCED_FACT.is_match(rest) && !trouble(rest))
         || passive_habit(rest);
-    let placed = PLACEMENT.is_match(rest) && !TROUBLE.is_match(rest) && !SPECIFIC.is_match(first_clause);
+    let placed = PLACEMENT.is_match(rest) && !trouble(rest) && !SPECIFIC.is_match(first_clause);
     let setup = PERSONAL_SETUP
         .captures(rest)
         .is_some_and(|c| !PASSING_STATES.contains(&c.name("what").map_or("", |m| m.as_str())))
-        && !TROUBLE.is_match(rest);
+        && !trouble(rest);
     let remembered = INTRODUCTION.is_match(rest)
         || REMEMBER.is_match(rest)
-        || (PERSONAL_FACT.is_match(rest) && !TROUBLE.is_match(rest));
-    let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
+        || (PERSONAL_FACT.is_match(rest) && !trouble(rest));
+    let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !trouble(rest);
     let convention = convention_imperative(rest, &whole);
     if starts_with_task && !habit {
         return None;
     }
     let style = ANSWER_STYLE.is_match(rest);
-    let led_everywhere = EVERYWHERE.is_match(&whole) && !TASK_VERB.is_match(rest) && !TROUBLE.is_match(rest);
+    let led_everywhere = EVERYWHERE.is_match(&whole) && !TASK_VERB.is_match(rest) && !trouble(rest);
     let durable = habit
         || style
         || led_everywhere
@@ -1472,7 +1539,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || style_choice(rest)
         || how
         || rule_of_a_kind
-        || (CHANGED_TO.is_match(rest) && !WORK_POSITION.is_match(rest) && !TROUBLE.is_match(rest))
+        || (CHANGED_TO.is_match(rest) && !WORK_POSITION.is_match(rest) && !trouble(rest))
         || remedy(rest)
         || (corrected && CORRECTION.is_match(rest) && !pronoun_start);
     if !durable {
@@ -1709,7 +1776,7 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
         && !AMISS.is_match(tail);
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
         && (!state || VALUE.is_match(tail))
-        && !TROUBLE.is_match(&OTHERWISE.replace(rest, ""))
+        && !trouble(&OTHERWISE.replace(rest, ""))
         && (VALUE.is_match(tail)
             || TOOLED.is_match(tail)
             || names_a_thing(subject, tail)
@@ -1794,7 +1861,7 @@ fn standing_condition(rest: &str) -> bool {
     });
     (procedure.is_some() || NEGATIVE_START.is_match(rest))
         && TRAILING_CONDITION.is_match(rest)
-        && !TROUBLE.is_match(rest)
+        && !trouble(rest)
 }
 
 /// Whether `rest` says, in the passive, how things of a kind are always done ("errors get
@@ -1814,7 +1881,7 @@ fn passive_habit(rest: &str) -> bool {
         habitual
             && !one_thing
             && !NOT_SUBJECTS.contains(&first)
-            && !TROUBLE.is_match(rest)
+            && !trouble(rest)
             && !SPECIFIC.is_match(rest.split([',', ';']).next().unwrap_or(rest))
     })
 }

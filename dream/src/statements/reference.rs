@@ -141,11 +141,12 @@ static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
         (?:(?:is|are|was|were)\s(?:now\s|totally\s|completely\s|kind\ of\s|a\ bit\s)?
         (?:outdated|out[\ -]of[\ -]date|dead|wrong|gone|stale|obsolete|deprecated|old\ news|history
           |no\ longer\ (?:true|valid|right|correct|accurate|a\ thing|needed|the\ case|used)
-          |not\ (?:true|right|valid|accurate|correct|used)\ any\ ?more|not\ a\ thing\ any\ ?more)
+          |not\ (?:true|right|valid|accurate|correct|used)\ any\ ?more|not\ a\ thing\ any\ ?more
+          |too\ (?:strict|loose|lax|long|short|tight|low|high|much|little|aggressive|conservative|big|small)|overkill|a\ bit\ much)
         |(?:no\ longer\ applies|no\ longer\ apply|doesn't\ apply\ any\ ?more|don't\ apply\ any\ ?more|does\ not\ apply\ any\ ?more)
         |(?:doesn't|does\ not|don't|do\ not)\ (?:hold|apply|exist|stand|count|work)(?:\ (?:to|for|in|on)\ [\w\ ]{1,25}?)?\ any\ ?more
         |no\ longer\ (?:holds?|applies|exists?|stands?|counts?)
-        |(?:got|has\ been|have\ been|was|were)\ (?:just\ |finally\ )?(?:replaced|dropped|removed|retired|ditched|ripped\ out|torn\ out|scrapped|archived|deprecated|decommissioned))
+        |(?:got|has\ been|have\ been|was|were)\ (?:just\ |finally\ )?(?:replaced|dropped|removed|retired|ditched|ripped\ out|torn\ out|scrapped|archived|deprecated|decommissioned|swapped(?:\ out)?|switched(?:\ out)?|changed|migrated|killed|sunset(?:ted)?))
         (?:\s*(?:[,.;:!—–-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|last|this|a\ while|weeks?|months?|yesterday)\b)
     ")
 });

@@ -62,3 +62,39 @@ fn context_about_the_user_is_theirs_and_questions_tasks_and_trouble_end_it() {
         assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
     }
 }
+
+#[test]
+fn rules_of_a_topic_announced_ahead_keep_their_topic() {
+    for (prompt, topic, rule) in [
+        (
+            "add the shipments query. house style for sql here: keywords in UPPERCASE, one clause per line.",
+            "sql",
+            "UPPERCASE",
+        ),
+        ("sql style reminder: lowercase keywords and leading commas in this repo.", "sql", "leading commas"),
+        ("naming conventions: components in PascalCase, hooks start with use.", "naming", "PascalCase"),
+        ("commit rules: subject under 72 chars, body wrapped at 80.", "commit", "72 chars"),
+    ] {
+        let got = kept(prompt);
+        assert!(got.iter().any(|(_, t)| t.contains(topic) && t.contains(rule)), "{prompt:?}: {got:?}");
+    }
+    assert!(kept("one more rule: fix the failing test first.").is_empty());
+}
+
+#[test]
+fn a_sentence_saying_where_the_last_one_holds_sets_its_place() {
+    for (prompt, reach) in [
+        (
+            "for searching code use rg, not grep -r, it respects gitignore. that goes for every repo, not just this one",
+            Reach::General,
+        ),
+        ("indent yaml with two spaces. same for all my projects.", Reach::General),
+        ("we squash merge PRs. that applies to this repo only.", Reach::Project),
+        ("keep functions under 40 lines. that holds everywhere, not only here.", Reach::General),
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, reach, "{prompt:?}: {got:?}");
+    }
+    assert!(kept("that goes without saying, fix it.").is_empty());
+}

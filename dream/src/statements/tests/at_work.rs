@@ -114,3 +114,26 @@ fn facts_with_an_aside_or_of_where_a_thing_gets_what_it_needs_are_kept() {
         assert_eq!(got[0].reach, Reach::Project, "{prompt:?}");
     }
 }
+
+#[test]
+fn a_rule_after_a_purpose_with_no_comma_is_kept() {
+    for prompt in [
+        "for searching code use rg, not grep -r.",
+        "for reviewing PRs use the checklist in docs/review.md.",
+        "for formatting sql run sqlfluff fix, never by hand.",
+    ] {
+        assert_eq!(kept(prompt).len(), 1, "{prompt:?}");
+    }
+}
+
+#[test]
+fn an_issue_as_a_ticket_is_no_trouble() {
+    for prompt in [
+        "commits start with the linear issue id, e.g. `WREN-231: add eta column`.",
+        "branch names start with the jira issue key, like `ABC-12-fix-login`.",
+        "PR titles reference the github issue number, e.g. `#412`.",
+    ] {
+        assert_eq!(kept(prompt).len(), 1, "{prompt:?}");
+    }
+    assert!(kept("the build has issues with the linker.").is_empty());
+}

@@ -159,3 +159,16 @@ fn what_a_requested_piece_of_work_must_do_is_the_tasks() {
     assert!(kept("fix the login bug, and please always run the linter before committing").is_some());
     assert!(kept("every endpoint must validate its input").is_some());
 }
+
+#[test]
+fn a_thing_swapped_out_or_a_value_judged_off_points_back_at_it() {
+    points_at(
+        "heads up, the background job backend got swapped last week: we're on Solid Queue now",
+        "background job backend",
+    );
+    points_at("the queue library got switched out, it's river now", "queue library");
+    points_at("our logging setup was migrated, everything goes through otel now", "logging setup");
+    points_at("the length cap I gave you was too strict, 72 chars is fine now", "length cap");
+    points_at("the retry limit I set was too low, make it 5", "retry limit");
+    points_at("that timeout was overkill, 10s is plenty", "timeout");
+}
