@@ -672,6 +672,13 @@ pub async fn for_prompt(
             },
         );
     }
+    // A question about computing in general shares a word with a note by chance: only a note with
+    // several of its words in one passage, and half of them, answers it.
+    let general = crate::in_general::asked_in_general(prompt) && asked_about > 2;
+    let answers_in_general = |c: &Candidate| c.best >= 2 && c.coverage >= HALF;
+    if general {
+        candidates.retain(|_, c| answers_in_general(c));
+    }
     let mut ranked: Vec<(String, f32)> = Vec::new();
     let mut by_meaning = false;
     if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search) {
@@ -705,6 +712,9 @@ pub async fn for_prompt(
                 });
                 entry.similarity = Some(hit.similarity);
                 entry.passage = Some(hit.passage);
+            }
+            if general {
+                candidates.retain(|_, c| answers_in_general(c));
             }
             let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
             // Each candidate's relevance, which admits it, and its order among the admitted.

@@ -52,6 +52,7 @@ pub mod forward;
 pub mod health;
 pub mod history;
 pub mod hook_log;
+pub mod in_general;
 pub mod inject;
 pub mod journal;
 pub mod ledger;
