@@ -24,7 +24,8 @@ mod reference;
 
 pub(crate) use mood::{NotLasting, secret};
 pub(crate) use reference::{
-    Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values, topic_words,
+    Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values,
+    split_by_reference, topic_words,
 };
 
 /// Longest statement kept, in characters.
@@ -588,7 +589,7 @@ static TEAM_START: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:we|we're|we are|we've|we have|we'd|our|ours)\b"));
 static TEAM_TASK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:we|we're|we are|we've|we'd) (?:need|needs|should|must|have to|'ll|will|can|could|might|got|had|did|tried|saw|found|broke|lost|were|was|just|still need|are going to|'re going to|gotta|want|wanna|would like|would love|hope|plan|intend|aim|(?:are )?(?:hoping|planning|trying|looking|aiming|thinking))\b|^we'd (?:like|love)\b",
+        r"^(?:we|we're|we are|we've|we'd) (?:need|needs|should|must|have to|'ll|will|can|could|might|got|had|did|tried|saw|found|broke|lost|were|was|just|still need|are going to|'re going to|gotta|want|wanna|would like|would love|hope|plan|intend|aim|(?:are )?(?:hoping|planning|trying|looking|aiming|thinking))\b|^we'd (?:like|love)\b|^(?:we're|we are) (?:adding|building|fixing|implementing|refactoring|rewriting|shipping|launching|introducing|working on|about to|in the middle of|starting on|wiring|debugging|chasing)\b",
     )
 });
 /// Signs that a sentence reports trouble rather than states how things are.
@@ -621,7 +622,7 @@ static FACT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the|a|an|our|my|your|their|its|his|her|some|every|each|all|it|this|that|there|here|he|she|they|i|you|which|what|who|one|everything|something|nothing|the \w+ test|tests?|bugs?|errors?|issues?|problems?|fix|change|diff|output|results?|function|method|class|line|value|variable|failure|crash|log|logs|code|file|page|button|query|request|response)$",
+        r"^(?:the|a|an|our|my|your|their|its|his|her|some|every|each|all|it|this|that|there|here|he|she|they|i|you|which|what|who|one|everything|something|nothing|the \w+ test|tests?|bugs?|errors?|issues?|problems?|fix|change|diff|output|results?|function|method|class|line|value|variable|failure|crash|log|logs|code|file|page|button|query|request|response|logic|implementation)$",
     )
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
@@ -846,6 +847,8 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
 pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
     let lower = normalize(LEAD_NOISE.replace(sentence.trim(), "").trim());
     mood::not_lasting(&lower)
+        // "the job backend I told you about a while ago is gone": when it was said is no story.
+        .filter(|why| *why != NotLasting::Past || reference::reference(&lower).is_none())
         .or_else(|| for_once(&lower).then_some(NotLasting::OneOff))
         .or_else(|| specifies_a_task(&lower).then_some(NotLasting::TaskRequirement))
 }
@@ -886,7 +889,17 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
                 continue;
             }
         }
-        let plain = statement(said);
+        // "it has to sit behind a flag; in courier-api flags come from Unleash": a clause after a
+        // semicolon stands on its own when what is before it is not kept, unless that asked for
+        // the work the clause says more of ("add --dry-run; in dry run it must never …").
+        let plain = statement(said).or_else(|| {
+            let (before, rest) = said.split_once("; ")?;
+            let before = normalize(LEAD_NOISE.replace(before, "").trim());
+            let before = SEQUENCE_LEAD.replace(&before, "");
+            (!asks_for_work(before.trim()) && !OPENS_A_REQUEST.is_match(before.trim()))
+                .then(|| statement(rest.trim()))
+                .flatten()
+        });
         let mut found = match announced {
             Some(of_project) if plain.as_ref().is_none_or(|s| s.reference.is_none()) => {
                 announced_value(said, of_project)
@@ -1744,7 +1757,9 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
         _ => "",
     };
     let copula = matches!(verb, "is" | "are" | "is still");
+    // "deployed with Kamal" says how, not how it is at the moment.
     let state = copula
+        && !TOOLED.is_match(tail.trim_start_matches("now "))
         && tail.trim_start_matches("now ").split_whitespace().next().is_some_and(|word| {
             STATES.contains(&word.trim_end_matches([',', '.', '!'])) && !ARTICLES.contains(&word)
         });

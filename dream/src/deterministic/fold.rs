@@ -143,7 +143,18 @@ impl Fold<'_> {
         {
             reach = home;
         }
-        if let Some(reference) = &statement.reference {
+        // "forget what I told you about the test database. we moved off that library, …": what
+        // the sentence before took back is what "that" points at; nothing else is retired.
+        let that_one = home.is_some()
+            && statement.reference.as_ref().is_some_and(|r| {
+                ["that ", "this ", "those ", "these ", "it "]
+                    .iter()
+                    .any(|d| r.said.trim_start().starts_with(d))
+            });
+        if that_one {
+            reach = home.unwrap_or(reach);
+        }
+        if let Some(reference) = statement.reference.as_ref().filter(|_| !that_one) {
             let speaker = statements::speaker(&statement.text);
             let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
             reach = speaker.or(home).unwrap_or(reach);
@@ -274,11 +285,19 @@ impl Fold<'_> {
                 continue;
             }
             if let Some(page) = self.said_page(reach, false) {
+                // A line that says other things besides keeps them ("background jobs run on
+                // Sidekiq, and we lint with RuboCop" loses only the linter when that is corrected).
+                page.rewrite(stored, |item| {
+                    texts
+                        .contains(&item.text.to_lowercase())
+                        .then(|| statements::split_by_reference(reference, &item.text).1)
+                        .flatten()
+                });
                 page.retire(stored, |item| texts.contains(&item.text.to_lowercase()));
             }
         }
         let home = hits.first().map(|(reach, _)| *reach);
-        (home, hits.into_iter().map(|(_, text)| text).collect())
+        (home, hits.into_iter().map(|(_, text)| statements::split_by_reference(reference, &text).0).collect())
     }
 
     /// The note statements of a reach are filed in: the project's conventions, or the profile;

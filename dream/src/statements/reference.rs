@@ -608,6 +608,45 @@ pub(crate) fn replaced_tools(reference: &Reference, retired: &str, correction: &
         .collect()
 }
 
+/// A line a correction retires, split into what the correction takes back and the clauses that
+/// speak of something else and state it on their own ("background jobs run on Sidekiq" of
+/// "background jobs run on Sidekiq, and we lint with RuboCop" when the linter is corrected),
+/// joined; `None` for the second when every clause goes.
+pub(crate) fn split_by_reference(reference: &Reference, line: &str) -> (String, Option<String>) {
+    match unrelated_clauses(reference, line) {
+        Some(kept) => {
+            let mut taken = line.to_owned();
+            for clause in kept.trim_end_matches('.').split("; ") {
+                taken = taken.replace(clause, "");
+            }
+            (taken, Some(kept))
+        }
+        None => (line.to_owned(), None),
+    }
+}
+
+fn unrelated_clauses(reference: &Reference, line: &str) -> Option<String> {
+    let clauses: Vec<&str> = line
+        .split(", and ")
+        .flat_map(|c| c.split("; "))
+        .flat_map(|c| c.split(" — "))
+        .map(|c| c.trim().trim_end_matches(['.', ',']))
+        .filter(|c| !c.is_empty())
+        .collect();
+    if clauses.len() < 2 {
+        return None;
+    }
+    let kept: Vec<&str> = clauses
+        .into_iter()
+        .filter(|clause| {
+            affinity(reference, clause) == 0
+                && clause.split_whitespace().count() >= 4
+                && crate::statements::filed(clause).is_some()
+        })
+        .collect();
+    (!kept.is_empty()).then(|| format!("{}.", kept.join("; ")))
+}
+
 /// How strongly an item speaks of what a reference points at: its topic words shared, and the
 /// topics of the tools it names.
 pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {
@@ -665,10 +704,13 @@ pub(crate) fn shaped_values(retired: &str, correction: &str) -> Vec<String> {
 /// Whether an item holds a value of the same shape as one the correction gives, but another
 /// value: "europe-west1" when the correction says "europe-west3".
 pub(crate) fn same_shape_other_value(correction: &str, item: &str) -> bool {
-    // A word joined to one other ("company-wide", "courier-api") is too common a shape to tell
-    // one value from another.
-    let new: BTreeSet<(String, String)> =
-        shapes(correction).into_iter().filter(|(s, _)| s != "a-a").collect();
+    // A value's shape tells it apart only with digits (`europe-west3`, `g++-13`, a port) or
+    // capitals (`Asia/Tokyo`) in it, or as an address: "company-wide" and "courier-api",
+    // `bin/kamal` and `bin/standardrb`, are merely words and paths.
+    let new: BTreeSet<(String, String)> = shapes(correction)
+        .into_iter()
+        .filter(|(s, _)| s.contains('9') || s.contains('A') || s == "url")
+        .collect();
     let old = shapes(item);
     old.iter().any(|(shape, value)| {
         new.iter().any(|(s, v)| s == shape && v != value) && !new.iter().any(|(_, v)| v == value)

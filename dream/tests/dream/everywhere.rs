@@ -1,5 +1,7 @@
-//! What a user says of themselves or of every project, and their corrections of it, reach the
-//! notes of what the agent did in every project; a project's own rule stays in its project.
+//! How far a correction reaches: what a user says of themselves or of every project, and their
+//! corrections of it, reach the notes of what the agent did in every project, while a project's
+//! own rule stays in its project; a line that says more loses only the clause corrected; "that"
+//! after a retraction points at what was just taken back, nothing else.
 
 use memory_core::{MemoryStore, Scope};
 
@@ -118,5 +120,81 @@ async fn files_under_a_replaced_tools_folder_leave_the_hot_files() {
             body(&store, &project("storefront"), "project/storefront/hot-files.md").await.unwrap_or_default();
         assert!(!hot.contains("cypress/"), "{correction:?}:\n{hot}");
         assert!(hot.contains("CartDrawer.tsx"), "{correction:?}:\n{hot}");
+    }
+}
+
+#[tokio::test]
+async fn a_correction_takes_only_its_clause_from_a_line_that_says_more() {
+    for (first, correction, gone, stays) in [
+        (
+            "background jobs run on Sidekiq (config/sidekiq.yml), and we lint with RuboCop on every file we touch.",
+            "What I said about the linter back then doesn't hold anymore: we switched to Standard.",
+            "RuboCop",
+            "Sidekiq",
+        ),
+        (
+            "the api is deployed with Kamal; we lint with RuboCop on every file we touch.",
+            "the linter I told you about got replaced, it's Standard now.",
+            "RuboCop",
+            "Kamal",
+        ),
+        (
+            "our e2e tests are Cypress — and the api runs on Fly.io in two regions.",
+            "the e2e setup I described before is history, it's playwright now.",
+            "Cypress",
+            "Fly.io",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "p-1", Some("pantry"), "/home/alice/src/pantry")
+            .prompt(first)
+            .stop()
+            .days_later(3)
+            .session("codex", "p-2", Some("pantry"), "/home/alice/src/pantry")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let conventions =
+            body(&store, &project("pantry"), "project/pantry/conventions.md").await.unwrap_or_default();
+        assert!(!conventions.contains(gone), "{correction:?}:\n{conventions}");
+        assert!(conventions.contains(stays), "{correction:?}:\n{conventions}");
+    }
+}
+
+#[tokio::test]
+async fn that_after_a_retraction_points_at_what_was_just_taken_back() {
+    for (first, correction) in [
+        (
+            "the integration tests get their postgres from dockertest.",
+            "forget what I told you about where the integration tests get their database. we moved off that library last sprint, it's testcontainers-go now.",
+        ),
+        (
+            "the e2e suite runs on Cypress.",
+            "scratch what I said about the e2e tests. that tool is history, playwright runs them now.",
+        ),
+        (
+            "screenshots in docs are made with shot-scraper.",
+            "ignore what I told you about screenshots. we dropped that package, it's playwright's screenshot now.",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "k-1", Some("kestrel"), "/home/alice/src/kestrel")
+            .prompt("a general rule for all my projects: ask me before adding any new gem/package/dependency/library.")
+            .prompt(first)
+            .stop()
+            .days_later(3)
+            .session("codex", "k-2", Some("kestrel"), "/home/alice/src/kestrel")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        assert!(profile.contains("ask me before adding"), "{correction:?}:\n{profile}");
+        let conventions =
+            body(&store, &project("kestrel"), "project/kestrel/conventions.md").await.unwrap_or_default();
+        assert!(!conventions.contains(first), "{correction:?}:\n{conventions}");
     }
 }

@@ -137,3 +137,39 @@ fn an_issue_as_a_ticket_is_no_trouble() {
     }
     assert!(kept("the build has issues with the linker.").is_empty());
 }
+
+#[test]
+fn a_fact_after_a_semicolon_stands_on_its_own_unless_it_details_requested_work() {
+    for (prompt, fact) in [
+        (
+            "it has to sit behind a feature flag; in courier-api flags come from Unleash, the wrapper is in internal/flags.",
+            "Unleash",
+        ),
+        ("this one needs to be idempotent; payments here go through the ledger service.", "ledger service"),
+        ("it should be quick to review; the api is versioned under /v2 since march.", "/v2"),
+    ] {
+        let got = kept(prompt);
+        assert!(got.iter().any(|t| t.contains(fact)), "{prompt:?}: {got:?}");
+    }
+    for prompt in [
+        "add --dry-run to `shelfctl import`; in dry run it must never touch the inventory file.",
+        "then: add a retry to the sender; it should never retry more than 3 times.",
+        "build the export endpoint; it must stream, never buffer the whole file.",
+    ] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+}
+
+#[test]
+fn work_under_way_and_where_this_tasks_code_goes_are_not_kept() {
+    for prompt in [
+        "we're adding batched assignment, one driver takes 2-3 orders from the same zone.",
+        "we're building a new onboarding flow for carriers this quarter.",
+        "we're in the middle of splitting the monolith.",
+        "the logic goes into internal/dispatch/assign.go.",
+        "the implementation goes in src/export/csv.rs.",
+    ] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+    assert_eq!(kept("we're on Solid Queue for background jobs.").len(), 1);
+}

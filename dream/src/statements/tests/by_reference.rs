@@ -172,3 +172,17 @@ fn a_thing_swapped_out_or_a_value_judged_off_points_back_at_it() {
     points_at("the retry limit I set was too low, make it 5", "retry limit");
     points_at("that timeout was overkill, 10s is plenty", "timeout");
 }
+
+#[test]
+fn when_a_thing_was_said_does_not_make_its_correction_a_story() {
+    for sentence in [
+        "the job backend I told you about a while ago is gone.",
+        "the deploy script I mentioned back then is gone, we use the Makefile now.",
+        "the staging host from a while ago doesn't exist anymore.",
+    ] {
+        assert!(pointed(sentence).is_some(), "{sentence:?}");
+        assert_ne!(not_meant_to_last(sentence), Some(NotLasting::Past), "{sentence:?}");
+    }
+    // A story with no pointer back stays one.
+    assert_eq!(not_meant_to_last("a while ago we always deployed by hand"), Some(NotLasting::Past));
+}
