@@ -25,7 +25,7 @@ mod reference;
 pub(crate) use mood::{NotLasting, secret};
 pub(crate) use reference::{
     Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values,
-    split_by_reference, topic_words,
+    split_by_reference, topic_words, values_pointed_at,
 };
 
 /// Longest statement kept, in characters.

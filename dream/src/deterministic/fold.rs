@@ -157,7 +157,11 @@ impl Fold<'_> {
         if let Some(reference) = statement.reference.as_ref().filter(|_| !that_one) {
             let speaker = statements::speaker(&statement.text);
             let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
-            reach = speaker.or(home).unwrap_or(reach);
+            // Where the line it took back was decides over whose it sounds ("the team guideline
+            // changed" of a rule in the user's profile corrects the profile), unless it says where
+            // it holds ("company-wide", "in this repo").
+            reach = if statements::says_where(&statement.text) { speaker.or(home) } else { home.or(speaker) }
+                .unwrap_or(reach);
             took_back = home;
             claim.rule_out(reference.names.iter().cloned());
             claim.rule_out(retired.iter().flat_map(|text| statements::shaped_values(text, &statement.text)));
@@ -172,6 +176,10 @@ impl Fold<'_> {
                 .filter(|tool| !ran.iter().any(|command| memory_core::search::tools(command).contains(tool)))
                 .collect();
             claim.replace_kind(&reference.words, &named);
+            // "the vercel url is dead": the values the agent used that carry what it names.
+            for text in self.activity_texts() {
+                claim.rule_out(statements::values_pointed_at(reference, &text, &statement.text));
+            }
         }
         if !statement.retracts_only {
             let page = self.said_page(reach, true)?;
@@ -189,6 +197,19 @@ impl Fold<'_> {
                     .is_some_and(|(_, why)| matches!(why, Why::SaysEverywhere | Why::AboutTheUser)));
         self.retire_ruled_out(reach, everywhere, stored, &claim);
         took_back
+    }
+
+    /// The commands the agent ran in this chunk's project and the fixes it found, as their notes
+    /// hold them.
+    fn activity_texts(&mut self) -> Vec<String> {
+        let Some(project) = self.project.clone() else { return Vec::new() };
+        let mut texts = self.commands_ran();
+        if let Some(page) =
+            self.book.existing(&project.scope, &errors_path(&project), || errors_spec(&project))
+        {
+            texts.extend(page.texts());
+        }
+        texts
     }
 
     /// The commands the agent ran in this chunk's project, as its note holds them.

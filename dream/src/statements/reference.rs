@@ -173,7 +173,7 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
           |\ (?:got|has\ been|have\ been|was|were)(?:\ (?:now|finally|officially|completely|just))?\ (?:retired|ripped\ out|torn\ out|archived|decommissioned|sunset(?:ted)?|dropped|scrapped|removed|replaced|killed\ off))
         (?:\s*(?:[,.;:!—–-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+|last|this|a\ while|weeks?|months?|yesterday|ages)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have|do|write|support|rely\ on|bother\ with|go\ through)(?:\ (?:with|on|to|in|via|through))?
-        \ (?P<u>[\w.+\#/-]+(?:\ [\w.+\#/-]+)?)\ any\ ?more\b
+        \ (?P<u>(?:(?:that|the|this|those|these|our|my)\ )?[\w.+\#/-]+(?:\ [\w.+\#/-]+){0,3}?)\ any\ ?more\b
     ")
 });
 /// "X changed to Y", "X has moved to Y": a thing said before, given a new value. X names a
@@ -697,7 +697,29 @@ pub(crate) fn shaped_values(retired: &str, correction: &str) -> Vec<String> {
         .into_iter()
         .map(|(_, v)| v)
         // A file the retired line names (`Cargo.toml`) is where the value was, not the value.
-        .filter(|v| !kept.contains(v) && !v.contains("://") && !memory_core::shell::is_file_name(v))
+        .filter(|v| !kept.contains(v) && !memory_core::shell::is_file_name(v))
+        .collect()
+}
+
+/// The values with a shape of their own in `text` (a command the agent ran, a fix) that carry a
+/// word the pointer names and that `correction` does not repeat: `https://wren-staging.vercel.app`
+/// after "the vercel url is dead".
+pub(crate) fn values_pointed_at(reference: &Reference, text: &str, correction: &str) -> Vec<String> {
+    let kept: BTreeSet<String> = shapes(correction).into_iter().map(|(_, v)| v).collect();
+    let named: Vec<String> = reference
+        .names
+        .iter()
+        .map(|n| n.to_lowercase())
+        .filter(|n| n.len() >= 4 && !n.contains(' '))
+        .collect();
+    // A word of the value, not a part of one: "http" is no word of `https://getoban.pro`.
+    let carries =
+        |value: &str| value.split(|c: char| !c.is_alphanumeric()).any(|part| named.iter().any(|n| n == part));
+    shapes(text)
+        .into_iter()
+        .map(|(_, v)| v)
+        .filter(|v| !kept.contains(v) && carries(v))
+        .filter(|v| !memory_core::shell::is_file_name(v))
         .collect()
 }
 

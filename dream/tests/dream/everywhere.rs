@@ -198,3 +198,40 @@ async fn that_after_a_retraction_points_at_what_was_just_taken_back() {
         assert!(!conventions.contains(first), "{correction:?}:\n{conventions}");
     }
 }
+
+#[tokio::test]
+async fn a_value_the_pointer_names_leaves_the_commands_and_fixes_that_used_it() {
+    for (command, correction, old) in [
+        (
+            "PLAYWRIGHT_BASE_URL=https://wren-staging.vercel.app pnpm e2e",
+            "staging moved, the vercel url is dead. it's https://wren.stg.example.io now.",
+            "vercel.app",
+        ),
+        (
+            "psql postgres://app@db-legacy.internal:5432/app -c 'select 1'",
+            "the legacy database host is gone, everything is on db-main.internal now.",
+            "db-legacy",
+        ),
+        (
+            "curl -fsS https://api.sandbox-eu.example.com/health",
+            "forget the sandbox endpoint I gave you, we test against https://api.staging.example.com now.",
+            "sandbox-eu",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "w-1", Some("wren"), "/home/alice/src/wren")
+            .bash_ok(command)
+            .bash_ok("pnpm test")
+            .stop()
+            .days_later(2)
+            .session("codex", "w-2", Some("wren"), "/home/alice/src/wren")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let commands = body(&store, &project("wren"), "project/wren/commands.md").await.unwrap_or_default();
+        assert!(!commands.contains(old), "{correction:?}:\n{commands}");
+        assert!(commands.contains("`pnpm test`"), "{correction:?}:\n{commands}");
+    }
+}

@@ -186,3 +186,13 @@ fn when_a_thing_was_said_does_not_make_its_correction_a_story() {
     // A story with no pointer back stays one.
     assert_eq!(not_meant_to_last("a while ago we always deployed by hand"), Some(NotLasting::Past));
 }
+
+#[test]
+fn a_thing_not_used_any_more_named_by_its_kind_points_back_at_it() {
+    points_at(
+        "we don't use that terraform version manager anymore, it's mise now",
+        "terraform version manager",
+    );
+    points_at("we don't run the old queue worker anymore, jobs go through river", "old queue worker");
+    points_at("I don't use my tiling window manager anymore, back to plain gnome", "tiling window manager");
+}
