@@ -84,9 +84,13 @@ pub async fn before_tool(
         for line in note.body.lines().filter_map(memory_core::item_text) {
             let Some(subject) = memory_core::code_spans(line).next() else { continue };
             let setup = fixed_by_setup(line);
+            let builds = build_failure(line);
             let relevant = (!now.is_empty()
                 && shell::primary(subject).is_some_and(|before| {
-                    scripts.expand(&before).iter().any(|b| now.iter().any(|n| same_command(b, n, setup)))
+                    scripts
+                        .expand(&before)
+                        .iter()
+                        .any(|b| now.iter().any(|n| same_command(b, n, setup, builds)))
                 })
                 && !carries_fix(line, &commands, &ran))
                 || edited.iter().any(|path| same_path(subject, path));
@@ -139,14 +143,60 @@ fn about_errors(note: &Note) -> bool {
         || (note.meta.kind == NoteKind::Procedure && file.contains("error"))
 }
 
-/// Whether two commands run the same tool for the same operation, on targets that can overlap.
-fn same_command(before: &Invocation, now: &Invocation, setup: bool) -> bool {
+/// Operations that build the code before they do what they are for.
+const BUILD_FIRST: &[&str] = &[
+    "build",
+    "run",
+    "test",
+    "vet",
+    "install",
+    "check",
+    "clippy",
+    "compile",
+    "bench",
+    "typecheck",
+    "dev",
+    "start",
+    "serve",
+];
+
+/// What a failure to build the code says: every operation that builds first meets it.
+const BUILD_FAILURES: &[&str] = &[
+    "no required module provides",
+    "cannot find module",
+    "cannot find package",
+    "could not compile",
+    "unresolved import",
+    "module not found",
+    "no such module",
+    "cannot find symbol",
+    "compilation failed",
+    "failed to compile",
+    "undefined reference",
+    "is not in std",
+];
+
+/// Whether a known failure is one of building the code ("no required module provides package
+/// …/sqlcgen"): `go run` meets it as `go build` did.
+fn build_failure(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    BUILD_FAILURES.iter().any(|marker| lower.contains(marker))
+}
+
+/// Whether two commands run the same tool for the same operation, on targets that can overlap;
+/// with `builds` (the failure was one of building the code), any two operations that build first.
+fn same_command(before: &Invocation, now: &Invocation, setup: bool, builds: bool) -> bool {
     if before.tool() != now.tool() || now.is_informational() {
         return false;
     }
     let (was, is) = (before.operations(), now.operations());
+    let building =
+        |ops: &[String]| !ops.is_empty() && ops.iter().all(|op| BUILD_FIRST.contains(&op.as_str()));
     // A run that names no operation covers them all.
-    let overlapping = was.is_empty() || is.is_empty() || was.iter().any(|op| is.contains(op));
+    let overlapping = was.is_empty()
+        || is.is_empty()
+        || was.iter().any(|op| is.contains(op))
+        || (builds && building(&was) && building(&is));
     overlapping && (setup || !different_files(before, now))
 }
 
@@ -394,7 +444,7 @@ mod tests {
     use memory_core::shell::{invocations, primary, simple_commands};
 
     fn matches(before: &str, now: &str) -> bool {
-        same_command(&primary(before).unwrap(), &primary(now).unwrap(), false)
+        same_command(&primary(before).unwrap(), &primary(now).unwrap(), false, false)
     }
 
     fn carried(line: &str, now: &str) -> bool {
@@ -410,7 +460,7 @@ mod tests {
         let scripts = Scripts { dirs: vec![PathBuf::from(dir)], read: Default::default() };
         let before = scripts.expand(&primary(before).unwrap());
         let now = scripts.expand(&primary(now).unwrap());
-        before.iter().any(|b| now.iter().any(|n| same_command(b, n, false)))
+        before.iter().any(|b| now.iter().any(|n| same_command(b, n, false, false)))
     }
 
     #[test]
@@ -450,8 +500,30 @@ mod tests {
             primary("bundle exec rspec spec/jobs/a_spec.rb").unwrap(),
             primary("bin/rspec spec/system/checkout_spec.rb --fail-fast").unwrap(),
         );
-        assert!(same_command(&before, &now, true));
-        assert!(!same_command(&before, &now, false), "an edit's failure is of its file");
+        assert!(same_command(&before, &now, true, false));
+        assert!(!same_command(&before, &now, false, false), "an edit's failure is of its file");
+    }
+
+    #[test]
+    fn a_failure_to_build_meets_every_operation_that_builds_first() {
+        let builds = |before: &str, now: &str, line: &str| {
+            same_command(&primary(before).unwrap(), &primary(now).unwrap(), false, super::build_failure(line))
+        };
+        for (before, now, line) in [
+            (
+                "go build ./...",
+                "go run ./cmd/kestrel --addr :8081",
+                "no required module provides package x/sqlcgen",
+            ),
+            ("cargo build", "cargo test -p parser", "error[E0432]: unresolved import `crate::store`"),
+            ("npm run build", "npm test", "Error: Cannot find module '@saltmarsh/ui'"),
+        ] {
+            assert!(builds(before, now, line), "{now:?} after {before:?}");
+            assert!(!matches(before, now), "{now:?}: another failure of {before:?} is its own");
+        }
+        // Looking around builds nothing.
+        assert!(!builds("go build ./...", "go version", "no required module provides package x"));
+        assert!(!builds("cargo build", "cargo fmt", "error[E0432]: unresolved import"));
     }
 
     #[test]

@@ -26,7 +26,7 @@ const MAX_EDIT_LINE: usize = 120;
 /// Lines of a command's output that say it failed, for harnesses that report no exit code.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^\s*(?:(?i:error|fatal)(?:\[[\w-]+\])?:|CMake Error\b|\*\* \([A-Z][\w.]*\)|npm ERR!|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception): )|\bBUILD FAILED\b|\bFAILED\b|\bFAILURE:|\b[1-9]\d* failed\b|(?i:\bcommand failed\b)|\baborted!",
+        r"(?m)^\s*(?:(?i:error|fatal)(?:\[[\w-]+\])?:|CMake Error\b|\*\* \([A-Z][\w.]*\)|npm ERR!|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception): |(?:--- )?FAIL\b|(?:go|cargo|rustc|npm|pnpm|yarn|node|python3?|pip3?|uv|poetry|bundler?|gem|rake|mix|dotnet|gradle|mvn|terraform|terragrunt|kubectl|helm|docker|podman|git|make|just|task|bash|sh|zsh|sqlc|dbt|dagster|psql|aws|gcloud):(?: [^\n]*)?\b(?:requires?|cannot|can't|could not|not found|no such|unknown|invalid|missing|denied|unable to)\b)|\bBUILD FAILED\b|\bFAILED\b|\bFAILURE:|\b[1-9]\d* failed\b|(?i:\bcommand failed\b)|\baborted!",
     )
     .expect("the failure pattern compiles")
 });

@@ -72,6 +72,44 @@ async fn a_failure_reported_without_an_exit_code_is_read_from_its_output() {
 }
 
 #[tokio::test]
+async fn a_tool_saying_what_it_needs_or_a_failed_test_is_a_failure_without_an_exit_code() {
+    for (failed, output, fixed) in [
+        (
+            "go test -race ./...",
+            "go: -race requires cgo; enable cgo by setting CGO_ENABLED=1\n",
+            "CGO_ENABLED=1 go test -race ./...",
+        ),
+        (
+            "go test ./internal/eta/...",
+            "--- FAIL: TestETA (0.00s)\n    eta_test.go:12: got 3, want 4\nFAIL\n",
+            "go test ./internal/eta/... -count=1",
+        ),
+        (
+            "dbt build --select fct_deliveries",
+            "dbt: invalid target 'dev2' in profiles.yml\n",
+            "dbt build --select fct_deliveries --target dev",
+        ),
+    ] {
+        let mut story = Story::new();
+        story.session("codex", "c-3", Some("quarry"), ROOT).shell(failed, 0, output).shell(fixed, 0, "ok\n");
+        let mut events = story.events();
+        without_exit_codes(&mut events);
+        let found = errors(&events).await;
+        assert!(found.contains(&format!("`{failed}` failed")), "{failed:?}: {found}");
+    }
+    // A line naming a tool with no trouble in it says nothing failed.
+    let mut story = Story::new();
+    story
+        .session("codex", "c-4", Some("quarry"), ROOT)
+        .shell("go version", 0, "go: version go1.23.1 linux/amd64\n")
+        .shell("go build ./...", 0, "go: downloading github.com/oklog/ulid/v2 v2.1.0\n")
+        .shell("go build ./...", 0, "");
+    let mut events = story.events();
+    without_exit_codes(&mut events);
+    assert_eq!(errors(&events).await, "", "nothing failed");
+}
+
+#[tokio::test]
 async fn output_without_a_failure_in_it_stays_a_success() {
     let mut story = Story::new();
     story
