@@ -101,3 +101,44 @@ fn a_rule_for_here_stays_in_its_project_and_a_preference_travels() {
     let in_storefront_cursor = cursor_start(&m, &storefront, "u1");
     assert!(!in_storefront_cursor.contains("yarn 1"), "and the other way round: {in_storefront_cursor}");
 }
+
+#[test]
+fn a_correction_of_the_users_own_said_in_one_project_clears_the_old_value_from_every_project() {
+    let m = Machine::new();
+    let shop = m.project("shop");
+    let infra = m.project("infra");
+    prompt(
+        &m,
+        &shop,
+        "c-1",
+        "I want PRs opened as drafts, always, and assign them to me, I'm rafa-ib on github.",
+    );
+    ran(&m, &shop, "c-1", "gh pr create --draft --assignee rafa-ib --title 'Cart' --body 'sweep job'", "");
+    ran(&m, &shop, "c-1", "bundle exec rspec", "12 examples, 0 failures\n");
+    ran(&m, &infra, "c-2", "gh pr create --draft --assignee rafa-ib --title 'Nodes' --body 'bump'", "");
+    ran(&m, &infra, "c-2", "terragrunt plan", "No changes.\n");
+    dream(&m);
+    assert!(codex_start(&m, &infra, "x-0").contains("rafa-ib"), "the handle is given before the correction");
+    m.hook(
+        "codex",
+        &shop,
+        &codex(
+            "x-1",
+            &shop,
+            "UserPromptSubmit",
+            json!({ "turn_id": "t1", "prompt": "ignore what I told you about my github handle, the old one went away with the SSO migration, it's ribanez now." }),
+        ),
+    );
+    dream(&m);
+    for (i, project) in [&shop, &infra].into_iter().enumerate() {
+        let codex = codex_start(&m, project, &format!("x-9{i}"));
+        let cursor = cursor_start(&m, project, &format!("u-9{i}"));
+        for context in [&codex, &cursor] {
+            assert!(context.contains("ribanez"), "the new handle is given:\n{context}");
+            assert!(!context.contains("rafa-ib"), "the old handle is still given:\n{context}");
+        }
+    }
+    // What did not name the old value stays.
+    let listed = m.run_json(&["notes", "list", "--json"]).to_string();
+    assert!(listed.contains("terragrunt plan") && listed.contains("bundle exec rspec"), "{listed}");
+}
