@@ -334,6 +334,20 @@ impl Scripts {
                     .collect();
                 targets.iter().map(|t| recipe(&text, t, tool == "just")).collect()
             }
+            "task" => {
+                let Some(text) =
+                    self.read(&["Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"])
+                else {
+                    return Vec::new();
+                };
+                command
+                    .args
+                    .iter()
+                    .filter(|a| !a.starts_with('-') && !a.contains('='))
+                    .take(1)
+                    .map(|t| taskfile_task(&text, t))
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -364,6 +378,79 @@ impl Scripts {
 fn package_script(text: &str, script: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
     value.get("scripts")?.get(script)?.as_str().map(str::to_owned)
+}
+
+/// The command lines of a task of a Taskfile (`task test`): its `cmds` (or `cmd`, or the line it
+/// is when written as one), the commands of the tasks it depends on (`deps`) or calls
+/// (`- task: generate`) first.
+fn taskfile_task(text: &str, task: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    taskfile_into(text, task, &mut BTreeSet::new(), &mut out);
+    out
+}
+
+fn taskfile_into(text: &str, task: &str, seen: &mut BTreeSet<String>, out: &mut Vec<String>) {
+    if !seen.insert(task.to_owned()) || seen.len() > MAX_SCRIPT_COMMANDS {
+        return;
+    }
+    let unquote = |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'').to_owned();
+    let mut in_tasks = false;
+    let mut task_indent = None;
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let indent = line.len() - line.trim_start().len();
+        let trimmed = line.trim();
+        if indent == 0 {
+            in_tasks = trimmed == "tasks:";
+            continue;
+        }
+        if !in_tasks || trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let indent_of_tasks = *task_indent.get_or_insert(indent);
+        if indent != indent_of_tasks {
+            continue;
+        }
+        let Some((name, inline)) = trimmed.split_once(':') else { continue };
+        if unquote(name) != task {
+            continue;
+        }
+        if !inline.trim().is_empty() {
+            out.push(unquote(inline));
+            return;
+        }
+        let mut key = "";
+        while let Some(body) =
+            lines.next_if(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+        {
+            let body = body.trim();
+            if let Some(item) = body.strip_prefix("- ") {
+                let item = item.trim();
+                if let Some(other) = item.strip_prefix("task:") {
+                    taskfile_into(text, &unquote(other), seen, out);
+                } else if let Some(command) = item.strip_prefix("cmd:") {
+                    out.push(unquote(command));
+                } else if key == "deps" {
+                    taskfile_into(text, &unquote(item), seen, out);
+                } else if key == "cmds" {
+                    out.push(unquote(item));
+                }
+            } else if let Some((k, value)) = body.split_once(':') {
+                key = k.trim();
+                let value = value.trim();
+                match key {
+                    "cmd" if !value.is_empty() => out.push(unquote(value)),
+                    "deps" if value.starts_with('[') => {
+                        for dependency in value.trim_matches(['[', ']']).split(',') {
+                            taskfile_into(text, &unquote(dependency), seen, out);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        return;
+    }
 }
 
 /// The command lines of a Makefile target or a `just` recipe: the scripts of the targets it
@@ -593,6 +680,25 @@ mod tests {
         assert!(!matches_in(d, "cargo clippy", "just deploy"));
         assert!(!matches_in(d, "go test ./...", "make clean"));
         assert!(!matches_in(d, "tsc --noEmit", "npm run missing-script"));
+    }
+
+    #[test]
+    fn a_taskfile_task_meets_the_tools_it_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Taskfile.yml"),
+            "version: '3'\n\nvars:\n  PKG: ./...\n\ntasks:\n  generate:\n    cmds:\n      - sqlc generate\n  build:\n    deps: [generate]\n    cmds:\n      - go build ./...\n  test:\n    desc: run the tests with the race detector\n    cmds:\n      - task: generate\n      - cmd: go test -race ./...\n  lint: golangci-lint run\n  clean:\n    cmds:\n      - rm -rf bin\n",
+        )
+        .unwrap();
+        let d = dir.path();
+        assert!(matches_in(d, "go test -race ./internal/...", "task test"));
+        assert!(matches_in(d, "sqlc generate", "task test"), "a task it calls runs too");
+        assert!(matches_in(d, "go build ./cmd/kestrel", "task build"));
+        assert!(matches_in(d, "sqlc generate", "task build"), "a dependency runs first");
+        assert!(matches_in(d, "golangci-lint run ./...", "task lint"), "a task written as one line");
+        assert!(!matches_in(d, "go test ./...", "task clean"));
+        assert!(!matches_in(d, "go build ./...", "task lint"));
+        assert!(!matches_in(d, "go test ./...", "task missing"));
     }
 
     #[test]
