@@ -58,6 +58,7 @@ pub async fn run(
         overlay: BTreeMap::new(),
         halted: BTreeSet::new(),
         project_tools: None,
+        activity: None,
         relocated: BTreeSet::new(),
     };
     let chunk_size = options.chunk_size.max(1);
@@ -163,6 +164,9 @@ struct RunState<'a> {
     /// The tools each project's notes describe (`project/<folder>/tools/<tool>/…`), read once per
     /// run and kept up to date with what it writes.
     project_tools: Option<BTreeMap<Scope, BTreeMap<String, usize>>>,
+    /// The notes of every project that record what the agent did there, as stored when the run
+    /// began: read once ([`DreamRequest::elsewhere`] adds what the run wrote since).
+    activity: Option<BTreeMap<(Scope, NotePath), Note>>,
     /// Projects whose notes were moved to their folder in this run ([`crate::relocate`]).
     relocated: BTreeSet<Scope>,
 }
@@ -190,6 +194,8 @@ impl RunState<'_> {
         {
             let folder = validate::project_folder(id, project_name.as_deref());
             crate::relocate::relocate(self.store, group, &folder).await?;
+            // Notes that moved are read again where they are now.
+            self.activity = None;
         }
         let notes = self.current_notes(&allowed_scopes).await?;
         let tools_elsewhere = self.tools_elsewhere(group).await?;
@@ -289,11 +295,17 @@ impl RunState<'_> {
 
     /// The notes of projects other than `group` that record what the agent did there, as last
     /// written in this run ([`DreamRequest::elsewhere`]); none a person edited.
-    async fn activity_elsewhere(&self, group: &Scope) -> Result<BTreeMap<(Scope, NotePath), Note>> {
-        let mut notes = BTreeMap::new();
-        for note in self.store.list_notes(&NoteFilter::all()).await? {
-            notes.insert((note.meta.scope.clone(), note.path.clone()), note);
+    async fn activity_elsewhere(&mut self, group: &Scope) -> Result<BTreeMap<(Scope, NotePath), Note>> {
+        if self.activity.is_none() {
+            let mut stored = BTreeMap::new();
+            for note in self.store.list_notes(&NoteFilter::all()).await? {
+                if crate::deterministic::records_activity(&note.path) {
+                    stored.insert((note.meta.scope.clone(), note.path.clone()), note);
+                }
+            }
+            self.activity = Some(stored);
         }
+        let mut notes = self.activity.clone().unwrap_or_default();
         for (key, note) in &self.overlay {
             match note {
                 Some(note) => notes.insert(key.clone(), note.clone()),
