@@ -985,7 +985,7 @@ fn announced_value(sentence: &str, of_project: bool) -> Option<Statement> {
     let mut found = new_value(sentence)?;
     if !says_where(&found.text) && classify(&found.text).is_none() {
         let lower = normalize(&found.text);
-        let personal = lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ");
+        let personal = of_oneself(&lower);
         found.reach = if of_project && !personal {
             Reach::Project
         } else {
@@ -1016,7 +1016,7 @@ fn new_value(sentence: &str) -> Option<Statement> {
         return None;
     }
     let text = kept(&without_tasks(spoken));
-    let personal = lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ");
+    let personal = of_oneself(&lower);
     let reach = classify(&text).unwrap_or_else(|| reach_of(&lower, &lower, personal, false));
     Some(Statement { text, reach, reference: None, retracts_only: false, follows_retraction: false })
 }
@@ -1034,6 +1034,11 @@ static SEQUENCE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:and\s+)?(?:then|next|after\s+that|afterwards|once\s+(?:that's|that\s+is)\s+done|meanwhile|separately|unrelated(?:ly)?|other\s+thing|different\s+topic)\b\s*[:,-]?",
     )
 });
+
+/// Whether a statement (lowercase) speaks of its speaker: "i …", "i'm …", "my …".
+fn of_oneself(lower: &str) -> bool {
+    lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ")
+}
 
 /// Verbs that open a request for work besides [`TASK_VERB`]'s: "bring the db up and run the tests".
 static OPENS_A_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
@@ -1082,7 +1087,7 @@ fn statement(sentence: &str) -> Option<Statement> {
         let reports_work =
             !gives_value && !after.is_empty() && asks_for_work(after) && !reference::points_back(clause);
         if !reports_work {
-            let personal = rest.starts_with("i ") || rest.starts_with("i'") || rest.starts_with("my ");
+            let personal = of_oneself(&rest);
             let reach = classify(&rest).unwrap_or_else(|| reach_of(&lower, &rest, personal, false));
             let text = if gives_value {
                 let whole = without_tasks(spoken);

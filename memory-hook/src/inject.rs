@@ -674,7 +674,7 @@ pub async fn for_prompt(
     }
     // A question about computing in general shares a word with a note by chance: only a note with
     // several of its words in one passage, and half of them, answers it.
-    let general = crate::in_general::asked_in_general(prompt) && asked_about > 2;
+    let general = asked_about > 2 && crate::in_general::asked_in_general(prompt);
     let answers_in_general = |c: &Candidate| c.best >= 2 && c.coverage >= HALF;
     if general {
         candidates.retain(|_, c| answers_in_general(c));

@@ -177,8 +177,8 @@ impl Fold<'_> {
                 .collect();
             claim.replace_kind(&reference.words, &named);
             // "the vercel url is dead": the values the agent used that carry what it names.
-            for text in self.activity_texts() {
-                claim.rule_out(statements::values_pointed_at(reference, &text, &statement.text));
+            for text in ran.iter().chain(&self.fixes_found()) {
+                claim.rule_out(statements::values_pointed_at(reference, text, &statement.text));
             }
         }
         if !statement.retracts_only {
@@ -199,17 +199,13 @@ impl Fold<'_> {
         took_back
     }
 
-    /// The commands the agent ran in this chunk's project and the fixes it found, as their notes
-    /// hold them.
-    fn activity_texts(&mut self) -> Vec<String> {
+    /// The fixes the agent found in this chunk's project, as its note holds them.
+    fn fixes_found(&mut self) -> Vec<String> {
         let Some(project) = self.project.clone() else { return Vec::new() };
-        let mut texts = self.commands_ran();
-        if let Some(page) =
-            self.book.existing(&project.scope, &errors_path(&project), || errors_spec(&project))
-        {
-            texts.extend(page.texts());
-        }
-        texts
+        self.book
+            .existing(&project.scope, &errors_path(&project), || errors_spec(&project))
+            .map(|page| page.texts())
+            .unwrap_or_default()
     }
 
     /// The commands the agent ran in this chunk's project, as its note holds them.
@@ -299,6 +295,11 @@ impl Fold<'_> {
                 None => return (None, Vec::new()),
             }
         };
+        // Each hit split once into what the correction takes back and the clauses it keeps.
+        let splits: BTreeMap<String, (String, Option<String>)> = hits
+            .iter()
+            .map(|(_, text)| (text.to_lowercase(), statements::split_by_reference(reference, text)))
+            .collect();
         for reach in [Reach::Project, Reach::General] {
             let texts: BTreeSet<String> =
                 hits.iter().filter(|(r, _)| *r == reach).map(|(_, t)| t.to_lowercase()).collect();
@@ -309,16 +310,19 @@ impl Fold<'_> {
                 // A line that says other things besides keeps them ("background jobs run on
                 // Sidekiq, and we lint with RuboCop" loses only the linter when that is corrected).
                 page.rewrite(stored, |item| {
+                    let key = item.text.to_lowercase();
                     texts
-                        .contains(&item.text.to_lowercase())
-                        .then(|| statements::split_by_reference(reference, &item.text).1)
+                        .contains(&key)
+                        .then(|| splits.get(&key).and_then(|(_, kept)| kept.clone()))
                         .flatten()
                 });
                 page.retire(stored, |item| texts.contains(&item.text.to_lowercase()));
             }
         }
         let home = hits.first().map(|(reach, _)| *reach);
-        (home, hits.into_iter().map(|(_, text)| statements::split_by_reference(reference, &text).0).collect())
+        let taken =
+            hits.iter().filter_map(|(_, text)| splits.get(&text.to_lowercase())).map(|(t, _)| t.clone());
+        (home, taken.collect())
     }
 
     /// The note statements of a reach are filed in: the project's conventions, or the profile;
@@ -370,12 +374,7 @@ impl Fold<'_> {
                 if let Some(page) =
                     self.book.existing(&Scope::User, &path, || flags_spec(None, &tool, &label))
                 {
-                    if claim.rules_out_tool(&tool) {
-                        page.remove();
-                        page.cite(stored);
-                    } else {
-                        page.retire(stored, |item| names_ruled_out(claim, &item.text));
-                    }
+                    retire_from_tool_note(page, &tool, claim, stored);
                 }
             }
         }
@@ -385,9 +384,13 @@ impl Fold<'_> {
     /// that depend on it, the errors and fixes and the tool flags that name it, the notes of a
     /// tool it replaces, and files under a folder named after such a tool (`cypress/e2e/…`).
     fn retire_in_project(&mut self, project: &Project, stored: &StoredEvent, claim: &Claim) {
-        let spec_of = |book: &Book<'_>, path: &str, spec: fn(&Project) -> Spec| {
-            book.note(&project.scope, path).map_or_else(|| spec(project), Spec::of)
-        };
+        // Another project's notes keep what they are; this one's are written as this chunk names it.
+        let elsewhere = self.project.as_ref().is_none_or(|p| p.scope != project.scope);
+        let spec_of =
+            |book: &Book<'_>, path: &str, spec: fn(&Project) -> Spec| match book.note(&project.scope, path) {
+                Some(note) if elsewhere => Spec::of(note),
+                _ => spec(project),
+            };
         let path = commands_path(project);
         let spec = spec_of(&self.book, &path, commands_spec);
         if let Some(page) = self.book.existing(&project.scope, &path, || spec) {
@@ -417,19 +420,14 @@ impl Fold<'_> {
         for path in self.paths_under(&project.scope, &folder) {
             let tool = path[folder.len() + 1..].split('/').next().unwrap_or_default().to_owned();
             let label = self.tool_label(&project.scope, &path, &tool);
-            let spec = self
-                .book
-                .note(&project.scope, &path)
-                .map_or_else(|| flags_spec(Some(project), &tool, &label), Spec::of);
+            let spec = match self.book.note(&project.scope, &path) {
+                Some(note) if elsewhere => Spec::of(note),
+                _ => flags_spec(Some(project), &tool, &label),
+            };
             let Some(page) = self.book.existing(&project.scope, &path, || spec) else {
                 continue;
             };
-            if claim.rules_out_tool(&tool) {
-                page.remove();
-                page.cite(stored);
-            } else {
-                page.retire(stored, |item| names_ruled_out(claim, &item.text));
-            }
+            retire_from_tool_note(page, &tool, claim, stored);
         }
     }
 
@@ -603,6 +601,16 @@ impl Fold<'_> {
                     .any(|w| matches(&shell::unquote(w)))
             });
         }
+    }
+}
+
+/// A tool's flags note loses what `claim` rules out: all of it when the tool itself is replaced.
+fn retire_from_tool_note(page: &mut Page, tool: &str, claim: &Claim, stored: &StoredEvent) {
+    if claim.rules_out_tool(tool) {
+        page.remove();
+        page.cite(stored);
+    } else {
+        page.retire(stored, |item| names_ruled_out(claim, &item.text));
     }
 }
 
