@@ -207,10 +207,15 @@ static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
           | for\ \w+ing\b(?:\ (?:a|an|any|every|each|new|\w+s|[\w-]+)){0,3}
           | (?:when|whenever|before|after|if|once)\ (?:you|we|i)\ (?:\w+\ ){0,2}(?:a|an|any|every|each|new)\ [\w\ -]{1,40}
           | (?:when|whenever|before|after|once)\ (?:you|we|i)\ \w+\ (?:[\w-]+\ ){0,2}[\w-]+s
+          | (?:when|whenever|if|once|every\ time|each\ time|any\ time)\ (?:a|an|any|every|each)\ [\w/.-]+\ [^,;:]{1,60}
           | (?:when|if|where|wherever|whenever)\ (?:(?:you're|you\ are|we're|i'm)\ )?(?:in\ doubt|unsure|not\ sure|uncertain|unclear|possible
               |practical|feasible|reasonable|in\ a\ pinch|stuck|it\ makes\ sense|it's\ ambiguous|something\ is\ ambiguous|anything\ is\ unclear)
         ),\s*
     ")
+});
+/// A condition on any thing of a kind ("if a migration drops a column", "whenever a PR …").
+static ANY_OF_A_KIND: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:when|whenever|if|once|every time|each time|any time) (?:a|an|any|every|each) [\w/.-]+ ")
 });
 /// A condition with no comma before its rule ("when you leave a todo write it as …"): the rule
 /// starts at the first verb of an instruction.
@@ -227,6 +232,7 @@ static EVERYWHERE: LazyLock<Regex> = LazyLock::new(|| {
         \b(?:in|across|for|on)\ (?:all|every|each|any)\ (?:of\ )?(?:my\ |our\ |the\ )?(?:projects?|repos?|repositories|codebases?|work)\b
       | \beverywhere\ i\ (?:work|go|code)\b|\bwhatever\ the\ (?:project|repo)\b|\bglobally\b
       | \b(?:the|our|my)\ (?:org|organi[sz]ation|company|employer)\b|\b(?:org|company|organi[sz]ation)-wide\b
+      | (?:^|[,;:(]\s*)(?:any|every|all)\ (?:of\ )?(?:my\ )?(?:projects?|repos?|repositories|codebases?)\s*(?:[:,;)]|$)
     ")
 });
 /// How the user wants the agent to work with them ("commands you hand me", "tell me before …").
@@ -488,6 +494,45 @@ static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 static HABIT_OF_MINE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bi (?:always|never|usually|generally|normally|typically|mostly|mainly|tend to)\b")
 });
+/// A rule's reason that is the speaker's own ("since I'm colorblind", "…, I read git log all
+/// day"), or a rule of what is made for them ("anything you build for me"): about the user.
+static SPEAKER_REASON: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:since|because|cause|'cause|cuz|coz|as)\ i(?:'m|\ am|'ve|\ have|\ can't|\ cannot|\ don't|\ do\ not)\b
+      | [,;(]\s*i(?:'m|\ am|\ read|\ live|\ work|\ review|\ skim|\ scan|\ look\ at|\ use)\b
+      | \b(?:you|u)\ (?:build|make|write|design|create|generate|draw|render)\b[^.;:]{0,30}\bfor\ me\b
+    ")
+});
+/// A rule said without its verb: "commit subjects max 50 chars", "PRs always as drafts",
+/// "function names never abbreviated": things of a kind (a plural), then how they always are.
+static VERBLESS_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?P<head>(?:[\w./-]+\ ){0,2}[\w./-]+)
+        \ (?:always|never|only|max|maximum|at\ most|no\ more\ than|no\ longer\ than|capped\ at|limited\ to
+          |(?:wrapped|capped|kept|sorted|named|prefixed|suffixed|written|squashed|signed|reviewed)\ (?:at|by|in|with|as|under|to)\b)
+        \ (?:as\ |in\ |with\ |on\ |under\ )?(?P<next>[\w\d`<>-]+)
+    ")
+});
+
+/// Whether a sentence is a rule said without its verb ([`VERBLESS_RULE`]).
+fn verbless_rule(rest: &str) -> bool {
+    const NOT_THINGS: &[&str] = &[
+        "i", "we", "you", "they", "it", "he", "she", "this", "that", "these", "those", "there", "my", "our",
+    ];
+    VERBLESS_RULE.captures(rest).is_some_and(|c| {
+        let head = &c["head"];
+        let noun = head.rsplit(' ').next().unwrap_or(head);
+        let first = head.split(' ').next().unwrap_or(head);
+        // "builds always fail on arm": how things go wrong, not how they are to be.
+        let going_wrong = matches!(
+            &c["next"],
+            "fail" | "break" | "crash" | "hang" | "flake" | "die" | "time" | "timeout" | "explode" | "error"
+        );
+        // A verb ("the file is written …") is no plural.
+        let verb = head.split(' ').any(|w| matches!(w, "is" | "was" | "has" | "does" | "gets" | "goes"));
+        noun.ends_with('s') && !noun.ends_with("ss") && !NOT_THINGS.contains(&first) && !going_wrong && !verb
+    }) && !trouble(rest)
+}
 /// A user introducing themselves ("I'm Sam, a backend dev").
 static INTRODUCTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -840,6 +885,13 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
     (!kept.is_empty()).then(|| kept.join(" "))
 }
 
+/// [`not_meant_to_last`] of a line as filed, its code spans not read for mood (`--since=today`):
+/// what the notes of what was stated may not hold.
+pub(crate) fn line_not_lasting(text: &str) -> Option<NotLasting> {
+    let words: String = text.split('`').step_by(2).collect::<Vec<_>>().join("code");
+    not_meant_to_last(&words)
+}
+
 /// Why a sentence, as said, is not meant to last, if it is not: its mood (a question, a
 /// hypothetical, somebody else's words, a story of the past, a joke, a secret) or its reach in
 /// time (a one-off). The one reading of a sentence's mood, for what users say and for what a
@@ -851,7 +903,19 @@ pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
         .filter(|why| *why != NotLasting::Past || reference::reference(&lower).is_none())
         .or_else(|| for_once(&lower).then_some(NotLasting::OneOff))
         .or_else(|| specifies_a_task(&lower).then_some(NotLasting::TaskRequirement))
+        .or_else(|| TASK_LABEL.is_match(&lower).then_some(NotLasting::TaskRequirement))
 }
+
+/// A piece of work given under its label: "task: the node group goes from 3 to 4", "today's
+/// job: carriers need a currency field", "the ask - export the invoices as csv".
+static TASK_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:(?:now|ok|okay|so|and|anyway|anyways|then|next|also),?\s+)*
+        (?:(?:the|my|our|today'?s|this|first|second|next|main|actual|real|one|quick|small|big|new|other)\s+)?
+        (?:task|ask|job|todo|to-do|ticket|assignment|chore)s?(?:\s+(?:for\s+)?(?:today|now|at\s+hand|here))?
+        \s*(?::|\s[-–—])\s+\S
+    ")
+});
 
 /// The sentences of a prompt that state something durable, in order. A sentence that takes back
 /// what was said before ("the old e2e tool is history.") may give its new value in the next one
@@ -861,22 +925,39 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
     let mut after_retraction = false;
     // Context announced ahead ("a bit of context:", "a few house rules for this codebase:"):
     // the statements that follow are meant to be kept, whatever their form, until the prompt
-    // turns to the work; `Some(true)` when the announcement speaks of the project.
-    let mut announced: Option<bool> = None;
+    // turns to the work; `Some(Some(reach))` when the announcement says where they hold ("a few
+    // rules for this repo:", "general rule, any repo:").
+    let mut announced: Option<Option<Reach>> = None;
+    // The sentence before, and whether it was kept.
+    let mut previous: Option<(String, bool)> = None;
     for sentence in sentences(prompt) {
-        // "that goes for every repo, not just this one": where the statement before holds.
-        if SCOPE_OF_THE_LAST.is_match(&normalize(&sentence))
-            && let Some(last) = out.last_mut()
-        {
-            let lower = normalize(&sentence);
-            if EVERYWHERE.is_match(&lower) || lower.contains("everywhere") {
-                last.reach = Reach::General;
-            } else if project_worded(&lower) {
-                last.reach = Reach::Project;
+        // "that goes for every repo, not just this one": where the statement before holds. Said
+        // of a sentence not kept, it makes that sentence a statement, whatever its form; alone it
+        // says nothing.
+        if SCOPE_OF_THE_LAST.is_match(&normalize(&sentence)) {
+            let last = match previous.take() {
+                Some((_, true)) => out.last_mut(),
+                Some((before, false)) => match new_value(&before) {
+                    Some(found) => {
+                        out.push(found);
+                        out.last_mut()
+                    }
+                    None => None,
+                },
+                None => None,
+            };
+            if let Some(last) = last {
+                let lower = normalize(&sentence);
+                if EVERYWHERE.is_match(&lower) || lower.contains("everywhere") {
+                    last.reach = Reach::General;
+                } else if project_worded(&lower) {
+                    last.reach = Reach::Project;
+                }
+                last.text = format!("{} {}", last.text, sentence.trim());
             }
-            last.text = format!("{} {}", last.text, sentence.trim());
             continue;
         }
+        let kept_before = out.len();
         // "house style for sql here: …" announces rules of a topic, which the rules keep.
         let topical = STYLE_AHEAD.find(&sentence).filter(|_| !CONTEXT_AHEAD.is_match(&sentence));
         let (lead, said) = match CONTEXT_AHEAD.find(&sentence).or(topical) {
@@ -884,7 +965,13 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
             None => (None, sentence.as_str()),
         };
         if let Some(lead) = lead {
-            announced = Some(project_worded(&normalize(lead)) || announced == Some(true));
+            let lead = normalize(lead);
+            let said_where = if EVERYWHERE.is_match(&lead) {
+                Some(Reach::General)
+            } else {
+                project_worded(&lead).then_some(Reach::Project)
+            };
+            announced = Some(said_where.or(announced.flatten()));
             if said.split_whitespace().count() < 3 {
                 continue;
             }
@@ -901,8 +988,8 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
                 .flatten()
         });
         let mut found = match announced {
-            Some(of_project) if plain.as_ref().is_none_or(|s| s.reference.is_none()) => {
-                announced_value(said, of_project)
+            Some(lead_reach) if plain.as_ref().is_none_or(|s| s.reference.is_none()) => {
+                announced_value(said, lead_reach)
                     .map(|mut found| {
                         if let Some(topic) = topical {
                             found.text = format!("{} {}", topic.as_str().trim(), found.text);
@@ -917,13 +1004,32 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         if found.is_none() {
             announced = None;
         }
+        // "general rule, any repo: …": what the announcement said of where, unless the statement
+        // says it.
+        if let (Some(Some(Reach::General)), Some(found)) = (announced, found.as_mut())
+            && found.reference.is_none()
+            && !says_where(&found.text)
+        {
+            found.reach = Reach::General;
+        }
         if let Some(found) = found.as_mut() {
             found.follows_retraction = after_retraction && found.reference.is_none();
         }
         after_retraction = found.as_ref().is_some_and(|s| s.reference.is_some());
         // What is left of a sentence once its requests are cut must still say something ("now:
         // run the suite …" leaves "now").
-        out.extend(found.filter(|s| s.retracts_only || s.text.split_whitespace().count() >= 3));
+        if let Some(found) = found.as_mut()
+            && found.reach == Reach::General
+            && found.reference.is_none()
+        {
+            found.text = without_project_example(&found.text);
+        }
+        // As filed, a statement must still read as one meant to last: what is around it, cut or
+        // joined, may change how it reads.
+        out.extend(found.filter(|s| {
+            s.retracts_only || (s.text.split_whitespace().count() >= 3 && line_not_lasting(&s.text).is_none())
+        }));
+        previous = Some((sentence, out.len() > kept_before));
     }
     out
 }
@@ -935,10 +1041,12 @@ static CONTEXT_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?ix)
         ^(?:[^.:]*?(?:\b(?:so|and|but|first|then)|,)\s+)?
         (?:(?:a\s+|quick\s+|friendly\s+)*reminder\s+(?:of|about)\s+(?:the|our|a|my)\s+|here'?s\s+|here\ are\s+|some\s+|a\s+(?:bit|little|couple|few)(?:\s+of)?\s+|(?:a\s+)?few\s+|couple\s+of\s+|two\s+|three\s+)?
-        (?:quick\s+|important\s+|useful\s+|general\s+)?
-        (?:context|background|house\s+rules?|ground\s+rules?|team\s+rules?|rules|conventions|facts|(?:things|points|notes)(?:\s+(?:to\s+know|you\s+should\s+know|worth\s+knowing|about\s+(?:this|the|our|my)\s+[\w-]+))?)
+        (?:quick\s+|important\s+|useful\s+|general\s+|standing\s+|blanket\s+|global\s+)?
+        (?:context|background|house\s+rules?|ground\s+rules?|team\s+rules?|rules?|rule\s+of\s+thumb|conventions|facts|(?:things|points|notes)(?:\s+(?:to\s+know|you\s+should\s+know|worth\s+knowing|about\s+(?:this|the|our|my)\s+[\w-]+))?)
         (?:\s+(?:first|up\s*front|before\s+(?:we|you)\s+(?:start|begin|dive\s+in)))?
-        (?:\s+(?:for|in|of|about|on)\s+(?:this|the|our|my)\s+[\w-]+|\s+here)?
+        (?:,?\s+(?:btw|fyi))?
+        (?:\s+(?:for|in|of|about|on)\s+(?:this|the|our|my)\s+[\w-]+|\s+here
+          |,?\s+(?:(?:for|in|across|on)\s+)?(?:any|every|all)\s+(?:of\s+)?(?:my\s+)?(?:repos?|projects?|repositories|codebases?))?
         \s*(?:[:.!]+\s*|\s*$|\s+(?:-|—)\s+)
     ")
 });
@@ -947,7 +1055,7 @@ static CONTEXT_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// projects", "this applies here only".
 static SCOPE_OF_THE_LAST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:and\s+|oh\s+|btw,?\s+)?(?:(?:that|this|it|which)(?:'s|\s+is)?\s+(?:goes|applies|holds|counts|true|stands|is\s+true)\s+(?:for|to|in|across|everywhere|here|only)|(?:the\s+)?same\s+(?:goes\s+)?(?:for|in|across)\s)",
+        r"^(?:and\s+|oh\s+|btw,?\s+)?(?:(?:that|this|it|which)(?:'s|\s+is)?\s+(?:goes|applies|holds|counts|true|stands|is\s+true)\s+(?:for|to|in|across|everywhere|here|only)|(?:that|this|it)(?:'s|\s+is)\s+(?:for|across|in)\s+(?:all|every|each|any)\s|(?:the\s+)?same\s+(?:goes\s+)?(?:for|in|across)\s)",
     )
 });
 
@@ -972,21 +1080,62 @@ static WORK_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A rule of the user's without the example of the project at hand it closes with ("never encode
+/// status with colour alone: the badges in `ShipmentTable` need an icon too"): after a colon,
+/// semicolon or dash, what names a thing only the project has goes, so that the rule can follow
+/// the user into their other projects.
+fn without_project_example(text: &str) -> String {
+    static PARTS: LazyLock<Regex> = LazyLock::new(|| re(r":\s|;\s|\s[—–]\s|\s-\s"));
+    static CAMEL: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+\b"));
+    // A case of the rule, not a rule of its own: a thing pointed at, or an example.
+    static EXAMPLE_START: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:(?:the|this|that|these|those|eg|for\ example|for\ instance|like|say|here|right\ now|today)\b|e\.g\.)",
+        )
+    });
+    let Some(first) = PARTS.find(text) else { return text.to_owned() };
+    if text[..first.start()].split_whitespace().count() < 4 {
+        return text.to_owned();
+    }
+    let cuts: Vec<usize> = PARTS.find_iter(text).map(|m| m.start()).chain([text.len()]).collect();
+    let end = cuts
+        .windows(2)
+        .find(|w| {
+            let part = &text[w[0]..w[1]];
+            let lower = normalize(part.trim_start_matches([':', ';', '—', '–', '-', ' ']));
+            EXAMPLE_START.is_match(&lower) && (names_a_thing_of_the_project(&lower) || CAMEL.is_match(part))
+        })
+        .map_or(text.len(), |w| w[0]);
+    text[..end].trim_end().to_owned()
+}
+
+/// What is said of the work at hand, not of how things are: "this one is tiny so go ahead",
+/// "that change is fine, ship it".
+static AT_HAND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:but|and|so|ok|okay)\s+)?(?:this|that)\s+(?:one|change|task|pr|fix|bit|part|ticket|time|diff|commit)\b|\bgo\s+ahead\b",
+    )
+});
+
 /// A sentence of announced context, read as a statement to keep when it is one: not a question,
 /// no request for work, nothing else not meant to last. Filed where it says, else in the project
 /// when the announcement spoke of it or the sentence tells how things are.
-fn announced_value(sentence: &str, of_project: bool) -> Option<Statement> {
+fn announced_value(sentence: &str, lead: Option<Reach>) -> Option<Statement> {
     // Once a sentence asks for work ("…, pls fix those too"), the context is over.
     // Trouble reported ("the build is broken on main") is no context to keep either.
     let lower = normalize(sentence);
-    if WORK_AHEAD.is_match(&lower) || trouble(&lower) || without_tasks(sentence).trim() != sentence.trim() {
+    if WORK_AHEAD.is_match(&lower)
+        || AT_HAND.is_match(&lower)
+        || trouble(&lower)
+        || without_tasks(sentence).trim() != sentence.trim()
+    {
         return None;
     }
     let mut found = new_value(sentence)?;
     if !says_where(&found.text) && classify(&found.text).is_none() {
         let lower = normalize(&found.text);
         let personal = of_oneself(&lower);
-        found.reach = if of_project && !personal {
+        found.reach = if lead == Some(Reach::Project) && !personal {
             Reach::Project
         } else {
             reach_of(&lower, &lower, personal, declarative(&lower))
@@ -1079,7 +1228,8 @@ fn statement(sentence: &str) -> Option<Statement> {
         let rest = JOINER.replace(rest, "");
         // "…, explain things in detail now": a way of working in the imperative is a value too.
         let gives_value = (rest.split_whitespace().count() >= 2
-            && (!asks_for_work(&rest) || said_as_a_rule(&rest)))
+            && (!asks_for_work(&rest) || said_as_a_rule(&rest))
+            && !reference::tells_what_became(&rest))
             || reference::sets_anew(&lower);
         // "this dependency is outdated, bump it": a thing of the work to change, not a note ("the
         // lint rule I gave you is outdated, drop it" is one).
@@ -1103,7 +1253,8 @@ fn statement(sentence: &str) -> Option<Statement> {
                 kept(spoken)
             };
             // A rule that names what it ends ("no more X in this repo") is kept as the rule.
-            let retracts_only = !gives_value && classify(sentence).is_none();
+            let retracts_only =
+                !gives_value && (classify(sentence).is_none() || reference::tells_what_became(&rest));
             return Some(Statement {
                 text,
                 reach,
@@ -1353,7 +1504,13 @@ fn for_once(lower: &str) -> bool {
             r"\b(?:starting|from|as\ of|beginning|effective|since)\ (?:(?:this|next)\ \w+|today|tomorrow|tonight|now)\b|\b(?:from\ (?:today|now|this\ \w+)|today|now)\ on(?:wards?)?\b",
         )
     });
-    ONE_OFF.is_match(lower) && !BEGINS.is_match(lower)
+    // "never encode status by colour alone in anything you build for me": all that is done for
+    // the user, not one thing.
+    static ALL_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"\b(?:anything|everything|whatever|all|any\ \w+|every\ \w+)\b[^.;:]{0,40}\bfor\ me[.!]*$")
+    });
+    ONE_OFF.find_iter(lower).any(|m| !(m.as_str().starts_with("for me") && ALL_FOR_ME.is_match(lower)))
+        && !BEGINS.is_match(lower)
 }
 
 /// Lowercase with typographic quotes made plain, and a thing's "'s" before what it is read as
@@ -1423,7 +1580,9 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         (Some(lead), Some(bare)) => Some(if bare.1 < lead.1 { bare } else { lead }),
         (lead, bare) => lead.or(bare),
     }
-    .filter(|(text, _)| !CONDITION_SPECIFIC.is_match(text));
+    // "when the migration runs, …" is of one thing; "whenever a PR touches the public API, …" of
+    // any thing of a kind, whatever it touches.
+    .filter(|(text, _)| !CONDITION_SPECIFIC.is_match(text) || ANY_OF_A_KIND.is_match(text));
     let rest = match condition {
         Some((_, end)) => POLITE.replace(&rest[end..], "").into_owned(),
         None => rest.to_owned(),
@@ -1501,7 +1660,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
                 )
             })
     );
-    let rule_of_a_kind = policy(rest);
+    let rule_of_a_kind = policy(rest) || verbless_rule(rest);
     let how = how_to(rest);
     let starts_with_task = TASK_VERB.is_match(rest)
         && !subject_verb
@@ -1569,7 +1728,8 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || rest.starts_with("i'")
         || preference
         || setup
-        || HABIT_OF_MINE.is_match(rest);
+        || HABIT_OF_MINE.is_match(rest)
+        || SPEAKER_REASON.is_match(rest);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
     Some(reach_why(

@@ -333,8 +333,7 @@ fn not_lasting(line: &str, kind: NoteKind) -> Option<String> {
     let why = if statements::carries_secret(text) {
         Some(NotLasting::Secret)
     } else if stated && !line.trim_start().starts_with('#') {
-        let words: String = text.split('`').step_by(2).collect::<Vec<_>>().join("code");
-        statements::not_meant_to_last(&words)
+        statements::line_not_lasting(text)
     } else {
         None
     };

@@ -262,6 +262,17 @@ pub(super) fn bare_value_is_not_secret(value: &str, op: &str, followed_by: Optio
     false
 }
 
+/// Whether `key:value`, written tight, names a task of a namespace rather than a secret: the key
+/// is a plural (`credentials`, `secrets`, `tokens`) and the value a short lowercase word
+/// (`credentials:edit`, `secrets:rotate`, `db-tokens:prune`), as task runners name their tasks.
+pub(super) fn names_a_task(key: &str, value: &str) -> bool {
+    let plural = key.to_ascii_lowercase().ends_with('s') && !key.to_ascii_lowercase().ends_with("ss");
+    let word = value.len() <= 24
+        && value.starts_with(|c: char| c.is_ascii_lowercase())
+        && value.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c == '_' || c == ':');
+    plural && word
+}
+
 /// Whether a value refers to a secret held elsewhere (`$TOKEN`, `${{ secrets.X }}`, `%PASSWORD%`,
 /// `<your-token>`) rather than being one.
 pub(super) fn is_reference(value: &str) -> bool {

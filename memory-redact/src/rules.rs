@@ -468,9 +468,19 @@ pub(super) fn unquote(value: regex::Match<'_>) -> (Range<usize>, bool) {
 
 /// `NAME=value`, `"name": "value"`, `name: value` where the name holds a secret.
 fn assignment(caps: &Captures<'_>, text: &str, _: &'static str) -> Option<Hit> {
-    let key = caps.name("key")?.as_str();
-    let kind = keywords::secret_name_kind(key)?;
-    let op = caps.name("op")?.as_str();
+    let key = caps.name("key")?;
+    let kind = keywords::secret_name_kind(key.as_str())?;
+    let op = caps.name("op")?;
+    let val = caps.name("val")?;
+    // `credentials:edit`, `secrets:list`: a task of a namespace named after secrets, not one.
+    if op.as_str() == ":"
+        && key.end() == op.start()
+        && op.end() == val.start()
+        && keywords::names_a_task(key.as_str(), val.as_str())
+    {
+        return None;
+    }
+    let (key, op) = (key.as_str(), op.as_str());
     let (range, quoted) = unquote(caps.name("val")?);
     secret_value(key, kind, op, range, quoted, text)
 }

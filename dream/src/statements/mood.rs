@@ -171,6 +171,8 @@ static JOKE: LazyLock<Regex> = LazyLock::new(|| {
           |what\ could\ (?:possibly\ )?go\ wrong|(?:i'm\ |half\ |so\ )?tempted\ to|i\ wish|in\ my\ dreams|yeah\ right
           |because\ why\ not|what\ a\ time\ to\ be\ alive|(?:running|inside|standing|old)\ joke|(?:it's|as)\ a\ joke
           |half[-\ ](?:joking|serious)|not\ (?:even\ )?serious(?:ly)?|funnily\ enough|ironically)\b
+      | \b(?:is|are|'s)\ (?:basically|just|essentially|literally|pretty\ much|kinda|kind\ of|sort\ of)\ (?:a\ |an\ )?[\w.+\#-]+(?:\ [\w.+\#-]+)?
+        \ (?:with\ (?:better|worse|extra|more|fewer|less|nicer|uglier|prettier)\b|in\ a\ (?:trench\ ?coat|hat|costume|suit)\b|but\ (?:worse|slower|uglier|louder|with)\b)
       | ^\(?funny,
       | (?:^|\s)/s\b
       | [\u{1F602}\u{1F923}\u{1F605}\u{1F643}\u{1F480}\u{1F644}]

@@ -71,6 +71,36 @@ static TOPIC_NOW: LazyLock<Regex> = LazyLock::new(|| {
          (?:it's|it\ is|we're|we\ are|we|they're|it|its|that's|now)\b(?:[^.!?]|\.\S)*\bnow\b
     ")
 });
+/// "the reviewer rule for billing I gave you: he left the company", "that port from earlier — we
+/// moved off it": a thing said before, named at the head of a sentence, then what became of it.
+static POINTED_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?P<x>(?:the|that|those|this|my|our)\s[^,.;:!?()]{2,60}?\s
+          (?:(?:i|we)\s(?:gave\s+you|told\s+you(?:\s+about)?|mentioned|said|set|described|wrote\s+down|picked)
+            |from\s+(?:before|earlier|last\s+time|the\s+other\s+day|last\s+week)))
+        (?:\s+(?:earlier|before|back\s+then|last\s+time|a\s+while\s+(?:ago|back)))?
+        (?P<sep>\s*(?::|\s[–—-]))\s+(?P<next>[\w']+)
+    ")
+});
+/// What became of a thing pointed back at, told as an event ("he left the company last friday",
+/// "we moved off it"): no new value.
+static BECAME_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:he|she|they|it|we|that|this|the\ \w+)\ (?:just\ |finally\ |already\ )?
+        (?:left|quit|moved\ (?:on|off|away)|went\ away|died|retired|stopped|dropped|ditched|lost|got\ (?:dropped|removed|killed|replaced|fired)
+          |was\ (?:dropped|removed|killed|replaced|moved)|were\ (?:dropped|removed|killed|replaced|moved)|has\ left|have\ left)\b
+    ")
+});
+/// Whether what follows a pointer back tells what became of the thing, not its new value.
+pub(crate) fn tells_what_became(rest: &str) -> bool {
+    // "he left, Ayaan owns billing now": a new value after the event.
+    let rest = rest.trim();
+    BECAME_OF.is_match(rest)
+        && !rest.contains([',', ';', ':'])
+        && !rest.split_whitespace().any(|w| w == "now")
+}
+/// Words after [`POINTED_TOPIC`] that keep what was said, or add to it.
+const KEEPING: &[&str] = &["still", "also", "and", "keep", "follow", "stick", "remember", "plus", "same"];
 /// A topic named at the head of a sentence ("re styling: …", "logging: …"): what a correction
 /// after it points back at is of that topic.
 static TOPIC_LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -402,6 +432,12 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 .map(|(start, _, from, to)| (start, to, from, to))
         })
         .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
+        .or_else(|| {
+            POINTED_TOPIC.captures(sentence).filter(|c| !KEEPING.contains(&&c["next"])).map(|c| {
+                let (x, sep) = (&c.name("x").expect("a referent"), c.name("sep").expect("a separator"));
+                (x.start(), sep.end(), x.start(), x.end())
+            })
+        })
         .or_else(|| MIND_CHANGED_ON.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| {
             TOPIC_NOW.captures(sentence).and_then(|c| pick(c, &["x"])).map(|(start, _, from, to)| {

@@ -470,4 +470,5 @@ mod at_work;
 mod by_reference;
 mod everyday;
 mod in_passing;
+mod terse;
 mod untuned;

@@ -1,0 +1,152 @@
+//! Rules said tersely or around other talk: without a verb, under a condition of any thing of a
+//! kind, with the speaker's own reason, under a label of where they hold; and what is no rule:
+//! work under its label, ironic comparisons, what became of a thing said before.
+
+use super::super::*;
+
+fn kept(prompt: &str) -> Vec<(Reach, String)> {
+    statements(prompt).into_iter().map(|s| (s.reach, s.text)).collect()
+}
+
+#[test]
+fn a_rule_without_its_verb_is_kept() {
+    for (prompt, rule) in [
+        ("branch names always kebab-case, makes the CI filters simpler.", "kebab-case"),
+        ("log lines max 120 characters please, the aggregator truncates the rest", "120 characters"),
+        ("open it as a draft. migrations never squashed btw, we replay them in staging", "never squashed"),
+    ] {
+        let got = kept(prompt);
+        assert!(got.iter().any(|(_, text)| text.contains(rule)), "{prompt:?}: {got:?}");
+    }
+    // A thing that always goes wrong is trouble, not a rule; "we always" is said with its verb.
+    for prompt in ["builds always fail on the arm runner", "these never work on the first try"] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+}
+
+#[test]
+fn a_condition_on_any_thing_of_a_kind_opens_a_rule() {
+    for (prompt, rule) in [
+        ("if a migration drops a column, ask me before running it.", "ask me before running"),
+        ("whenever a PR touches the public API, bump the minor version in the same PR.", "bump the minor"),
+        ("when any endpoint returns a list, paginate it with cursors, never offsets.", "paginate it"),
+    ] {
+        let got = kept(prompt);
+        assert!(got.iter().any(|(_, text)| text.contains(rule)), "{prompt:?}: {got:?}");
+    }
+    // Of one thing at hand, it is the work.
+    assert!(kept("if the migration in this PR drops a column, ask me first.").is_empty());
+}
+
+#[test]
+fn a_rule_announced_for_every_project_holds_everywhere() {
+    for prompt in [
+        "general rule btw, any repo: when a diff grows past 400 lines, split it into stacked PRs.",
+        "standing rule for all my projects: when a dependency is added, say why in the PR body.",
+        "rule of thumb, every repo: if a test needs the network, mark it and keep it out of the unit run.",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+        assert!(!got[0].1.contains("rule"), "{prompt:?} is kept without its announcement: {got:?}");
+    }
+    // What follows about the work at hand is no rule.
+    let got = kept(
+        "general rule, any repo: when a change touches many files, plan it first. this one is small so go ahead",
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+}
+
+#[test]
+fn a_rule_for_the_speakers_own_reason_is_about_the_user() {
+    for prompt in [
+        "since I'm dyslexic, never rely on spelling alone to tell two names apart in anything you build for me",
+        "commit bodies wrapped at 72 please, I read them in a narrow terminal",
+        "because I have a screen reader on, never put meaning only in emoji",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+    }
+}
+
+#[test]
+fn a_rule_of_the_users_loses_the_example_of_the_project_at_hand() {
+    for (prompt, rule, example) in [
+        (
+            "I can't tell red from green, so never show status by colour alone in anything you build for me: \
+             the failed/passed chips in BuildList need a glyph too",
+            "colour alone",
+            "BuildList",
+        ),
+        (
+            "I want every error message you write for me in plain words — the ones in AuthErrors are a good start",
+            "plain words",
+            "AuthErrors",
+        ),
+        (
+            "I always want units in names of numbers: e.g. timeout_ms in config/defaults.toml",
+            "units in names",
+            "defaults.toml",
+        ),
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+        assert!(got[0].1.contains(rule) && !got[0].1.contains(example), "{prompt:?}: {got:?}");
+    }
+}
+
+#[test]
+fn work_under_its_label_is_no_rule() {
+    for prompt in [
+        "task: the worker pool goes from 4 to 8 threads; src/pool.rs takes it from the config.",
+        "today's job - the invoices table needs a currency column with a default.",
+        "ok next ticket: every row of the report should link to its order",
+    ] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+}
+
+#[test]
+fn where_the_sentence_before_holds_makes_it_a_rule() {
+    for prompt in [
+        "ship it. PRs always as drafts btw, I flip them myself. that's for every repo",
+        "squash on merge, one commit per PR. that goes for all my projects",
+        "tag releases with a leading v. same for every repo",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+        assert!(got[0].1.split_whitespace().count() > 5, "{prompt:?} keeps what it said: {got:?}");
+    }
+    // Alone, it says nothing.
+    assert!(kept("that's for every repo").is_empty());
+}
+
+#[test]
+fn an_ironic_comparison_is_no_rule() {
+    for prompt in [
+        "rails is basically php with better manners but I do like retry_on",
+        "gradle is just make with extra steps, honestly",
+        "kubernetes is pretty much a bash script in a trench coat",
+    ] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+}
+
+#[test]
+fn what_became_of_a_thing_said_before_is_no_new_value() {
+    for prompt in [
+        "the on-call contact I gave you: she left the team in march.",
+        "that staging box from before — it got decommissioned.",
+        "the release checklist I mentioned: we moved off it last quarter.",
+    ] {
+        let found = statements(prompt);
+        assert_eq!(found.len(), 1, "{prompt:?}: {found:?}");
+        assert!(found[0].reference.is_some() && found[0].retracts_only, "{prompt:?}: {found:?}");
+    }
+    // What the thing is now is its new value.
+    let found = statements("the on-call contact I gave you: it's Marta now.");
+    assert!(found.len() == 1 && !found[0].retracts_only, "{found:?}");
+}
