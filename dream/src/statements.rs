@@ -24,7 +24,7 @@ mod reference;
 
 pub(crate) use mood::{NotLasting, secret};
 pub(crate) use reference::{
-    Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values,
+    Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values, speaks_of,
     split_by_reference, topic_words, values_pointed_at,
 };
 
@@ -208,6 +208,7 @@ static CONDITION_LEAD: LazyLock<Regex> = LazyLock::new(|| {
           | (?:when|whenever|before|after|if|once)\ (?:you|we|i)\ (?:\w+\ ){0,2}(?:a|an|any|every|each|new)\ [\w\ -]{1,40}
           | (?:when|whenever|before|after|once)\ (?:you|we|i)\ \w+\ (?:[\w-]+\ ){0,2}[\w-]+s
           | (?:when|whenever|if|once|every\ time|each\ time|any\ time)\ (?:a|an|any|every|each)\ [\w/.-]+\ [^,;:]{1,60}
+          | (?:when|whenever|if|every\ time|any\ time)\ (?:you|u)\ \w+\ (?:stuff|things|anything|something|code|changes)\b[^,;:]{0,30}
           | (?:when|if|where|wherever|whenever)\ (?:(?:you're|you\ are|we're|i'm)\ )?(?:in\ doubt|unsure|not\ sure|uncertain|unclear|possible
               |practical|feasible|reasonable|in\ a\ pinch|stuck|it\ makes\ sense|it's\ ambiguous|something\ is\ ambiguous|anything\ is\ unclear)
         ),\s*
@@ -467,7 +468,7 @@ static OWNS: LazyLock<Regex> = LazyLock::new(|| {
 /// own Dockerfile", "all endpoints return JSON").
 static QUANTIFIED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:every|each|all|any) (?P<subject>[\w./-]+(?: [\w./-]+){0,2}?) (?:gets|get|has|have|needs|need|goes|go|lives|live|returns|return|uses|use|runs|run|takes|take|requires|require|carries|carry|ships|ship|starts|start|ends|end|follows|follow|includes|include|belongs|belong)\b",
+        r"^(?:every|each|all|any) (?P<subject>[\w./-]+(?: [\w./-]+){0,4}?) (?:gets|get|has|have|needs|need|goes|go|lives|live|returns|return|uses|use|runs|run|takes|take|requires|require|carries|carry|ships|ship|starts|start|ends|end|follows|follow|includes|include|belongs|belong)\b",
     )
 });
 /// What users say of where they work ("I'm on a Mac").
@@ -500,7 +501,7 @@ static SPEAKER_REASON: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:since|because|cause|'cause|cuz|coz|as)\ i(?:'m|\ am|'ve|\ have|\ can't|\ cannot|\ don't|\ do\ not)\b
       | [,;(]\s*i(?:'m|\ am|\ read|\ live|\ work|\ review|\ skim|\ scan|\ look\ at|\ use)\b
-      | \b(?:you|u)\ (?:build|make|write|design|create|generate|draw|render)\b[^.;:]{0,30}\bfor\ me\b
+      | \b(?:you|u)\ [a-z]+\b[^.;:]{0,30}\bfor\ me\b
     ")
 });
 /// A rule said without its verb: "commit subjects max 50 chars", "PRs always as drafts",
@@ -637,10 +638,26 @@ static TEAM_TASK: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:we|we're|we are|we've|we'd) (?:need|needs|should|must|have to|'ll|will|can|could|might|got|had|did|tried|saw|found|broke|lost|were|was|just|still need|are going to|'re going to|gotta|want|wanna|would like|would love|hope|plan|intend|aim|(?:are )?(?:hoping|planning|trying|looking|aiming|thinking))\b|^we'd (?:like|love)\b|^(?:we're|we are) (?:adding|building|fixing|implementing|refactoring|rewriting|shipping|launching|introducing|working on|about to|in the middle of|starting on|wiring|debugging|chasing)\b",
     )
 });
+/// Words that make what is said of one thing hold of all of its kind.
+static QUANTIFIER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:every|each|all|always|never|any|whenever)\b"));
+/// One thing at hand that needs something ("the /v2/forecast response needs a timestamp"): the
+/// work, not a rule of things of its kind ("every response needs a request id").
+static THING_NEEDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^the [\w./:-]+(?: [\w./:-]+){0,3}? needs (?:a|an|another|some|more|its|to be)\b"));
+/// How a piece of work stands ("pr 88 is approved", "the build is green again"): news of the
+/// moment, not how things are.
+static WORK_STATUS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:the\ |my\ |our\ |this\ |that\ )?(?:prs?|mrs?|pull\ requests?|merge\ requests?|tickets?|builds?|pipelines?|ci|checks|deploys?|deployments?|releases?|branch(?:es)?|jobs?|runs?|tests?|suite)
+        (?:\ [\w\#./-]+){0,2}\ (?:is|are|was|were|got|has\ been|have\ been)\ (?:now\ |finally\ |all\ |still\ )?
+        (?:approved|merged|green|red|done|ready|passing|failing|broken|open|closed|blocked|deployed|live|out|in|through|up|reverted|rejected)\b
+    ")
+});
 /// Signs that a sentence reports trouble rather than states how things are.
 static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|broke|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?)\b",
+        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|broke|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?|erroring|[45]\d\d(?:ing|s)|needs?\ more|(?:is|are|went|turned|still|all|goes|go)\ red)\b",
     )
 });
 /// An issue as a ticket ("the linear issue id", "github issues", "issue numbers"), not trouble.
@@ -822,6 +839,142 @@ static TASK_VERB: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:fix|add|implement|create|refactor|update|remove|delete|rename|move|debug|investigate|look|check out|build|make|change|help|explain|show|find|review|try|open|install|upgrade|migrate|revert|clean|generate|optimi[sz]e|convert|set|port|rewrite|replace|modify|edit|tell|give|list|summari[sz]e|read|analy[sz]e|benchmark|draft|design|extract|inline|support|allow|enable|disable|wire|hook|connect|call|pull|fetch|restart|kill|go|continue|finish|do|resolve|address|figure|get|see|take|print|dump|bisect|patch|tweak|adjust|improve|rework|simplify|reduce|increase|speed|profile|trace|reproduce|repro|scaffold|bootstrap|init|initiali[sz]e|configure|setup|undo|redo|drop|include|introduce|expose|stub|skip|retry|rerun|re-run|stop|write|document|run|test|commit|push|merge|deploy|split|format|lint|handle|check|bump|release|start|rebase|squash|name|log|type|import|sort|mock|version|comment|put|place|keep|tag|label|mark|group|separate|structure|organi[sz]e|return|raise|throw|validate|pass|escape|quote|spell|end|begin|branch|target|limit|cap|default|wrap|annotate|prefix|suffix|use)\b",
     )
 });
+/// A verb [`TASK_VERB`] does not know, in the imperative: a first word right before what it acts on
+/// ("swap the logger in train.py", "vectorize the rolling window", "point the build at …").
+fn bare_imperative(rest: &str) -> bool {
+    static VERB_THEN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?P<verb>[a-z]{3,})\ (?:the|a|an|this|that|these|those|its|their|my|our|your|it|them|everything)\b",
+        )
+    });
+    // Words a sentence starts with before a noun that are no verbs.
+    const NOT_VERBS: &[&str] = &[
+        "for",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "after",
+        "before",
+        "during",
+        "since",
+        "until",
+        "about",
+        "across",
+        "through",
+        "under",
+        "over",
+        "behind",
+        "below",
+        "above",
+        "between",
+        "within",
+        "without",
+        "inside",
+        "outside",
+        "like",
+        "unlike",
+        "per",
+        "via",
+        "and",
+        "but",
+        "then",
+        "also",
+        "when",
+        "whenever",
+        "once",
+        "while",
+        "where",
+        "because",
+        "unless",
+        "all",
+        "both",
+        "only",
+        "even",
+        "just",
+        "not",
+        "never",
+        "always",
+        "usually",
+        "its",
+        "off",
+        "out",
+        "near",
+        "upon",
+        "than",
+        "what",
+        "which",
+        "whatever",
+        "whichever",
+        "whether",
+        "how",
+        "why",
+        "who",
+        "yes",
+        "nope",
+        "yeah",
+        "sure",
+        "thanks",
+        "thank",
+        "please",
+        "pls",
+        "same",
+        "that",
+        "this",
+        "these",
+        "those",
+        "every",
+        "each",
+        "any",
+        "some",
+        "most",
+        "many",
+        "much",
+        "few",
+        "none",
+        "either",
+        "neither",
+        "our",
+        "their",
+        "your",
+        "his",
+        "her",
+        "new",
+        "old",
+        // Verbs of rules, not of work.
+        "prefer",
+        "avoid",
+        "favor",
+        "favour",
+        "mind",
+        "remember",
+        "assume",
+        "respect",
+        "follow",
+        "trust",
+        "expect",
+        "treat",
+        "consider",
+        "ask",
+        "tell",
+        "warn",
+        "ping",
+        "leave",
+        // Verbs that take back what was said.
+        "ignore",
+        "forget",
+        "disregard",
+        "scratch",
+        "scrap",
+        "nix",
+        "toss",
+        "ditch",
+    ];
+    VERB_THEN_OBJECT.captures(rest).is_some_and(|c| {
+        let verb = &c["verb"];
+        !NOT_VERBS.contains(&verb) && !verb.ends_with('s') && !verb.ends_with("ed") && !verb.ends_with("ly")
+    })
+}
 static LEAD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^((please|always|never|don't|do not|dont|stop|avoid|prefer|i|really|from now on|actually|no|also),?\s+)+",
@@ -948,7 +1101,8 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
             };
             if let Some(last) = last {
                 let lower = normalize(&sentence);
-                if EVERYWHERE.is_match(&lower) || lower.contains("everywhere") {
+                if EVERYWHERE.is_match(&lower) || lower.contains("everywhere") || lower.contains("everything")
+                {
                     last.reach = Reach::General;
                 } else if project_worded(&lower) {
                     last.reach = Reach::Project;
@@ -966,10 +1120,11 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         };
         if let Some(lead) = lead {
             let lead = normalize(lead);
+            // A house's or a team's rules are the project's.
             let said_where = if EVERYWHERE.is_match(&lead) {
                 Some(Reach::General)
             } else {
-                project_worded(&lead).then_some(Reach::Project)
+                (project_worded(&lead) || HOUSE_RULES.is_match(&lead)).then_some(Reach::Project)
             };
             announced = Some(said_where.or(announced.flatten()));
             if said.split_whitespace().count() < 3 {
@@ -980,6 +1135,10 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         // semicolon stands on its own when what is before it is not kept, unless that asked for
         // the work the clause says more of ("add --dry-run; in dry run it must never …").
         let plain = statement(said).or_else(|| {
+            // Work under its label is work to its end.
+            if TASK_LABEL.is_match(&normalize(said)) {
+                return None;
+            }
             let (before, rest) = said.split_once("; ")?;
             let before = normalize(LEAD_NOISE.replace(before, "").trim());
             let before = SEQUENCE_LEAD.replace(&before, "");
@@ -1004,13 +1163,15 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         if found.is_none() {
             announced = None;
         }
-        // "general rule, any repo: …": what the announcement said of where, unless the statement
-        // says it.
-        if let (Some(Some(Reach::General)), Some(found)) = (announced, found.as_mut())
+        // "general rule, any repo: …", "house rule too: …": what the announcement said of where,
+        // unless the statement says it, or speaks of the user.
+        if let (Some(Some(lead)), Some(found)) = (announced, found.as_mut())
             && found.reference.is_none()
             && !says_where(&found.text)
+            && (lead == Reach::General
+                || !filed(&found.text).is_some_and(|(_, why)| why == Why::AboutTheUser))
         {
-            found.reach = Reach::General;
+            found.reach = lead;
         }
         if let Some(found) = found.as_mut() {
             found.follows_retraction = after_retraction && found.reference.is_none();
@@ -1018,6 +1179,18 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         after_retraction = found.as_ref().is_some_and(|s| s.reference.is_some());
         // What is left of a sentence once its requests are cut must still say something ("now:
         // run the suite …" leaves "now").
+        // "no partial functions. no head, no fromJust": a rule that names no place, right after one
+        // of the project, goes on with it.
+        if let Some(found) = found.as_mut()
+            && found.reach == Reach::General
+            && found.reference.is_none()
+            && !matches!(announced, Some(Some(_)))
+            && previous.as_ref().is_some_and(|(_, kept)| *kept)
+            && out.last().is_some_and(|last| last.reach == Reach::Project)
+            && filed(&found.text).is_some_and(|(_, why)| why == Why::NoPlaceNamed)
+        {
+            found.reach = Reach::Project;
+        }
         if let Some(found) = found.as_mut()
             && found.reach == Reach::General
             && found.reference.is_none()
@@ -1044,18 +1217,21 @@ static CONTEXT_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
         (?:quick\s+|important\s+|useful\s+|general\s+|standing\s+|blanket\s+|global\s+)?
         (?:context|background|house\s+rules?|ground\s+rules?|team\s+rules?|rules?|rule\s+of\s+thumb|conventions|facts|(?:things|points|notes)(?:\s+(?:to\s+know|you\s+should\s+know|worth\s+knowing|about\s+(?:this|the|our|my)\s+[\w-]+))?)
         (?:\s+(?:first|up\s*front|before\s+(?:we|you)\s+(?:start|begin|dive\s+in)))?
-        (?:,?\s+(?:btw|fyi))?
+        (?:,?\s+(?:btw|fyi|too|also|as\s+well))?
         (?:\s+(?:for|in|of|about|on)\s+(?:this|the|our|my)\s+[\w-]+|\s+here
           |,?\s+(?:(?:for|in|across|on)\s+)?(?:any|every|all)\s+(?:of\s+)?(?:my\s+)?(?:repos?|projects?|repositories|codebases?))?
         \s*(?:[:.!]+\s*|\s*$|\s+(?:-|—)\s+)
     ")
 });
 
+/// Rules of the house or the team, announced: the project's.
+static HOUSE_RULES: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:house|team)\s+(?:rules?|style|conventions?)\b"));
 /// A sentence saying where the one before holds: "that goes for every repo", "same in all my
 /// projects", "this applies here only".
 static SCOPE_OF_THE_LAST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:and\s+|oh\s+|btw,?\s+)?(?:(?:that|this|it|which)(?:'s|\s+is)?\s+(?:goes|applies|holds|counts|true|stands|is\s+true)\s+(?:for|to|in|across|everywhere|here|only)|(?:that|this|it)(?:'s|\s+is)\s+(?:for|across|in)\s+(?:all|every|each|any)\s|(?:the\s+)?same\s+(?:goes\s+)?(?:for|in|across)\s)",
+        r"^(?:and\s+|oh\s+|btw,?\s+)?(?:(?:that|this|it|which)(?:'s|\s+is)?\s+(?:goes|applies|holds|counts|true|stands|is\s+true)\s+(?:for|to|in|across|everywhere|here|only)|(?:goes|applies|holds)\s+(?:for|to|in|across)\s+(?:everything|every|all|any)\b|(?:that|this|it)(?:'s|\s+is)\s+(?:for|across|in)\s+(?:all|every|each|any)\s|(?:the\s+)?same\s+(?:goes\s+)?(?:for|in|across)\s)",
     )
 });
 
@@ -1309,8 +1485,25 @@ fn statement(sentence: &str) -> Option<Statement> {
             follows_retraction: false,
         });
     }
-    after_request()
+    // "the parquet files under data/ — never git add those": a topic of the project, then the
+    // rule of it, which points back at it.
+    after_request().map(|mut found| {
+        let topic = starts.get(1).map_or("", |&at| spoken[..at].trim());
+        let lower = normalize(topic);
+        if found.reach == Reach::General
+            && !asks_for_work(&lower)
+            && names_a_thing_of_the_project(&lower)
+            && POINTS_AT_TOPIC.is_match(&normalize(&found.text))
+        {
+            found.reach = Reach::Project;
+            found.text = kept(&without_tasks(LEAD_NOISE.replace(spoken, "").trim()));
+        }
+        found
+    })
 }
+
+/// A pronoun that points at a thing named before ("never git add those").
+static POINTS_AT_TOPIC: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:those|these|them|it|that one|they)\b"));
 
 /// A rule of every thing of a kind, said of one: "every endpoint must validate its input", "each
 /// handler should log its errors".
@@ -1424,7 +1617,7 @@ fn asks_for_work(clause: &str) -> bool {
         return false;
     }
     REQUEST.is_match(&clause)
-        || (TASK_VERB.is_match(&clause)
+        || ((TASK_VERB.is_match(&clause) || bare_imperative(&clause))
             && !declarative(&clause)
             && !NEGATIVE_START.is_match(&clause)
             && !says_habit(&clause)
@@ -1597,7 +1790,12 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     // at hand ("can you always close the handle in this function"); what the condition after it
     // speaks of ("… before telling me it's done") is no thing at hand.
     let habit_asked = habit && !SPECIFIC.is_match(HABIT_CONDITION.split(rest).next().unwrap_or(rest));
-    if for_once(&whole) || DISMISSIVE.is_match(rest) || (WANTS_A_THING.is_match(rest) && !habit) {
+    if for_once(&whole)
+        || DISMISSIVE.is_match(rest)
+        || (WANTS_A_THING.is_match(rest) && !habit)
+        || WORK_STATUS.is_match(rest)
+        || (THING_NEEDS.is_match(rest) && !QUANTIFIER.is_match(rest))
+    {
         return None;
     }
     if (WH_QUESTION.is_match(rest) && !remedy(rest))
@@ -1662,7 +1860,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     );
     let rule_of_a_kind = policy(rest) || verbless_rule(rest);
     let how = how_to(rest);
-    let starts_with_task = TASK_VERB.is_match(rest)
+    let starts_with_task = (TASK_VERB.is_match(rest) || bare_imperative(rest))
         && !subject_verb
         && !NEGATIVE_START.is_match(rest)
         && !convention_imperative(rest, &whole)
@@ -1729,7 +1927,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || preference
         || setup
         || HABIT_OF_MINE.is_match(rest)
-        || SPEAKER_REASON.is_match(rest);
+        || SPEAKER_REASON.is_match(&whole);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
     Some(reach_why(
@@ -2449,6 +2647,17 @@ const NOT_VALUES: &[&str] = &[
     "yet",
     "always",
     "now",
+    // "never in the repo", "not on main": where, not what.
+    "in",
+    "on",
+    "at",
+    "into",
+    "inside",
+    "under",
+    "with",
+    "by",
+    "for",
+    "of",
 ];
 /// Tokens that, just before a mention, say the mention is ruled out rather than asserted.
 const NEGATING: &[&str] = &[

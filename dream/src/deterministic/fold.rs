@@ -137,6 +137,8 @@ impl Fold<'_> {
         let mut claim = statements::claim(&statement.text);
         let mut reach = statement.reach;
         let mut took_back = None;
+        // Whether what the statement points back at was found and taken back.
+        let mut referent_found = false;
         if statement.follows_retraction
             && let Some(home) = home
             && !statements::says_where(&statement.text)
@@ -157,6 +159,7 @@ impl Fold<'_> {
         if let Some(reference) = statement.reference.as_ref().filter(|_| !that_one) {
             let speaker = statements::speaker(&statement.text);
             let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
+            referent_found = !retired.is_empty();
             // Where the line it took back was decides over whose it sounds ("the team guideline
             // changed" of a rule in the user's profile corrects the profile), unless it says where
             // it holds ("company-wide", "in this repo").
@@ -183,7 +186,13 @@ impl Fold<'_> {
         }
         if !statement.retracts_only {
             let page = self.said_page(reach, true)?;
-            let superseded = page.retire(stored, |item| claim.supersedes(&item.text));
+            // A correction that says what it takes back ("the framework I named before is gone,
+            // we moved to maestro") took that back above, when it found it: its new value retires
+            // nothing it does not point at.
+            let pointed = |text: &str| {
+                !referent_found || statement.reference.as_ref().is_none_or(|r| statements::speaks_of(r, text))
+            };
+            let superseded = page.retire(stored, |item| claim.supersedes(&item.text) && pointed(&item.text));
             page.observe(&statement.text, stored);
             claim.rule_out(
                 superseded.iter().flat_map(|text| statements::shaped_values(text, &statement.text)),
@@ -235,12 +244,7 @@ impl Fold<'_> {
         let score = |text: &str| {
             let shaped = statements::same_shape_other_value(correction, text);
             let pointed = statements::affinity(reference, text) + 2 * usize::from(shaped);
-            // A line that speaks of less than half of what the pointer names is not what it
-            // points at ("where the integration tests get their database" is no line about
-            // dependencies that shares one word with it).
-            let (words, topics) = (statements::topic_words(text), statements::concept_words(text));
-            let met = reference.words.iter().filter(|w| words.contains(*w) || topics.contains(*w)).count();
-            if pointed == 0 || (!shaped && met * 2 < reference.words.len()) {
+            if pointed == 0 || (!shaped && !statements::speaks_of(reference, text)) {
                 return 0;
             }
             pointed * 16 + said.intersection(&statements::topic_words(text)).count().min(15)

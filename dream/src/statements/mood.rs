@@ -317,7 +317,9 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
             }
             let own = OWN_VOICE.is_match(who)
                 || who.split_whitespace().any(|w| matches!(w, "i" | "we" | "you" | "i've" | "we've"));
-            !own || (SOURCE.is_match(who) && !OWN_VOICE.is_match(who))
+            // "the docs tool I mentioned": the speaker said it, of a thing named before.
+            let said_by_me = matches!(who.split_whitespace().last(), Some("i" | "we" | "i've" | "we've"));
+            !said_by_me && (!own || (SOURCE.is_match(who) && !OWN_VOICE.is_match(who)))
         })
     }) {
         return Some(NotLasting::Reported);

@@ -685,6 +685,15 @@ fn unrelated_clauses(reference: &Reference, line: &str) -> Option<String> {
 
 /// How strongly an item speaks of what a reference points at: its topic words shared, and the
 /// topics of the tools it names.
+/// Whether a line speaks of what a pointer back names: of at least half of its words, by name or
+/// by what they are ("where the integration tests get their database" is no line about
+/// dependencies that shares one word with it).
+pub(crate) fn speaks_of(reference: &Reference, text: &str) -> bool {
+    let (words, topics) = (topic_words(text), concept_words(text));
+    let met = reference.words.iter().filter(|w| words.contains(*w) || topics.contains(*w)).count();
+    affinity(reference, text) > 0 && met * 2 >= reference.words.len()
+}
+
 pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {
     let words = topic_words(item);
     let direct = reference.words.intersection(&words).count();

@@ -470,3 +470,43 @@ async fn only_the_sentence_right_after_a_retraction_is_filed_where_the_old_value
     assert!(conventions.contains("5173") && !conventions.contains("localhost:3000"), "{conventions}");
     assert!(!conventions.contains("short summary"), "{conventions}");
 }
+
+#[tokio::test]
+async fn a_correction_that_finds_what_it_points_at_takes_back_nothing_else() {
+    for (other, first, correction, stale) in [
+        (
+            "the offline queue is stored with react-native-mmkv, we moved it there last sprint.",
+            "e2e flows run on detox, the specs live in e2e/.",
+            "e2e: the framework I named before is gone, we moved to maestro.",
+            "detox",
+        ),
+        (
+            "we moved the feature flags to unleash last month.",
+            "the docs site builds with docusaurus.",
+            "the docs tool I mentioned is outdated, we moved to mkdocs.",
+            "docusaurus",
+        ),
+        (
+            "sessions moved to postgres when we dropped the cache box.",
+            "background jobs run on sidekiq here.",
+            "scratch what I said about background jobs, we moved to solid queue.",
+            "sidekiq",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "w-1", Some("webshop"), "/home/alice/src/webshop")
+            .prompt(other)
+            .prompt(first)
+            .stop()
+            .days_later(2)
+            .session("codex", "w-2", Some("webshop"), "/home/alice/src/webshop")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+        assert!(conventions.contains(other), "{correction:?} keeps {other:?}:\n{conventions}");
+        assert!(!conventions.to_lowercase().contains(stale), "{correction:?}:\n{conventions}");
+    }
+}

@@ -150,3 +150,104 @@ fn what_became_of_a_thing_said_before_is_no_new_value() {
     let found = statements("the on-call contact I gave you: it's Marta now.");
     assert!(found.len() == 1 && !found[0].retracts_only, "{found:?}");
 }
+
+#[test]
+fn work_asked_with_a_verb_no_list_knows_is_no_rule() {
+    for prompt in [
+        "vectorize the rolling window with polars instead of the python loop.",
+        "memoize the tariff lookup in the pricing module",
+        "debounce the search box on the orders page, 300ms",
+    ] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+    // Verbs of rules stay rules.
+    for prompt in
+        ["prefer the builder pattern over long constructors", "leave them out, trailing commas I mean"]
+    {
+        assert!(!asks_for_work(prompt), "{prompt:?}");
+    }
+}
+
+#[test]
+fn how_a_piece_of_work_stands_is_no_fact() {
+    for prompt in [
+        "pr 88 is approved, merge it",
+        "the nightly build is green again",
+        "tests are red on my machine again",
+        "the admin ingress is 502ing since the upgrade",
+        "the settings endpoint needs a rate limit",
+        "the queue worker needs more memory, bump it",
+    ] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+    // Of every thing of a kind, it is a rule.
+    assert_eq!(kept("every endpoint needs a rate limit").len(), 1);
+}
+
+#[test]
+fn rules_announced_as_the_houses_are_the_projects() {
+    for prompt in [
+        "house rule too: no partial functions. no head, no fromJust.",
+        "team rules: no default exports. no barrel files either.",
+        "house style: no abbreviations in names. no single-letter variables outside loops.",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 2, "{prompt:?}: {got:?}");
+        assert!(got.iter().all(|(reach, _)| *reach == Reach::Project), "{prompt:?}: {got:?}");
+    }
+}
+
+#[test]
+fn a_rule_after_a_rule_of_the_project_goes_on_with_it() {
+    for prompt in [
+        "subjects here start with the component in brackets. no trailing period.",
+        "in this repo errors are typed enums. no stringly errors.",
+        "we format with black here. no manual line wrapping.",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 2, "{prompt:?}: {got:?}");
+        assert!(got.iter().all(|(reach, _)| *reach == Reach::Project), "{prompt:?}: {got:?}");
+    }
+}
+
+#[test]
+fn a_rule_of_a_thing_of_the_project_named_ahead_keeps_it() {
+    for prompt in [
+        "and the parquet files under data/ — never git add those, data/ is tracked by dvc.",
+        "the generated clients in gen/ — never edit them by hand, they come from the openapi spec.",
+        "the fixtures in tests/snapshots/ — never hand-edit those, regenerate them with the script.",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::Project, "{prompt:?}: {got:?}");
+        assert!(got[0].1.contains('/'), "{prompt:?} keeps what it speaks of: {got:?}");
+    }
+}
+
+#[test]
+fn a_rule_of_how_to_work_with_the_user_said_for_everything_is_theirs() {
+    for prompt in [
+        "when you explain stuff to me, start with a tiny concrete example and then the theory. goes for everything.",
+        "if you change things in a migration, tell me which tables first. applies to every repo.",
+        "whenever you review code for me, list the blocking points before the nits.",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+    }
+}
+
+#[test]
+fn what_the_speaker_mentioned_is_their_own_word() {
+    for prompt in [
+        "the docs tool I mentioned is outdated, we moved to mkdocs.",
+        "the review bot we mentioned last week is gone, reviews go through codeowners now.",
+        "the docs host I said is old news, it's readthedocs now.",
+    ] {
+        assert_eq!(not_meant_to_last(prompt), None, "{prompt:?}");
+        let found = statements(prompt);
+        assert!(found.len() == 1 && found[0].reference.is_some(), "{prompt:?}: {found:?}");
+    }
+    // Somebody else's words stay theirs.
+    assert_eq!(not_meant_to_last("the docs say we should pin every action"), Some(NotLasting::Reported));
+}
