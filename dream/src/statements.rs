@@ -230,7 +230,8 @@ static CONDITION_BARE: LazyLock<Regex> = LazyLock::new(|| {
 /// Said to hold beyond the project ("in all my projects", "the org has a DCO check").
 static EVERYWHERE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        \b(?:in|across|for|on)\ (?:all|every|each|any)\ (?:of\ )?(?:my\ |our\ |the\ )?(?:projects?|repos?|repositories|codebases?|work)\b
+        \b(?:in|across|for|on|to)\ (?:all|every|each|any)\ (?:of\ )?(?:my\ |our\ |the\ )?(?:projects?|repos?|repositories|codebases?|work)\b
+      | \b(?:that'?s|this\ is|it'?s)\ (?:true|the\ case|the\ rule|how\ it\ is)\ everywhere\b
       | \beverywhere\ i\ (?:work|go|code)\b|\bwhatever\ the\ (?:project|repo)\b|\bglobally\b
       | \b(?:the|our|my)\ (?:org|organi[sz]ation|company|employer)\b|\b(?:org|company|organi[sz]ation)-wide\b
       | (?:^|[,;:(]\s*)(?:any|every|all)\ (?:of\ )?(?:my\ )?(?:projects?|repos?|repositories|codebases?)\s*(?:[:,;)]|$)
@@ -290,7 +291,7 @@ static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
 /// parametrized tests over copy-pasted ones").
 static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't))\b",
+        r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't)|when i say|by [\w' -]{1,20} i mean)\b",
     )
 });
 /// "…, so" before a rule that follows from what was said first ("…, so prefer fakes").
@@ -1653,6 +1654,12 @@ fn without_tasks(sentence: &str) -> String {
         Some(at) => sentence[..at].trim_end().trim_end_matches([',', ';', '—', '–']).trim_end().to_owned(),
         None => sentence.to_owned(),
     }
+}
+
+/// Whether a text says it holds beyond the project ("in all my projects", "that's true
+/// everywhere"): what it names of the project is then an example, not where it holds.
+pub(crate) fn said_everywhere(text: &str) -> bool {
+    EVERYWHERE.is_match(&normalize(text))
 }
 
 /// Whether a text names the project as where it applies ("here", "in this repo", "for this app").

@@ -433,7 +433,10 @@ impl Said {
         {
             let folder = context.folder.map_or_else(|| project_folder(id, None), str::to_owned);
             let home = format!("in scope `project:{id}` under `{folder}/conventions.md`");
-            if let Some(line) = added.iter().find(|l| statements::project_worded(text_of(l))) {
+            if let Some(line) = added
+                .iter()
+                .find(|l| statements::project_worded(text_of(l)) && !statements::said_everywhere(text_of(l)))
+            {
                 problems.push(format!(
                     "the line {line:?} is worded for this project; put it {home}, not in the user's profile"
                 ));

@@ -35,6 +35,9 @@ mod redaction;
 #[path = "dream/said.rs"]
 mod said;
 
+#[path = "dream/scenarios.rs"]
+mod scenarios;
+
 #[path = "dream/work.rs"]
 mod work;
 

@@ -163,8 +163,13 @@ impl Fold<'_> {
             // Where the line it took back was decides over whose it sounds ("the team guideline
             // changed" of a rule in the user's profile corrects the profile), unless it says where
             // it holds ("company-wide", "in this repo").
+            // Found nowhere and said of nobody in particular ("not the lib I said earlier, it's
+            // hedgehog now"), a correction made in a project is of the project's work.
+            let of_the_work = self.project.is_some()
+                && filed(&statement.text)
+                    .is_some_and(|(reach, why)| reach == Reach::Project || why == Why::NoPlaceNamed);
             reach = if statements::says_where(&statement.text) { speaker.or(home) } else { home.or(speaker) }
-                .unwrap_or(reach);
+                .unwrap_or(if of_the_work { Reach::Project } else { reach });
             took_back = home;
             claim.rule_out(reference.names.iter().cloned());
             claim.rule_out(retired.iter().flat_map(|text| statements::shaped_values(text, &statement.text)));

@@ -36,7 +36,15 @@ static RETRACT: LazyLock<Regex> = LazyLock::new(|| {
         (?:you\ can\ |just\ |please\ |i\ |i'll\ |let\ me\ )?
         (?P<verb>scratch|forget(?:\ about)?|ignore|disregard|drop|scrap|strike|nix|toss|ditch|bin|never\ ?mind|throw\ out|undo|cancel|take\ back
           |(?:i've\ |i\ have\ |i\ )?changed\ my\ mind\ (?:on|about|re|regarding))
-        \s+(?P<x>[^,.;:!?()]+)
+        \s+(?P<x>[^,.;:!?()—–]+?)(?:\s+-\s|\s*[—–]|$|[,.;:!?()])
+    ")
+});
+/// "not the lib I said earlier, it's hedgehog now": what was said, denied by pointing back at it.
+static NOT_WHAT_I_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|[,;:—–]\s*|\s-\s)not\s+
+        (?P<x>(?:the|that|my|our)\s[^,.;:!?()]{1,40}?\s(?:i|we)\s(?:said|told\s+you(?:\s+about)?|gave\s+you|mentioned|picked|named)
+          (?:\s+(?:earlier|before|last\s+time|back\s+then))?)\s*(?:[,;:—–]|\s-\s|$)
     ")
 });
 /// "re: X, I changed my mind, …", "about X: I've changed my mind": the topic named ahead of a
@@ -105,7 +113,7 @@ const KEEPING: &[&str] = &["still", "also", "and", "keep", "follow", "stick", "r
 /// after it points back at is of that topic.
 static TOPIC_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        ^(?:(?:re:?|regarding|about|as\ for|wrt)\s+(?P<a>[^,.;:!?()]{2,30}?)\s*[,:;–—-]
+        ^(?:(?:re:?|regarding|about|as\ for|wrt|correction\ (?:on|re|about|to|for)|update\ on)\s+(?P<a>[^,.;:!?()]{2,30}?)\s*[,:;–—-]
           |(?P<b>[a-z][\w-]*(?:\ [a-z][\w-]*)?):)\s
     ")
 });
@@ -172,7 +180,7 @@ static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
         (?:outdated|out[\ -]of[\ -]date|dead|wrong|gone|stale|obsolete|deprecated|old\ news|history
           |no\ longer\ (?:true|valid|right|correct|accurate|a\ thing|needed|the\ case|used)
           |not\ (?:true|right|valid|accurate|correct|used)\ any\ ?more|not\ a\ thing\ any\ ?more
-          |too\ (?:strict|loose|lax|long|short|tight|low|high|much|little|aggressive|conservative|big|small)|overkill|a\ bit\ much)
+          |(?P<judged>too\ (?:strict|loose|lax|long|short|tight|low|high|much|little|aggressive|conservative|big|small)|overkill|a\ bit\ much))
         |(?:no\ longer\ applies|no\ longer\ apply|doesn't\ apply\ any\ ?more|don't\ apply\ any\ ?more|does\ not\ apply\ any\ ?more)
         |(?:doesn't|does\ not|don't|do\ not)\ (?:hold|apply|exist|stand|count|work)(?:\ (?:to|for|in|on)\ [\w\ ]{1,25}?)?\ any\ ?more
         |no\ longer\ (?:holds?|applies|exists?|stands?|counts?)
@@ -431,7 +439,20 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 .and_then(|c| pick(c, &["x"]))
                 .map(|(start, _, from, to)| (start, to, from, to))
         })
-        .or_else(|| OUTDATED.captures(sentence).and_then(|c| pick(c, &["x"])))
+        // "the sync retry is too aggressive" judges a thing of the work; "the cap I gave you was
+        // too strict" what was said.
+        .or_else(|| {
+            OUTDATED
+                .captures(sentence)
+                .filter(|c| {
+                    let x = &c["x"];
+                    c.name("judged").is_none()
+                        || POINTS_BACK.is_match(x)
+                        || ["that ", "those ", "my "].iter().any(|d| x.starts_with(d))
+                })
+                .and_then(|c| pick(c, &["x"]))
+        })
+        .or_else(|| NOT_WHAT_I_SAID.captures(sentence).and_then(|c| pick(c, &["x"])))
         .or_else(|| {
             POINTED_TOPIC.captures(sentence).filter(|c| !KEEPING.contains(&&c["next"])).map(|c| {
                 let (x, sep) = (&c.name("x").expect("a referent"), c.name("sep").expect("a separator"));
@@ -542,7 +563,14 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
     let end = match replaced_at {
         Some(at) if at < sentence.len() => at,
         _ => {
-            sentence[to..].find([',', ';', ':', '.']).map_or(sentence.len(), |at| to + at + 1).max(clause_end)
+            let tail = &sentence[to..];
+            tail.char_indices()
+                .find(|&(at, c)| {
+                    matches!(c, ',' | ';' | ':' | '.' | '—' | '–')
+                        || (c == '-' && tail[..at].ends_with(' ') && tail[at + 1..].starts_with(' '))
+                })
+                .map_or(sentence.len(), |(at, c)| to + at + c.len_utf8())
+                .max(clause_end)
         }
     };
     Some(Reference { words, names, said: phrase.trim().to_owned(), start, end })

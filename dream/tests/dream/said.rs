@@ -510,3 +510,29 @@ async fn a_correction_that_finds_what_it_points_at_takes_back_nothing_else() {
         assert!(!conventions.to_lowercase().contains(stale), "{correction:?}:\n{conventions}");
     }
 }
+
+#[tokio::test]
+async fn a_correction_of_nothing_kept_said_in_a_project_is_the_projects() {
+    for correction in [
+        "correction on property tests — not the lib i said earlier, everything's on hedgehog now.",
+        "the charting library I mentioned is outdated, everything is on visx now.",
+        "forget the queue thing from before, jobs run on river now.",
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "m-1", Some("marl"), "/home/alice/src/marl")
+            .prompt("add property tests for recommend, next to the unit specs")
+            .stop()
+            .days_later(2)
+            .session("cursor", "m-2", Some("marl"), "/home/alice/src/marl")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let conventions =
+            body(&store, &project("marl"), "project/marl/conventions.md").await.unwrap_or_default();
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        assert!(conventions.contains(correction), "{correction:?}:\n{conventions}\n{profile}");
+        assert!(!profile.contains(correction), "{correction:?}:\n{profile}");
+    }
+}

@@ -251,3 +251,82 @@ fn what_the_speaker_mentioned_is_their_own_word() {
     // Somebody else's words stay theirs.
     assert_eq!(not_meant_to_last("the docs say we should pin every action"), Some(NotLasting::Reported));
 }
+
+#[test]
+fn what_was_said_denied_by_pointing_back_is_a_correction() {
+    for (prompt, value) in [
+        (
+            "correction on property tests — not the lib i said earlier, everything's on hedgehog now.",
+            "hedgehog",
+        ),
+        ("not the region we picked before, it's eu-north-1 now.", "eu-north-1"),
+        ("re the formatter: not the one i mentioned last time — we use dprint now.", "dprint"),
+    ] {
+        let found = statements(prompt);
+        assert_eq!(found.len(), 1, "{prompt:?}: {found:?}");
+        assert!(found[0].reference.is_some() && !found[0].retracts_only, "{prompt:?}: {found:?}");
+        assert!(found[0].text.contains(value), "{prompt:?}: {found:?}");
+    }
+}
+
+#[test]
+fn a_retraction_ends_at_a_dash_and_its_new_value_follows() {
+    for (prompt, topic) in [
+        ("scrap what i said about the holdout region — it's the zeeland fields now.", "holdout region"),
+        ("forget the cache host I gave you – it's redis-2 now.", "cache host"),
+        ("ignore what I told you about the base image - we're on distroless now.", "base image"),
+    ] {
+        let found = statements(prompt);
+        assert_eq!(found.len(), 1, "{prompt:?}: {found:?}");
+        let reference = found[0].reference.as_ref().expect("points back");
+        assert_eq!(reference.words, reference::topic_words(topic), "{prompt:?}");
+        assert!(!found[0].retracts_only, "{prompt:?} gives the new value: {found:?}");
+    }
+}
+
+#[test]
+fn a_thing_of_the_work_judged_off_is_no_correction() {
+    for prompt in [
+        "the sync retry is too aggressive, make it back off exponentially.",
+        "the polling interval is too short, it hammers the api",
+        "the modal animation is a bit much, tone it down",
+    ] {
+        assert!(
+            statements(prompt).iter().all(|s| s.reference.is_none()),
+            "{prompt:?}: {:?}",
+            statements(prompt)
+        );
+    }
+    // What was said, judged off, is.
+    assert!(
+        statements("the length cap I gave you was too strict, 72 is fine")
+            .iter()
+            .any(|s| s.reference.is_some())
+    );
+}
+
+#[test]
+fn a_rule_said_to_hold_everywhere_in_its_own_words_is_the_users() {
+    for prompt in [
+        "dont touch package-lock.json unless the task is about deps — applies to every repo, lockfile churn makes reviews awful",
+        "throwaway scripts go in ~/scratch, never in the repo, thats true everywhere.",
+        "keep generated files out of commits, that's the rule everywhere",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+    }
+}
+
+#[test]
+fn what_the_user_means_by_their_words_is_kept() {
+    for prompt in [
+        "ship it — and fyi when i say ship it i mean open the PR ready for review, not merge it",
+        "when i say tidy up i mean formatting and imports only, no refactors",
+        "by done i mean merged and deployed to staging, not just pushed",
+    ] {
+        let got = kept(prompt);
+        assert_eq!(got.len(), 1, "{prompt:?}: {got:?}");
+        assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
+    }
+}
