@@ -2906,6 +2906,13 @@ impl Claim {
     /// "never X"), rules out what the earlier one asserts ("not npm", "ignore the 14 stuff"), or
     /// gives the same thing a new value ("the dev server is on 5173 now" after "… runs on
     /// localhost:3000").
+    /// Whether this statement and an earlier one both give numbers ("we're ios 16 / macos 13
+    /// now" after "we support ios 15 and macos 12"): a new number may replace the old whatever
+    /// the words around it.
+    pub(crate) fn numbers_beside(&self, earlier: &str) -> bool {
+        !self.numbers.is_empty() && !claim(earlier).numbers.is_empty()
+    }
+
     pub(crate) fn supersedes(&self, earlier: &str) -> bool {
         let old = claim(earlier);
         if old.key == self.key {

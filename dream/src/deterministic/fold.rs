@@ -193,9 +193,12 @@ impl Fold<'_> {
             let page = self.said_page(reach, true)?;
             // A correction that says what it takes back ("the framework I named before is gone,
             // we moved to maestro") took that back above, when it found it: its new value retires
-            // nothing it does not point at.
-            let pointed = |text: &str| {
-                !referent_found || statement.reference.as_ref().is_none_or(|r| statements::speaks_of(r, text))
+            // nothing it does not point at; when it did not, nothing it does not point at either,
+            // unless both give numbers.
+            let pointed = |text: &str| match statement.reference.as_ref() {
+                None => true,
+                Some(r) if referent_found => statements::speaks_of(r, text),
+                Some(r) => statements::speaks_of(r, text) || claim.numbers_beside(text),
             };
             let superseded = page.retire(stored, |item| claim.supersedes(&item.text) && pointed(&item.text));
             page.observe(&statement.text, stored);
@@ -297,10 +300,19 @@ impl Fold<'_> {
         let hits: Vec<(Reach, String)> = if best > 0 {
             scored.into_iter().filter(|(_, _, s)| *s == best).map(|(reach, text, _)| (reach, text)).collect()
         } else {
-            // No word names a line: the one the pointer means, if one stands out.
-            let texts: Vec<&str> = scored.iter().map(|(_, text, _)| text.as_str()).collect();
+            // No word names a line: the one the pointer means, if one stands out, among the lines
+            // of the topic it names ahead ("re logging: the library I mentioned …").
+            let of_topic: Vec<&(Reach, String, usize)> = scored
+                .iter()
+                .filter(|(_, text, _)| {
+                    let (words, topics) = (statements::topic_words(text), statements::concept_words(text));
+                    reference.topic.is_empty()
+                        || reference.topic.iter().any(|w| words.contains(w) || topics.contains(w))
+                })
+                .collect();
+            let texts: Vec<&str> = of_topic.iter().map(|(_, text, _)| text.as_str()).collect();
             match self.meaning.and_then(|meaning| crate::meaning::meant(meaning, &reference.said, &texts)) {
-                Some(at) => vec![(scored[at].0, scored[at].1.clone())],
+                Some(at) => vec![(of_topic[at].0, of_topic[at].1.clone())],
                 None => return (None, Vec::new()),
             }
         };

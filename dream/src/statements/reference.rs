@@ -17,6 +17,9 @@ use memory_core::search;
 pub(crate) struct Reference {
     /// The referent's topic words, stemmed ("the image library" → `image`, `library`).
     pub(crate) words: BTreeSet<String>,
+    /// The words of a topic named ahead of the pointer ("e2e: the framework I named before …"),
+    /// stemmed: what the referent is of.
+    pub(crate) topic: BTreeSet<String>,
     /// The referent's words as said, for matching the programs and tools it names (`celery`).
     pub(crate) names: Vec<String>,
     /// The referent as said, without the words that point back ("how often we ship"): what is
@@ -302,7 +305,8 @@ static FRAME: LazyLock<Regex> = LazyLock::new(|| {
 static FRAME_TAIL: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         (?:\s(?:i|we)\ (?:gave|told|mentioned|said|set|wrote|asked\ for|named|picked|suggested|described|explained|showed
-            |had\ you\ (?:follow|use|run|do|write|try))(?:\ you)?(?:\ about)?(?:\ earlier|\ before)?)?
+            |had\ you\ (?:follow|use|run|do|write|try))(?:\ you)?(?:\ about)?(?:\ earlier|\ before)?
+          |\s(?:you\ have|you've\ got|you\ know|you\ remember|you\ use|in\ your\ (?:head|notes|memory)))?
         (?:\s(?:rule|thing|stuff|bit|note|one|part|info|advice|business|remark|suggestion|preference|tip|guidance|policy))?
         (?:\s(?:from\ (?:before|earlier|last\ time|the\ other\ day|yesterday|last\ week|(?:our|the|my)\ (?:very\ )?first\ (?:session|chat|day)(?:\ here)?)
             |earlier|before|back\ then|a\ while\ (?:ago|back)|on\ day\ one|at\ the\ (?:very\ )?(?:beginning|start)|last\ time|the\ other\ day
@@ -535,10 +539,12 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
     let phrase = FRAME_TAIL.replace(phrase.trim(), "");
     let mut words = topic_words(&phrase);
     // A topic named ahead of the pointer ("re styling: the approach I gave you is outdated").
-    if let Some(topic) = TOPIC_LEAD.captures(sentence).and_then(|c| c.name("a").or_else(|| c.name("b")))
-        && topic.end() <= from
+    let mut topic = BTreeSet::new();
+    if let Some(named) = TOPIC_LEAD.captures(sentence).and_then(|c| c.name("a").or_else(|| c.name("b")))
+        && named.end() <= from
     {
-        words.extend(topic_words(topic.as_str()));
+        topic = topic_words(named.as_str());
+        words.extend(topic.iter().cloned());
     }
     if words.is_empty() {
         return None;
@@ -573,7 +579,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 .max(clause_end)
         }
     };
-    Some(Reference { words, names, said: phrase.trim().to_owned(), start, end })
+    Some(Reference { words, topic, names, said: phrase.trim().to_owned(), start, end })
 }
 
 /// Where a dropped thing's name ends and what replaced it starts.
@@ -718,8 +724,11 @@ fn unrelated_clauses(reference: &Reference, line: &str) -> Option<String> {
 /// dependencies that shares one word with it).
 pub(crate) fn speaks_of(reference: &Reference, text: &str) -> bool {
     let (words, topics) = (topic_words(text), concept_words(text));
-    let met = reference.words.iter().filter(|w| words.contains(*w) || topics.contains(*w)).count();
-    affinity(reference, text) > 0 && met * 2 >= reference.words.len()
+    let has = |w: &String| words.contains(w) || topics.contains(w);
+    let met = reference.words.iter().filter(|w| has(w)).count();
+    // "e2e: the framework I named before": a framework of something else is not it.
+    let of_its_topic = reference.topic.is_empty() || reference.topic.iter().any(has);
+    affinity(reference, text) > 0 && met * 2 >= reference.words.len() && of_its_topic
 }
 
 pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {

@@ -536,3 +536,36 @@ async fn a_correction_of_nothing_kept_said_in_a_project_is_the_projects() {
         assert!(!profile.contains(correction), "{correction:?}:\n{profile}");
     }
 }
+
+#[tokio::test]
+async fn a_correction_takes_back_only_lines_of_what_it_points_at() {
+    for (other, correction) in [
+        (
+            "we moved the offline queue to react-native-mmkv last sprint.",
+            "e2e: the framework I named before is gone, we moved to maestro.",
+        ),
+        (
+            "persistent volumes use the longhorn storage class here.",
+            "re logging: the library I mentioned is gone, we use tracing now.",
+        ),
+        (
+            "the docs site builds with mkdocs material.",
+            "re linting: the tool I mentioned is gone, we use ruff now.",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "w-1", Some("webshop"), "/home/alice/src/webshop")
+            .prompt(other)
+            .stop()
+            .days_later(2)
+            .session("codex", "w-2", Some("webshop"), "/home/alice/src/webshop")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+        assert!(conventions.contains(other), "{correction:?} keeps {other:?}:\n{conventions}");
+        assert!(conventions.contains(correction), "{correction:?}:\n{conventions}");
+    }
+}
