@@ -647,6 +647,53 @@ const CONCEPTS: &[Concept] = &[
         topic: "installing the right language version, version managers",
         named_by: &["mise", "asdf", "sdkman", "nvm", "fnm", "pyenv", "rbenv", "rustup", "volta", "jenv"],
     },
+    Concept {
+        topic: "experiment tracking: logging training runs, metrics and models",
+        named_by: &[
+            "mlflow",
+            "wandb",
+            "weights & biases",
+            "weights and biases",
+            "neptune.ai",
+            "clearml",
+            "tensorboard",
+            "comet ml",
+        ],
+    },
+    Concept {
+        topic: "end-to-end tests of a mobile app",
+        named_by: &["detox", "maestro", "appium", "xcuitest"],
+    },
+    Concept {
+        topic: "property-based tests, generated inputs",
+        named_by: &["quickcheck", "hedgehog", "proptest", "fast-check", "jqwik", "scalacheck"],
+    },
+    Concept {
+        topic: "on-device storage of a mobile app",
+        named_by: &[
+            "async-storage",
+            "asyncstorage",
+            "mmkv",
+            "react-native-mmkv",
+            "watermelondb",
+            "userdefaults",
+            "sharedpreferences",
+        ],
+    },
+    Concept {
+        topic: "cluster storage: storage classes and persistent volumes",
+        named_by: &[
+            "longhorn",
+            "local-path",
+            "rook",
+            "ceph",
+            "openebs",
+            "storageclass",
+            "storage class",
+            "pvc",
+            "pvcs",
+        ],
+    },
 ];
 
 /// A concept's topic, its one-word names, and its names of several words spelled as they stand
@@ -768,6 +815,17 @@ mod tests {
             (
                 "get onto the boxes through the bastion with ssh -J",
                 "remote access: SSH into servers, hosts and boxes",
+            ),
+            (
+                "training runs log their metrics to wandb",
+                "experiment tracking: logging training runs, metrics and models",
+            ),
+            ("the smoke flows on the emulator are maestro yaml", "end-to-end tests of a mobile app"),
+            ("the parser's properties are checked with proptest", "property-based tests, generated inputs"),
+            ("the drafts are kept in mmkv until the sync succeeds", "on-device storage of a mobile app"),
+            (
+                "new volumes go on longhorn with two replicas",
+                "cluster storage: storage classes and persistent volumes",
             ),
         ] {
             assert!(concepts(line).contains(&topic), "{line:?} names {topic:?}: {:?}", concepts(line));
