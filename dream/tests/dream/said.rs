@@ -471,6 +471,24 @@ async fn only_the_sentence_right_after_a_retraction_is_filed_where_the_old_value
     assert!(!conventions.contains("short summary"), "{conventions}");
 }
 
+/// What `said` says in one session of `webshop`, then `correction` two days later in another
+/// harness, dreamed once: the project's conventions and the user's profile.
+async fn corrected_later(said: &[&str], correction: &str) -> (String, String) {
+    let mut story = Story::new();
+    story.session("claude", "w-1", Some("webshop"), "/home/alice/src/webshop");
+    for prompt in said {
+        story.prompt(prompt);
+    }
+    story.stop().days_later(2).session("cursor", "w-2", Some("webshop"), "/home/alice/src/webshop");
+    story.prompt(correction).stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    let conventions =
+        body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap_or_default();
+    let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+    (conventions, profile)
+}
+
 #[tokio::test]
 async fn a_correction_that_finds_what_it_points_at_takes_back_nothing_else() {
     for (other, first, correction, stale) in [
@@ -493,19 +511,7 @@ async fn a_correction_that_finds_what_it_points_at_takes_back_nothing_else() {
             "sidekiq",
         ),
     ] {
-        let mut story = Story::new();
-        story
-            .session("claude", "w-1", Some("webshop"), "/home/alice/src/webshop")
-            .prompt(other)
-            .prompt(first)
-            .stop()
-            .days_later(2)
-            .session("codex", "w-2", Some("webshop"), "/home/alice/src/webshop")
-            .prompt(correction)
-            .stop();
-        let store = store_with(&story.events()).await;
-        dream_once(&store).await;
-        let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+        let (conventions, _) = corrected_later(&[other, first], correction).await;
         assert!(conventions.contains(other), "{correction:?} keeps {other:?}:\n{conventions}");
         assert!(!conventions.to_lowercase().contains(stale), "{correction:?}:\n{conventions}");
     }
@@ -518,20 +524,8 @@ async fn a_correction_of_nothing_kept_said_in_a_project_is_the_projects() {
         "the charting library I mentioned is outdated, everything is on visx now.",
         "forget the queue thing from before, jobs run on river now.",
     ] {
-        let mut story = Story::new();
-        story
-            .session("claude", "m-1", Some("marl"), "/home/alice/src/marl")
-            .prompt("add property tests for recommend, next to the unit specs")
-            .stop()
-            .days_later(2)
-            .session("cursor", "m-2", Some("marl"), "/home/alice/src/marl")
-            .prompt(correction)
-            .stop();
-        let store = store_with(&story.events()).await;
-        dream_once(&store).await;
-        let conventions =
-            body(&store, &project("marl"), "project/marl/conventions.md").await.unwrap_or_default();
-        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        let (conventions, profile) =
+            corrected_later(&["add property tests for recommend, next to the unit specs"], correction).await;
         assert!(conventions.contains(correction), "{correction:?}:\n{conventions}\n{profile}");
         assert!(!profile.contains(correction), "{correction:?}:\n{profile}");
     }
@@ -553,18 +547,7 @@ async fn a_correction_takes_back_only_lines_of_what_it_points_at() {
             "re linting: the tool I mentioned is gone, we use ruff now.",
         ),
     ] {
-        let mut story = Story::new();
-        story
-            .session("claude", "w-1", Some("webshop"), "/home/alice/src/webshop")
-            .prompt(other)
-            .stop()
-            .days_later(2)
-            .session("codex", "w-2", Some("webshop"), "/home/alice/src/webshop")
-            .prompt(correction)
-            .stop();
-        let store = store_with(&story.events()).await;
-        dream_once(&store).await;
-        let conventions = body(&store, &project("webshop"), "project/webshop/conventions.md").await.unwrap();
+        let (conventions, _) = corrected_later(&[other], correction).await;
         assert!(conventions.contains(other), "{correction:?} keeps {other:?}:\n{conventions}");
         assert!(conventions.contains(correction), "{correction:?}:\n{conventions}");
     }
