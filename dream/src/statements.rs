@@ -24,8 +24,8 @@ mod reference;
 
 pub(crate) use mood::{NotLasting, secret};
 pub(crate) use reference::{
-    Reference, affinity, concept_words, replaced_tools, same_shape_other_value, shaped_values, speaks_of,
-    split_by_reference, topic_words, values_pointed_at,
+    Reference, affinity, concept_words, of_its_topic, replaced_tools, same_shape_other_value, shaped_values,
+    speaks_of, split_by_reference, topic_words, values_pointed_at,
 };
 
 /// Longest statement kept, in characters.

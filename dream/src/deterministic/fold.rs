@@ -160,14 +160,14 @@ impl Fold<'_> {
             let speaker = statements::speaker(&statement.text);
             let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
             referent_found = !retired.is_empty();
-            // Where the line it took back was decides over whose it sounds ("the team guideline
-            // changed" of a rule in the user's profile corrects the profile), unless it says where
-            // it holds ("company-wide", "in this repo").
             // Found nowhere and said of nobody in particular ("not the lib I said earlier, it's
             // hedgehog now"), a correction made in a project is of the project's work.
             let of_the_work = self.project.is_some()
                 && filed(&statement.text)
                     .is_some_and(|(reach, why)| reach == Reach::Project || why == Why::NoPlaceNamed);
+            // Where the line it took back was decides over whose it sounds ("the team guideline
+            // changed" of a rule in the user's profile corrects the profile), unless it says where
+            // it holds ("company-wide", "in this repo").
             reach = if statements::says_where(&statement.text) { speaker.or(home) } else { home.or(speaker) }
                 .unwrap_or(if of_the_work { Reach::Project } else { reach });
             took_back = home;
@@ -302,14 +302,8 @@ impl Fold<'_> {
         } else {
             // No word names a line: the one the pointer means, if one stands out, among the lines
             // of the topic it names ahead ("re logging: the library I mentioned …").
-            let of_topic: Vec<&(Reach, String, usize)> = scored
-                .iter()
-                .filter(|(_, text, _)| {
-                    let (words, topics) = (statements::topic_words(text), statements::concept_words(text));
-                    reference.topic.is_empty()
-                        || reference.topic.iter().any(|w| words.contains(w) || topics.contains(w))
-                })
-                .collect();
+            let of_topic: Vec<&(Reach, String, usize)> =
+                scored.iter().filter(|(_, text, _)| statements::of_its_topic(reference, text)).collect();
             let texts: Vec<&str> = of_topic.iter().map(|(_, text, _)| text.as_str()).collect();
             match self.meaning.and_then(|meaning| crate::meaning::meant(meaning, &reference.said, &texts)) {
                 Some(at) => vec![(of_topic[at].0, of_topic[at].1.clone())],

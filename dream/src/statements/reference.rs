@@ -724,11 +724,18 @@ fn unrelated_clauses(reference: &Reference, line: &str) -> Option<String> {
 /// dependencies that shares one word with it).
 pub(crate) fn speaks_of(reference: &Reference, text: &str) -> bool {
     let (words, topics) = (topic_words(text), concept_words(text));
-    let has = |w: &String| words.contains(w) || topics.contains(w);
-    let met = reference.words.iter().filter(|w| has(w)).count();
-    // "e2e: the framework I named before": a framework of something else is not it.
-    let of_its_topic = reference.topic.is_empty() || reference.topic.iter().any(has);
-    affinity(reference, text) > 0 && met * 2 >= reference.words.len() && of_its_topic
+    let met = reference.words.iter().filter(|w| words.contains(*w) || topics.contains(*w)).count();
+    affinity(reference, text) > 0 && met * 2 >= reference.words.len() && of_its_topic(reference, text)
+}
+
+/// Whether a line is of the topic a pointer names ahead, if it names one: "e2e: the framework I
+/// named before" is no line about a framework of something else.
+pub(crate) fn of_its_topic(reference: &Reference, text: &str) -> bool {
+    if reference.topic.is_empty() {
+        return true;
+    }
+    let (words, topics) = (topic_words(text), concept_words(text));
+    reference.topic.iter().any(|w| words.contains(w) || topics.contains(w))
 }
 
 pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {
