@@ -481,7 +481,7 @@ fn assignment(caps: &Captures<'_>, text: &str, _: &'static str) -> Option<Hit> {
         return None;
     }
     let (key, op) = (key.as_str(), op.as_str());
-    let (range, quoted) = unquote(caps.name("val")?);
+    let (range, quoted) = unquote(val);
     secret_value(key, kind, op, range, quoted, text)
 }
 

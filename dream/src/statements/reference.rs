@@ -723,19 +723,23 @@ fn unrelated_clauses(reference: &Reference, line: &str) -> Option<String> {
 /// by what they are ("where the integration tests get their database" is no line about
 /// dependencies that shares one word with it).
 pub(crate) fn speaks_of(reference: &Reference, text: &str) -> bool {
-    let (words, topics) = (topic_words(text), concept_words(text));
-    let met = reference.words.iter().filter(|w| words.contains(*w) || topics.contains(*w)).count();
-    affinity(reference, text) > 0 && met * 2 >= reference.words.len() && of_its_topic(reference, text)
+    let has = named_in(text);
+    let met = reference.words.iter().filter(|w| has(w)).count();
+    affinity(reference, text) > 0
+        && met * 2 >= reference.words.len()
+        && (reference.topic.is_empty() || reference.topic.iter().any(&has))
 }
 
 /// Whether a line is of the topic a pointer names ahead, if it names one: "e2e: the framework I
 /// named before" is no line about a framework of something else.
 pub(crate) fn of_its_topic(reference: &Reference, text: &str) -> bool {
-    if reference.topic.is_empty() {
-        return true;
-    }
+    reference.topic.is_empty() || reference.topic.iter().any(named_in(text))
+}
+
+/// Whether a (stemmed) word is one a line names, by its words or by what they are.
+fn named_in(text: &str) -> impl Fn(&String) -> bool {
     let (words, topics) = (topic_words(text), concept_words(text));
-    reference.topic.iter().any(|w| words.contains(w) || topics.contains(w))
+    move |w| words.contains(w) || topics.contains(w)
 }
 
 pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {

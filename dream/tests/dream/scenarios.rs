@@ -34,7 +34,7 @@ async fn every_scenario_dreams_without_a_chunk_given_up() {
         let store = store_with(&[]).await;
         let mut story = Story::new();
         let mut from = 0;
-        let mut statements = 0;
+        let mut written = 0;
         for (n, session) in sessions.iter().enumerate() {
             let project = session["project"].as_str().unwrap_or("p");
             let harness = session["harness"].as_str().unwrap_or("claude");
@@ -65,8 +65,8 @@ async fn every_scenario_dreams_without_a_chunk_given_up() {
             from = events.len();
             // Panics with the chunk given up, and why, when one is.
             let report = dream_once(&store).await;
-            statements += report.notes_updated + report.notes_created;
+            written += report.notes_updated + report.notes_created;
         }
-        assert!(statements > 0, "{path}: the dream wrote nothing");
+        assert!(written > 0, "{path}: the dream wrote nothing");
     }
 }
