@@ -24,8 +24,8 @@ mod reference;
 
 pub(crate) use mood::{NotLasting, secret};
 pub(crate) use reference::{
-    Reference, affinity, concept_words, of_its_topic, replaced_tools, same_shape_other_value, shaped_values,
-    speaks_of, split_by_reference, topic_words, values_pointed_at,
+    Reference, affinity, concept_words, of_its_topic, other_targets, replaced_tools, same_shape_other_value,
+    shaped_values, speaks_of, split_by_reference, topic_words, values_pointed_at,
 };
 
 /// Longest statement kept, in characters.
@@ -388,7 +388,7 @@ fn policy(rest: &str) -> bool {
                 first_clause.split_whitespace().next(),
                 Some("things" | "stuff" | "people" | "folks" | "guys" | "eyes" | "nerves" | "hands")
             )
-            && !SPECIFIC.is_match(first_clause)
+            && !specific(first_clause)
             && !trouble(rest)
     })
 }
@@ -434,7 +434,7 @@ fn style_choice(rest: &str) -> bool {
     let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
     // A condition it holds under has verbs of its own ("one assertion per test where you can").
     let choice = WHEN_CLAUSE.split(first_clause).next().unwrap_or(first_clause);
-    STYLE_CHOICE.is_match(rest) && !FINITE_VERB.is_match(choice) && !SPECIFIC.is_match(first_clause)
+    STYLE_CHOICE.is_match(rest) && !FINITE_VERB.is_match(choice) && !specific(first_clause)
 }
 
 /// How a thing goes amiss: "calls the api way too often", "reads the config twice".
@@ -516,6 +516,44 @@ static VERBLESS_RULE: LazyLock<Regex> = LazyLock::new(|| {
     ")
 });
 
+/// Which thing goes where, said without a verb, clause by clause: "nextest for everything here,
+/// plain cargo test only for the doctests", "error types: thiserror enums in the library
+/// modules, anyhow only in main.rs", "black for python, prettier only for the web bits".
+fn by_place(rest: &str) -> bool {
+    static LABEL: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z][\w -]{1,30}:\s+"));
+    static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?x)
+            ^(?P<what>(?:[\w`.:/+<>-]+\ ){0,3}?[\w`.:/+<>-]+)
+            \ (?P<only>only\ |just\ |always\ )?(?:for|in|on|inside|under)\ (?P<place>\S.*)$
+        ")
+    });
+    let body = LABEL.replace(rest, "");
+    let clauses: Vec<&str> =
+        body.split(", ").map(|c| c.trim().trim_end_matches(['.', '!'])).filter(|c| !c.is_empty()).collect();
+    let assigned: Vec<regex::Captures<'_>> = clauses.iter().filter_map(|c| ASSIGNED.captures(c)).collect();
+    let thing = |what: &str| {
+        let first = what.split(' ').next().unwrap_or(what);
+        !TASK_VERB.is_match(what)
+            && !bare_imperative(what)
+            && !matches!(
+                first,
+                "i" | "we" | "you" | "they" | "it" | "this" | "that" | "there" | "here" | "me"
+            )
+    };
+    assigned.len() >= 2
+        && assigned.len() == clauses.len()
+        && assigned.iter().all(|c| thing(&c["what"]))
+        // Of the work: a tool or a thing of code is named.
+        && assigned.iter().any(|c| {
+            let what = &c["what"];
+            !search::tools(what).is_empty() || !search::concepts(what).is_empty() || VALUE.is_match(what)
+        })
+        && assigned.iter().any(|c| {
+            c.name("only").is_some() || c["place"].starts_with("everything") || c["place"].starts_with("all ")
+        })
+        && !trouble(rest)
+}
+
 /// Whether a sentence is a rule said without its verb ([`VERBLESS_RULE`]).
 fn verbless_rule(rest: &str) -> bool {
     const NOT_THINGS: &[&str] = &[
@@ -595,7 +633,7 @@ fn you_rule(rest: &str) -> bool {
         let thinking =
             matches!(verb, "be" | "see" | "believe" | "imagine" | "know" | "tell" | "guess" | "feel");
         !thinking
-            && !SPECIFIC.is_match(first_clause)
+            && !specific(first_clause)
             && !trouble(rest)
             && (c.name("prohibition").is_some() || WHEN_IT_HOLDS.is_match(rest))
     })
@@ -603,6 +641,20 @@ fn you_rule(rest: &str) -> bool {
 
 /// What the user says of themselves ("my editor is neovim").
 static PERSONAL_FACT: LazyLock<Regex> = LazyLock::new(|| re(r"^my (?:\w+ ){0,2}?(?:is|are|uses|runs)\b"));
+/// Whether `rest` says the speaker's way with things of theirs ([`MY_WAY`]), not a slip of the
+/// moment ("i put my keys in the wrong place again").
+fn my_way(rest: &str) -> bool {
+    MY_WAY.is_match(rest) && !trouble(rest) && !rest.split_whitespace().any(|w| w.starts_with("again"))
+}
+/// How the speaker names, marks or keeps things of a kind of theirs ("i name mine sunniva/<topic>",
+/// "I prefix my commits with the ticket id", "i keep all my dotfiles in ~/dots"): their way.
+static MY_WAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^i\ (?:name|call|prefix|suffix|tag|label|title|sign|keep|put|store|number|version|format)
+        \ (?:mine|them\ all|all\ (?:of\ )?(?:mine|my\ [\w-]+s)|my\ (?:[\w-]+\ )?[\w-]+s)\b
+        \ (?:[\w-]+\ ){0,3}?(?:\S*[/<`~_\d]\S*|after|with|like|as|in|under|by)\b?
+    ")
+});
 static CONTRAST: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:instead of|rather than)\b|, (?:and )?(?:not|never|no) \S|\bnot \S+,? but\b"));
 /// "No" in an idiom, which rules nothing out ("…, no idea why", "…, no rush").
@@ -680,7 +732,7 @@ static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|(?:starts?|begins?|ends?) with|references?|mentions?|carr(?:y|ies)|(?:gets?|takes?|pulls?|loads?|reads?) (?:their|its|our|the) [\w-]+ (?:from|via|through|out of)|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
+        r"^(?:the |our |my |every |each |all |any |new )?(?P<subject>[a-z0-9][\w./:@-]*(?: [\w./:@-]+){0,5}?) (?:is|are|has|have|runs|run|lives|live|sits|listens|uses|use|points|talks|deploys|deploy|goes|go|stays|stay|loads|load|builds|build|ships|ship|targets|target|needs|need|requires|require|expects|expect|accepts|accept|returns|return|serves|serve|speaks|speak|reads|read|writes|write|sends|send|calls|call|pulls|pull|takes|take|owns|own|maintains|maintain|follows|follow|is still|now runs|now lives|is called|are called|is named|are named|comes from|come from|(?:starts?|begins?|ends?) with|references?|mentions?|carr(?:y|ies)|(?:gets?|takes?|pulls?|loads?|reads?) (?:their|its|our|the) [\w-]+ (?:from|via|through|out of)|is read from|are read from|is set in|are set in|moved to|has moved to|moved over to|switched to|changed to|migrated to|(?:has |have )?(?:switched|moved|migrated|changed|gone|went|upgraded|downgraded) (?:over )?from) (?P<tail>\S.*)",
     )
 });
 static FACT_SUBJECT_EXCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -835,6 +887,13 @@ static SPECIFIC: LazyLock<Regex> = LazyLock::new(|| {
       | \b[\w-]+\.(?:rs|tsx?|jsx?|py|go|rb|java|kt|swift|md|json|toml|ya?ml|css|scss|html|sql|sh|c|cc|cpp|h|hpp|vue|svelte|lock)\b
     ")
 });
+/// Whether a text points at one thing at hand ([`SPECIFIC`]); "for one-offs like this" points at
+/// things of a kind, not at this one.
+fn specific(text: &str) -> bool {
+    static OF_ITS_KIND: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\s+(?:like|such\s+as)\s+(?:this|that)(?:\s+one)?\b"));
+    SPECIFIC.is_match(&OF_ITS_KIND.replace_all(text, ""))
+}
 static TASK_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^(?:fix|add|implement|create|refactor|update|remove|delete|rename|move|debug|investigate|look|check out|build|make|change|help|explain|show|find|review|try|open|install|upgrade|migrate|revert|clean|generate|optimi[sz]e|convert|set|port|rewrite|replace|modify|edit|tell|give|list|summari[sz]e|read|analy[sz]e|benchmark|draft|design|extract|inline|support|allow|enable|disable|wire|hook|connect|call|pull|fetch|restart|kill|go|continue|finish|do|resolve|address|figure|get|see|take|print|dump|bisect|patch|tweak|adjust|improve|rework|simplify|reduce|increase|speed|profile|trace|reproduce|repro|scaffold|bootstrap|init|initiali[sz]e|configure|setup|undo|redo|drop|include|introduce|expose|stub|skip|retry|rerun|re-run|stop|write|document|run|test|commit|push|merge|deploy|split|format|lint|handle|check|bump|release|start|rebase|squash|name|log|type|import|sort|mock|version|comment|put|place|keep|tag|label|mark|group|separate|structure|organi[sz]e|return|raise|throw|validate|pass|escape|quote|spell|end|begin|branch|target|limit|cap|default|wrap|annotate|prefix|suffix|use)\b",
@@ -1115,14 +1174,18 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         let kept_before = out.len();
         // "house style for sql here: …" announces rules of a topic, which the rules keep.
         let topical = STYLE_AHEAD.find(&sentence).filter(|_| !CONTEXT_AHEAD.is_match(&sentence));
-        let (lead, said) = match CONTEXT_AHEAD.find(&sentence).or(topical) {
+        let (lead, said) = match CONTEXT_AHEAD
+            .find(&sentence)
+            .or_else(|| FOR_EVERYWHERE_AHEAD.find(&sentence))
+            .or(topical)
+        {
             Some(m) => (Some(m.as_str()), sentence[m.end()..].trim()),
             None => (None, sentence.as_str()),
         };
         if let Some(lead) = lead {
             let lead = normalize(lead);
             // A house's or a team's rules are the project's.
-            let said_where = if EVERYWHERE.is_match(&lead) {
+            let said_where = if EVERYWHERE.is_match(&lead) || FOR_EVERYWHERE_AHEAD.is_match(&lead) {
                 Some(Reach::General)
             } else {
                 (project_worded(&lead) || HOUSE_RULES.is_match(&lead)).then_some(Reach::Project)
@@ -1163,6 +1226,7 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         .or_else(|| after_retraction.then(|| new_value(said)).flatten());
         if found.is_none() {
             announced = None;
+            found = named_thing(said);
         }
         // "general rule, any repo: …", "house rule too: …": what the announcement said of where,
         // unless the statement says it, or speaks of the user.
@@ -1222,6 +1286,19 @@ static CONTEXT_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
         (?:\s+(?:for|in|of|about|on)\s+(?:this|the|our|my)\s+[\w-]+|\s+here
           |,?\s+(?:(?:for|in|across|on)\s+)?(?:any|every|all)\s+(?:of\s+)?(?:my\s+)?(?:repos?|projects?|repositories|codebases?))?
         \s*(?:[:.!]+\s*|\s*$|\s+(?:-|—)\s+)
+    ")
+});
+
+/// One thing announced as holding everywhere: "one thing for everywhere, not just here:", "this
+/// one goes for all my repos -", "something for every project:".
+static FOR_EVERYWHERE_AHEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ^(?:[^.:]*?(?:\b(?:so|and|but|oh|also|btw|then)|,)\s+)?
+        (?:(?:one|another|a|this|the\ next)\s+)?(?:more\s+)?(?:thing|one|rule|point|note|something)(?:'s|\s+is)?
+        \s+(?:that\s+)?(?:(?:goes|applies|holds|counts)\s+)?(?:for|to|in|across)\s+
+        (?:everywhere|everything|(?:all|every|each|any)\s+(?:of\s+)?(?:my\s+|our\s+|the\s+)?(?:repos?|projects?|repositories|codebases?))
+        (?:,?\s+not\s+(?:just|only)\s+(?:here|this\s+(?:one|repo|project|codebase)))?
+        \s*(?:[:!]+\s*|\s+(?:-|—)\s+)
     ")
 });
 
@@ -1319,6 +1396,38 @@ fn announced_value(sentence: &str, lead: Option<Reach>) -> Option<Statement> {
         };
     }
     Some(found)
+}
+
+/// What a thing of the speaker's or the team's is, said in passing by its name: "run it on tusk,
+/// the 4090 box under my desk (ssh tusk)" keeps "tusk is the 4090 box under my desk (ssh tusk)";
+/// "deploy to atlas, our staging cluster" keeps that atlas is the team's staging cluster.
+fn named_thing(sentence: &str) -> Option<Statement> {
+    static APPOSITIVE: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?x)
+            \b(?:on|to|at|from|into|onto|via|through|with)\s+(?P<name>[a-z][\w.-]{2,30})\s*,\s+
+            (?P<what>(?:(?:the|a|an)\s+[^,;()]{2,50}?\b(?P<whose>my|our)\b[^,;()]{0,30}?|(?:my|our)\s+[^,;()]{2,50}?))
+            (?P<aside>\s*\([^()]{1,40}\))?
+            \s*(?:[,.;!]|$|\s[-–—]\s)
+        ")
+    });
+    const NOT_NAMES: &[&str] =
+        &["the", "this", "that", "these", "those", "them", "it", "my", "our", "your", "top", "and"];
+    let lower = normalize(sentence);
+    let c = APPOSITIVE.captures(&lower)?;
+    let (name, what) = (&c["name"], c["what"].trim());
+    if NOT_NAMES.contains(&name) || trouble(what) || for_once(what) {
+        return None;
+    }
+    let aside = c.name("aside").map_or("", |m| m.as_str());
+    let text = kept(&format!("{name} is {what}{aside}"));
+    let mine = what.starts_with("my ") || c.name("whose").is_some_and(|m| m.as_str() == "my");
+    Some(Statement {
+        text,
+        reach: if mine { Reach::General } else { Reach::Project },
+        reference: None,
+        retracts_only: false,
+        follows_retraction: false,
+    })
 }
 
 /// A sentence read as the new value of what the sentence before it took back, when it is one: a
@@ -1709,8 +1818,43 @@ fn for_once(lower: &str) -> bool {
     static ALL_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
         re(r"\b(?:anything|everything|whatever|all|any\ \w+|every\ \w+)\b[^.;:]{0,40}\bfor\ me[.!]*$")
     });
-    ONE_OFF.find_iter(lower).any(|m| !(m.as_str().starts_with("for me") && ALL_FOR_ME.is_match(lower)))
-        && !BEGINS.is_match(lower)
+    // "one-off changes are hydra overrides": one-offs as a kind of thing a rule is about.
+    static OF_A_KIND: LazyLock<Regex> = LazyLock::new(|| re(r"^\s+[\w-]+s\s+(?P<next>[a-z']+)"));
+    // After the plural, a verb says what such things are or do; a word of place or time ties
+    // them to the moment ("one-off fixes for the demo").
+    let of_a_kind = |after: &str| {
+        OF_A_KIND.captures(after).is_some_and(|c| {
+            !matches!(
+                &c["next"],
+                "for"
+                    | "in"
+                    | "on"
+                    | "to"
+                    | "at"
+                    | "the"
+                    | "a"
+                    | "an"
+                    | "this"
+                    | "that"
+                    | "until"
+                    | "till"
+                    | "today"
+                    | "tonight"
+                    | "now"
+                    | "only"
+                    | "please"
+                    | "and"
+                    | "or"
+                    | "with"
+                    | "while"
+            )
+        })
+    };
+    ONE_OFF.find_iter(lower).any(|m| {
+        let said = m.as_str();
+        !(said.starts_with("for me") && ALL_FOR_ME.is_match(lower))
+            && !(said.starts_with("one") && of_a_kind(&lower[m.end()..]))
+    }) && !BEGINS.is_match(lower)
 }
 
 /// Lowercase with typographic quotes made plain, and a thing's "'s" before what it is read as
@@ -1796,7 +1940,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     // A habit asked for ("could you always run the tests before committing?"), not of one thing
     // at hand ("can you always close the handle in this function"); what the condition after it
     // speaks of ("… before telling me it's done") is no thing at hand.
-    let habit_asked = habit && !SPECIFIC.is_match(HABIT_CONDITION.split(rest).next().unwrap_or(rest));
+    let habit_asked = habit && !specific(HABIT_CONDITION.split(rest).next().unwrap_or(rest));
     if for_once(&whole)
         || DISMISSIVE.is_match(rest)
         || (WANTS_A_THING.is_match(rest) && !habit)
@@ -1816,7 +1960,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let preference =
         PREFERENCE.is_match(rest) && !PREFERENCE_ASKS.is_match(rest) && !FEELING_ABOUT.is_match(rest);
     let first_clause = rest.split([',', ';', '(']).next().unwrap_or(rest);
-    let negative = NEGATIVE_START.is_match(rest) && !SPECIFIC.is_match(first_clause);
+    let negative = NEGATIVE_START.is_match(rest) && !specific(first_clause);
     // "X should be …" of things in general (plural: "error messages"), not of one thing being
     // built ("the modal should close on escape").
     // A subject that is often one thing being worked on ("the tests") is a kind of thing when
@@ -1825,7 +1969,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         let subject = c.name("subject").map_or("", |m| m.as_str());
         subject.ends_with('s') && (!FACT_SUBJECT_EXCLUDED.is_match(subject) || !rest.starts_with("the "))
     }) && !trouble(rest)
-        && !SPECIFIC.is_match(first_clause)
+        && !specific(first_clause)
         // "every endpoint must validate its input": one of a kind stands for all of them.
         || EVERY_MODAL.is_match(rest);
     let quirk = QUIRK.is_match(rest) || OWNS.is_match(rest);
@@ -1865,7 +2009,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
                 )
             })
     );
-    let rule_of_a_kind = policy(rest) || verbless_rule(rest);
+    let rule_of_a_kind = policy(rest) || verbless_rule(rest) || by_place(rest);
     let how = how_to(rest);
     let starts_with_task = (TASK_VERB.is_match(rest) || bare_imperative(rest))
         && !subject_verb
@@ -1886,13 +2030,14 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
     let fact = is_fact(rest, corrected, announced || project_worded(&whole))
         || (announced && ANNOUNCED_FACT.is_match(rest) && !trouble(rest))
         || passive_habit(rest);
-    let placed = PLACEMENT.is_match(rest) && !trouble(rest) && !SPECIFIC.is_match(first_clause);
+    let placed = PLACEMENT.is_match(rest) && !trouble(rest) && !specific(first_clause);
     let setup = PERSONAL_SETUP
         .captures(rest)
         .is_some_and(|c| !PASSING_STATES.contains(&c.name("what").map_or("", |m| m.as_str())))
         && !trouble(rest);
     let remembered = INTRODUCTION.is_match(rest)
         || REMEMBER.is_match(rest)
+        || my_way(rest)
         || (PERSONAL_FACT.is_match(rest) && !trouble(rest));
     let led_declarative = led_by_project && !TASK_VERB.is_match(rest) && !trouble(rest);
     let convention = convention_imperative(rest, &whole);
@@ -1934,6 +2079,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         || preference
         || setup
         || HABIT_OF_MINE.is_match(rest)
+        || my_way(rest)
         || SPEAKER_REASON.is_match(&whole);
     // A later clause that states a fact of the project ("…, mypy runs in CI with --strict").
     let fact_clause = rest.split([',', ';']).skip(1).any(|clause| is_fact(clause.trim(), false, false));
@@ -2159,8 +2305,20 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
             | "follow"
     ) && subject.split_whitespace().any(memory_core::search::software)
         && !AMISS.is_match(tail);
+    // "the config has lineWidth 80": what a thing holds, by its value; "the build has errors" is
+    // how it is at the moment.
+    // What it must do ("has to exclude …") or a piece of it ("has a nested if in #call") is the
+    // work, not a setting.
+    let holds = matches!(verb, "has" | "have");
+    if holds
+        && tail.split_whitespace().next().is_some_and(|w| {
+            matches!(w, "to" | "a" | "an" | "the" | "some" | "no" | "many" | "lots" | "too" | "got")
+        })
+    {
+        return false;
+    }
     !FACT_SUBJECT_EXCLUDED.is_match(subject)
-        && (!state || VALUE.is_match(tail))
+        && (!(state || holds) || VALUE.is_match(tail))
         && !trouble(&OTHERWISE.replace(rest, ""))
         && (VALUE.is_match(tail)
             || TOOLED.is_match(tail)
@@ -2206,7 +2364,7 @@ fn how_to(rest: &str) -> bool {
         let goal = &c["goal"];
         !goal.starts_with("be ")
             && !goal.starts_with("me ")
-            && !SPECIFIC.is_match(goal)
+            && !specific(goal)
             && !DEFINITE_ONE.is_match(goal)
     })
 }
@@ -2267,7 +2425,7 @@ fn passive_habit(rest: &str) -> bool {
             && !one_thing
             && !NOT_SUBJECTS.contains(&first)
             && !trouble(rest)
-            && !SPECIFIC.is_match(rest.split([',', ';']).next().unwrap_or(rest))
+            && !specific(rest.split([',', ';']).next().unwrap_or(rest))
     })
 }
 
@@ -2283,7 +2441,7 @@ fn convention_imperative(rest: &str, whole: &str) -> bool {
     if (DEFINITE_OBJECT.is_match(object) || (PREPOSITIONS.contains(&object) && !strong)) && !scoped {
         return false;
     }
-    if SPECIFIC.is_match(first_clause) && !scoped {
+    if specific(first_clause) && !scoped {
         return false;
     }
     let after_verb = &rest[captures.name("object").map_or(0, |m| m.start())..];
@@ -2324,9 +2482,9 @@ pub fn sentences(text: &str) -> Vec<String> {
             continue;
         }
         let mut current = String::new();
-        let mut chars = line.chars().peekable();
+        let mut chars = line.char_indices().map(|(at, c)| (c, &line[at + c.len_utf8()..])).peekable();
         let mut in_code = false;
-        while let Some(c) = chars.next() {
+        while let Some((c, after)) = chars.next() {
             current.push(c);
             if c == '`' {
                 in_code = !in_code;
@@ -2336,8 +2494,9 @@ pub fn sentences(text: &str) -> Vec<String> {
                 && current[..current.len() - c.len_utf8()].ends_with(['.', '!', '?'])
                 && ends_sentence(&current[..current.len() - c.len_utf8()]);
             if !in_code
-                && (matches!(c, '.' | '!' | '?') && ends_sentence(&current) || closed)
-                && chars.peek().is_none_or(|n| n.is_whitespace())
+                && (matches!(c, '.' | '!' | '?') && (ends_sentence(&current) || list_closed(&current, after))
+                    || closed)
+                && chars.peek().is_none_or(|(n, _)| n.is_whitespace())
             {
                 push_sentence(&mut out, &current);
                 current.clear();
@@ -2346,6 +2505,23 @@ pub fn sentences(text: &str) -> Vec<String> {
         push_sentence(&mut out, &current);
     }
     out
+}
+
+/// Whether the "etc." `text` ends with closes its sentence as well as its list: what follows
+/// opens another, with a capital, a subject or a request ("no LazyLock etc. make me a branch").
+fn list_closed(text: &str, after: &str) -> bool {
+    static OPENS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:i|i'm|i've|we|we're|you|it|it's|this|that|that's|the|my|our|also|then|now|please|pls|and\s+then)\b",
+        )
+    });
+    let word = text[..text.len() - 1].rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let next = after.trim_start();
+    word.eq_ignore_ascii_case("etc")
+        && (next.starts_with(char::is_uppercase) || {
+            let next = next.to_lowercase();
+            OPENS.is_match(&next) || TASK_VERB.is_match(&next)
+        })
 }
 
 /// Abbreviations whose full stop does not end a sentence.

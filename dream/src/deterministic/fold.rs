@@ -76,9 +76,9 @@ impl Fold<'_> {
         {
             // A retraction's new value, said in the sentence after it, is filed where what it took
             // back was, unless it says where it holds.
-            let mut home = None;
+            let mut before = None;
             for statement in statements::statements(prompt) {
-                home = self.statement(&statement, stored, home);
+                before = self.statement(&statement, stored, before);
             }
         }
         if let (Some(command), Some(outcome)) = (evidence::shell_command(event), evidence::outcome(event)) {
@@ -126,24 +126,29 @@ impl Fold<'_> {
     /// project's commands, errors and fixes, tool notes). A correction by reference ("scratch
     /// what I said about my shell, …") first retires what it points at, in the project's
     /// conventions or the profile, and is filed where that was. What a note loses stays in its
-    /// history: the store keeps every version. `home` is where what the sentence before took back
-    /// was; returns where what this one takes back was.
+    /// history: the store keeps every version. `before` is where what the sentence before took
+    /// back was, and what it took back; returns the same of this one.
     fn statement(
         &mut self,
         statement: &Statement,
         stored: &StoredEvent,
-        home: Option<Reach>,
-    ) -> Option<Reach> {
+        before: Option<(Reach, Vec<String>)>,
+    ) -> Option<(Reach, Vec<String>)> {
+        let home = before.as_ref().map(|(reach, _)| *reach);
         let mut claim = statements::claim(&statement.text);
         let mut reach = statement.reach;
         let mut took_back = None;
         // Whether what the statement points back at was found and taken back.
         let mut referent_found = false;
         if statement.follows_retraction
-            && let Some(home) = home
-            && !statements::says_where(&statement.text)
+            && let Some((home, taken)) = &before
         {
-            reach = home;
+            if !statements::says_where(&statement.text) {
+                reach = *home;
+            }
+            // "the gpu box I told you about is gone. the replacement is walrus, ssh walrus": what
+            // the old one was reached by goes with it (`ssh tusk`).
+            claim.rule_out(taken.iter().flat_map(|text| statements::other_targets(text, &statement.text)));
         }
         // "forget what I told you about the test database. we moved off that library, …": what
         // the sentence before took back is what "that" points at; nothing else is retired.
@@ -170,9 +175,10 @@ impl Fold<'_> {
             // it holds ("company-wide", "in this repo").
             reach = if statements::says_where(&statement.text) { speaker.or(home) } else { home.or(speaker) }
                 .unwrap_or(if of_the_work { Reach::Project } else { reach });
-            took_back = home;
+            took_back = home.map(|home| (home, retired.clone()));
             claim.rule_out(reference.names.iter().cloned());
             claim.rule_out(retired.iter().flat_map(|text| statements::shaped_values(text, &statement.text)));
+            claim.rule_out(retired.iter().flat_map(|text| statements::other_targets(text, &statement.text)));
             claim.rule_out(
                 retired.iter().flat_map(|text| statements::replaced_tools(reference, text, &statement.text)),
             );

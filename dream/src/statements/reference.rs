@@ -187,8 +187,9 @@ static OUTDATED: LazyLock<Regex> = LazyLock::new(|| {
         |(?:no\ longer\ applies|no\ longer\ apply|doesn't\ apply\ any\ ?more|don't\ apply\ any\ ?more|does\ not\ apply\ any\ ?more)
         |(?:doesn't|does\ not|don't|do\ not)\ (?:hold|apply|exist|stand|count|work)(?:\ (?:to|for|in|on)\ [\w\ ]{1,25}?)?\ any\ ?more
         |no\ longer\ (?:holds?|applies|exists?|stands?|counts?)
-        |(?:got|has\ been|have\ been|was|were)\ (?:just\ |finally\ )?(?:replaced|dropped|removed|retired|ditched|ripped\ out|torn\ out|scrapped|archived|deprecated|decommissioned|swapped(?:\ out)?|switched(?:\ out)?|changed|migrated|killed|sunset(?:ted)?))
-        (?:\s*(?:[,.;:!—–-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|last|this|a\ while|weeks?|months?|yesterday)\b)
+        |(?:got|has\ been|have\ been|was|were)\ (?:just\ |finally\ )?(?:replaced|dropped|removed|retired|ditched|ripped\ out|torn\ out|scrapped|archived|deprecated|decommissioned|swapped(?:\ out)?|switched(?:\ out)?|changed|migrated|killed|sunset(?:ted)?|stolen|sold|returned)
+        |(?:has\ |have\ )?died)
+        (?:\s*(?:[,.;:!—–(-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|last|this|a\ while|weeks?|months?|yesterday)\b)
     ")
 });
 /// "X: that's outdated", "re X, that's no longer true", "that's out of date about X": the topic
@@ -212,7 +213,7 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
       | (?:^|[,;]\s+)(?P<w>[\w.+\#-]+(?:\ [\w.+\#-]+)?)
         (?:(?:'s|\ is|\ are)(?:\ (?:now|finally|officially|completely|totally))?\ (?:gone|dead(?:\ to\ us)?|history|outdated|deprecated|obsolete|out|retired|done\ for|no\ more|toast|decommissioned|sunset(?:ted)?)
           |\ (?:got|has\ been|have\ been|was|were)(?:\ (?:now|finally|officially|completely|just))?\ (?:retired|ripped\ out|torn\ out|archived|decommissioned|sunset(?:ted)?|dropped|scrapped|removed|replaced|killed\ off))
-        (?:\s*(?:[,.;:!—–-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+|last|this|a\ while|weeks?|months?|yesterday|ages)\b)
+        (?:\s*(?:[,.;:!—–(-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+|last|this|a\ while|weeks?|months?|yesterday|ages)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have|do|write|support|rely\ on|bother\ with|go\ through)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>(?:(?:that|the|this|those|these|our|my)\ )?[\w.+\#/-]+(?:\ [\w.+\#/-]+){0,3}?)\ any\ ?more\b
     ")
@@ -791,6 +792,37 @@ pub(crate) fn shaped_values(retired: &str, correction: &str) -> Vec<String> {
         .map(|(_, v)| v)
         // A file the retired line names (`Cargo.toml`) is where the value was, not the value.
         .filter(|v| !kept.contains(v) && !memory_core::shell::is_file_name(v))
+        .collect()
+}
+
+/// What `retired` runs a program on that `correction` runs it on otherwise: `ssh tusk` when the
+/// correction says "ssh walrus", `kubectl --context prod-eu` when it gives `kubectl --context
+/// prod-us`. The commands that ran the old one go with the retired item.
+pub(crate) fn other_targets(retired: &str, correction: &str) -> Vec<String> {
+    // A program, then what it acts on (a flag may come between).
+    let runs = |text: &str| -> Vec<(String, String)> {
+        let tokens: Vec<String> = text
+            .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '`' | ',' | ';' | '"'))
+            .map(|t| t.trim_end_matches(['.', ':', '!', '?']).to_lowercase())
+            .filter(|t| !t.is_empty())
+            .collect();
+        tokens
+            .windows(2)
+            .filter(|pair| {
+                memory_core::search::tools(&pair[0]).contains(&pair[0].as_str())
+                    && !pair[1].starts_with('-')
+                    && pair[1].chars().any(char::is_alphanumeric)
+            })
+            .map(|pair| (pair[0].clone(), pair[1].clone()))
+            .collect()
+    };
+    let new = runs(correction);
+    runs(retired)
+        .into_iter()
+        .filter(|(program, target)| {
+            new.iter().any(|(p, t)| p == program && t != target) && !new.iter().any(|(_, t)| t == target)
+        })
+        .map(|(program, target)| format!("{program} {target}"))
         .collect()
 }
 

@@ -467,6 +467,7 @@ fn where_a_statement_is_filed_comes_with_why() {
 
 mod announced;
 mod at_work;
+mod beside_the_work;
 mod by_reference;
 mod everyday;
 mod in_passing;

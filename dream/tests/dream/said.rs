@@ -552,3 +552,47 @@ async fn a_correction_takes_back_only_lines_of_what_it_points_at() {
         assert!(conventions.contains(correction), "{correction:?}:\n{conventions}");
     }
 }
+
+#[tokio::test]
+async fn a_machine_of_the_users_named_in_passing_and_replaced_later_takes_its_commands_along() {
+    for (named, ran, correction, new, old) in [
+        (
+            "train the baseline on tusk, the 4090 box under my desk (ssh tusk), not on the laptop.",
+            "ssh tusk 'nvidia-smi'",
+            "the gpu box i told you about is gone, the board fried. the replacement is called walrus, ssh walrus.",
+            "walrus",
+            "tusk",
+        ),
+        (
+            "copy the built docs over to nimbus, my home server (ssh nimbus), then restart caddy there.",
+            "ssh nimbus 'systemctl restart caddy'",
+            "that home server I mentioned died last week. the new one is orca, ssh orca.",
+            "orca",
+            "nimbus",
+        ),
+        (
+            "run the soak test on bramble, my spare workstation (ssh bramble), overnight is fine.",
+            "ssh bramble 'uptime'",
+            "scrap what i said about my spare workstation. it's rook now, ssh rook.",
+            "rook",
+            "bramble",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "m-1", Some("trainer"), "/home/alice/src/trainer")
+            .prompt(named)
+            .bash_ok(ran)
+            .stop()
+            .days_later(3)
+            .session("codex", "m-2", Some("trainer"), "/home/alice/src/trainer")
+            .prompt(correction)
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        assert!(profile.contains(new), "{correction:?}: the new machine is the user's:\n{profile}");
+        let seen = visible_in(&store, "trainer").await;
+        assert!(!seen.contains(&format!("ssh {old}")), "{correction:?} retires `ssh {old}`:\n{seen}");
+    }
+}
