@@ -194,9 +194,12 @@ impl<'a> Book<'a> {
             };
             let legacy = current.is_some_and(is_legacy);
             if path == "profile/preferences.md" && !human {
-                // Statements worded for one project, and one-offs, are nobody's profile.
+                // Statements worded for one project, and one-offs, are nobody's profile; one that
+                // says it holds everywhere may name a repo ("never in the repo, true everywhere").
                 items.retain(|_, item| {
-                    !crate::statements::project_worded(&item.text) && !crate::statements::one_off(&item.text)
+                    (!crate::statements::project_worded(&item.text)
+                        || crate::statements::said_everywhere(&item.text))
+                        && !crate::statements::one_off(&item.text)
                 });
             }
             if !human {

@@ -737,13 +737,28 @@ pub(crate) fn of_its_topic(reference: &Reference, text: &str) -> bool {
     reference.topic.is_empty() || reference.topic.iter().any(named_in(text))
 }
 
+/// A line without what it says of its own saying ("the framework I named before is gone" speaks
+/// of no naming): the words a pointer back may meet in it.
+fn without_saying(text: &str) -> std::borrow::Cow<'_, str> {
+    static SAYING: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?ix)
+            \b(?:what\ )?(?:i|we)\ (?:said|told(?:\ you)?|gave(?:\ you)?|mentioned|wrote|named|picked|suggested|described|explained|showed\ you)
+            (?:\ (?:before|earlier|about|re))?\b
+        ")
+    });
+    SAYING.replace_all(text, " ")
+}
+
 /// Whether a (stemmed) word is one a line names, by its words or by what they are.
 fn named_in(text: &str) -> impl Fn(&String) -> bool {
-    let (words, topics) = (topic_words(text), concept_words(text));
+    let text = without_saying(text);
+    let (words, topics) = (topic_words(&text), concept_words(&text));
     move |w| words.contains(w) || topics.contains(w)
 }
 
 pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {
+    let item = without_saying(item);
+    let item = item.as_ref();
     let words = topic_words(item);
     let direct = reference.words.intersection(&words).count();
     let topical = reference.words.intersection(&concept_words(item)).count();

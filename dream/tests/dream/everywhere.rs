@@ -235,3 +235,29 @@ async fn a_value_the_pointer_names_leaves_the_commands_and_fixes_that_used_it() 
         assert!(commands.contains("`pnpm test`"), "{correction:?}:\n{commands}");
     }
 }
+
+#[tokio::test]
+async fn a_rule_said_for_everywhere_that_names_a_repo_stays_in_the_profile_through_later_dreams() {
+    for rule in [
+        "throwaway scripts go in ~/sandbox, never in the repo, that's true everywhere.",
+        "in every repo, keep secrets out of the repo's history, rotate anything that slips in.",
+        "generally, any repo: no generated files checked into the repo.",
+    ] {
+        let mut story = Story::new();
+        story.session("claude", "e-1", Some("courier"), "/home/alice/src/courier").prompt(rule).stop();
+        let first = story.events().len();
+        story
+            .days_later(2)
+            .session("codex", "e-2", Some("pantry"), "/home/alice/src/pantry")
+            .prompt("I like answers short, the diff first and then one line of why.")
+            .stop();
+        let events = story.events();
+        let store = store_with(&events[..first]).await;
+        dream_once(&store).await;
+        store.append(&events[first..]).await.unwrap();
+        dream_once(&store).await;
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        assert!(profile.contains(rule), "{rule:?} is lost from the profile:\n{profile}");
+        assert!(profile.contains("answers short"), "{profile}");
+    }
+}

@@ -596,3 +596,27 @@ async fn a_machine_of_the_users_named_in_passing_and_replaced_later_takes_its_co
         assert!(!seen.contains(&format!("ssh {old}")), "{correction:?} retires `ssh {old}`:\n{seen}");
     }
 }
+
+#[tokio::test]
+async fn a_pointer_back_meets_no_line_by_the_words_it_was_said_with() {
+    for (old, kept, correction) in [
+        (
+            "e2e tests run on detox here.",
+            "e2e: the framework I named before is gone, we moved to maestro.",
+            "that branch naming rule i gave you, drop it.",
+        ),
+        (
+            "background jobs go through sidekiq in this repo.",
+            "the job queue I mentioned before is gone, jobs run on good_job now.",
+            "forget the mentions thing I said about commit bodies.",
+        ),
+        (
+            "CI here runs on circleci.",
+            "the ci provider I named earlier is gone, it's buildkite now.",
+            "scrap the naming convention from before for tags.",
+        ),
+    ] {
+        let (conventions, _) = corrected_later(&[old, kept], correction).await;
+        assert!(conventions.contains(kept), "{correction:?} keeps {kept:?}:\n{conventions}");
+    }
+}
