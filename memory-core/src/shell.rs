@@ -427,6 +427,19 @@ impl Invocation {
         out
     }
 
+    /// Whether the command only gets things ready for another: adds a toolchain target or a
+    /// component, installs or fetches what is needed, updates a package index (`rustup target
+    /// add`, `pnpm install`, `cabal update`, `dvc add`).
+    pub fn prepares(&self) -> bool {
+        matches!(self.program.as_str(), "rustup" | "chmod" | "ln" | "cp")
+            || self.sub.as_deref().is_some_and(|sub| {
+                matches!(
+                    sub,
+                    "install" | "add" | "ci" | "sync" | "fetch" | "update" | "download" | "restore" | "get"
+                )
+            })
+    }
+
     /// Whether the command only looks around.
     pub fn is_inspection(&self) -> bool {
         INSPECTION.contains(&self.program.as_str())
@@ -787,6 +800,20 @@ pub fn primary(line: &str) -> Option<Invocation> {
     simple_commands(line).iter().filter_map(|words| invocation(words)).find(|i| !is_trivial(i))
 }
 
+/// The command of a failed line that failed: its last when every one before it only prepares
+/// (adds a target or a component, installs, fetches, updates an index), as `cargo build` of
+/// `rustup target add x && cargo build --target x`; else its first that is not trivial, as
+/// [`primary`].
+pub fn failed_step(line: &str) -> Option<Invocation> {
+    let steps = invocations(line);
+    match steps.split_last() {
+        Some((last, before)) if !before.is_empty() && before.iter().all(Invocation::prepares) => {
+            Some(last.clone())
+        }
+        _ => steps.into_iter().next(),
+    }
+}
+
 /// Every command a line runs that is not trivial, in order (`pnpm install` and `pnpm test` of
 /// `cd web && pnpm install && pnpm test`).
 pub fn invocations(line: &str) -> Vec<Invocation> {
@@ -845,7 +872,7 @@ pub fn patch_deleted_paths(patch: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{invocations, primary, simple_commands};
+    use super::{failed_step, invocations, primary, simple_commands};
 
     fn operations(line: &str) -> Vec<String> {
         primary(line).unwrap().operations()
@@ -916,6 +943,21 @@ mod tests {
         assert!(operations("eslint src/index.ts").is_empty(), "a file is a target");
         assert_eq!(operations("python3 -c 'import ssl'"), ["inline"], "no script runs");
         assert_eq!(operations("node -e 'console.log(1)'"), ["inline"]);
+    }
+
+    #[test]
+    fn the_step_that_failed_follows_the_ones_that_prepare_it() {
+        for (line, family) in [
+            (
+                "rustup target add aarch64-unknown-linux-gnu && cargo build --target aarch64-unknown-linux-gnu",
+                "cargo build",
+            ),
+            ("cd web && pnpm install && pnpm test", "pnpm test"),
+            ("cabal update && cabal build exe:server", "cabal build"),
+            ("cargo build && ./target/debug/server --check", "cargo build"),
+        ] {
+            assert_eq!(failed_step(line).map(|i| i.family()), Some(family.to_owned()), "{line}");
+        }
     }
 
     #[test]

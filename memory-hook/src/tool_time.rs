@@ -85,12 +85,13 @@ pub async fn before_tool(
             let Some(subject) = memory_core::code_spans(line).next() else { continue };
             let setup = fixed_by_setup(line);
             let builds = build_failure(line);
+            let environment = setup && environment_failure(line);
             let relevant = (!now.is_empty()
-                && shell::primary(subject).is_some_and(|before| {
+                && shell::failed_step(subject).is_some_and(|before| {
                     scripts
                         .expand(&before)
                         .iter()
-                        .any(|b| now.iter().any(|n| same_command(b, n, setup, builds)))
+                        .any(|b| now.iter().any(|n| same_command(b, n, setup, builds, environment)))
                 })
                 && !carries_fix(line, &commands, &ran))
                 || edited.iter().any(|path| same_path(subject, path));
@@ -183,9 +184,49 @@ fn build_failure(line: &str) -> bool {
     BUILD_FAILURES.iter().any(|marker| lower.contains(marker))
 }
 
+/// What a failure of a tool's environment says: it cannot reach its server or registry, finds
+/// no credentials, key or configuration. Every operation of the tool that is more than a look
+/// around meets it, once its setup made it pass.
+const ENVIRONMENT_FAILURES: &[&str] = &[
+    "unable to locate credentials",
+    "no credentials",
+    "credentials not found",
+    "could not find credentials",
+    "connection refused",
+    "connection to the server",
+    "could not connect",
+    "couldn't connect",
+    "cannot connect to",
+    "failed to connect",
+    "no such host",
+    "could not resolve host",
+    "name or service not known",
+    "econnrefused",
+    "unauthorized",
+    "not logged in",
+    "login required",
+    "token has expired",
+    "expired token",
+    "no configuration has been provided",
+    "could not resolve dependencies",
+    "unknown package",
+    "package list",
+    "failed to get the data key",
+    "failed to load age identities",
+    "no identity matched",
+];
+
+/// Whether a known failure is one of its tool's environment ([`ENVIRONMENT_FAILURES`]), read in
+/// what it failed with.
+fn environment_failure(line: &str) -> bool {
+    let said = line.split_once("; it passed").map_or(line, |(failed, _)| failed).to_lowercase();
+    ENVIRONMENT_FAILURES.iter().any(|marker| said.contains(marker))
+}
+
 /// Whether two commands run the same tool for the same operation, on targets that can overlap;
-/// with `builds` (the failure was one of building the code), any two operations that build first.
-fn same_command(before: &Invocation, now: &Invocation, setup: bool, builds: bool) -> bool {
+/// with `builds` (the failure was one of building the code), any two operations that build first;
+/// with `environment` (the failure was of the tool's environment), any two operations.
+fn same_command(before: &Invocation, now: &Invocation, setup: bool, builds: bool, environment: bool) -> bool {
     if before.tool() != now.tool() || now.is_informational() {
         return false;
     }
@@ -196,7 +237,8 @@ fn same_command(before: &Invocation, now: &Invocation, setup: bool, builds: bool
     let overlapping = was.is_empty()
         || is.is_empty()
         || was.iter().any(|op| is.contains(op))
-        || (builds && building(&was) && building(&is));
+        || (builds && building(&was) && building(&is))
+        || environment;
     overlapping && (setup || !different_files(before, now))
 }
 
@@ -531,7 +573,7 @@ mod tests {
     use memory_core::shell::{invocations, primary, simple_commands};
 
     fn matches(before: &str, now: &str) -> bool {
-        same_command(&primary(before).unwrap(), &primary(now).unwrap(), false, false)
+        same_command(&primary(before).unwrap(), &primary(now).unwrap(), false, false, false)
     }
 
     fn carried(line: &str, now: &str) -> bool {
@@ -547,7 +589,7 @@ mod tests {
         let scripts = Scripts { dirs: vec![PathBuf::from(dir)], read: Default::default() };
         let before = scripts.expand(&primary(before).unwrap());
         let now = scripts.expand(&primary(now).unwrap());
-        before.iter().any(|b| now.iter().any(|n| same_command(b, n, false, false)))
+        before.iter().any(|b| now.iter().any(|n| same_command(b, n, false, false, false)))
     }
 
     #[test]
@@ -587,14 +629,52 @@ mod tests {
             primary("bundle exec rspec spec/jobs/a_spec.rb").unwrap(),
             primary("bin/rspec spec/system/checkout_spec.rb --fail-fast").unwrap(),
         );
-        assert!(same_command(&before, &now, true, false));
-        assert!(!same_command(&before, &now, false, false), "an edit's failure is of its file");
+        assert!(same_command(&before, &now, true, false, false));
+        assert!(!same_command(&before, &now, false, false, false), "an edit's failure is of its file");
+    }
+
+    #[test]
+    fn a_failure_of_the_tools_environment_meets_any_operation_of_it() {
+        let meets = |before: &str, now: &str, line: &str| {
+            let environment = fixed_by_setup(line) && super::environment_failure(line);
+            same_command(&primary(before).unwrap(), &primary(now).unwrap(), true, false, environment)
+        };
+        for (before, now, line) in [
+            (
+                "kubectl get pods -A",
+                "kubectl logs -n apps deploy/minio --tail=100",
+                "`kubectl get pods -A` failed with \"The connection to the server localhost:8080 was refused\"; it passed after running `export KUBECONFIG=~/.kube/office.yaml`",
+            ),
+            (
+                "dvc pull",
+                "dvc status -c",
+                "`dvc pull` failed with \"ERROR: unexpected error - Unable to locate credentials\"; it passed with `AWS_PROFILE=minio` set",
+            ),
+            (
+                "gh pr create --draft",
+                "gh issue list --label bug",
+                "`gh pr create --draft` failed with \"HTTP 401: Unauthorized\"; it passed after running `gh auth login`",
+            ),
+        ] {
+            assert!(meets(before, now, line), "{now:?} after {line:?}");
+        }
+        // A failure of the operation itself stays with it, and a look around meets nothing.
+        let test_failed = "`cargo test` failed in `parses_header` with \"assertion failed\"; it passed with `RUST_TEST_THREADS=1` set";
+        assert!(!meets("cargo test", "cargo build", test_failed));
+        let refused = "`kubectl get pods` failed with \"connection refused\"; it passed after running `export KUBECONFIG=k`";
+        assert!(!meets("kubectl get pods", "kubectl version --client", refused));
     }
 
     #[test]
     fn a_failure_to_build_meets_every_operation_that_builds_first() {
         let builds = |before: &str, now: &str, line: &str| {
-            same_command(&primary(before).unwrap(), &primary(now).unwrap(), false, super::build_failure(line))
+            same_command(
+                &primary(before).unwrap(),
+                &primary(now).unwrap(),
+                false,
+                super::build_failure(line),
+                false,
+            )
         };
         for (before, now, line) in [
             (

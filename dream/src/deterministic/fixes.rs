@@ -117,6 +117,7 @@ impl Fixes {
             if error.trim().is_empty() {
                 error = output_text(&stored.event);
             }
+            let invocation = shell::failed_step(command).unwrap_or(invocation);
             let failure = Failure {
                 position: stored.position,
                 id: stored.event.id.0.clone(),
@@ -230,14 +231,16 @@ pub fn shell_run(event: &HookEvent) -> Option<ShellRun> {
 /// the same tool as the command line `failed` (`cargo test -p cart` passes `cargo test`; `cargo
 /// build` does not).
 pub fn passes(failed: &str, passed: &str) -> bool {
-    let Some(failed) = shell::primary(failed) else { return false };
+    let Some(failed) = shell::failed_step(failed) else { return false };
     shell::invocations(passed).iter().any(|step| same_operation(&failed, step))
 }
 
-/// Whether a command that passed ran the same operation of the same tool as one that failed.
+/// Whether a command that passed ran the same operation of the same tool as one that failed, or
+/// stood in for it: another tool given the very same arguments (`cross build --target x` for
+/// `cargo build --target x`, `podman compose up -d` for `docker compose up -d`).
 fn same_operation(failed: &Invocation, passed: &Invocation) -> bool {
     if failed.tool() != passed.tool() {
-        return false;
+        return !failed.args.is_empty() && failed.args == passed.args && !passed.is_inspection();
     }
     let (was, is) = (failed.operations(), passed.operations());
     (was.is_empty() && is.is_empty()) || was.iter().any(|op| is.contains(op))

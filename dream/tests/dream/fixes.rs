@@ -180,3 +180,33 @@ async fn an_edit_is_described_by_the_lines_it_added() {
         "another spelling of the same task passes it: {found}"
     );
 }
+
+#[tokio::test]
+async fn another_tool_run_with_the_same_arguments_stands_in_for_the_one_that_failed() {
+    for (failed, error, passed) in [
+        (
+            "rustup target add aarch64-unknown-linux-gnu && cargo build --release --target aarch64-unknown-linux-gnu",
+            "Exit code 101\nerror: linking with `cc` failed: exit status: 1",
+            "cross build --release --target aarch64-unknown-linux-gnu",
+        ),
+        (
+            "docker compose up -d db",
+            "Exit code 1\nCannot connect to the Docker daemon at unix:///var/run/docker.sock",
+            "podman compose up -d db",
+        ),
+        (
+            "npx tsc --noEmit -p tsconfig.build.json",
+            "Exit code 2\nerror TS2307: Cannot find module 'zod'",
+            "bunx tsc --noEmit -p tsconfig.build.json",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "x-1", Some("quarry"), ROOT)
+            .bash_fail(failed, error)
+            .bash_ok("ls")
+            .bash_ok(passed);
+        let found = errors(&story.events()).await;
+        assert!(found.contains(&format!("it passed as `{passed}`")), "{passed:?}: {found}");
+    }
+}
