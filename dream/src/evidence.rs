@@ -61,7 +61,7 @@ pub(crate) fn error_text(event: &HookEvent) -> String {
 
 /// Lines that open an error message: `error: …`, `error[E0425]: …`, `ModuleNotFoundError: …`.
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:error|fatal|panic)\b|\berror\[|\b\w+(?:Error|Exception):|^E\s+\w+")
+    Regex::new(r"(?i)^(?:error|fatal|panic)\b|\berror\[|\b\w+(?:Error|Exception):|^E\s+\w+|^[x×✗✘]\s+[A-Z]")
         .expect("the error pattern compiles")
 });
 
@@ -105,6 +105,9 @@ pub(crate) fn error_signature(text: &str) -> String {
         .iter()
         .position(|l| ERROR_LINE.is_match(l.trim_start()))
         .or_else(|| lines.iter().position(|l| l.to_ascii_lowercase().contains("error")))
+        // No line says error: the first that says what went wrong ("… could not resolve …"),
+        // not a banner (`turbo 2.3.3`).
+        .or_else(|| lines.iter().position(|l| CAUSE.is_match(l)))
         .or_else(|| (!lines.is_empty()).then_some(0));
     let at = at.map(|at| {
         if GENERIC_FAILURE.is_match(lines[at].trim()) {

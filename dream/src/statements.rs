@@ -156,7 +156,7 @@ static HERE_POINTING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TEAM_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:we|we're|we've|we'll|we'd|our|ours)\b|\b(?:the|my)\ (?:whole\ |entire\ )?team\b|\beveryone\ (?:here|on\ the\ team)\b",
+        r"\b(?:we|we're|we've|we'll|we'd|our|ours)\b|\b(?:the|my)\ (?:whole\ |entire\ )?team\b|\beveryone\ (?:here|on\ the\ team)\b|\b(?:bit|bitten|bites|burned|burnt|burns|cost|costs|hurt|hurts|saved|saves)\ us\b",
     )
 });
 /// The team as the subject of a habit in the present ("the team squashes every PR", "our devs
@@ -291,7 +291,7 @@ static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
 /// parametrized tests over copy-pasted ones").
 static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't)|when i say|by [\w' -]{1,20} i mean)\b",
+        r"^(?:(?:and|but|also|btw|fyi|oh|plus)\s+)*(?:i|i'm|i'd|i've|we|we're|we've|we'd|our|my|never|always|don't|do not|please (?:always|never|don't)|when i say|by [\w' -]{1,20} i mean|nobody|no one|none of us|everyone|everybody)\b",
     )
 });
 /// "…, so" before a rule that follows from what was said first ("…, so prefer fakes").
@@ -710,7 +710,7 @@ static WORK_STATUS: LazyLock<Regex> = LazyLock::new(|| {
 /// Signs that a sentence reports trouble rather than states how things are.
 static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|broke|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?|erroring|[45]\d\d(?:ing|s)|needs?\ more|(?:is|are|went|turned|still|all|goes|go)\ red)\b",
+        r"\b(?:bugs?|problems?|issues?|crash(?:es|ed)?|regressions?|broken|broke|failing|fails|failed|flaky|typos?|wrong|weird|slow|stuck|hangs?|erroring|[45]\d\d(?:ing|s)|needs?\ more|takes?\ (?:forever|ages)|(?:is|are|went|turned|still|all|goes|go)\ red)\b",
     )
 });
 /// An issue as a ticket ("the linear issue id", "github issues", "issue numbers"), not trouble.
@@ -1262,6 +1262,18 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         {
             found.text = without_project_example(&found.text);
         }
+        // "the job backend I told you about is gone. we're on Solid Queue now": the new value is
+        // kept with what it replaces, one line that names its topic, when the retraction said no
+        // value of its own.
+        if let Some(found) = found.as_mut()
+            && found.follows_retraction
+            && previous.as_ref().is_some_and(|(_, kept)| *kept)
+            && let Some(last) = out.last_mut()
+            && says_no_value(last)
+        {
+            found.text = kept(&format!("{} {}", last.text, found.text));
+            last.retracts_only = true;
+        }
         // As filed, a statement must still read as one meant to last: what is around it, cut or
         // joined, may change how it reads.
         out.extend(found.filter(|s| {
@@ -1270,6 +1282,15 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         previous = Some((sentence, out.len() > kept_before));
     }
     out
+}
+
+/// Whether a statement takes something back and says nothing after what it points at ("the job
+/// backend I told you about is gone.").
+fn says_no_value(statement: &Statement) -> bool {
+    let lower = normalize(&statement.text);
+    statement.reference.is_some()
+        && reference::reference(&lower)
+            .is_some_and(|r| lower.get(r.end..).is_none_or(|after| after.split_whitespace().count() < 2))
 }
 
 /// A lead that announces what follows as context to keep: "a bit of context", "some background
@@ -1471,6 +1492,12 @@ static SEQUENCE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Whether a statement (lowercase) speaks of its speaker: "i …", "i'm …", "my …".
+/// Whether a line has its speaker speak of themselves anywhere in it ("…, I'm rafa-ib on github").
+pub(crate) fn speaks_of_oneself(text: &str) -> bool {
+    static ME: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b"));
+    ME.is_match(&normalize(text))
+}
+
 fn of_oneself(lower: &str) -> bool {
     lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ")
 }
@@ -1560,7 +1587,8 @@ fn statement(sentence: &str) -> Option<Statement> {
             let rule = match reasoned {
                 true => JOINER.replace(tail, "").into_owned(),
                 false => {
-                    STATEMENT_LEAD.is_match(&normalize(tail)).then_some(())?;
+                    let lower = normalize(tail);
+                    (STATEMENT_LEAD.is_match(&lower) || tool_does(&lower)).then_some(())?;
                     tail.to_owned()
                 }
             };
@@ -1852,8 +1880,9 @@ fn for_once(lower: &str) -> bool {
     };
     ONE_OFF.find_iter(lower).any(|m| {
         let said = m.as_str();
-        !(said.starts_with("for me") && ALL_FOR_ME.is_match(lower))
-            && !(said.starts_with("one") && of_a_kind(&lower[m.end()..]))
+        let all_for_me = said.starts_with("for me") && ALL_FOR_ME.is_match(lower);
+        let a_kind = said.starts_with("one") && of_a_kind(&lower[m.end()..]);
+        !all_for_me && !a_kind
     }) && !BEGINS.is_match(lower)
 }
 
@@ -2028,6 +2057,7 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         && rest.strip_prefix("our ").is_none_or(declarative))
         || team_habit(rest);
     let fact = is_fact(rest, corrected, announced || project_worded(&whole))
+        || tool_does(rest)
         || (announced && ANNOUNCED_FACT.is_match(rest) && !trouble(rest))
         || passive_habit(rest);
     let placed = PLACEMENT.is_match(rest) && !trouble(rest) && !specific(first_clause);
@@ -2328,6 +2358,29 @@ fn is_fact(rest: &str, corrected: bool, vouched: bool) -> bool {
             || corrected
             || vouched
             || CORRECTION.is_match(rest))
+}
+
+/// What a tool of the work does, by its name: "Argo CD syncs from main", "renovate opens the bump
+/// PRs", "sentry catches the worker errors". A tool's name tells the work from talk.
+fn tool_does(rest: &str) -> bool {
+    static DOES: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:the\ )?(?P<subject>[\w.+-]+(?:\ [\w.+-]+)?)\ (?:now\ |also\ |only\ |just\ )?(?P<verb>[a-z]{3,}s)\ (?P<tail>\S.*)",
+        )
+    });
+    DOES.captures(rest).is_some_and(|c| {
+        let subject = &c["subject"];
+        let named = search::tools(subject);
+        !named.is_empty()
+            // A product, not a word of the work that names a kind of thing ("commit messages …").
+            && named.iter().any(|tool| {
+                (subject.ends_with(tool) || subject.starts_with(tool)) && !search::software(tool)
+            })
+            && !matches!(&c["verb"], "was" | "has" | "does" | "says" | "seems" | "looks" | "keeps" | "needs")
+            && !c["verb"].ends_with("ss")
+            && c["tail"].split_whitespace().count() >= 2
+            && !trouble(rest)
+    })
 }
 
 /// What to do when a thing of the project goes wrong ("if the e2e tests hang, kill the stale

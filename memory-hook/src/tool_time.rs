@@ -8,7 +8,11 @@
 //! not by how it was spelt: it matches when it runs the same tool (past runners and variables,
 //! `./gradlew` is `gradle`) for the same operation ([`Invocation::operations`]: the subcommand,
 //! the family of a namespaced task, the kind of a Gradle task, the mode of `cmake`), whatever its
-//! other flags, variables and targets, unless both name different files. A package manager's
+//! other flags, variables and targets, unless both name different files; a failure of the tool's
+//! environment (no credentials, a server that refused, no key) that its setup fixed meets any
+//! operation of the tool, and a look around of it (`kubectl get pods`) when a look around failed
+//! so. Of a failed line, the step that failed is its last when the steps before only prepared it
+//! (`rustup target add x && cargo build --target x`). A package manager's
 //! script, a `just` recipe or a Makefile target counts as the commands the project's own
 //! `package.json`, justfile or Makefile say it runs. A command that only asks for a version or
 //! for help gets nothing, and neither does one that already carries the fix (its flag, its
@@ -31,8 +35,8 @@ const MAX_FIXES: usize = 2;
 /// Longest line handed over, in characters.
 const MAX_LINE: usize = 600;
 
-/// What a tool call could have a known fix for: the commands it runs (unless they only look
-/// around or ask for a version) and the files it edits. `None` when there is nothing to look up,
+/// What a tool call could have a known fix for: the commands it runs (unless they ask for a
+/// version, or run a program that only looks around) and the files it edits. `None` when there is nothing to look up,
 /// so a hook can skip the store for it.
 fn subjects(tool: &ToolCall) -> Option<(Vec<Invocation>, Vec<&str>)> {
     let commands: Vec<Invocation> = tool
@@ -41,7 +45,9 @@ fn subjects(tool: &ToolCall) -> Option<(Vec<Invocation>, Vec<&str>)> {
         .map(|s| shell::invocations(&s.command))
         .unwrap_or_default()
         .into_iter()
-        .filter(|i| !i.is_inspection() && !i.is_informational())
+        // A tool's own look around (`kubectl get pods`) meets a look around of it that failed
+        // for its environment; a program that only looks (`ls`, `grep`) meets nothing.
+        .filter(|i| !i.is_informational() && (!i.is_inspection() || i.sub.is_some()))
         .collect();
     let edited: Vec<&str> =
         tool.files.iter().filter(|f| f.action == FileAction::Edited).map(|f| f.path.as_str()).collect();
@@ -88,10 +94,12 @@ pub async fn before_tool(
             let environment = setup && environment_failure(line);
             let relevant = (!now.is_empty()
                 && shell::failed_step(subject).is_some_and(|before| {
-                    scripts
-                        .expand(&before)
-                        .iter()
-                        .any(|b| now.iter().any(|n| same_command(b, n, setup, builds, environment)))
+                    scripts.expand(&before).iter().any(|b| {
+                        now.iter().any(|n| {
+                            same_command(b, n, setup, builds, environment)
+                                && (!n.is_inspection() || (environment && b.is_inspection()))
+                        })
+                    })
                 })
                 && !carries_fix(line, &commands, &ran))
                 || edited.iter().any(|path| same_path(subject, path));
@@ -214,13 +222,29 @@ const ENVIRONMENT_FAILURES: &[&str] = &[
     "failed to get the data key",
     "failed to load age identities",
     "no identity matched",
+    "dial tcp",
+    "couldn't get current server",
+    "no route to host",
+    "i/o timeout",
+    "x509:",
 ];
 
-/// Whether a known failure is one of its tool's environment ([`ENVIRONMENT_FAILURES`]), read in
-/// what it failed with.
+/// Whether a known failure is one of its own tool's environment ([`ENVIRONMENT_FAILURES`]), read
+/// in what it failed with: not one of another tool it needed ("Cannot connect to the Docker
+/// daemon" when `go test` failed meets only the tests, not `go env`).
 fn environment_failure(line: &str) -> bool {
-    let said = line.split_once("; it passed").map_or(line, |(failed, _)| failed).to_lowercase();
+    let (command, said) = line
+        .split_once("; it passed")
+        .map_or(line, |(failed, _)| failed)
+        .split_once(" failed")
+        .unwrap_or((line, line));
+    let said = said.to_lowercase();
+    let own = shell::failed_step(command.trim_matches('`')).map(|i| i.tool()).unwrap_or_default();
     ENVIRONMENT_FAILURES.iter().any(|marker| said.contains(marker))
+        && memory_core::search::tools(&said)
+            .iter()
+            .filter(|tool| memory_core::search::software(tool))
+            .all(|tool| own.contains(tool) || tool.contains(own.as_str()))
 }
 
 /// Whether two commands run the same tool for the same operation, on targets that can overlap;
@@ -658,6 +682,9 @@ mod tests {
         ] {
             assert!(meets(before, now, line), "{now:?} after {line:?}");
         }
+        // Another tool's environment is not this one's.
+        let docker = "`go test ./internal/store/...` failed in `TestStore` with \"Cannot connect to the Docker daemon at unix:///var/run/docker.sock\"; it passed with `DOCKER_HOST=unix:///run/podman.sock` set";
+        assert!(!meets("go test ./internal/store/...", "go env GOMODCACHE", docker));
         // A failure of the operation itself stays with it, and a look around meets nothing.
         let test_failed = "`cargo test` failed in `parses_header` with \"assertion failed\"; it passed with `RUST_TEST_THREADS=1` set";
         assert!(!meets("cargo test", "cargo build", test_failed));

@@ -228,3 +228,44 @@ fn a_script_of_the_project_meets_the_failure_of_the_tool_it_runs() {
         assert_eq!(before_claude(&m, &atlas, session, unrelated), None, "{unrelated}");
     }
 }
+
+#[test]
+fn a_failure_of_the_tools_environment_meets_any_run_of_that_tool() {
+    let m = Machine::new();
+    let cluster = m.project("cluster");
+    bash(
+        &m,
+        &cluster,
+        "s1",
+        "PostToolUseFailure",
+        "kubectl get pods -A",
+        json!({
+            "error": "Exit code 1\nE1106 10:02:11.418220 48121 memcache.go:265] couldn't get current server API group list: Get \"http://localhost:8080/api?timeout=32s\": dial tcp 127.0.0.1:8080: connect: connection refused",
+            "is_interrupt": false,
+        }),
+    );
+    bash(
+        &m,
+        &cluster,
+        "s1",
+        "PostToolUse",
+        "export KUBECONFIG=~/.kube/office.yaml && kubectl get pods -A",
+        json!({ "tool_response": { "stdout": "NAMESPACE NAME READY\napps minio-0 1/1", "stderr": "", "interrupted": false } }),
+    );
+    m.run(&["dream", "--provider", "deterministic"]);
+
+    for (session, retyped) in [
+        ("r1", "kubectl -n apps get pods -o wide"),
+        ("r2", "kubectl logs -n apps deploy/minio --tail=100"),
+        ("r3", "kubectl --context office rollout restart deploy/minio -n apps"),
+    ] {
+        let given =
+            before_claude(&m, &cluster, session, retyped).unwrap_or_else(|| panic!("{retyped} gets the fix"));
+        assert!(given.contains("KUBECONFIG=~/.kube/office.yaml"), "{retyped}: {given}");
+    }
+    for (session, unrelated) in
+        [("n1", "kubectl version --client"), ("n2", "git status --short"), ("n3", "ls apps")]
+    {
+        assert_eq!(before_claude(&m, &cluster, session, unrelated), None, "{unrelated}");
+    }
+}

@@ -1,6 +1,8 @@
 //! Error→fix pairs: a shell command that failed, and what happened before the next success of
-//! the same operation of the same tool in the same session: how the command changed, the commands
-//! run before it (in between, or earlier on the line that passed), else the files edited in
+//! the same operation of the same tool in the same session (or of another tool given the very same
+//! arguments, which stands in for it: `cross build --target x` for `cargo build --target x`): how
+//! the command changed, the commands run before it (in between, or earlier on the line that
+//! passed; not one that only looks around or asks for a version), else the files edited in
 //! between with the lines the edits added. A harness that reports no exit code still has its
 //! failures read from the output (`error: …`, `BUILD FAILED`, `** (Mix) …`).
 
@@ -142,10 +144,13 @@ impl Fixes {
         let closing = self.open.iter().filter(|((s, _), _)| *s == session).find_map(|(key, failure)| {
             steps
                 .iter()
-                .rposition(|(_, step)| step.as_ref().is_some_and(|i| same_operation(&failure.invocation, i)))
+                .rposition(|(_, step)| {
+                    step.as_ref()
+                        .is_some_and(|i| !i.is_informational() && same_operation(&failure.invocation, i))
+                })
                 .map(|at| (key.clone(), at))
         });
-        if !invocation.is_inspection() {
+        if !invocation.is_inspection() && !invocation.is_informational() {
             for (key, failure) in self.open.iter_mut() {
                 if key.0 == session
                     && closing.as_ref().is_none_or(|(k, _)| k != key)
@@ -248,13 +253,13 @@ fn same_operation(failed: &Invocation, passed: &Invocation) -> bool {
 
 /// Whether a command run before the one that passed is worth naming as part of the fix: one that
 /// does something, or sets the environment (`export VCPKG_ROOT=…`), not one that only looks
-/// around or moves.
+/// around, asks for a version or moves.
 fn worth_naming(invocation: &Invocation) -> bool {
     match invocation.program.as_str() {
         "export" | "source" | "." | "set" => !invocation.args.is_empty(),
         "cd" | "ls" | "pwd" | "echo" | "cat" | "clear" | "true" | "false" | "sleep" | "printf" | "mkdir"
         | "touch" | "head" | "tail" | "wc" | "which" => false,
-        _ => !invocation.is_inspection(),
+        _ => !invocation.is_inspection() && !invocation.is_informational(),
     }
 }
 

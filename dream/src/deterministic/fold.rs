@@ -199,11 +199,11 @@ impl Fold<'_> {
             let page = self.said_page(reach, true)?;
             // A correction that says what it takes back ("the framework I named before is gone,
             // we moved to maestro") took that back above, when it found it: its new value retires
-            // nothing it does not point at; when it did not, nothing it does not point at either,
-            // unless both give numbers.
+            // nothing more; when it did not, nothing it does not point at, unless both give
+            // numbers.
             let pointed = |text: &str| match statement.reference.as_ref() {
                 None => true,
-                Some(r) if referent_found => statements::speaks_of(r, text),
+                Some(_) if referent_found => false,
                 Some(r) => statements::speaks_of(r, text) || claim.numbers_beside(text),
             };
             let superseded = page.retire(stored, |item| claim.supersedes(&item.text) && pointed(&item.text));
@@ -304,7 +304,19 @@ impl Fold<'_> {
             scored.retain(|(reach, _, _)| *reach == speaker);
         }
         let hits: Vec<(Reach, String)> = if best > 0 {
-            scored.into_iter().filter(|(_, _, s)| *s == best).map(|(reach, text, _)| (reach, text)).collect()
+            let mut hits: Vec<(Reach, String)> = scored
+                .into_iter()
+                .filter(|(_, _, s)| *s == best)
+                .map(|(reach, text, _)| (reach, text))
+                .collect();
+            // "my github handle" points at what the user said of themselves: among the lines it
+            // points at equally, those ("I'm rafa-ib on github", not "chrono's timezone handling").
+            let mine: Vec<(Reach, String)> =
+                hits.iter().filter(|(_, text)| statements::speaks_of_oneself(text)).cloned().collect();
+            if reference.said.split_whitespace().any(|w| w == "my") && !mine.is_empty() {
+                hits = mine;
+            }
+            hits
         } else {
             // No word names a line: the one the pointer means, if one stands out, among the lines
             // of the topic it names ahead ("re logging: the library I mentioned …").

@@ -657,6 +657,14 @@ pub(crate) fn concept_words(text: &str) -> BTreeSet<String> {
     search::concepts(text).into_iter().flat_map(topic_words).collect()
 }
 
+/// [`concept_words`] of a line read as it means them: "no exceptions" and "without exception"
+/// say always, not anything of exception handling.
+fn meant_concept_words(text: &str) -> BTreeSet<String> {
+    static ALWAYS: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\b(?:(?:with\s+)?no\s+exceptions?|without\s+(?:any\s+)?exceptions?)\b"));
+    concept_words(&ALWAYS.replace_all(text, " "))
+}
+
 /// The tools an item a correction by reference retired names that the correction replaces: of the
 /// topic it points at ("the linter" and `rubocop`), or of the kind of a tool the correction names
 /// (`cypress` when it names playwright), and not named again by the correction unless the
@@ -752,7 +760,7 @@ fn without_saying(text: &str) -> std::borrow::Cow<'_, str> {
 /// Whether a (stemmed) word is one a line names, by its words or by what they are.
 fn named_in(text: &str) -> impl Fn(&String) -> bool {
     let text = without_saying(text);
-    let (words, topics) = (topic_words(&text), concept_words(&text));
+    let (words, topics) = (topic_words(&text), meant_concept_words(&text));
     move |w| words.contains(w) || topics.contains(w)
 }
 
@@ -761,7 +769,7 @@ pub(crate) fn affinity(reference: &Reference, item: &str) -> usize {
     let item = item.as_ref();
     let words = topic_words(item);
     let direct = reference.words.intersection(&words).count();
-    let topical = reference.words.intersection(&concept_words(item)).count();
+    let topical = reference.words.intersection(&meant_concept_words(item)).count();
     direct * 2 + topical
 }
 

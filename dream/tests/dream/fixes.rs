@@ -210,3 +210,42 @@ async fn another_tool_run_with_the_same_arguments_stands_in_for_the_one_that_fai
         assert!(found.contains(&format!("it passed as `{passed}`")), "{passed:?}: {found}");
     }
 }
+
+#[tokio::test]
+async fn a_version_asked_in_between_is_no_fix_and_a_tools_own_error_mark_names_the_failure() {
+    for (failed, error, asked, edited, named) in [
+        (
+            "pnpm turbo run build --filter=web",
+            "Exit code 1\nturbo 2.3.3\n\n  x Could not resolve workspaces.\n  `-> Missing `packageManager` field in package.json",
+            "pnpm --version",
+            "package.json",
+            "Could not resolve workspaces",
+        ),
+        (
+            "npx biome check src",
+            "Exit code 1\nChecked 41 files in 12ms\nsrc/cart.ts:3:7 lint/style/useConst\n  × This let declares a variable that is only assigned once.",
+            "npx biome --version",
+            "biome.json",
+            "This let declares a variable",
+        ),
+        (
+            "deno task build",
+            "Exit code 1\nTask build deno run -A build.ts\nbuild.ts could not resolve the import map entry for \"@std/path\"",
+            "deno --version",
+            "deno.json",
+            "could not resolve the import map",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "v-1", Some("quarry"), ROOT)
+            .bash_fail(failed, error)
+            .bash_ok(asked)
+            .edit(edited)
+            .bash_ok(failed);
+        let found = errors(&story.events()).await;
+        assert!(found.contains(named), "{failed:?} is named by its error: {found}");
+        assert!(!found.contains(&format!("after running `{asked}`")), "{asked:?} is no fix: {found}");
+        assert!(found.contains(&format!("after editing `{edited}`")), "{found}");
+    }
+}

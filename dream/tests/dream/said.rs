@@ -620,3 +620,52 @@ async fn a_pointer_back_meets_no_line_by_the_words_it_was_said_with() {
         assert!(conventions.contains(kept), "{correction:?} keeps {kept:?}:\n{conventions}");
     }
 }
+
+#[tokio::test]
+async fn a_pointer_at_something_of_mine_takes_back_what_i_said_of_myself() {
+    for (mine, other, correction) in [
+        (
+            "I want PRs assigned to me, I'm jdoe on github.",
+            "use the github cli for releases, never the web ui.",
+            "forget what I said about my github handle, it's jdoe2 now.",
+        ),
+        (
+            "I use helix as my editor, with the default keymap.",
+            "always format on save, whatever the editor.",
+            "scratch what I told you about my editor, I'm on zed now.",
+        ),
+        (
+            "I'm on Lisbon time, so schedule things in my timezone.",
+            "store timestamps in UTC and convert to the timezone only for display.",
+            "ignore what I said about my timezone, I'm in Vancouver now.",
+        ),
+    ] {
+        let (_, profile) = corrected_later(&[mine, other], correction).await;
+        assert!(profile.contains(other), "{correction:?} keeps {other:?}:\n{profile}");
+        assert!(!profile.contains(mine), "{correction:?} takes back {mine:?}:\n{profile}");
+    }
+}
+
+#[tokio::test]
+async fn a_rule_kept_without_exception_is_no_line_about_exception_handling() {
+    for (kept, correction) in [
+        (
+            "every script starts with set -euo pipefail, no exceptions.",
+            "forget what I said about my github handle, it's jdoe2 now.",
+        ),
+        (
+            "always run the linter before every push, without exception.",
+            "ignore what I said about error messages, they can be long now.",
+        ),
+        (
+            "PRs need two approvals, no exceptions.",
+            "forget what I told you about handling my dotfiles, chezmoi does it now.",
+        ),
+    ] {
+        let (conventions, profile) = corrected_later(&[kept], correction).await;
+        assert!(
+            conventions.contains(kept) || profile.contains(kept),
+            "{correction:?} keeps {kept:?}:\n{conventions}\n{profile}"
+        );
+    }
+}

@@ -681,6 +681,14 @@ const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
+        topic: "GitOps: what syncs the cluster from git",
+        named_by: &["argo cd", "argocd", "fluxcd", "flux cd"],
+    },
+    Concept {
+        topic: "dependency update bots: automated version bump PRs",
+        named_by: &["renovate", "renovatebot", "dependabot"],
+    },
+    Concept {
         topic: "cluster storage: storage classes and persistent volumes",
         named_by: &[
             "longhorn",
@@ -826,6 +834,11 @@ mod tests {
             (
                 "new volumes go on longhorn with two replicas",
                 "cluster storage: storage classes and persistent volumes",
+            ),
+            ("Argo CD picks up whatever lands on main", "GitOps: what syncs the cluster from git"),
+            (
+                "dependabot opens the bump PRs on mondays",
+                "dependency update bots: automated version bump PRs",
             ),
         ] {
             assert!(concepts(line).contains(&topic), "{line:?} names {topic:?}: {:?}", concepts(line));

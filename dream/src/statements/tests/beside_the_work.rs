@@ -151,3 +151,45 @@ fn a_thing_named_in_passing_with_what_it_is_is_kept_where_it_belongs() {
     }
     assert!(kept("move the logo to the top, the header is too tall").is_empty());
 }
+
+#[test]
+fn a_rule_given_for_what_bit_the_team_is_the_projects() {
+    for (prompt, rule) in [
+        ("use jiff for the date parsing, NOT chrono, chrono's timezone handling bit us before.", "jiff"),
+        ("stick to luxon, moment burned us on DST twice.", "luxon"),
+        ("never turn on the experimental flag, it cost us a whole weekend once.", "experimental flag"),
+    ] {
+        assert_eq!(kept_with(prompt, rule), Some(Reach::Project), "{prompt:?}: {:?}", kept(prompt));
+    }
+}
+
+#[test]
+fn what_a_tool_of_the_work_does_is_a_fact_of_the_project() {
+    for (prompt, fact) in [
+        (
+            "kustomize overlays + helm charts, Argo CD syncs from main — nobody applies by hand.",
+            "Argo CD syncs",
+        ),
+        ("renovate opens the bump PRs, don't do them by hand", "renovate opens"),
+        ("sentry catches the worker errors in prod", "sentry catches"),
+    ] {
+        assert_eq!(kept_with(prompt, fact), Some(Reach::Project), "{prompt:?}: {:?}", kept(prompt));
+    }
+    for prompt in ["docker keeps crashing on my mac", "git fails on push", "npm installs take forever"] {
+        assert!(kept(prompt).is_empty(), "{prompt:?}: {:?}", kept(prompt));
+    }
+}
+
+#[test]
+fn a_clause_that_says_nobody_does_a_thing_is_a_rule() {
+    for (prompt, rule) in [
+        (
+            "bump the chart to 1.4 — nobody kubectl applies anything by hand in this repo, ever.",
+            "nobody kubectl",
+        ),
+        ("merge it when green, no one pushes to main directly here", "no one pushes"),
+        ("ship the fix; everyone here signs their commits", "everyone here signs"),
+    ] {
+        assert_eq!(kept_with(prompt, rule), Some(Reach::Project), "{prompt:?}: {:?}", kept(prompt));
+    }
+}

@@ -99,7 +99,13 @@ fn the_new_value_may_follow_in_the_next_sentence() {
         ),
     ] {
         let found = statements(prompt);
-        assert!(found.iter().any(|s| s.text == new), "{prompt:?}: {found:?}");
+        // Kept with what it replaces, so that the line names its topic.
+        let retraction = prompt.split_inclusive(['.', '!']).next().unwrap_or(prompt).trim();
+        assert!(
+            found.iter().any(|s| s.text.ends_with(new) && s.text.len() > new.len() && !s.retracts_only),
+            "{prompt:?}: {found:?}"
+        );
+        assert!(found.iter().all(|s| s.text != retraction || s.retracts_only), "{prompt:?}: {found:?}");
     }
     // A task after a retraction is no new value.
     for prompt in [
