@@ -211,3 +211,34 @@ fn with_the_model_a_correction_retires_the_line_it_means() {
         assert!(by_meaning.contains(correction), "the new value is kept: {correction:?}\n{by_meaning}");
     }
 }
+
+/// A correction of nobody in particular that names things of the project ("nodeSelectors in
+/// apps/triton") means a line of the project, never what the user said of their own things,
+/// however alike by meaning: with the model installed, the user's box stays, worded three ways.
+#[test]
+fn with_the_model_a_correction_of_the_projects_things_leaves_the_users_own_alone() {
+    for correction in [
+        "the gpu label on the node you have is outdated, the operator sets nvidia.com/gpu.present=true itself, use that in the nodeSelectors of apps/triton.",
+        "the graphics card node thing is stale, schedule onto nodes with nvidia.com/gpu.product=RTX-4090 in apps/inference/values.yaml.",
+        "the training machine selector from before is wrong, apps/trainer/helmrelease.yaml pins node-role.kubernetes.io/gpu now.",
+    ] {
+        let m = Machine::new();
+        let dir = m.project("slate");
+        m.run_json(&["model", "install", "--from", wheel().to_str().unwrap()]);
+        let say = |session: &str, prompt: &str| {
+            let payload =
+                crate::support::claude(session, &dir, "UserPromptSubmit", json!({ "prompt": prompt }));
+            m.hook("claude", &dir, &payload);
+        };
+        say("said", "train it on tusk, the 4090 box under my desk (ssh tusk), not on the laptop.");
+        m.run_json(&["dream"]);
+        say("corrected", correction);
+        m.run_json(&["dream"]);
+        let payload = crate::support::claude("next", &dir, "SessionStart", json!({ "source": "startup" }));
+        let start = m.hook("claude", &dir, &payload).context("claude").unwrap_or_default();
+        assert!(
+            start.contains("tusk is the 4090 box under my desk"),
+            "{correction:?} leaves the user's box:\n{start}"
+        );
+    }
+}

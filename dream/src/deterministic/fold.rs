@@ -297,11 +297,19 @@ impl Fold<'_> {
             scored.clear();
         }
         let best = scored.iter().map(|(_, _, s)| *s).max().unwrap_or(0);
-        if best == 0
-            && let Some(speaker) = speaker
-        {
-            // Read by meaning, the pointer means a line of its speaker's.
-            scored.retain(|(reach, _, _)| *reach == speaker);
+        if best == 0 {
+            // Read by meaning, the pointer means a line of its speaker's; said of nobody in
+            // particular with what it says worded for the project ("the gpu node label you have
+            // is stale — … nvidia.com/gpu.present=true now"), one of the project's, not what the
+            // user said of their own things.
+            let of_the_project = self.project.is_some()
+                && filed(correction).is_some_and(|(_, why)| {
+                    matches!(why, Why::NamesAThingOfTheProject | Why::NamesTheProject)
+                });
+            let whose = speaker.or(of_the_project.then_some(Reach::Project));
+            if let Some(whose) = whose {
+                scored.retain(|(reach, _, _)| *reach == whose);
+            }
         }
         let hits: Vec<(Reach, String)> = if best > 0 {
             let mut hits: Vec<(Reach, String)> = scored
