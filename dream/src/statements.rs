@@ -533,12 +533,7 @@ fn by_place(rest: &str) -> bool {
     let assigned: Vec<regex::Captures<'_>> = clauses.iter().filter_map(|c| ASSIGNED.captures(c)).collect();
     let thing = |what: &str| {
         let first = what.split(' ').next().unwrap_or(what);
-        !TASK_VERB.is_match(what)
-            && !bare_imperative(what)
-            && !matches!(
-                first,
-                "i" | "we" | "you" | "they" | "it" | "this" | "that" | "there" | "here" | "me"
-            )
+        !TASK_VERB.is_match(what) && !bare_imperative(what) && !NOT_THINGS.contains(&first)
     };
     assigned.len() >= 2
         && assigned.len() == clauses.len()
@@ -554,11 +549,14 @@ fn by_place(rest: &str) -> bool {
         && !trouble(rest)
 }
 
+/// Words that open a sentence but name no thing: pronouns and pointers.
+const NOT_THINGS: &[&str] = &[
+    "i", "me", "we", "you", "they", "it", "he", "she", "this", "that", "these", "those", "there", "here",
+    "my", "our",
+];
+
 /// Whether a sentence is a rule said without its verb ([`VERBLESS_RULE`]).
 fn verbless_rule(rest: &str) -> bool {
-    const NOT_THINGS: &[&str] = &[
-        "i", "we", "you", "they", "it", "he", "she", "this", "that", "these", "those", "there", "my", "our",
-    ];
     VERBLESS_RULE.captures(rest).is_some_and(|c| {
         let head = &c["head"];
         let noun = head.rsplit(' ').next().unwrap_or(head);
@@ -1491,13 +1489,15 @@ static SEQUENCE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Whether a statement (lowercase) speaks of its speaker: "i …", "i'm …", "my …".
+/// The speaker's words for themselves.
+static ME: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b"));
+
 /// Whether a line has its speaker speak of themselves anywhere in it ("…, I'm rafa-ib on github").
 pub(crate) fn speaks_of_oneself(text: &str) -> bool {
-    static ME: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b"));
     ME.is_match(&normalize(text))
 }
 
+/// Whether a statement (lowercase) speaks of its speaker: "i …", "i'm …", "my …".
 fn of_oneself(lower: &str) -> bool {
     lower.starts_with("i ") || lower.starts_with("i'") || lower.starts_with("my ")
 }
@@ -1809,19 +1809,20 @@ pub(crate) fn project_worded(text: &str) -> bool {
 /// gave you", aside): the project's when it names it or speaks for the team, the user's when it
 /// speaks of the user or of everywhere, else undecided.
 pub(crate) fn speaker(text: &str) -> Option<Reach> {
+    // What points back at when it was said ("my earlier note", "from our first session").
     static POINTING: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"\b(?:what )?(?:i|we) (?:said|told you|gave you|mentioned|wrote|set|gave|told|named|picked|suggested|described|explained|showed you|had you \w+)(?: you)?(?: about| re)?\b|\bmy (?:earlier|previous|old|last) (?:note|rule|comment)s?\b|\bfrom (?:our|the|my) (?:very )?first (?:session|chat|day)\b",
+            r"\bmy (?:earlier|previous|old|last) (?:note|rule|comment)s?\b|\bfrom (?:our|the|my) (?:very )?first (?:session|chat|day)\b",
         )
     });
-    static PERSONAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b"));
     let lower = normalize(text);
-    let said = POINTING.replace_all(&lower, " ");
+    let said = reference::without_saying(&lower);
+    let said = POINTING.replace_all(&said, " ");
     if EVERYWHERE.is_match(&said) {
         Some(Reach::General)
     } else if project_worded(&said) || TEAM_WORDING.is_match(&said) {
         Some(Reach::Project)
-    } else if PERSONAL.is_match(&said) {
+    } else if ME.is_match(&said) {
         Some(Reach::General)
     } else {
         None
@@ -2370,12 +2371,10 @@ fn tool_does(rest: &str) -> bool {
     });
     DOES.captures(rest).is_some_and(|c| {
         let subject = &c["subject"];
-        let named = search::tools(subject);
-        !named.is_empty()
-            // A product, not a word of the work that names a kind of thing ("commit messages …").
-            && named.iter().any(|tool| {
-                (subject.ends_with(tool) || subject.starts_with(tool)) && !search::software(tool)
-            })
+        // A product, not a word of the work that names a kind of thing ("commit messages …").
+        search::tools(subject)
+            .iter()
+            .any(|tool| (subject.ends_with(tool) || subject.starts_with(tool)) && !search::software(tool))
             && !matches!(&c["verb"], "was" | "has" | "does" | "says" | "seems" | "looks" | "keeps" | "needs")
             && !c["verb"].ends_with("ss")
             && c["tail"].split_whitespace().count() >= 2
@@ -2568,9 +2567,8 @@ fn list_closed(text: &str, after: &str) -> bool {
             r"^(?:i|i'm|i've|we|we're|you|it|it's|this|that|that's|the|my|our|also|then|now|please|pls|and\s+then)\b",
         )
     });
-    let word = text[..text.len() - 1].rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
     let next = after.trim_start();
-    word.eq_ignore_ascii_case("etc")
+    word_before_stop(text).eq_ignore_ascii_case("etc")
         && (next.starts_with(char::is_uppercase) || {
             let next = next.to_lowercase();
             OPENS.is_match(&next) || TASK_VERB.is_match(&next)
@@ -2593,8 +2591,12 @@ fn ends_sentence(text: &str) -> bool {
     if before.is_none_or(|c| c.is_whitespace() || c == '.') {
         return false;
     }
-    let word = text[..text.len() - 1].rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
-    !ABBREVIATIONS.contains(&word.to_lowercase().as_str())
+    !ABBREVIATIONS.contains(&word_before_stop(text).to_lowercase().as_str())
+}
+
+/// The word the mark `text` ends with closes ("etc" of "… LazyLock etc.").
+fn word_before_stop(text: &str) -> &str {
+    text[..text.len() - 1].rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("")
 }
 
 fn push_sentence(out: &mut Vec<String>, raw: &str) {
@@ -3131,10 +3133,6 @@ fn asserts(tokens: &[String], value: &[String]) -> bool {
 }
 
 impl Claim {
-    /// Whether this (later) statement supersedes an earlier one: it reverses it ("always X" after
-    /// "never X"), rules out what the earlier one asserts ("not npm", "ignore the 14 stuff"), or
-    /// gives the same thing a new value ("the dev server is on 5173 now" after "… runs on
-    /// localhost:3000").
     /// Whether this statement and an earlier one both give numbers ("we're ios 16 / macos 13
     /// now" after "we support ios 15 and macos 12"): a new number may replace the old whatever
     /// the words around it.
@@ -3142,6 +3140,10 @@ impl Claim {
         !self.numbers.is_empty() && !claim(earlier).numbers.is_empty()
     }
 
+    /// Whether this (later) statement supersedes an earlier one: it reverses it ("always X" after
+    /// "never X"), rules out what the earlier one asserts ("not npm", "ignore the 14 stuff"), or
+    /// gives the same thing a new value ("the dev server is on 5173 now" after "… runs on
+    /// localhost:3000").
     pub(crate) fn supersedes(&self, earlier: &str) -> bool {
         let old = claim(earlier);
         if old.key == self.key {

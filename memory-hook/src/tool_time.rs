@@ -89,19 +89,23 @@ pub async fn before_tool(
     for note in notes {
         for line in note.body.lines().filter_map(memory_core::item_text) {
             let Some(subject) = memory_core::code_spans(line).next() else { continue };
-            let setup = fixed_by_setup(line);
-            let builds = build_failure(line);
-            let environment = setup && environment_failure(line);
-            let relevant = (!now.is_empty()
-                && shell::failed_step(subject).is_some_and(|before| {
-                    scripts.expand(&before).iter().any(|b| {
-                        now.iter().any(|n| {
-                            same_command(b, n, setup, builds, environment)
-                                && (!n.is_inspection() || (environment && b.is_inspection()))
-                        })
+            let before = if now.is_empty() { None } else { shell::failed_step(subject) };
+            let relevant = (before.as_ref().is_some_and(|before| {
+                let was = scripts.expand(before);
+                // How the line failed is read only when a tool it ran runs now.
+                if !was.iter().any(|b| now.iter().any(|n| b.tool() == n.tool())) {
+                    return false;
+                }
+                let setup = fixed_by_setup(line);
+                let builds = build_failure(line);
+                let environment = setup && environment_failure(line, &before.tool());
+                was.iter().any(|b| {
+                    now.iter().any(|n| {
+                        same_command(b, n, setup, builds, environment)
+                            && (!n.is_inspection() || (environment && b.is_inspection()))
                     })
                 })
-                && !carries_fix(line, &commands, &ran))
+            }) && !carries_fix(line, &commands, &ran))
                 || edited.iter().any(|path| same_path(subject, path));
             let key = fix_key(note, line);
             if relevant && !already.contains(&key) && !found.iter().any(|(k, _)| *k == key) {
@@ -231,20 +235,15 @@ const ENVIRONMENT_FAILURES: &[&str] = &[
 
 /// Whether a known failure is one of its own tool's environment ([`ENVIRONMENT_FAILURES`]), read
 /// in what it failed with: not one of another tool it needed ("Cannot connect to the Docker
-/// daemon" when `go test` failed meets only the tests, not `go env`).
-fn environment_failure(line: &str) -> bool {
-    let (command, said) = line
-        .split_once("; it passed")
-        .map_or(line, |(failed, _)| failed)
-        .split_once(" failed")
-        .unwrap_or((line, line));
-    let said = said.to_lowercase();
-    let own = shell::failed_step(command.trim_matches('`')).map(|i| i.tool()).unwrap_or_default();
+/// daemon" when `go test` failed meets only the tests, not `go env`). `own` is the tool that failed.
+fn environment_failure(line: &str, own: &str) -> bool {
+    let failed = line.split_once("; it passed").map_or(line, |(failed, _)| failed);
+    let said = failed.split_once(" failed").map_or(failed, |(_, said)| said).to_lowercase();
     ENVIRONMENT_FAILURES.iter().any(|marker| said.contains(marker))
         && memory_core::search::tools(&said)
             .iter()
             .filter(|tool| memory_core::search::software(tool))
-            .all(|tool| own.contains(tool) || tool.contains(own.as_str()))
+            .all(|tool| own.contains(tool) || tool.contains(own))
 }
 
 /// Whether two commands run the same tool for the same operation, on targets that can overlap;
@@ -660,7 +659,8 @@ mod tests {
     #[test]
     fn a_failure_of_the_tools_environment_meets_any_operation_of_it() {
         let meets = |before: &str, now: &str, line: &str| {
-            let environment = fixed_by_setup(line) && super::environment_failure(line);
+            let environment =
+                fixed_by_setup(line) && super::environment_failure(line, &primary(before).unwrap().tool());
             same_command(&primary(before).unwrap(), &primary(now).unwrap(), true, false, environment)
         };
         for (before, now, line) in [

@@ -144,10 +144,7 @@ impl Fixes {
         let closing = self.open.iter().filter(|((s, _), _)| *s == session).find_map(|(key, failure)| {
             steps
                 .iter()
-                .rposition(|(_, step)| {
-                    step.as_ref()
-                        .is_some_and(|i| !i.is_informational() && same_operation(&failure.invocation, i))
-                })
+                .rposition(|(_, step)| step.as_ref().is_some_and(|i| same_operation(&failure.invocation, i)))
                 .map(|at| (key.clone(), at))
         });
         if !invocation.is_inspection() && !invocation.is_informational() {
@@ -242,8 +239,12 @@ pub fn passes(failed: &str, passed: &str) -> bool {
 
 /// Whether a command that passed ran the same operation of the same tool as one that failed, or
 /// stood in for it: another tool given the very same arguments (`cross build --target x` for
-/// `cargo build --target x`, `podman compose up -d` for `docker compose up -d`).
+/// `cargo build --target x`, `podman compose up -d` for `docker compose up -d`). Asking for a
+/// version or for help passes nothing.
 fn same_operation(failed: &Invocation, passed: &Invocation) -> bool {
+    if passed.is_informational() {
+        return false;
+    }
     if failed.tool() != passed.tool() {
         return !failed.args.is_empty() && failed.args == passed.args && !passed.is_inspection();
     }

@@ -163,13 +163,13 @@ impl Fold<'_> {
         }
         if let Some(reference) = statement.reference.as_ref().filter(|_| !that_one) {
             let speaker = statements::speaker(&statement.text);
-            let (home, retired) = self.retire_referent(reference, &statement.text, speaker, stored);
+            let filed_as = filed(&statement.text);
+            let (home, retired) = self.retire_referent(reference, &statement.text, speaker, filed_as, stored);
             referent_found = !retired.is_empty();
             // Found nowhere and said of nobody in particular ("not the lib I said earlier, it's
             // hedgehog now"), a correction made in a project is of the project's work.
             let of_the_work = self.project.is_some()
-                && filed(&statement.text)
-                    .is_some_and(|(reach, why)| reach == Reach::Project || why == Why::NoPlaceNamed);
+                && filed_as.is_some_and(|(reach, why)| reach == Reach::Project || why == Why::NoPlaceNamed);
             // Where the line it took back was decides over whose it sounds ("the team guideline
             // changed" of a rule in the user's profile corrects the profile), unless it says where
             // it holds ("company-wide", "in this repo").
@@ -242,13 +242,15 @@ impl Fold<'_> {
 
     /// Retires the items a correction by reference points at: of the project's conventions and
     /// the profile, those that speak of its topic most (by words, the topics of the tools they
-    /// name, and a value of the shape the correction gives). Returns where they were, and their
+    /// name, and a value of the shape the correction gives). `speaker` is whose the correction
+    /// says it is, `filed_as` where and why it reads as filed. Returns where they were, and their
     /// texts.
     fn retire_referent(
         &mut self,
         reference: &Reference,
         correction: &str,
         speaker: Option<Reach>,
+        filed_as: Option<(Reach, Why)>,
         stored: &StoredEvent,
     ) -> (Option<Reach>, Vec<String>) {
         // What the correction points at decides; among items it points at equally, the one the
@@ -303,7 +305,7 @@ impl Fold<'_> {
             // is stale — … nvidia.com/gpu.present=true now"), one of the project's, not what the
             // user said of their own things.
             let of_the_project = self.project.is_some()
-                && filed(correction).is_some_and(|(_, why)| {
+                && filed_as.is_some_and(|(_, why)| {
                     matches!(why, Why::NamesAThingOfTheProject | Why::NamesTheProject)
                 });
             let whose = speaker.or(of_the_project.then_some(Reach::Project));

@@ -745,13 +745,14 @@ pub(crate) fn of_its_topic(reference: &Reference, text: &str) -> bool {
     reference.topic.is_empty() || reference.topic.iter().any(named_in(text))
 }
 
-/// A line without what it says of its own saying ("the framework I named before is gone" speaks
-/// of no naming): the words a pointer back may meet in it.
-fn without_saying(text: &str) -> std::borrow::Cow<'_, str> {
+/// A text without what it says of its own saying ("the framework I named before is gone" speaks
+/// of no naming; "what I told you about my editor" names no speaker): the words a pointer back
+/// may meet in it, and whose it is.
+pub(crate) fn without_saying(text: &str) -> std::borrow::Cow<'_, str> {
     static SAYING: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?ix)
-            \b(?:what\ )?(?:i|we)\ (?:said|told(?:\ you)?|gave(?:\ you)?|mentioned|wrote|named|picked|suggested|described|explained|showed\ you)
-            (?:\ (?:before|earlier|about|re))?\b
+            \b(?:what\ )?(?:i|we)\ (?:said|told|gave|mentioned|wrote|set|named|picked|suggested|described|explained|showed\ you|had\ you\ \w+)
+            (?:\ you)?(?:\ (?:before|earlier|about|re))?\b
         ")
     });
     SAYING.replace_all(text, " ")
@@ -819,10 +820,10 @@ pub(crate) fn shaped_values(retired: &str, correction: &str) -> Vec<String> {
 }
 
 /// What `retired` runs a program on that `correction` runs it on otherwise: `ssh tusk` when the
-/// correction says "ssh walrus", `kubectl --context prod-eu` when it gives `kubectl --context
-/// prod-us`. The commands that ran the old one go with the retired item.
+/// correction says "ssh walrus": a program the search's table knows, then a word that is no flag.
+/// The commands that ran the old one go with the retired item.
 pub(crate) fn other_targets(retired: &str, correction: &str) -> Vec<String> {
-    // A program, then what it acts on (a flag may come between).
+    // A program, then what it acts on.
     let runs = |text: &str| -> Vec<(String, String)> {
         let tokens: Vec<String> = text
             .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '`' | ',' | ';' | '"'))
