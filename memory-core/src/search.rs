@@ -43,7 +43,7 @@ mod ecosystems;
 mod everyday;
 mod software;
 
-pub use concepts::{concepts, tools};
+pub use concepts::{asked_topics, concepts, tools, topic_query, topics};
 pub use ecosystems::ecosystem;
 pub use everyday::{action, everyday, when};
 pub use software::software;

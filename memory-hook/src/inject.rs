@@ -609,13 +609,35 @@ pub async fn for_prompt(
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
     // More of the prompt's terms first; the store's score breaks ties.
     hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
+    // A prompt asked about a topic of work without naming it ("lint the crate", "report bad
+    // input") is answered by the notes that name it otherwise ("run clippy with -D warnings",
+    // "errors are typed throws"): they are found by the topic's names, after those found by the
+    // prompt's words, sharing none of them.
+    let cued = memory_core::search::asked_topics(prompt);
+    if !cued.is_empty() {
+        let query = cued.iter().map(|t| memory_core::search::topic_query(t)).collect::<Vec<_>>().join(" ");
+        let found: BTreeSet<String> = hits.iter().map(|h| note_key(&h.note)).collect();
+        for mut hit in store.search_notes(&SearchQuery::new(query, scopes.clone(), PROMPT_CANDIDATES)).await?
+        {
+            if !found.contains(&note_key(&hit.note)) {
+                hit.matched_terms = 0;
+                hit.score = 0.0;
+                hits.push(hit);
+            }
+        }
+    }
     // Each note's words, and its facts' words, read once.
     let read: Vec<NoteWords> = hits
         .iter()
         .map(|hit| {
             let words = memory_core::search::words(&memory_core::search::indexed_text(&hit.note));
-            let facts = fact_passages(&hit.note).iter().map(|b| memory_core::search::words(b)).collect();
-            (words, facts)
+            let passages = fact_passages(&hit.note);
+            let facts = passages.iter().map(|b| memory_core::search::words(b)).collect();
+            let mut topics: Vec<&'static str> =
+                passages.iter().flat_map(|b| memory_core::search::topics(b)).collect();
+            topics.sort_unstable();
+            topics.dedup();
+            (words, facts, topics)
         })
         .collect();
     let few = |has: &dyn Fn(&NoteWords) -> bool| read.iter().filter(|r| has(r)).count() <= FACT_SPREAD;
@@ -623,7 +645,7 @@ pub async fn for_prompt(
     let rare: Vec<memory_core::search::Term> = specific_terms
         .iter()
         .filter(|term| {
-            few(&|(words, _)| memory_core::search::matched_in(words, std::slice::from_ref(*term)) > 0)
+            few(&|(words, _, _)| memory_core::search::matched_in(words, std::slice::from_ref(*term)) > 0)
         })
         .cloned()
         .collect();
@@ -631,14 +653,18 @@ pub async fn for_prompt(
     let topics: Vec<memory_core::search::Term> = topics
         .into_iter()
         .filter(|topic| {
-            few(&|(_, facts)| {
+            few(&|(_, facts, _)| {
                 facts.iter().any(|f| memory_core::search::matched_in(f, std::slice::from_ref(topic)) > 0)
             })
         })
         .collect();
+    // The topics of work the prompt is asked about without naming them ("lint the crate", "report
+    // bad input"), and that the facts of few notes are about.
+    let asked_topics: Vec<&'static str> =
+        cued.into_iter().filter(|topic| few(&|(_, _, topics)| topics.contains(topic))).collect();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut by_words: Vec<(String, f64, usize)> = Vec::new();
-    for (hit, (words, _)) in hits.into_iter().zip(&read) {
+    for (hit, (words, _, note_topics)) in hits.into_iter().zip(&read) {
         let key = note_key(&hit.note);
         if already.contains(&key) {
             continue;
@@ -647,7 +673,9 @@ pub async fn for_prompt(
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
-        let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &file_words);
+        let fact = names_topic(&hit.note, &topics)
+            || names_file(&hit.note, &file_words)
+            || asked_topics.iter().any(|topic| note_topics.contains(topic));
         let rare = memory_core::search::matched_in(words, &rare) > 0;
         let best = blocks(&hit.note.body)
             .iter()
@@ -817,15 +845,43 @@ fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
             .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0)
 }
 
-/// A note's words, and each of its facts' words ([`fact_passages`]).
-type NoteWords = (Vec<String>, Vec<Vec<String>>);
+/// A note's words, each of its facts' words ([`fact_passages`]), and the topics of work its facts
+/// are about ([`memory_core::search::topics`]).
+type NoteWords = (Vec<String>, Vec<Vec<String>>, Vec<&'static str>);
 
-/// A note's facts: its passages ([`blocks`]) of at most [`FACT_CHARS`], headings left out.
+/// A note's facts: its passages ([`blocks`]) of at most [`FACT_CHARS`], headings left out, each
+/// in its own words: what it quotes (a tool's message, `"database test_app does not exist"`) names
+/// a topic by chance. So do the paths in a list of what the agent did ([`is_activity_list`]): in
+/// `pytest tests/orders` "tests" is a folder's name, while `kamal deploy -d staging` is about
+/// staging.
 fn fact_passages(note: &Note) -> Vec<String> {
+    let activity = is_activity_list(note);
     blocks(&note.body)
         .into_iter()
         .filter(|b| !b.trim_start().starts_with('#') && b.chars().count() <= FACT_CHARS)
+        .map(|b| {
+            let own = unquoted(&b);
+            if activity {
+                own.split_whitespace().filter(|token| !token.contains('/')).collect::<Vec<_>>().join(" ")
+            } else {
+                own
+            }
+        })
         .collect()
+}
+
+/// `text` without what it quotes: from its first double quote (straight or curly) to its last, so
+/// quotes inside a quoted message (`"database "app_test" does not exist"`) stay inside it.
+fn unquoted(text: &str) -> String {
+    let open = text.find(['"', '\u{201c}']);
+    let close = text.rfind(['"', '\u{201d}']);
+    match (open, close) {
+        (Some(open), Some(close)) if open < close => {
+            let after = close + text[close..].chars().next().map_or(1, char::len_utf8);
+            format!("{} {}", &text[..open], &text[after..])
+        }
+        _ => text.to_owned(),
+    }
 }
 
 /// The forms of the prompt's words that name a file they are part of ([`names_file`]): single
@@ -944,7 +1000,7 @@ async fn by_words_only(
         let answers = c.fact || c.rare || c.best >= 2 || c.coverage >= HALF || asked_about(terms) <= 2;
         if (*matched < min_terms && !c.fact)
             || weak
-            || !c.specific
+            || !(c.specific || c.fact)
             || !answers
             || (is_profile(&c.note) && !c.strong && !c.fact)
         {
@@ -1594,6 +1650,113 @@ mod tests {
             "write a short poem about the sea",
         ] {
             assert_eq!(ask(general).await.0, Vec::<String>::new(), "{general}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_task_asked_without_naming_its_topic_gets_the_rule_about_the_topic() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let conventions = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            "Conventions of ledger.\n\n- errors in the public api are typed throws, not Result return types\n\
+             - money is integer cents everywhere, never floats\n- releases go out with kamal from main\n",
+        );
+        let files = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- edited `src/parser.rs` (4×)\n- edited `src/webhook.rs` (2×)\n",
+        );
+        for n in [&conventions, &files] {
+            store.put_note(n).await.unwrap();
+        }
+        for (prompt, fact) in [
+            ("how should the new RecurrenceParser report bad input?", "typed throws"),
+            ("the mesh loader should tell the caller when the file is missing", "typed throws"),
+            ("what should the importer do on invalid input?", "typed throws"),
+            ("add a refund amount to the webhook payload", "integer cents"),
+            ("show the prices on the cart page", "integer cents"),
+            ("the invoice total needs a currency next to it", "integer cents"),
+            ("ship current main to staging", "kamal"),
+            ("how do we get the new version onto staging?", "kamal"),
+            ("deploy the fix", "kamal"),
+        ] {
+            let config = crate::config::HookConfig::default();
+            let text = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 2_400, None)
+                .await
+                .unwrap()
+                .map(|i| i.text)
+                .unwrap_or_default();
+            assert!(text.contains(fact), "{prompt}:\n{text}");
+        }
+        // A question about computing in general is not a task of this project's.
+        for general in
+            ["what is the difference between a thread and a process?", "write a short poem about the sea"]
+        {
+            assert_eq!(asked(&store, &project, general).await, Vec::<String>::new(), "{general}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_folder_or_a_quoted_message_naming_the_topic_does_not_hide_the_rule_about_it() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let project_scope = Scope::Project(project.id.clone());
+        let preferences = note(
+            Scope::User,
+            "profile/preferences.md",
+            NoteKind::Preference,
+            0,
+            "Preferences the user stated.\n\n- i like table-driven tests over copy pasted cases\n\
+             - keep PRs small\n- answer with the command first\n",
+        );
+        let commands = note(
+            project_scope.clone(),
+            "project/ledger/commands.md",
+            NoteKind::Procedure,
+            0,
+            "Commands run.\n\n- `uv run pytest tests/ledger -q` (5×)\n- `uv run ruff check` (2×)\n\
+             - `uv run pytest tests/importer -k csv` (1×)\n",
+        );
+        let files = note(
+            project_scope.clone(),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- edited `tests/ledger/retry_test.go` (4×)\n- edited `tests/fixtures/invoices.csv` (2×)\n",
+        );
+        let errors = note(
+            project_scope.clone(),
+            "project/ledger/errors.md",
+            NoteKind::Procedure,
+            0,
+            "Errors and fixes.\n\n- `uv run pytest -q` failed with \"database \\\"ledger_test\\\" does not exist\"; it \
+             passed with `--create-db` added\n",
+        );
+        let docs = note(
+            project_scope,
+            "project/ledger/docs.md",
+            NoteKind::Fact,
+            0,
+            "Docs.\n\n- the test matrix runs against postgres 15 and 16\n",
+        );
+        for n in [&preferences, &commands, &files, &errors, &docs] {
+            store.put_note(n).await.unwrap();
+        }
+        for prompt in [
+            "write tests for the bulk discount thresholds: 9, 10 and 25 units",
+            "add a test for the retry backoff",
+            "cover the csv importer with tests before we touch it",
+        ] {
+            let notes = asked(&store, &project, prompt).await;
+            assert!(notes.iter().any(|n| n.ends_with("profile/preferences.md")), "{prompt}: {notes:?}");
         }
     }
 

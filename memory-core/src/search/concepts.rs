@@ -163,6 +163,7 @@ const CONCEPTS: &[Concept] = &[
             "psalm",
             "ansible-lint",
             "tflint",
+            "standardrb",
         ],
     },
     Concept {
@@ -270,7 +271,7 @@ const CONCEPTS: &[Concept] = &[
     },
     Concept {
         topic: "deployment, Kubernetes",
-        named_by: &["kubernetes", "k8s", "kubectl", "helm", "terraform", "ansible"],
+        named_by: &["kubernetes", "k8s", "kubectl", "helm", "terraform", "ansible", "kamal", "capistrano"],
     },
     Concept {
         topic: "continuous integration pipeline",
@@ -453,6 +454,10 @@ const CONCEPTS: &[Concept] = &[
     Concept {
         topic: "payments: card charges, refunds, billing",
         named_by: &["stripe", "adyen", "braintree", "paypal", "mollie", "pci", "pci dss", "psp"],
+    },
+    Concept {
+        topic: "money: amounts, prices and currencies",
+        named_by: &["cents", "currency", "currencies", "money"],
     },
     Concept {
         topic: "idempotency: a retried or repeated request handled once",
@@ -704,6 +709,153 @@ const CONCEPTS: &[Concept] = &[
     },
 ];
 
+/// The words a request is asked with that say which topic it is about when it names no tool of
+/// it: "lint the crate" is about the linter, "report bad input" about error handling, "ship main to
+/// staging" about deploying. Each topic is one of [`CONCEPTS`]; general developer knowledge, like
+/// the concepts themselves.
+const CUES: &[(&str, &[&str])] = &[
+    (
+        "code formatting, code style",
+        &["format", "formatting", "formatter", "reformat", "reflow", "long lines"],
+    ),
+    (
+        "linter, static analysis",
+        &["lint", "linting", "linter", "linters", "lints", "style issues", "style offenses"],
+    ),
+    (
+        "error handling",
+        &[
+            "error handling",
+            "handle errors",
+            "handles errors",
+            "report errors",
+            "bad input",
+            "invalid input",
+            "tell the caller",
+            "throw",
+            "throws",
+            "raise",
+            "raises",
+            "error type",
+            "error types",
+            "result type",
+            "result types",
+        ],
+    ),
+    (
+        "time zones, dates",
+        &["my time", "local time", "time of day", "days ago", "hours ago", "time ago", "dates"],
+    ),
+    (
+        "deployment, Kubernetes",
+        &[
+            "deploy",
+            "deploys",
+            "deployed",
+            "deploying",
+            "deployment",
+            "deployments",
+            "ship",
+            "shipping",
+            "roll out",
+            "onto staging",
+            "to staging",
+            "onto production",
+            "to production",
+            "to prod",
+        ],
+    ),
+    (
+        "HTTP client library",
+        &["http client", "http call", "http calls", "http request", "http requests", "timeout", "timeouts"],
+    ),
+    (
+        "message queues, background jobs and event streams",
+        &[
+            "background job",
+            "background jobs",
+            "background work",
+            "background task",
+            "background tasks",
+            "in the background",
+            "job queue",
+            "reminder",
+            "reminders",
+            "hours before",
+            "hours after",
+        ],
+    ),
+    (
+        "feature flags: turning features on and off, gradual rollout",
+        &["on and off", "toggle", "toggles", "kill switch"],
+    ),
+    (
+        "secrets management: passwords, keys, credentials",
+        &[
+            "secret",
+            "secrets",
+            "api key",
+            "api keys",
+            "credentials",
+            "password",
+            "passwords",
+            "dsn",
+            "access key",
+            "access keys",
+        ],
+    ),
+    ("load testing, benchmarks and performance", &["how fast", "timing", "timings", "latency"]),
+    (
+        "money: amounts, prices and currencies",
+        &["amount", "amounts", "price", "prices", "pricing", "money", "cents", "currency", "currencies"],
+    ),
+];
+
+/// The topics `text` asks about by the words of [`CUES`], in their order, each once.
+fn cued(text: &str) -> Vec<&'static str> {
+    let words = words(text);
+    let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
+    let joined = format!(" {} ", words.join(" "));
+    CUES.iter()
+        .filter(|(_, cues)| cues.iter().any(|cue| said(cue, &present, &joined)))
+        .map(|(topic, _)| *topic)
+        .collect()
+}
+
+/// Whether `name` stands in a text whose words are `present`, joined by single spaces as `joined`.
+fn said(name: &str, present: &std::collections::HashSet<&str>, joined: &str) -> bool {
+    match words(name).as_slice() {
+        [] => false,
+        [one] => present.contains(one.as_str()),
+        many => joined.contains(&format!(" {} ", many.join(" "))),
+    }
+}
+
+/// The topics of work `text` is about: those it names an instance of ([`concepts`]) and those the
+/// words it is asked with say ([`CUES`]), each once.
+pub fn topics(text: &str) -> Vec<&'static str> {
+    let mut out = concepts(text);
+    for topic in cued(text) {
+        if !out.contains(&topic) {
+            out.push(topic);
+        }
+    }
+    out
+}
+
+/// The topics a request asks about by the words it is asked with alone ([`CUES`]).
+pub fn asked_topics(text: &str) -> Vec<&'static str> {
+    cued(text)
+}
+
+/// Every name of `topic` and every word it is asked with, one after another: a query that finds
+/// the notes about it whichever of them they use.
+pub fn topic_query(topic: &str) -> String {
+    let names = CONCEPTS.iter().filter(|c| c.topic == topic).flat_map(|c| c.named_by.iter());
+    let cues = CUES.iter().filter(|(t, _)| *t == topic).flat_map(|(_, cues)| cues.iter());
+    names.chain(cues).copied().collect::<Vec<_>>().join(" ")
+}
+
 /// A concept's topic, its one-word names, and its names of several words spelled as they stand
 /// in a text's words joined by single spaces (with a space either side).
 type Named = (&'static str, Vec<String>, Vec<String>);
@@ -848,6 +1000,69 @@ mod tests {
             ["we fish for feedback on the draft", "the clerk checks the segment totals", "I can't fathom why"]
         {
             assert!(concepts(line).is_empty(), "{line:?}: {:?}", concepts(line));
+        }
+    }
+
+    #[test]
+    fn a_request_is_about_the_topic_its_words_ask_for() {
+        use super::{CONCEPTS, CUES, asked_topics, topics};
+        for (topic, _) in CUES {
+            assert!(CONCEPTS.iter().any(|c| c.topic == *topic), "{topic} is a concept");
+        }
+        for (requests, topic) in [
+            (
+                [
+                    "lint the crate the way CI does",
+                    "fix the linting errors in app/jobs",
+                    "tidy up the style issues",
+                ],
+                "linter, static analysis",
+            ),
+            (
+                [
+                    "how should the parser report bad input?",
+                    "the loader should tell the caller when the file is missing",
+                    "what does this function throw on a timeout of the socket?",
+                ],
+                "error handling",
+            ),
+            (
+                [
+                    "ship current main to staging",
+                    "how do we get the new version onto staging?",
+                    "deploy the api",
+                ],
+                "deployment, Kubernetes",
+            ),
+            (
+                [
+                    "add a refund amount to the webhook payload",
+                    "show prices on the cart page",
+                    "store the fee in cents",
+                ],
+                "money: amounts, prices and currencies",
+            ),
+            (
+                [
+                    "where do I put the new sentry dsn?",
+                    "the weather api key goes where?",
+                    "rotate the secrets for staging",
+                ],
+                "secrets management: passwords, keys, credentials",
+            ),
+        ] {
+            for request in requests {
+                assert!(asked_topics(request).contains(&topic), "{request:?}: {:?}", asked_topics(request));
+            }
+        }
+        // A fact is about the topics it names and the topics its words say.
+        assert!(topics("errors in the public api are typed throws, not Result").contains(&"error handling"));
+        assert!(topics("money is always integer cents").contains(&"money: amounts, prices and currencies"));
+        // Words of no topic ask for none.
+        for request in
+            ["write a short poem about the sea", "rename the tone prop to variant", "explain this diff"]
+        {
+            assert!(asked_topics(request).is_empty(), "{request:?}: {:?}", asked_topics(request));
         }
     }
 
