@@ -905,14 +905,8 @@ pub fn tools(text: &str) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for name in CONCEPTS.iter().flat_map(|c| c.named_by.iter().copied()) {
-        let spelled = super::words(name);
-        let named = match spelled.as_slice() {
-            [] => false,
-            [one] => present.contains(one.as_str()),
-            many => joined.contains(&format!(" {} ", many.join(" "))),
-        };
         // `docker-compose` and `docker compose` are one tool.
-        if named && seen.insert(spelled.join(" ")) {
+        if said(name, &present, &joined) && seen.insert(super::words(name).join(" ")) {
             out.push(name);
         }
     }
