@@ -93,7 +93,16 @@ pub fn asked_in_general(prompt: &str) -> bool {
     };
     OPENINGS.iter().any(|p| opens(p) || (p.len() > 12 && lower.contains(p)))
         || ANYWHERE.iter().any(|p| lower.contains(p))
+        || how_things_work(&words)
         || textbook_code(&words)
+}
+
+/// "how do python decorators that take arguments work", "how do green threads work, roughly": how
+/// a kind of thing works ("how do I get the build to work" is the asker's own).
+fn how_things_work(words: &[&str]) -> bool {
+    words.starts_with(&["how", "do"])
+        && !matches!(words.get(2), Some(&("i" | "we" | "you")))
+        && words.iter().rev().take(2).any(|w| *w == "work")
 }
 
 /// "implement binary search in python", "implement an LRU cache": a piece of code asked for as
@@ -133,6 +142,9 @@ mod tests {
             "implement an LRU cache with O(1) eviction",
             "tips for writing a good README for an open source command line tool",
             "what does it mean for an http PUT to be idempotent?",
+            "how do python decorators that take arguments work",
+            "how do green threads work?",
+            "How do bloom filters work, roughly",
         ] {
             assert!(asked_in_general(prompt), "{prompt:?}");
         }
@@ -153,6 +165,9 @@ mod tests {
             "which package manager does this repo use?",
             "explain what `sync_orders` does",
             "why is my PR blocked?",
+            "how do the retries in `send.go` work?",
+            "how do our feature flags work?",
+            "how do I get the build to work",
         ] {
             assert!(!asked_in_general(prompt), "{prompt:?}");
         }

@@ -637,7 +637,7 @@ pub async fn for_prompt(
                 passages.iter().flat_map(|b| memory_core::search::topics(b)).collect();
             topics.sort_unstable();
             topics.dedup();
-            (words, facts, topics)
+            (words, facts, topics, is_activity_list(&hit.note))
         })
         .collect();
     let few = |has: &dyn Fn(&NoteWords) -> bool| read.iter().filter(|r| has(r)).count() <= FACT_SPREAD;
@@ -645,26 +645,32 @@ pub async fn for_prompt(
     let rare: Vec<memory_core::search::Term> = specific_terms
         .iter()
         .filter(|term| {
-            few(&|(words, _, _)| memory_core::search::matched_in(words, std::slice::from_ref(*term)) > 0)
+            few(&|(words, ..)| memory_core::search::matched_in(words, std::slice::from_ref(*term)) > 0)
         })
         .cloned()
         .collect();
-    // A topic that facts of many notes name ("python" to a user of it) tells none of them apart.
+    // A topic that facts of many notes state ("python" to a user of it) tells none of them apart.
+    // The commands the agent ran name what they ran for (`swift test`) and are not counted.
     let topics: Vec<memory_core::search::Term> = topics
         .into_iter()
         .filter(|topic| {
-            few(&|(_, facts, _)| {
-                facts.iter().any(|f| memory_core::search::matched_in(f, std::slice::from_ref(topic)) > 0)
+            few(&|(_, facts, _, activity)| {
+                !activity
+                    && facts
+                        .iter()
+                        .any(|f| memory_core::search::matched_in(f, std::slice::from_ref(topic)) > 0)
             })
         })
         .collect();
     // The topics of work the prompt is asked about without naming them ("lint the crate", "report
     // bad input"), and that the facts of few notes are about.
-    let asked_topics: Vec<&'static str> =
-        cued.into_iter().filter(|topic| few(&|(_, _, topics)| topics.contains(topic))).collect();
+    let asked_topics: Vec<&'static str> = cued
+        .into_iter()
+        .filter(|topic| few(&|(_, _, topics, activity)| !activity && topics.contains(topic)))
+        .collect();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut by_words: Vec<(String, f64, usize)> = Vec::new();
-    for (hit, (words, _, note_topics)) in hits.into_iter().zip(&read) {
+    for (hit, (words, _, note_topics, _)) in hits.into_iter().zip(&read) {
         let key = note_key(&hit.note);
         if already.contains(&key) {
             continue;
@@ -845,9 +851,11 @@ fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
             .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0)
 }
 
-/// A note's words, each of its facts' words ([`fact_passages`]), and the topics of work its facts
-/// are about ([`memory_core::search::topics`]).
-type NoteWords = (Vec<String>, Vec<Vec<String>>, Vec<&'static str>);
+/// A note's words, each of its facts' words ([`fact_passages`]), the topics of work its facts are
+/// about ([`memory_core::search::topics`]), and whether it is a list of what the agent did
+/// ([`is_activity_list`]), whose commands name the topics of the work they did (`swift test`)
+/// without telling the notes about them apart.
+type NoteWords = (Vec<String>, Vec<Vec<String>>, Vec<&'static str>, bool);
 
 /// A note's facts: its passages ([`blocks`]) of at most [`FACT_CHARS`], headings left out, each
 /// in its own words: what it quotes (a tool's message, `"database test_app does not exist"`) names
@@ -1650,6 +1658,55 @@ mod tests {
             "write a short poem about the sea",
         ] {
             assert_eq!(ask(general).await.0, Vec::<String>::new(), "{general}");
+        }
+    }
+
+    #[tokio::test]
+    async fn commands_that_run_the_topic_do_not_hide_the_rule_about_it() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let scope = Scope::Project(project.id.clone());
+        let notes = [
+            note(
+                scope.clone(),
+                "project/ledger/conventions.md",
+                NoteKind::Convention,
+                0,
+                "Conventions of ledger.\n\n- new tests are table-driven, one case a row\n- keep the CHANGELOG current\n",
+            ),
+            note(
+                scope.clone(),
+                "project/ledger/commands.md",
+                NoteKind::Procedure,
+                0,
+                "Commands run.\n\n- `go test ./...` (6×)\n- `go test -run TestImport ./importer` (2×)\n",
+            ),
+            note(
+                scope,
+                "project/ledger/errors.md",
+                NoteKind::Procedure,
+                0,
+                "Errors and fixes.\n\n- `go test ./...` failed with \"missing go.sum entry\"; it passed after `go mod tidy`\n",
+            ),
+            note(
+                Scope::User,
+                "profile/preferences.md",
+                NoteKind::Preference,
+                0,
+                "Preferences.\n\n- integration tests never hit the network\n- keep PRs small\n",
+            ),
+        ];
+        for n in &notes {
+            store.put_note(n).await.unwrap();
+        }
+        for prompt in [
+            "write tests for the recurrence parser",
+            "add a test for the retry backoff",
+            "the csv importer needs tests",
+        ] {
+            let notes = asked(&store, &project, prompt).await;
+            assert!(notes.iter().any(|n| n.ends_with("conventions.md")), "{prompt}: {notes:?}");
         }
     }
 

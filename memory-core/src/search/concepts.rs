@@ -233,6 +233,10 @@ const CONCEPTS: &[Concept] = &[
     Concept { topic: "code comments", named_by: &["comment", "comments"] },
     Concept { topic: "searching code and files", named_by: &["ripgrep", "rg", "grep", "ag", "ack", "fzf"] },
     Concept {
+        topic: "versioning: version numbers and release tags",
+        named_by: &["semver", "calver", "semantic versioning", "version number", "version numbers"],
+    },
+    Concept {
         topic: "commits, commit messages",
         named_by: &["commit", "commits", "conventional commits", "conventional commit"],
     },
@@ -715,6 +719,30 @@ const CONCEPTS: &[Concept] = &[
 /// the concepts themselves.
 const CUES: &[(&str, &[&str])] = &[
     (
+        "searching code and files",
+        &[
+            "every place",
+            "all the places",
+            "find all",
+            "find every",
+            "usages",
+            "call sites",
+            "callers",
+            "search the code",
+        ],
+    ),
+    (
+        "versioning: version numbers and release tags",
+        &[
+            "bump the version",
+            "version bump",
+            "new version",
+            "next version",
+            "tag the release",
+            "cut a release",
+        ],
+    ),
+    (
         "code formatting, code style",
         &["format", "formatting", "formatter", "reformat", "reflow", "long lines"],
     ),
@@ -1048,6 +1076,23 @@ mod tests {
             for request in requests {
                 assert!(asked_topics(request).contains(&topic), "{request:?}: {:?}", asked_topics(request));
             }
+        }
+        for request in [
+            "find every place we read the DISPATCH_RADIUS_KM setting",
+            "list the call sites of InvoiceParser",
+            "find all usages of the old retry helper",
+        ] {
+            assert!(asked_topics(request).contains(&"searching code and files"), "{request:?}");
+        }
+        for request in [
+            "bump the version for the december release",
+            "cut a release from main",
+            "what's the next version going to be?",
+        ] {
+            assert!(
+                asked_topics(request).contains(&"versioning: version numbers and release tags"),
+                "{request:?}"
+            );
         }
         // A fact is about the topics it names and the topics its words say.
         assert!(topics("errors in the public api are typed throws, not Result").contains(&"error handling"));
