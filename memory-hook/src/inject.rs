@@ -573,8 +573,11 @@ const PROFILE_TERMS: usize = 2;
 /// passage plus a share for the prompt's terms it has (and for being the project's); nothing is
 /// given unless the best note reaches [`Meaning::min_similarity`], so a question about anything
 /// else gets nothing. By words alone, a note needs enough of the prompt's terms, one of them not
-/// everyday English. The user's profile, given at session start, comes again only for a strong
-/// match. Each note shows its passages that match (whole when short), under its title.
+/// everyday English. A prompt that asks about a topic of work without naming it ("lint the crate",
+/// "ship main to staging") also finds the notes whose facts are about that topic, a passage about
+/// it counting as a word of the prompt. The user's profile, given at session start, comes again
+/// only for a strong match or a fact about what the prompt asks. Each note shows its passages that
+/// match (whole when short), under its title.
 pub async fn for_prompt(
     store: &dyn MemoryStore,
     project: &Project,
@@ -633,8 +636,12 @@ pub async fn for_prompt(
             let words = memory_core::search::words(&memory_core::search::indexed_text(&hit.note));
             let passages = fact_passages(&hit.note);
             let facts = passages.iter().map(|b| memory_core::search::words(b)).collect();
-            let mut topics: Vec<&'static str> =
-                passages.iter().flat_map(|b| memory_core::search::topics(b)).collect();
+            // Read only when the prompt asks about a topic without naming it.
+            let mut topics: Vec<&'static str> = if cued.is_empty() {
+                Vec::new()
+            } else {
+                passages.iter().flat_map(|b| memory_core::search::topics(b)).collect()
+            };
             topics.sort_unstable();
             topics.dedup();
             (words, facts, topics, is_activity_list(&hit.note))
@@ -665,7 +672,8 @@ pub async fn for_prompt(
     // The topics of work the prompt is asked about without naming them ("lint the crate", "report
     // bad input"), and that the facts of few notes are about.
     let asked_topics: Vec<&'static str> = cued
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|topic| few(&|(_, _, topics, activity)| !activity && topics.contains(topic)))
         .collect();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
@@ -679,15 +687,16 @@ pub async fn for_prompt(
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
-        let fact = names_topic(&hit.note, &topics)
-            || names_file(&hit.note, &file_words)
-            || asked_topics.iter().any(|topic| note_topics.contains(topic));
+        let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
+        let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
         let best = blocks(&hit.note.body)
             .iter()
             .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+            // A passage about a topic the prompt asks for without naming it counts as a word of it.
+            .max(usize::from(about_asked));
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
         let coverage = (specific_matched.min(hit.matched_terms) as f32 / asked_about as f32).min(1.0);
@@ -817,7 +826,7 @@ pub async fn for_prompt(
         if room < MIN_PROMPT_PASSAGE {
             continue;
         }
-        let body = focused(&c.note.body, &expanded, preferred.as_deref(), room);
+        let body = focused(&c.note.body, &expanded, &cued, preferred.as_deref(), room);
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
@@ -1100,7 +1109,13 @@ fn numbered(line: &str) -> bool {
 /// its text), those sharing the most terms with the prompt, then its opening, then the rest while
 /// they fit, with `…` where passages were left out. A passage too long for what is left is cut at
 /// a word.
-fn focused(body: &str, terms: &[memory_core::search::Term], preferred: Option<&str>, cap: usize) -> String {
+fn focused(
+    body: &str,
+    terms: &[memory_core::search::Term],
+    topics: &[&str],
+    preferred: Option<&str>,
+    cap: usize,
+) -> String {
     let body = body.trim();
     if body.chars().count() <= cap {
         return body.to_owned();
@@ -1124,7 +1139,10 @@ fn focused(body: &str, terms: &[memory_core::search::Term], preferred: Option<&s
                 return usize::MAX;
             }
         }
-        memory_core::search::matched_in(&words, terms)
+        // A passage about a topic the prompt asks for without naming it counts as a word of it.
+        let about =
+            !topics.is_empty() && memory_core::search::topics(part).iter().any(|t| topics.contains(t));
+        memory_core::search::matched_in(&words, terms) + usize::from(about)
     };
     let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
     let mut order: Vec<usize> = (0..parts.len()).collect();
@@ -1393,17 +1411,17 @@ mod tests {
             "Rolling back: redeploy the previous tag with `deploy --tag <previous>`; never revert on main.\n",
         );
         let terms = memory_core::search::expand("how do I roll back a bad deploy");
-        let out = focused(&body, &terms, None, 400);
+        let out = focused(&body, &terms, &[], None, 400);
         assert!(out.chars().count() <= 400, "{}", out.chars().count());
         assert!(out.contains("Rolling back: redeploy the previous tag"), "{out}");
         assert!(out.starts_with("How releases are cut"), "the opening, for context: {out}");
         assert!(out.contains('…'), "what was left out is marked: {out}");
         assert!(!out.contains("truncated"), "{out}");
-        let by_meaning = focused(&body, &[], Some("Paragraph 7 explains a stage of the pipeline"), 300);
+        let by_meaning = focused(&body, &[], &[], Some("Paragraph 7 explains a stage of the pipeline"), 300);
         assert!(by_meaning.contains("Paragraph 7 explains"), "{by_meaning}");
         // One passage longer than the room: its start, cut at a word.
         let single = "word ".repeat(200);
-        let cut = focused(&single, &[], None, 100);
+        let cut = focused(&single, &[], &[], None, 100);
         assert!(cut.chars().count() <= 100 && cut.ends_with('…'), "{cut}");
     }
 
@@ -1761,6 +1779,77 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_passage_about_the_asked_topic_counts_as_a_word_of_the_prompt() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let scope = Scope::Project(project.id.clone());
+        let mut conventions = String::from("Conventions of ledger.\n\n");
+        for i in 0..14 {
+            conventions.push_str(&format!(
+                "- module {i} keeps its fixtures beside its code, never in a shared folder\n"
+            ));
+        }
+        conventions
+            .push_str("- the forecast import runs hourly\n- we do calver here, YYYY.MM.patch in app.json\n");
+        let notes = [
+            note(scope.clone(), "project/ledger/conventions.md", NoteKind::Convention, 0, &conventions),
+            note(
+                scope.clone(),
+                "project/ledger/errors.md",
+                NoteKind::Procedure,
+                0,
+                "Errors and fixes.\n\n- `deno task forecast` failed with \"timeout\"; it passed with `--allow-net`\n",
+            ),
+            note(
+                scope,
+                "project/ledger/hot-files.md",
+                NoteKind::Fact,
+                0,
+                "Files edited most.\n\n- edited `src/forecast.ts` (4×)\n",
+            ),
+            note(
+                Scope::User,
+                "profile/preferences.md",
+                NoteKind::Preference,
+                0,
+                "Preferences.\n\n- when you give me timings, the median of at least 5 runs\n- keep PRs small\n",
+            ),
+        ];
+        for n in &notes {
+            store.put_note(n).await.unwrap();
+        }
+        for prompt in [
+            "how fast is the forecast endpoint now?",
+            "what's the latency of the forecast endpoint these days",
+            "give me timings for the forecast endpoint",
+        ] {
+            // The rule about timings comes before a list of files that shares a word of the prompt.
+            let config = crate::config::HookConfig { prompt_max_notes: 1, ..Default::default() };
+            let notes = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 2_400, None)
+                .await
+                .unwrap()
+                .map(|i| i.notes)
+                .unwrap_or_default();
+            assert_eq!(notes, ["user profile/preferences.md"], "{prompt}");
+        }
+        // Within a long note, the passage about the topic is the one shown.
+        let config = crate::config::HookConfig::default();
+        for prompt in [
+            "bump the version for the december release",
+            "cut a release from main",
+            "what's the next version?",
+        ] {
+            let text = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 900, None)
+                .await
+                .unwrap()
+                .map(|i| i.text)
+                .unwrap_or_default();
+            assert!(text.contains("calver"), "{prompt}:\n{text}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_folder_or_a_quoted_message_naming_the_topic_does_not_hide_the_rule_about_it() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
@@ -1825,14 +1914,14 @@ mod tests {
         }
         body.push_str("- give me a short summary of what changed\n");
         let terms = memory_core::search::expand("when done give me a short summary");
-        let out = focused(&body, &terms, None, 300);
+        let out = focused(&body, &terms, &[], None, 300);
         assert!(out.starts_with("Preferences the user stated."), "{out}");
         assert!(out.contains("- give me a short summary of what changed"), "{out}");
         assert!(out.chars().count() <= 300, "{} chars", out.chars().count());
         assert!(out.contains("\n…\n"), "{out}");
         let short = "- one\n- two";
-        assert_eq!(focused(short, &terms, None, 300), short);
-        let chosen = focused(&body, &[], Some("keep functions under 70 lines"), 300);
+        assert_eq!(focused(short, &terms, &[], None, 300), short);
+        let chosen = focused(&body, &[], &[], Some("keep functions under 70 lines"), 300);
         assert!(chosen.contains("- keep functions under 70 lines in module number 7"), "{chosen}");
     }
 }

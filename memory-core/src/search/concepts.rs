@@ -841,13 +841,9 @@ const CUES: &[(&str, &[&str])] = &[
 
 /// The topics `text` asks about by the words of [`CUES`], in their order, each once.
 fn cued(text: &str) -> Vec<&'static str> {
-    let words = words(text);
-    let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
-    let joined = format!(" {} ", words.join(" "));
-    CUES.iter()
-        .filter(|(_, cues)| cues.iter().any(|cue| said(cue, &present, &joined)))
-        .map(|(topic, _)| *topic)
-        .collect()
+    static CUED: std::sync::OnceLock<Vec<Named>> = std::sync::OnceLock::new();
+    let named = CUED.get_or_init(|| CUES.iter().map(|(topic, cues)| split_names(topic, cues)).collect());
+    named_in(named, text)
 }
 
 /// Whether `name` stands in a text whose words are `present`, joined by single spaces as `joined`.
@@ -891,30 +887,28 @@ type Named = (&'static str, Vec<String>, Vec<String>);
 /// Each concept's names as search words, split once.
 fn named_words() -> &'static [Named] {
     static NAMES: std::sync::OnceLock<Vec<Named>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        CONCEPTS
-            .iter()
-            .map(|c| {
-                let (mut single, mut phrases) = (Vec::new(), Vec::new());
-                for name in c.named_by.iter().map(|name| words(name)) {
-                    match name.as_slice() {
-                        [] => {}
-                        [one] => single.push(one.clone()),
-                        many => phrases.push(format!(" {} ", many.join(" "))),
-                    }
-                }
-                (c.topic, single, phrases)
-            })
-            .collect()
-    })
+    NAMES.get_or_init(|| CONCEPTS.iter().map(|c| split_names(c.topic, c.named_by)).collect())
 }
 
-/// The topics `text` names an instance of, in the table's order, each once.
-pub fn concepts(text: &str) -> Vec<&'static str> {
+/// A topic's names split into single words and phrases of several ([`Named`]).
+fn split_names(topic: &'static str, names: &[&str]) -> Named {
+    let (mut single, mut phrases) = (Vec::new(), Vec::new());
+    for name in names.iter().map(|name| words(name)) {
+        match name.as_slice() {
+            [] => {}
+            [one] => single.push(one.clone()),
+            many => phrases.push(format!(" {} ", many.join(" "))),
+        }
+    }
+    (topic, single, phrases)
+}
+
+/// The topics of `named` that `text` says one of the names of, in their order, each once.
+fn named_in(named: &'static [Named], text: &str) -> Vec<&'static str> {
     let words = words(text);
     let present: std::collections::HashSet<&str> = words.iter().map(String::as_str).collect();
     let joined = format!(" {} ", words.join(" "));
-    named_words()
+    named
         .iter()
         .filter(|(_, single, phrases)| {
             single.iter().any(|w| present.contains(w.as_str()))
@@ -922,6 +916,11 @@ pub fn concepts(text: &str) -> Vec<&'static str> {
         })
         .map(|(topic, _, _)| *topic)
         .collect()
+}
+
+/// The topics `text` names an instance of, in the table's order, each once.
+pub fn concepts(text: &str) -> Vec<&'static str> {
+    named_in(named_words(), text)
 }
 
 /// The tools of the table `text` names, each once, as the table first spells them (`docker
