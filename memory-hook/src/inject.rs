@@ -678,7 +678,7 @@ pub async fn for_prompt(
         .collect();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut by_words: Vec<(String, f64, usize)> = Vec::new();
-    for (hit, (words, _, note_topics, _)) in hits.into_iter().zip(&read) {
+    for (hit, (words, facts, note_topics, _)) in hits.into_iter().zip(&read) {
         let key = note_key(&hit.note);
         if already.contains(&key) {
             continue;
@@ -688,7 +688,7 @@ pub async fn for_prompt(
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
         let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
-        let fact = names_topic(&hit.note, &topics) || names_file(&hit.note, &file_words) || about_asked;
+        let fact = names_topic(facts, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
         let best = blocks(&hit.note.body)
             .iter()
@@ -850,14 +850,12 @@ const FACT_SPREAD: usize = 3;
 /// Longest passage read as one fact, which one topic word of the prompt is enough to bring.
 const FACT_CHARS: usize = 240;
 
-/// Whether a fact of `note` (a passage of at most [`FACT_CHARS`]) names one of `topics`: "make a
+/// Whether one of a note's facts' words ([`fact_passages`], passages of at most [`FACT_CHARS`])
+/// name one of `topics`: "make a
 /// branch for the retry work" is answered by "branches are made with git switch", whatever else
 /// the prompt says. Longer passages (paragraphs of a document) need more of the prompt.
-fn names_topic(note: &Note, topics: &[memory_core::search::Term]) -> bool {
-    !topics.is_empty()
-        && fact_passages(note)
-            .iter()
-            .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), topics) > 0)
+fn names_topic(facts: &[Vec<String>], topics: &[memory_core::search::Term]) -> bool {
+    !topics.is_empty() && facts.iter().any(|f| memory_core::search::matched_in(f, topics) > 0)
 }
 
 /// A note's words, each of its facts' words ([`fact_passages`]), the topics of work its facts are
@@ -1432,11 +1430,18 @@ mod tests {
         prompt: &str,
     ) -> Vec<String> {
         let config = crate::config::HookConfig::default();
-        super::for_prompt(store, project, prompt, &BTreeSet::new(), &config, 2_400, None)
-            .await
-            .unwrap()
-            .map(|i| i.notes)
-            .unwrap_or_default()
+        injected(store, project, prompt, &config, 2_400).await.map(|i| i.notes).unwrap_or_default()
+    }
+
+    /// What a prompt in a fresh session gets, words only.
+    async fn injected(
+        store: &dyn memory_core::MemoryStore,
+        project: &crate::project::Project,
+        prompt: &str,
+        config: &crate::config::HookConfig,
+        budget: usize,
+    ) -> Option<super::Injection> {
+        super::for_prompt(store, project, prompt, &BTreeSet::new(), config, budget, None).await.unwrap()
     }
 
     #[tokio::test]
@@ -1763,11 +1768,8 @@ mod tests {
             ("deploy the fix", "kamal"),
         ] {
             let config = crate::config::HookConfig::default();
-            let text = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 2_400, None)
-                .await
-                .unwrap()
-                .map(|i| i.text)
-                .unwrap_or_default();
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
             assert!(text.contains(fact), "{prompt}:\n{text}");
         }
         // A question about computing in general is not a task of this project's.
@@ -1826,11 +1828,8 @@ mod tests {
         ] {
             // The rule about timings comes before a list of files that shares a word of the prompt.
             let config = crate::config::HookConfig { prompt_max_notes: 1, ..Default::default() };
-            let notes = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 2_400, None)
-                .await
-                .unwrap()
-                .map(|i| i.notes)
-                .unwrap_or_default();
+            let notes =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.notes).unwrap_or_default();
             assert_eq!(notes, ["user profile/preferences.md"], "{prompt}");
         }
         // Within a long note, the passage about the topic is the one shown.
@@ -1840,11 +1839,8 @@ mod tests {
             "cut a release from main",
             "what's the next version?",
         ] {
-            let text = super::for_prompt(&store, &project, prompt, &BTreeSet::new(), &config, 900, None)
-                .await
-                .unwrap()
-                .map(|i| i.text)
-                .unwrap_or_default();
+            let text =
+                injected(&store, &project, prompt, &config, 900).await.map(|i| i.text).unwrap_or_default();
             assert!(text.contains("calver"), "{prompt}:\n{text}");
         }
     }

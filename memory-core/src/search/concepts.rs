@@ -839,16 +839,18 @@ const CUES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The topics `text` asks about by the words of [`CUES`], in their order, each once.
-fn cued(text: &str) -> Vec<&'static str> {
+/// The topics a request asks about by the words it is asked with alone ([`CUES`]), in their
+/// order, each once.
+pub fn asked_topics(text: &str) -> Vec<&'static str> {
     static CUED: std::sync::OnceLock<Vec<Named>> = std::sync::OnceLock::new();
     let named = CUED.get_or_init(|| CUES.iter().map(|(topic, cues)| split_names(topic, cues)).collect());
     named_in(named, text)
 }
 
-/// Whether `name` stands in a text whose words are `present`, joined by single spaces as `joined`.
-fn said(name: &str, present: &std::collections::HashSet<&str>, joined: &str) -> bool {
-    match words(name).as_slice() {
+/// Whether a name, split into its words, stands in a text whose words are `present`, joined by
+/// single spaces as `joined`.
+fn said(name: &[String], present: &std::collections::HashSet<&str>, joined: &str) -> bool {
+    match name {
         [] => false,
         [one] => present.contains(one.as_str()),
         many => joined.contains(&format!(" {} ", many.join(" "))),
@@ -859,17 +861,12 @@ fn said(name: &str, present: &std::collections::HashSet<&str>, joined: &str) -> 
 /// words it is asked with say ([`CUES`]), each once.
 pub fn topics(text: &str) -> Vec<&'static str> {
     let mut out = concepts(text);
-    for topic in cued(text) {
+    for topic in asked_topics(text) {
         if !out.contains(&topic) {
             out.push(topic);
         }
     }
     out
-}
-
-/// The topics a request asks about by the words it is asked with alone ([`CUES`]).
-pub fn asked_topics(text: &str) -> Vec<&'static str> {
-    cued(text)
 }
 
 /// Every name of `topic` and every word it is asked with, one after another: a query that finds
@@ -933,7 +930,8 @@ pub fn tools(text: &str) -> Vec<&'static str> {
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for name in CONCEPTS.iter().flat_map(|c| c.named_by.iter().copied()) {
         // `docker-compose` and `docker compose` are one tool.
-        if said(name, &present, &joined) && seen.insert(super::words(name).join(" ")) {
+        let spelled = super::words(name);
+        if said(&spelled, &present, &joined) && seen.insert(spelled.join(" ")) {
             out.push(name);
         }
     }
