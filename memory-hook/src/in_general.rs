@@ -75,16 +75,19 @@ const OWN: &[&str] = &[
 const OWN_WAY: &[&str] = &["you want", "you like", "you prefer", "for you", "you'd like", "you usually"];
 
 /// Whether `prompt` asks about computing in general: it opens like a question about a concept
-/// ("explain …", "how does …", "X vs Y"), or asks for a textbook piece of code ("implement binary
-/// search in python", "write a query that finds duplicate emails"), and names nothing of the
-/// user's own work (we, our, my, here, the repo, a path, a code identifier).
-pub fn asked_in_general(prompt: &str) -> bool {
+/// ("explain …", "how does …", "what is …", "X vs Y"), or asks for a textbook piece of code
+/// ("implement binary search in python"), and names nothing of the user's own work (we, our, my,
+/// here, the repo, a path, or code the memory knows: `known` says whether the notes name an
+/// identifier). A function of a language or a library (`row_number()`, `setTimeout`) is named in
+/// general questions about it too, so an identifier the notes never name is no sign of the
+/// user's code.
+pub fn asked_in_general(prompt: &str, known: impl Fn(&str) -> bool) -> bool {
     let lower = format!(" {} ", prompt.to_lowercase().replace(['’', '‘'], "'"));
     let words: Vec<&str> =
         lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
     if words.iter().any(|w| OWN.contains(w))
         || OWN_WAY.iter().any(|p| lower.contains(p))
-        || names_code(prompt)
+        || code_names(prompt).iter().any(|name| name.contains('/') || known(name))
     {
         return false;
     }
@@ -94,6 +97,7 @@ pub fn asked_in_general(prompt: &str) -> bool {
     OPENINGS.iter().any(|p| opens(p) || (p.len() > 12 && lower.contains(p)))
         || ANYWHERE.iter().any(|p| lower.contains(p))
         || how_things_work(&words)
+        || what_a_thing_is(&words)
         || textbook_code(&words)
 }
 
@@ -105,6 +109,58 @@ fn how_things_work(words: &[&str]) -> bool {
         && words.iter().rev().take(2).any(|w| *w == "work")
 }
 
+/// Words that say a question is about a thing at hand, not a concept, where a concept's name would
+/// stand: "what is *the* deploy command", "what's *wrong* with the build", "what's *in* this repo".
+const AT_HAND: &[&str] = &[
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "its",
+    "it's",
+    "there",
+    "left",
+    "next",
+    "new",
+    "wrong",
+    "up",
+    "in",
+    "on",
+    "with",
+    "for",
+    "at",
+    "to",
+    "from",
+    "missing",
+    "broken",
+    "failing",
+    "happening",
+    "going",
+    "changed",
+    "different",
+    "slow",
+    "done",
+    "still",
+    "so",
+    "now",
+    "causing",
+    "taking",
+];
+
+/// "what is tail call optimisation", "what are green threads", "what does idempotent mean in
+/// http": what a kind of thing is, named right after the question's opening ("what is the deploy
+/// command", "what does this error mean" ask about a thing at hand, [`AT_HAND`]).
+fn what_a_thing_is(words: &[&str]) -> bool {
+    let named = match words {
+        ["what", "is" | "are", next, ..] | ["what's" | "whats" | "what're", next, ..] => next,
+        ["what", "does" | "do", next, rest @ ..] if rest.contains(&"mean") => next,
+        _ => return false,
+    };
+    !AT_HAND.contains(named) && !named.ends_with("ing")
+}
+
 /// "implement binary search in python", "implement an LRU cache": a piece of code asked for as
 /// an exercise, of no thing of the work ("implement the retry in the webhook sender" names one).
 fn textbook_code(words: &[&str]) -> bool {
@@ -112,17 +168,22 @@ fn textbook_code(words: &[&str]) -> bool {
     words.first() == Some(&"implement") && !words.iter().any(|w| DEFINITE.contains(w))
 }
 
-/// Whether a prompt names something of code: a path, a file, a code span, an identifier
-/// (`snake_case`, `camelCase`, `pkg.Func`).
-fn names_code(prompt: &str) -> bool {
-    prompt.contains('`')
-        || prompt.split_whitespace().any(|token| {
-            let token = token.trim_matches(|c: char| !c.is_alphanumeric());
-            token.contains('/')
-                || token.contains('_')
-                || token.chars().skip(1).any(|c| c.is_uppercase()) && token.chars().any(|c| c.is_lowercase())
-                || token.split('.').filter(|part| !part.is_empty()).count() > 1
-        })
+/// What a prompt names of code, lowercased: what it quotes as code, and its paths, files and
+/// identifiers (`snake_case`, `camelCase`, `pkg.Func`), without the call's parentheses.
+fn code_names(prompt: &str) -> Vec<String> {
+    let quoted = memory_core::code_spans(prompt).flat_map(str::split_whitespace);
+    let bare = prompt.split_whitespace().filter(|token| {
+        let token = token.trim_matches(|c: char| !c.is_alphanumeric());
+        token.contains('/')
+            || token.contains('_')
+            || token.chars().skip(1).any(|c| c.is_uppercase()) && token.chars().any(|c| c.is_lowercase())
+            || token.split('.').filter(|part| !part.is_empty()).count() > 1
+    });
+    quoted
+        .chain(bare)
+        .map(|token| token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')).to_lowercase())
+        .filter(|name| !name.is_empty())
+        .collect()
 }
 
 #[cfg(test)]
@@ -145,8 +206,38 @@ mod tests {
             "how do python decorators that take arguments work",
             "how do green threads work?",
             "How do bloom filters work, roughly",
+            "what is tail call optimisation and does rust guarantee it",
+            "what are green threads, roughly?",
+            "what's memoization, in plain words",
+            "what does idempotent mean in http?",
         ] {
-            assert!(asked_in_general(prompt), "{prompt:?}");
+            assert!(asked_in_general(prompt, |_| false), "{prompt:?}");
+        }
+    }
+
+    /// The user's code the notes name.
+    fn known(name: &str) -> bool {
+        ["sync_orders", "send.go", "parsewaybill"].contains(&name)
+    }
+
+    #[test]
+    fn a_function_of_a_language_or_a_library_is_named_in_general_questions_too() {
+        for prompt in [
+            "how does row_number() over (partition by ...) work",
+            "how does the javascript event loop order promises and setTimeout?",
+            "what's the difference between useMemo and useCallback?",
+            "explain `Promise.allSettled` vs `Promise.all`",
+            "when should you use Arc::clone instead of .clone()?",
+        ] {
+            assert!(asked_in_general(prompt, known), "{prompt:?}");
+        }
+        // The same questions about code the notes name are about the user's code.
+        for prompt in [
+            "how does sync_orders() handle a retry",
+            "explain `parseWaybill` vs the old parser",
+            "what's the difference between sync_orders and the nightly import?",
+        ] {
+            assert!(!asked_in_general(prompt, known), "{prompt:?}");
         }
     }
 
@@ -168,8 +259,14 @@ mod tests {
             "how do the retries in `send.go` work?",
             "how do our feature flags work?",
             "how do I get the build to work",
+            "what is the deploy command for the api",
+            "what's wrong with the build today",
+            "what's in this repo and how is it split up?",
+            "what does this error mean",
+            "what's left on the refunds work",
+            "what is going on with the nightly import",
         ] {
-            assert!(!asked_in_general(prompt), "{prompt:?}");
+            assert!(!asked_in_general(prompt, known), "{prompt:?}");
         }
     }
 }

@@ -716,8 +716,14 @@ pub async fn for_prompt(
         );
     }
     // A question about computing in general shares a word with a note by chance: only a note with
-    // several of its words in one passage, and half of them, answers it.
-    let general = asked_about > 2 && crate::in_general::asked_in_general(prompt);
+    // several of its words in one passage, and half of them, answers it. Code it names is the
+    // user's when a note found names it too.
+    let known = |name: &str| {
+        candidates.values().any(|c| {
+            c.note.body.to_lowercase().contains(name) || c.note.meta.title.to_lowercase().contains(name)
+        })
+    };
+    let general = asked_about > 2 && crate::in_general::asked_in_general(prompt, known);
     let answers_in_general = |c: &Candidate| c.best >= 2 && c.coverage >= HALF;
     if general {
         candidates.retain(|_, c| answers_in_general(c));
@@ -1539,6 +1545,47 @@ mod tests {
         assert!(found.iter().any(|k| k.ends_with("flyway.md")), "{found:?}");
         let found = ask("where do the nightly backups of the database go").await;
         assert!(found.iter().any(|k| k.ends_with("backups.md")), "{found:?}");
+    }
+
+    #[tokio::test]
+    async fn a_function_named_in_a_general_question_is_no_sign_of_the_users_code() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let notes = [
+            (
+                "project/ledger/backfill.md",
+                "Backfilling partitions: run the model over each date partition, a week at a time.\n",
+            ),
+            (
+                "project/ledger/auth.md",
+                "Sessions time out after 30 minutes; the token refresh runs in a promise chain before \
+                 each request.\n",
+            ),
+            (
+                "project/ledger/frontend.md",
+                "The dashboard is React with hooks; memoize the expensive table rows.\n",
+            ),
+            (
+                "project/ledger/sync.md",
+                "`sync_orders()` retries a failed page three times, then leaves it to the nightly run.\n",
+            ),
+        ];
+        for (path, body) in notes {
+            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
+        }
+        let ask = |prompt: &'static str| asked(&store, &project, prompt);
+        for general in [
+            "how does row_number() over (partition by date) work",
+            "how does the javascript event loop order promises and setTimeout?",
+            "what's the difference between useMemo and useCallback in react?",
+        ] {
+            assert_eq!(ask(general).await, Vec::<String>::new(), "{general}");
+        }
+        // Code the notes name is the user's.
+        let found = ask("how does sync_orders() handle a failed page").await;
+        assert!(found.iter().any(|k| k.ends_with("sync.md")), "{found:?}");
     }
 
     #[tokio::test]
