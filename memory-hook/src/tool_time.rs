@@ -98,8 +98,9 @@ pub async fn before_tool(
                 }
                 let setup = fixed_by_setup(line);
                 let builds = build_failure(line);
-                let environment = setup && environment_failure(line, &before.tool());
                 was.iter().any(|b| {
+                    // Of the tool that failed: the one the line ran, or one its script runs.
+                    let environment = setup && environment_failure(line, &b.tool());
                     now.iter().any(|n| {
                         same_command(b, n, setup, builds, environment)
                             && (!n.is_inspection() || (environment && b.is_inspection()))
@@ -197,7 +198,8 @@ fn build_failure(line: &str) -> bool {
 }
 
 /// What a failure of a tool's environment says: it cannot reach its server or registry, finds
-/// no credentials, key or configuration. Every operation of the tool that is more than a look
+/// no credentials, key or configuration, or a setting (a variable, the folder one names) is
+/// missing. Every operation of the tool that is more than a look
 /// around meets it, once its setup made it pass.
 const ENVIRONMENT_FAILURES: &[&str] = &[
     "unable to locate credentials",
@@ -231,6 +233,13 @@ const ENVIRONMENT_FAILURES: &[&str] = &[
     "no route to host",
     "i/o timeout",
     "x509:",
+    "exec plugin",
+    "provide credentials",
+    "must be logged in",
+    "reauthenticate",
+    "reauthentication",
+    "is not set",
+    "is not a directory",
 ];
 
 /// Whether a known failure is one of its own tool's environment ([`ENVIRONMENT_FAILURES`]), read
@@ -378,10 +387,19 @@ impl Scripts {
             "npm" | "pnpm" | "yarn" | "bun" => {
                 let Some(script) = command.sub.as_deref() else { return Vec::new() };
                 let script = if tool == "npm" && script == "t" { "test" } else { script };
-                self.read(&["package.json"])
-                    .and_then(|text| package_script(&text, script))
-                    .map(|body| vec![vec![body]])
-                    .unwrap_or_default()
+                if let Some(body) =
+                    self.read(&["package.json"]).and_then(|text| package_script(&text, script))
+                {
+                    return vec![vec![body]];
+                }
+                // pnpm, yarn and bun run a dependency's program named in place of a script
+                // (`pnpm turbo run build` is `turbo run build`); npm runs only its own commands.
+                match command.args.iter().position(|a| a == script) {
+                    Some(at) if tool != "npm" && !PACKAGE_MANAGER_COMMANDS.contains(&script) => {
+                        vec![vec![command.args[at..].join(" ")]]
+                    }
+                    _ => Vec::new(),
+                }
             }
             "just" | "make" => {
                 let files: &'static [&'static str] = if tool == "just" {
@@ -438,6 +456,64 @@ impl Scripts {
         })
     }
 }
+
+/// Commands of pnpm, yarn and bun themselves: a word among them after the program runs no
+/// dependency's program of that name.
+const PACKAGE_MANAGER_COMMANDS: &[&str] = &[
+    "add",
+    "audit",
+    "bin",
+    "build",
+    "cache",
+    "config",
+    "create",
+    "dedupe",
+    "deploy",
+    "dlx",
+    "env",
+    "exec",
+    "fetch",
+    "global",
+    "help",
+    "i",
+    "import",
+    "info",
+    "init",
+    "install",
+    "licenses",
+    "link",
+    "list",
+    "login",
+    "logout",
+    "ls",
+    "outdated",
+    "pack",
+    "patch",
+    "pm",
+    "prune",
+    "publish",
+    "rebuild",
+    "remove",
+    "rm",
+    "root",
+    "run",
+    "setup",
+    "start",
+    "store",
+    "t",
+    "test",
+    "uninstall",
+    "unlink",
+    "up",
+    "update",
+    "upgrade",
+    "version",
+    "view",
+    "why",
+    "workspace",
+    "workspaces",
+    "x",
+];
 
 /// The command line of a `package.json` script.
 fn package_script(text: &str, script: &str) -> Option<String> {
@@ -679,6 +755,21 @@ mod tests {
                 "gh issue list --label bug",
                 "`gh pr create --draft` failed with \"HTTP 401: Unauthorized\"; it passed after running `gh auth login`",
             ),
+            (
+                "kubectl --context staging -n kube-system get pods",
+                "kubectl --context staging logs -n api deploy/api --tail=50",
+                "`kubectl --context staging -n kube-system get pods` failed with \"error: exec plugin: invalid apiVersion \"client.authentication.k8s.io/v1alpha1\"\"; it passed after running `aws eks update-kubeconfig --name staging`",
+            ),
+            (
+                "dagster dev -m orchestration",
+                "dagster asset materialize -m orchestration --select fct_deliveries",
+                "`make dagster` failed with \"dagster._core.errors.DagsterInvariantViolationError: $DAGSTER_HOME \"/src/heron/.dagster_home\" is not a directory or does not exist.\"; it passed after running `mkdir -p .dagster_home`",
+            ),
+            (
+                "gradle assembleDebug",
+                "gradle test",
+                "`gradle assembleDebug` failed with \"ERROR: JAVA_HOME is not set and no 'java' command could be found\"; it passed after running `export JAVA_HOME=/usr/lib/jvm/java-17`",
+            ),
         ] {
             assert!(meets(before, now, line), "{now:?} after {line:?}");
         }
@@ -787,6 +878,23 @@ mod tests {
         assert!(!matches_in(d, "cargo clippy", "just deploy"));
         assert!(!matches_in(d, "go test ./...", "make clean"));
         assert!(!matches_in(d, "tsc --noEmit", "npm run missing-script"));
+    }
+
+    #[test]
+    fn a_dependencys_program_run_through_the_package_manager_is_that_program() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"name":"shop","scripts":{"build":"turbo run build","lint":"eslint .","test":"vitest run"}}"#,
+        )
+        .unwrap();
+        let d = dir.path();
+        assert!(matches_in(d, "pnpm turbo run build --filter=web", "pnpm build"));
+        assert!(matches_in(d, "yarn eslint src --max-warnings 0", "yarn lint"));
+        assert!(matches_in(d, "bun vitest run src/cart.test.ts", "pnpm test"));
+        // npm runs no program in place of a script, and a package manager's own command is its own.
+        assert!(!matches_in(d, "npm turbo run build", "pnpm build"));
+        assert!(!matches_in(d, "pnpm install --frozen-lockfile", "pnpm lint"));
     }
 
     #[test]

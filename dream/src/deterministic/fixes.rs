@@ -25,10 +25,12 @@ const MAX_EDIT_LINES: usize = 2;
 /// Longest line of an edit quoted, in characters.
 const MAX_EDIT_LINE: usize = 120;
 
-/// Lines of a command's output that say it failed, for harnesses that report no exit code.
+/// Lines of a command's output that say it failed, for harnesses that report no exit code: an
+/// error's opening in a tool's words, a diagnostic's cross (`× Could not resolve workspaces`,
+/// `✘ [ERROR] …`), a count of failed or failing tests.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^\s*(?:(?i:error|fatal)(?:\[[\w-]+\])?:|CMake Error\b|\*\* \([A-Z][\w.]*\)|npm ERR!|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception): |(?:--- )?FAIL\b|(?:go|cargo|rustc|npm|pnpm|yarn|node|python3?|pip3?|uv|poetry|bundler?|gem|rake|mix|dotnet|gradle|mvn|terraform|terragrunt|kubectl|helm|docker|podman|git|make|just|task|bash|sh|zsh|sqlc|dbt|dagster|psql|aws|gcloud):(?: [^\n]*)?\b(?:requires?|cannot|can't|could not|not found|no such|unknown|invalid|missing|denied|unable to)\b)|\bBUILD FAILED\b|\bFAILED\b|\bFAILURE:|\b[1-9]\d* failed\b|(?i:\bcommand failed\b)|\baborted!",
+        r"(?m)^\s*(?:(?i:error|fatal)(?:\[[\w-]+\])?:|CMake Error\b|\*\* \([A-Z][\w.]*\)|npm ERR!|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception): |(?:--- )?FAIL\b|(?:go|cargo|rustc|npm|pnpm|yarn|node|python3?|pip3?|uv|poetry|bundler?|gem|rake|mix|dotnet|gradle|mvn|terraform|terragrunt|kubectl|helm|docker|podman|git|make|just|task|bash|sh|zsh|sqlc|dbt|dagster|psql|aws|gcloud):(?: [^\n]*)?\b(?:requires?|cannot|can't|could not|not found|no such|unknown|invalid|missing|denied|unable to)\b)|^\s*[x×✗✘✖]\s+\[?[A-Z][A-Za-z]|\bBUILD FAILED\b|\bFAILED\b|\bFAILURE:|\b[1-9]\d* fail(?:ed|ing)\b|(?i:\bcommand failed\b)|\baborted!",
     )
     .expect("the failure pattern compiles")
 });
@@ -253,13 +255,13 @@ fn same_operation(failed: &Invocation, passed: &Invocation) -> bool {
 }
 
 /// Whether a command run before the one that passed is worth naming as part of the fix: one that
-/// does something, or sets the environment (`export VCPKG_ROOT=…`), not one that only looks
-/// around, asks for a version or moves.
+/// does something, sets the environment (`export VCPKG_ROOT=…`) or makes what the run needs
+/// (`mkdir -p .dagster_home`), not one that only looks around, asks for a version or moves.
 fn worth_naming(invocation: &Invocation) -> bool {
     match invocation.program.as_str() {
         "export" | "source" | "." | "set" => !invocation.args.is_empty(),
-        "cd" | "ls" | "pwd" | "echo" | "cat" | "clear" | "true" | "false" | "sleep" | "printf" | "mkdir"
-        | "touch" | "head" | "tail" | "wc" | "which" => false,
+        "cd" | "ls" | "pwd" | "echo" | "cat" | "clear" | "true" | "false" | "sleep" | "printf" | "head"
+        | "tail" | "wc" | "which" => false,
         _ => !invocation.is_inspection() && !invocation.is_informational(),
     }
 }
@@ -432,7 +434,28 @@ fn is_assignment(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::signature;
+    use super::{FAILURE_LINE, signature};
+
+    #[test]
+    fn a_diagnostics_cross_or_a_count_of_failing_tests_says_a_run_failed() {
+        for output in [
+            "turbo 2.3.3\n\n  x Could not resolve workspaces.\n  `-> Missing `packageManager` field\n",
+            "Checked 42 files in 8ms.\n  × Some errors were emitted while running checks.\n",
+            "✘ [ERROR] Could not resolve \"react-dom/client\"\n\n    src/main.tsx:2:23:\n",
+            "  cart drawer\n    1) opens and proceeds to checkout\n\n  0 passing (5s)\n  1 failing\n",
+            "  12 passing (3s)\n  3 failing\n",
+        ] {
+            assert!(FAILURE_LINE.is_match(output), "{output:?}");
+        }
+        for output in [
+            "x files changed, 3 insertions(+)\n",
+            "  14 passing (2s)\n",
+            "Tasks: 3 successful, 3 total\nCached: 0 cached, 3 total\n",
+            "a x Bigger than b\n",
+        ] {
+            assert!(!FAILURE_LINE.is_match(output), "{output:?}");
+        }
+    }
 
     #[test]
     fn a_tools_own_opening_of_an_error_signs_it() {

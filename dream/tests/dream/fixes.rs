@@ -89,6 +89,21 @@ async fn a_tool_saying_what_it_needs_or_a_failed_test_is_a_failure_without_an_ex
             "dbt: invalid target 'dev2' in profiles.yml\n",
             "dbt build --select fct_deliveries --target dev",
         ),
+        (
+            "pnpm turbo run build --filter=web",
+            "turbo 2.3.3\n\n  x Could not resolve workspaces.\n  `-> Missing `packageManager` field in package.json\n",
+            "pnpm turbo run build --filter=web --continue",
+        ),
+        (
+            "npx biome check src",
+            "src/cart.ts:3:7 lint/style/useConst\n  × This let declares a variable that is only assigned once.\n",
+            "npx biome check --write src",
+        ),
+        (
+            "npx cypress run --spec cypress/e2e/cart.cy.ts",
+            "  cart\n    1) opens the drawer\n\n  0 passing (5s)\n  1 failing\n",
+            "npx cypress run --spec cypress/e2e/cart.cy.ts --browser chrome",
+        ),
     ] {
         let mut story = Story::new();
         story.session("codex", "c-3", Some("quarry"), ROOT).shell(failed, 0, output).shell(fixed, 0, "ok\n");
@@ -139,10 +154,20 @@ async fn a_fix_run_earlier_on_the_line_that_passed_is_named() {
             "dotnet build Quarry.sln",
             "Exit code 1\nerror MSB4236: The SDK 'Microsoft.NET.Sdk' specified could not be found.",
         )
-        .bash_ok("export DOTNET_ROOT=$HOME/.dotnet && dotnet build Quarry.sln");
+        .bash_ok("export DOTNET_ROOT=$HOME/.dotnet && dotnet build Quarry.sln")
+        .bash_fail(
+            "make dagster",
+            "Exit code 2\nDagsterInvariantViolationError: $DAGSTER_HOME \"/src/quarry/.dagster_home\" is not a directory or does not exist.",
+        )
+        .bash_ok("mkdir -p .dagster_home && make dagster")
+        .bash_fail("rails server", "Exit code 1\nError: tmp/restart.txt: No such file or directory")
+        .bash_ok("touch tmp/restart.txt; rails server");
     let found = errors(&story.events()).await;
     assert!(found.contains("it passed after running `bazel fetch //...`"), "{found}");
     assert!(found.contains("it passed after running `export DOTNET_ROOT=$HOME/.dotnet`"), "{found}");
+    // What a run needed made on the line: a folder, a file.
+    assert!(found.contains("it passed after running `mkdir -p .dagster_home`"), "{found}");
+    assert!(found.contains("it passed after running `touch tmp/restart.txt`"), "{found}");
     assert!(!found.contains("after running `cd services`"), "moving around is no fix: {found}");
 }
 
