@@ -67,10 +67,10 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Lines that only say a run failed, not why: `FAILURE: Build failed with an exception.`, `BUILD
 /// FAILED`, `npm ERR! code ELIFECYCLE`, `make: *** [build] Error 2`, `Command failed with exit
-/// code 1`.
+/// code 1`, turbo's `ERROR  run failed`, bun's `error: script "build" exited with code 1`.
 static GENERIC_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:failure: )?build failed\b|failed with an exception|^npm err! (?:code|errno|lifecycle|command failed)\b|^make(?:\[\d+\])?: \*\*\*|^command failed with exit code|^process (?:completed|finished|exited) with (?:exit )?code|^error: (?:build|command|process) failed\b",
+        r#"(?i)^(?:failure: )?build failed\b|failed with an exception|^npm err! (?:code|errno|lifecycle|command failed)\b|^make(?:\[\d+\])?: \*\*\*|^(?:error:? )?command failed with exit code|^process (?:completed|finished|exited) with (?:exit )?code|^error: (?:build|command|process) failed\b|^error:? +run failed\b|\belifecycle +command failed\b|^error: script "[^"]+" exited with code"#,
     )
     .expect("the generic-failure pattern compiles")
 });
@@ -87,7 +87,7 @@ static CAUSE: LazyLock<Regex> = LazyLock::new(|| {
 /// mentioning "error", else the first non-empty line that is not part of a harness's banner
 /// (`Exit code N`, Codex's `Wall time:` and `Output:`). A line that only says the run failed
 /// (a build tool's banner, [`GENERIC_FAILURE`]) gives way to the first line after it that says
-/// why ([`CAUSE`]: "Android Gradle plugin requires Java 17 to run"). Backticks become quotes; at
+/// why ([`CAUSE`]: "Android Gradle plugin requires Java 17 to run"), else the closest before it. Backticks become quotes; at
 /// most 160 characters.
 pub(crate) fn error_signature(text: &str) -> String {
     let lines: Vec<&str> = text
@@ -109,9 +109,18 @@ pub(crate) fn error_signature(text: &str) -> String {
         // not a banner (`turbo 2.3.3`).
         .or_else(|| lines.iter().position(|l| CAUSE.is_match(l)))
         .or_else(|| (!lines.is_empty()).then_some(0));
+    // A banner gives way to the line after it that says why, else to the closest before it (a
+    // task runner's summary closes the output: `ERROR  run failed: command  exited (1)`).
     let at = at.map(|at| {
         if GENERIC_FAILURE.is_match(lines[at].trim()) {
-            lines.iter().skip(at + 1).position(|l| CAUSE.is_match(l)).map_or(at, |after| at + 1 + after)
+            let says_why = |l: &&str| CAUSE.is_match(l) && !GENERIC_FAILURE.is_match(l.trim());
+            lines
+                .iter()
+                .skip(at + 1)
+                .position(|l| says_why(&l))
+                .map(|after| at + 1 + after)
+                .or_else(|| lines[..at].iter().rposition(|l| says_why(&l)))
+                .unwrap_or(at)
         } else {
             at
         }
@@ -192,6 +201,19 @@ mod tests {
                 "Could not resolve all files for configuration ':app:debugRuntimeClasspath'.",
             ),
             ("Command failed with exit code 1.\nsh: tsc: command not found", "sh: tsc: command not found"),
+            // A task runner's summary closes the output: the reason came before it.
+            (
+                "web:build: Failed to compile.\nweb:build: Type error: Cannot find module '@acme/ui' or its corresponding type declarations.\nweb:build:  ELIFECYCLE  Command failed with exit code 1.\n ERROR  run failed: command  exited (1)",
+                "web:build: Type error: Cannot find module '@acme/ui' or its corresponding type declarations.",
+            ),
+            (
+                "$ tsc -p .\nsrc/cart.ts(3,10): Cannot find name 'Money'.\nerror Command failed with exit code 2.",
+                "src/cart.ts(3,10): Cannot find name 'Money'.",
+            ),
+            (
+                "$ esbuild src/main.ts --bundle\n✘ [ERROR] Could not resolve \"lodash-es\"\n\nerror: script \"build\" exited with code 1",
+                "✘ [ERROR] Could not resolve \"lodash-es\"",
+            ),
         ] {
             assert_eq!(error_signature(output), expected, "{output}");
         }

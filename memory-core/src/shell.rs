@@ -100,6 +100,9 @@ const GLOBAL_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("aws", &["--profile", "--region", "--output"]),
     ("gcloud", &["--project", "--account", "--configuration"]),
     ("cargo", &["-C", "--config", "-Z"]),
+    ("pnpm", &["--filter", "-F", "-C", "--dir"]),
+    ("npm", &["-w", "--workspace", "--prefix"]),
+    ("yarn", &["--cwd"]),
 ];
 
 /// Package-manager programs whose `run <script>` names the script.
@@ -328,10 +331,14 @@ impl Invocation {
             }
             return tasks;
         }
+        // The value of a global flag (`--context prod`, `--filter web`) is no operation.
+        let global_value = |at: usize| at > 0 && global_value_flag(&self.program, args[at - 1]);
         let positional: Vec<(usize, &str)> = args
             .iter()
             .enumerate()
-            .filter(|(_, a)| !a.starts_with('-') && !a.starts_with('+') && !is_assignment(a))
+            .filter(|(i, a)| {
+                !a.starts_with('-') && !a.starts_with('+') && !is_assignment(a) && !global_value(*i)
+            })
             .map(|(i, a)| (i, *a))
             .collect();
         let Some(&(_, first)) = positional.first() else {
@@ -546,11 +553,23 @@ pub fn invocation(words: &[String]) -> Option<Invocation> {
             index = skip_runner_flags(words, index + 1) + 1;
             continue;
         }
-        if let Some(sub) = words.get(index + 1).map(|w| unquote(w))
+        // `pnpm --filter web exec vitest`: the runner's subcommand may follow its global flags.
+        let at = after_global_flags(&program, words, index + 1);
+        if let Some(sub) = words.get(at).map(|w| unquote(w))
             && RUNNER_SUBCOMMANDS.iter().any(|(p, subs)| *p == program && subs.contains(&sub.as_str()))
         {
             runners.push(format!("{program} {sub}"));
-            index = skip_runner_flags(words, index + 2);
+            index = skip_runner_flags(words, at + 1);
+            continue;
+        }
+        // pnpm, yarn and bun run a dependency's program named in place of a script: `pnpm
+        // --filter web cypress run` runs cypress.
+        if matches!(program.as_str(), "pnpm" | "yarn" | "bun")
+            && let Some(next) = words.get(at).map(|w| unquote(w))
+            && dependency_program(&next)
+        {
+            runners.push(program);
+            index = at;
             continue;
         }
         if matches!(program.as_str(), "python" | "python3" | "py")
@@ -572,20 +591,15 @@ pub fn invocation(words: &[String]) -> Option<Invocation> {
     let args: Vec<String> = words[index + 1..].iter().map(|w| unquote(w)).collect();
     // The subcommand is the first word that is not a flag (`+nightly` is a toolchain, not a word)
     // nor the value of a global flag (`kubectl --context prod get pods`).
-    let takes_value =
-        |flag: &str| GLOBAL_VALUE_FLAGS.iter().any(|(p, flags)| *p == program && flags.contains(&flag));
-    let mut sub = args
-        .iter()
-        .enumerate()
-        .find(|(at, w)| {
-            let flag_value = *at > 0 && takes_value(&args[*at - 1]);
-            !(w.starts_with('-') || w.starts_with('+') || flag_value)
-        })
-        .map(|(_, w)| w)
-        .filter(|w| is_subcommand(w))
-        .cloned();
+    let takes_value = |flag: &str| global_value_flag(&program, flag);
+    let first = args.iter().enumerate().find(|(at, w)| {
+        let flag_value = *at > 0 && takes_value(&args[*at - 1]);
+        !(w.starts_with('-') || w.starts_with('+') || flag_value)
+    });
+    let mut sub = first.map(|(_, w)| w).filter(|w| is_subcommand(w)).cloned();
     if SCRIPT_RUNNERS.contains(&program.as_str()) && sub.as_deref() == Some("run") {
-        let script = args.iter().filter(|w| !w.starts_with('-')).nth(1);
+        let after = first.map_or(0, |(at, _)| at + 1);
+        let script = args[after..].iter().find(|w| !w.starts_with('-'));
         if let Some(script) = script.filter(|s| is_subcommand(s)) {
             sub = Some(script.clone());
         }
@@ -742,6 +756,33 @@ fn is_script_file(word: &str) -> bool {
     name.rsplit_once('.').is_some_and(|(stem, ext)| {
         !stem.is_empty() && SCRIPT_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
     })
+}
+
+/// Whether a word after pnpm, yarn or bun names a developer tool of the concept table (`turbo`,
+/// `cypress`, `vitest`) that is no package manager: the program it runs, not a script's name.
+fn dependency_program(word: &str) -> bool {
+    // Words a project's scripts are named by ("typecheck", "codegen") name the script.
+    const SCRIPT_NAMES: &[&str] =
+        &["build", "check", "codegen", "deploy", "dev", "format", "lint", "start", "test", "typecheck"];
+    !SCRIPT_RUNNERS.contains(&word)
+        && !SCRIPT_NAMES.contains(&word)
+        && !matches!(word, "npx" | "pnpx" | "bunx" | "corepack")
+        && crate::search::tools(word).first().is_some_and(|tool| *tool == word)
+}
+
+/// Whether `flag` is one of `program`'s global flags that take the next word as their value
+/// ([`GLOBAL_VALUE_FLAGS`]).
+fn global_value_flag(program: &str, flag: &str) -> bool {
+    GLOBAL_VALUE_FLAGS.iter().any(|(p, flags)| *p == program && flags.contains(&flag))
+}
+
+/// The index of the first word from `index` on that is neither a flag nor the value of one of
+/// `program`'s global flags.
+fn after_global_flags(program: &str, words: &[String], mut index: usize) -> usize {
+    while let Some(word) = words.get(index).filter(|w| w.starts_with('-')) {
+        index += if global_value_flag(program, word) { 2 } else { 1 };
+    }
+    index
 }
 
 fn skip_runner_flags(words: &[String], mut index: usize) -> usize {
@@ -926,6 +967,16 @@ mod tests {
             ("kubectl --context eks-staging -n courier get deploy api", "kubectl get"),
             ("git -C web status --short", "git status"),
             ("helm --kube-context prod -n web upgrade api ./chart", "helm upgrade"),
+            ("pnpm --filter @shop/ui test", "pnpm test"),
+            ("npm -w packages/api run build", "npm build"),
+            ("pnpm -F web --filter admin exec vitest run src/a.test.ts", "vitest run"),
+            ("yarn --cwd web exec eslint src", "eslint src"),
+            // A dependency's program run through the package manager is that program.
+            ("pnpm --filter web cypress run --spec cypress/e2e/cart.cy.ts", "cypress run"),
+            ("pnpm turbo run build --filter=web", "turbo run"),
+            ("yarn vitest run src/a.test.ts", "vitest run"),
+            ("pnpm lint", "pnpm lint"),
+            ("yarn typecheck", "yarn typecheck"),
         ] {
             assert_eq!(primary(line).map(|i| i.family()), Some(family.to_owned()), "{line}");
         }
@@ -937,7 +988,9 @@ mod tests {
         assert_eq!(operations("pnpm run lint:fix"), ["lint"]);
         assert_eq!(operations("python scripts/seed.py --fresh"), ["seed.py"]);
         assert_eq!(operations("python manage.py check --deploy"), ["manage.py check"]);
-        assert_eq!(operations("kubectl --context prod apply -f k8s/"), ["prod", "apply"]);
+        assert_eq!(operations("kubectl --context prod apply -f k8s/"), ["apply"]);
+        assert_eq!(operations("npm -w packages/api run build"), ["build"]);
+        assert_eq!(operations("pnpm --filter @shop/ui test"), ["test"]);
         assert!(operations("pytest -x tests/api").is_empty());
         assert!(operations("ctest --test-dir out -R net").is_empty());
         assert!(operations("eslint src/index.ts").is_empty(), "a file is a target");

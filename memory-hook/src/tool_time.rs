@@ -14,7 +14,8 @@
 //! so. Of a failed line, the step that failed is its last when the steps before only prepared it
 //! (`rustup target add x && cargo build --target x`). A package manager's
 //! script, a `just` recipe or a Makefile target counts as the commands the project's own
-//! `package.json`, justfile or Makefile say it runs. A command that only asks for a version or
+//! `package.json` (a workspace package's, when the command names one), justfile or Makefile say
+//! it runs, and a dependency's program run through pnpm, yarn or bun as that program. A command that only asks for a version or
 //! for help gets nothing, and neither does one that already carries the fix (its flag, its
 //! variable, the command run before it). A line is about a file when its first code span is the
 //! file's path, relative to the project root.
@@ -387,9 +388,13 @@ impl Scripts {
             "npm" | "pnpm" | "yarn" | "bun" => {
                 let Some(script) = command.sub.as_deref() else { return Vec::new() };
                 let script = if tool == "npm" && script == "t" { "test" } else { script };
-                if let Some(body) =
-                    self.read(&["package.json"]).and_then(|text| package_script(&text, script))
-                {
+                // A workspace package named by the command (`pnpm --filter @shop/ui test`) runs
+                // its own scripts.
+                let manifest = match self.workspace_package(command) {
+                    Some(dir) => read_small(&dir.join("package.json")),
+                    None => self.read(&["package.json"]),
+                };
+                if let Some(body) = manifest.and_then(|text| package_script(&text, script)) {
                     return vec![vec![body]];
                 }
                 // pnpm, yarn and bun run a dependency's program named in place of a script
@@ -448,13 +453,69 @@ impl Scripts {
     }
 
     fn find(&self, names: &[&str]) -> Option<String> {
-        self.dirs.iter().flat_map(|d| names.iter().map(move |n| d.join(n))).find_map(|path| {
-            let meta = std::fs::metadata(&path).ok()?;
-            (meta.is_file() && meta.len() <= MAX_SCRIPT_FILE)
-                .then(|| std::fs::read_to_string(&path).ok())
-                .flatten()
-        })
+        self.dirs.iter().flat_map(|d| names.iter().map(move |n| d.join(n))).find_map(|path| read_small(&path))
     }
+
+    /// The folder of the workspace package a package manager's command names: pnpm's `--filter`
+    /// (`-F`), npm's `--workspace` (`-w`), by the package's name or its folder, looked for in the
+    /// project's folders two levels down (`packages/ui`, `apps/web`).
+    fn workspace_package(&self, command: &Invocation) -> Option<PathBuf> {
+        let flags: &[&str] = match command.tool().as_str() {
+            "pnpm" => &["--filter", "-F"],
+            "npm" => &["-w", "--workspace"],
+            _ => return None,
+        };
+        let named = command.args.iter().enumerate().find_map(|(at, arg)| {
+            let (flag, value) = arg.split_once('=').map_or((arg.as_str(), None), |(f, v)| (f, Some(v)));
+            flags
+                .contains(&flag)
+                .then(|| value.map(str::to_owned).or_else(|| command.args.get(at + 1).cloned()))
+                .flatten()
+        })?;
+        let root = self.dirs.last()?;
+        let folder = root.join(named.trim_start_matches("./"));
+        if !named.starts_with('@') && folder.join("package.json").is_file() {
+            return Some(folder);
+        }
+        let children = |dir: &std::path::Path| -> Vec<PathBuf> {
+            std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|p| {
+                            p.is_dir()
+                                && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                                    !n.starts_with('.') && n != "node_modules" && n != "target"
+                                })
+                        })
+                        .take(MAX_WORKSPACE_FOLDERS)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        children(root)
+            .into_iter()
+            .flat_map(|dir| {
+                let mut both = vec![dir.clone()];
+                both.extend(children(&dir));
+                both
+            })
+            .find(|dir| {
+                read_small(&dir.join("package.json"))
+                    .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+                    .is_some_and(|v| v.get("name").and_then(|n| n.as_str()) == Some(named.as_str()))
+            })
+    }
+}
+
+/// Most folders read at each level when looking for a workspace package.
+const MAX_WORKSPACE_FOLDERS: usize = 64;
+
+/// A project file's text, when it is small enough to read for its scripts.
+fn read_small(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    (meta.is_file() && meta.len() <= MAX_SCRIPT_FILE).then(|| std::fs::read_to_string(path).ok()).flatten()
 }
 
 /// Commands of pnpm, yarn and bun themselves: a word among them after the program runs no
@@ -893,6 +954,21 @@ mod tests {
         assert!(matches_in(d, "yarn eslint src --max-warnings 0", "yarn lint"));
         assert!(matches_in(d, "bun vitest run src/cart.test.ts", "pnpm test"));
         // npm runs no program in place of a script, and a package manager's own command is its own.
+        std::fs::create_dir_all(d.join("packages/ui")).unwrap();
+        std::fs::write(
+            d.join("packages/ui/package.json"),
+            r#"{"name":"@shop/ui","scripts":{"test":"jest --ci","check":"tsc --noEmit"}}"#,
+        )
+        .unwrap();
+        // A workspace package named by the command runs its own scripts.
+        assert!(matches_in(
+            d,
+            "pnpm --filter @shop/ui test",
+            "pnpm --filter @shop/ui exec jest src/Badge.test.tsx"
+        ));
+        assert!(matches_in(d, "npm -w packages/ui run check", "npx tsc --noEmit -p packages/ui"));
+        assert!(matches_in(d, "pnpm -F=@shop/ui check", "tsc --noEmit"));
+        assert!(!matches_in(d, "pnpm --filter @shop/ui check", "pnpm lint"));
         assert!(!matches_in(d, "npm turbo run build", "pnpm build"));
         assert!(!matches_in(d, "pnpm install --frozen-lockfile", "pnpm lint"));
     }

@@ -468,3 +468,32 @@ async fn flag_notes_carry_the_values_they_were_given() {
         assert!(!shop.contains(bare), "{bare} without its value (or a one-run filter) in\n{shop}");
     }
 }
+
+#[tokio::test]
+async fn a_tool_taken_back_by_its_kinds_short_name_leaves_its_flags_note() {
+    for correction in [
+        "the old e2e tool is history, we ditched it last sprint. e2e is Playwright now, run with `pnpm --filter web exec playwright test`.",
+        "forget the e2e setup I described, we're on playwright now.",
+        "scrap what I said about e2e: it's playwright from today.",
+    ] {
+        let mut story = Story::new();
+        story
+            .session("codex", "s2", Some("storefront"), "/home/alice/src/storefront")
+            .prompt("the cart drawer e2e is flaky. e2e lives in apps/web/cypress/e2e and runs with `pnpm --filter web cypress run`. fix it")
+            .bash_ok("pnpm --filter web cypress run --spec cypress/e2e/cart-drawer.cy.ts")
+            .bash_ok("pnpm --filter web cypress run --spec cypress/e2e/cart-drawer.cy.ts")
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let flags = "project/storefront/tools/cypress/run-flags.md";
+        assert!(body(&store, &project("storefront"), flags).await.is_some(), "{correction}");
+        let mut later = Story::new();
+        later
+            .session("cursor", "s12", Some("storefront"), "/home/alice/src/storefront")
+            .prompt(correction)
+            .stop();
+        store.append(&later.events()).await.unwrap();
+        dream_once(&store).await;
+        assert_eq!(body(&store, &project("storefront"), flags).await, None, "{correction}");
+    }
+}

@@ -95,7 +95,7 @@ const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
-        topic: "end-to-end browser tests",
+        topic: "end-to-end (e2e) browser tests",
         named_by: &["playwright", "cypress", "selenium", "puppeteer", "webdriver", "chromedriver"],
     },
     Concept {
@@ -670,7 +670,7 @@ const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
-        topic: "end-to-end tests of a mobile app",
+        topic: "end-to-end (e2e) tests of a mobile app",
         named_by: &["detox", "maestro", "appium", "xcuitest"],
     },
     Concept {
@@ -999,7 +999,7 @@ mod tests {
                 "training runs log their metrics to wandb",
                 "experiment tracking: logging training runs, metrics and models",
             ),
-            ("the smoke flows on the emulator are maestro yaml", "end-to-end tests of a mobile app"),
+            ("the smoke flows on the emulator are maestro yaml", "end-to-end (e2e) tests of a mobile app"),
             ("the parser's properties are checked with proptest", "property-based tests, generated inputs"),
             ("the drafts are kept in mmkv until the sync succeeds", "on-device storage of a mobile app"),
             (
