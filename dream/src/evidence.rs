@@ -117,9 +117,9 @@ pub(crate) fn error_signature(text: &str) -> String {
             lines
                 .iter()
                 .skip(at + 1)
-                .position(|l| says_why(&l))
+                .position(says_why)
                 .map(|after| at + 1 + after)
-                .or_else(|| lines[..at].iter().rposition(|l| says_why(&l)))
+                .or_else(|| lines[..at].iter().rposition(says_why))
                 .unwrap_or(at)
         } else {
             at
