@@ -12,12 +12,12 @@
 //! environment (no credentials, a server that refused, no key) that its setup fixed meets any
 //! operation of the tool, and a look around of it (`kubectl get pods`) when a look around failed
 //! so. Of a failed line, the step that failed is its last when the steps before only prepared it
-//! (`rustup target add x && cargo build --target x`). A package manager's
-//! script, a `just` recipe or a Makefile target counts as the commands the project's own
-//! `package.json` (a workspace package's, when the command names one), justfile or Makefile say
-//! it runs, and a dependency's program run through pnpm, yarn or bun as that program. A command that only asks for a version or
-//! for help gets nothing, and neither does one that already carries the fix (its flag, its
-//! variable, the command run before it). A line is about a file when its first code span is the
+//! (`rustup target add x && cargo build --target x`). A package manager's script, a `just`
+//! recipe or a Makefile target counts as the commands the project's own `package.json` (a
+//! workspace package's, when the command names one), justfile or Makefile say it runs, and a
+//! dependency's program run through pnpm, yarn or bun as that program. A command that only asks
+//! for a version or for help gets nothing, and neither does one that already carries the fix (its
+//! flag, its variable, the command run before it). A line is about a file when its first code span is the
 //! file's path, relative to the project root.
 
 use std::cell::RefCell;
@@ -200,8 +200,8 @@ fn build_failure(line: &str) -> bool {
 
 /// What a failure of a tool's environment says: it cannot reach its server or registry, finds
 /// no credentials, key or configuration, or a setting (a variable, the folder one names) is
-/// missing. Every operation of the tool that is more than a look
-/// around meets it, once its setup made it pass.
+/// missing. Every operation of the tool that is more than a look around meets it, once its setup
+/// made it pass.
 const ENVIRONMENT_FAILURES: &[&str] = &[
     "unable to locate credentials",
     "no credentials",
