@@ -116,7 +116,29 @@ pub fn usefulness(note: &Note, tools: &BTreeSet<String>, now: chrono::DateTime<c
     // Age weighs little: a note nothing has contradicted for a month is no less true.
     let recency = 0.8 + 0.2 / (1.0 + age_days / 30.0);
     let relevance = if tool_elsewhere(note, tools).is_some() { ELSEWHERE } else { 1.0 };
-    kind * recency * relevance
+    let current = if is_outdated(note) { OUTDATED } else { 1.0 };
+    kind * recency * relevance * current
+}
+
+/// How much a note that says it is out of date ([`is_outdated`]) weighs against a current one.
+const OUTDATED: f64 = 0.2;
+
+/// Words a note's title opens or closes with, or its description says, when it tells of something
+/// no longer done: `OUTDATED: Capistrano deploys`, `[Deprecated] Jenkins jobs`, `Manual release
+/// steps (obsolete)`, "superseded by the Kamal runbook".
+const OUT_OF_DATE: &[&str] =
+    &["outdated", "deprecated", "obsolete", "superseded", "no longer", "out of date"];
+
+/// Whether a note says it is out of date, in its title or its description ([`OUT_OF_DATE`]): kept
+/// for the record (written by hand, imported from a team's documents), it comes after the notes
+/// of what holds now, at a session start and on a prompt.
+pub fn is_outdated(note: &Note) -> bool {
+    let title = note.meta.title.to_lowercase();
+    let title = title.trim_matches(|c: char| !c.is_alphanumeric());
+    let description = note.meta.description.as_deref().unwrap_or_default().to_lowercase();
+    OUT_OF_DATE
+        .iter()
+        .any(|marker| title.starts_with(marker) || title.ends_with(marker) || description.contains(marker))
 }
 
 /// How much a note of the user's about a tool of another ecosystem than the project's weighs
@@ -794,7 +816,11 @@ pub async fn for_prompt(
                 // admitted a little sooner when it shares a word of the prompt that is not
                 // everyday English.
                 let activity = is_activity_list(&c.note);
-                let order = if activity { relevance - ACTIVITY_DROP } else { relevance };
+                let mut order = if activity { relevance - ACTIVITY_DROP } else { relevance };
+                // What a note says is out of date comes after what holds now.
+                if is_outdated(&c.note) {
+                    order -= ACTIVITY_DROP;
+                }
                 if c.specific && !activity && c.note.meta.kind != NoteKind::Tool {
                     relevance += STATED_ADMIT;
                 }
@@ -1037,12 +1063,20 @@ async fn by_words_only(
         {
             weight *= ELSEWHERE;
         }
-        let relevance = c.best as f64 + weight / 4.0 + 1.0 / (RRF_K + rank as f64 + 1.0);
+        let mut relevance = c.best as f64 + weight / 4.0 + 1.0 / (RRF_K + rank as f64 + 1.0);
+        // What a note says is out of date comes after what holds now with as many of the words.
+        if is_outdated(&c.note) {
+            relevance -= OUTDATED_WORDS_DROP;
+        }
         ranked.push((key.clone(), relevance as f32));
     }
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked)
 }
+
+/// How far a note that says it is out of date falls behind in the order of the notes found by
+/// their words: behind those with as many of the prompt's words in a passage.
+const OUTDATED_WORDS_DROP: f64 = 0.5;
 
 /// Whether a note is a list the dream keeps of what the agent did (the commands it ran, the files
 /// it edited most, the flags it passed), not something stated.
@@ -1267,6 +1301,72 @@ mod tests {
             tool_elsewhere(&terminal, &BTreeSet::new()).is_none(),
             "a tool of no language concerns any project"
         );
+    }
+
+    #[tokio::test]
+    async fn a_note_that_says_it_is_out_of_date_comes_after_what_holds_now() {
+        use memory_core::MemoryStore as _;
+        let here = Scope::Project("ledger-1".to_owned());
+        let titled = |path: &str, title: &str, description: Option<&str>, body: &str| {
+            let mut n = note(here.clone(), path, NoteKind::Procedure, 0, body);
+            n.meta.title = title.to_owned();
+            n.meta.description = description.map(str::to_owned);
+            n
+        };
+        let current = titled(
+            "project/ledger/deploy.md",
+            "Deploying with Kamal",
+            None,
+            "Roll back a deploy with `kamal rollback`, then check the health page of each host.\n",
+        );
+        for old in [
+            titled(
+                "project/ledger/deploy-old.md",
+                "OUTDATED: Capistrano deploys",
+                None,
+                "Roll back a deploy: `cap rollback`.\n",
+            ),
+            titled(
+                "project/ledger/deploy-old.md",
+                "[Deprecated] Deploying from a laptop",
+                None,
+                "Roll back a deploy by hand.\n",
+            ),
+            titled(
+                "project/ledger/deploy-old.md",
+                "Deploy steps",
+                Some("Superseded by the Kamal runbook"),
+                "Roll back a deploy: `rake rollback`.\n",
+            ),
+            titled(
+                "project/ledger/deploy-old.md",
+                "Manual deploys (obsolete)",
+                None,
+                "Roll back a deploy: check out the last tag.\n",
+            ),
+        ] {
+            assert!(super::is_outdated(&old), "{}", old.meta.title);
+            // At a session start, and on a prompt both answer, what holds now comes first.
+            let (notes, tools) = ([old.clone(), current.clone()], BTreeSet::new());
+            let mut ranked: Vec<&Note> = notes.iter().collect();
+            rank_by_usefulness(&mut ranked, &tools, chrono::Utc::now());
+            assert_eq!(ranked[0].path.as_str(), "project/ledger/deploy.md", "{}", old.meta.title);
+            let store = memory_core::InMemoryStore::new();
+            for n in [&old, &current] {
+                store.put_note(n).await.unwrap();
+            }
+            let found = asked(&store, &project(), "how do I roll back a deploy?").await;
+            assert_eq!(
+                found.first().map(String::as_str),
+                Some("project:ledger-1 project/ledger/deploy.md"),
+                "{}: {found:?}",
+                old.meta.title
+            );
+        }
+        assert!(!super::is_outdated(&current));
+        let legacy =
+            titled("project/ledger/legacy.md", "The legacy billing importer", None, "- runs nightly\n");
+        assert!(!super::is_outdated(&legacy), "a note about an old system is current");
     }
 
     fn project() -> crate::project::Project {
