@@ -1304,6 +1304,36 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_chart_or_a_container_asked_for_gets_the_rule_about_it() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let conventions = note(
+            here.clone(),
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            "- chart versions are pinned exact in the HelmRelease, no 5.x ranges\n- local services run under podman, not docker\n",
+        );
+        let hot = note(here, "project/ledger/hot-files.md", NoteKind::Fact, 0, "- edited `src/app.ts`\n");
+        for n in [&conventions, &hot] {
+            store.put_note(n).await.unwrap();
+        }
+        for prompt in [
+            "add the loki chart for log aggregation",
+            "bump the grafana chart to the latest",
+            "which chart does the ingress come from?",
+            "I want a throwaway local redis to try the caching idea, how do I spin one up?",
+            "spin up a postgres for the integration tests",
+            "the api container keeps restarting after the upgrade",
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert!(found.iter().any(|k| k.ends_with("conventions.md")), "{prompt}: {found:?}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_note_that_says_it_is_out_of_date_comes_after_what_holds_now() {
         use memory_core::MemoryStore as _;
         let here = Scope::Project("ledger-1".to_owned());

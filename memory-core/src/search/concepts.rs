@@ -794,6 +794,10 @@ const CUES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "containers",
+        &["spin up", "spin one up", "spin it up", "spin them up", "spun up", "container", "containers"],
+    ),
+    (
         "HTTP client library",
         &["http client", "http call", "http calls", "http request", "http requests", "timeout", "timeouts"],
     ),
@@ -1080,6 +1084,13 @@ mod tests {
             "find all usages of the old retry helper",
         ] {
             assert!(asked_topics(request).contains(&"searching code and files"), "{request:?}");
+        }
+        for request in [
+            "I want a throwaway local redis to try the caching idea, how do I spin one up?",
+            "spin up a postgres for the integration tests",
+            "the api container keeps restarting",
+        ] {
+            assert!(asked_topics(request).contains(&"containers"), "{request:?}");
         }
         for request in [
             "bump the version for the december release",

@@ -49,6 +49,7 @@ const SOFTWARE: &[&str] = &[
     "certificate",
     "changelog",
     "channel",
+    "chart",
     "checkout",
     "chore",
     "ci",
@@ -326,7 +327,7 @@ mod tests {
     #[test]
     fn the_list_is_sorted_and_holds_words_of_work_not_of_general_knowledge() {
         assert!(super::SOFTWARE.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
-        for word in ["branch", "commit", "todo", "script", "webhook", "timezone"] {
+        for word in ["branch", "commit", "todo", "script", "webhook", "timezone", "chart"] {
             assert!(super::software(word), "{word}");
         }
         for word in ["hash", "thread", "recipe", "team", "poem", "key"] {
