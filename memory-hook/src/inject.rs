@@ -740,10 +740,18 @@ pub async fn for_prompt(
     // A question about computing in general shares a word with a note by chance: only a note with
     // several of its words in one passage, and half of them, answers it. Code it names is the
     // user's when a note found names it too.
+    // The notes' text is lowercased once, and only when the prompt names code.
+    let lowered = std::cell::OnceCell::new();
     let known = |name: &str| {
-        candidates.values().any(|c| {
-            c.note.body.to_lowercase().contains(name) || c.note.meta.title.to_lowercase().contains(name)
-        })
+        lowered
+            .get_or_init(|| {
+                candidates
+                    .values()
+                    .map(|c| format!("{}\n{}", c.note.meta.title, c.note.body).to_lowercase())
+                    .collect::<Vec<_>>()
+            })
+            .iter()
+            .any(|text| text.contains(name))
     };
     let general = asked_about > 2 && crate::in_general::asked_in_general(prompt, known);
     let answers_in_general = |c: &Candidate| c.best >= 2 && c.coverage >= HALF;
