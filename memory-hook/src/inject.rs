@@ -555,8 +555,11 @@ struct Candidate {
     fact: bool,
     /// Whether it has one of the prompt's words few of the notes found have.
     rare: bool,
-    /// The most of the prompt's specific words one passage of it has.
+    /// The most of the prompt's specific words one passage of it has, read under the note's title
+    /// ([`best_passage`]).
     best: usize,
+    /// The same, of the passage alone.
+    best_untitled: usize,
 }
 
 /// The share of a prompt's terms a note answering it by its words alone has, when no passage of it
@@ -617,8 +620,17 @@ pub async fn for_prompt(
     // count a note's share is taken of.
     let asked_about = asked_about(&terms);
     let expanded = memory_core::search::expand(prompt);
-    let specific_terms: Vec<memory_core::search::Term> =
-        expanded.iter().filter(|t| !t.asked.split(' ').all(memory_core::search::everyday)).cloned().collect();
+    // A phrase of everyday words the thesaurus knows ("every hour", "go back") is as specific as
+    // the word of the trade it stands for ("hourly", "rollback").
+    let specific_terms: Vec<memory_core::search::Term> = expanded
+        .iter()
+        .filter(|t| {
+            !t.asked.split(' ').all(memory_core::search::everyday)
+                || (t.asked.contains(' ')
+                    && t.forms.iter().any(|f| !f.split(' ').all(memory_core::search::everyday)))
+        })
+        .cloned()
+        .collect();
     // What the prompt is about: the words of software work it names, but the verbs any task is
     // asked with.
     let topics: Vec<memory_core::search::Term> = specific_terms
@@ -708,17 +720,15 @@ pub async fn for_prompt(
         let specific_matched = memory_core::search::matched_terms(&hit.note, &specific_terms);
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
-        let strong = is_profile(&hit.note) && passage_has(&hit.note, &specific_terms, need);
+        let strong =
+            is_profile(&hit.note) && best_passage(&hit.note, &specific_terms, Some(&project.name)) >= need;
         let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
         let fact = names_topic(facts, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
-        let best = blocks(&hit.note.body)
-            .iter()
-            .map(|b| memory_core::search::matched_in(&memory_core::search::words(b), &specific_terms))
-            .max()
-            .unwrap_or(0)
-            // A passage about a topic the prompt asks for without naming it counts as a word of it.
-            .max(usize::from(about_asked));
+        // A passage about a topic the prompt asks for without naming it counts as a word of it.
+        let best =
+            best_passage(&hit.note, &specific_terms, Some(&project.name)).max(usize::from(about_asked));
+        let best_untitled = best_passage(&hit.note, &specific_terms, None).max(usize::from(about_asked));
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
         let coverage = (specific_matched.min(hit.matched_terms) as f32 / asked_about as f32).min(1.0);
@@ -734,6 +744,7 @@ pub async fn for_prompt(
                 fact,
                 rare,
                 best,
+                best_untitled,
             },
         );
     }
@@ -754,7 +765,9 @@ pub async fn for_prompt(
             .any(|text| text.contains(name))
     };
     let general = asked_about > 2 && crate::in_general::asked_in_general(prompt, known);
-    let answers_in_general = |c: &Candidate| c.best >= 2 && c.coverage >= HALF;
+    // The title a passage is read under is no word of it here: "binary search" is no question about
+    // a note titled "search and replace" that names python.
+    let answers_in_general = |c: &Candidate| c.best_untitled >= 2 && c.coverage >= HALF;
     if general {
         candidates.retain(|_, c| answers_in_general(c));
     }
@@ -788,6 +801,7 @@ pub async fn for_prompt(
                     fact: false,
                     rare: false,
                     best: 0,
+                    best_untitled: 0,
                 });
                 entry.similarity = Some(hit.similarity);
                 entry.passage = Some(hit.passage);
@@ -877,11 +891,32 @@ pub async fn for_prompt(
     Ok(Some(Injection { text, notes }))
 }
 
-/// Whether one passage of `note` ([`blocks`]) has `need` of `terms`.
-fn passage_has(note: &Note, terms: &[memory_core::search::Term], need: usize) -> bool {
+/// The most of `terms` one passage of `note` ([`blocks`]) has; read under the note's title when
+/// `titled` names the project, as the passage is embedded (a runbook titled "Crash reporting" is
+/// about crashes in every passage), its description being one more passage. The project's name in a title ("Hot files in shale-api") is
+/// no word of a passage: every note of the project would have it.
+fn best_passage(note: &Note, terms: &[memory_core::search::Term], titled: Option<&str>) -> usize {
+    // A list of what the agent did is titled by the kind of list, not by what its items are about.
+    let titled = titled.filter(|_| !is_activity_list(note));
+    let title = titled.map_or(String::new(), |project| {
+        let title = note.meta.title.to_lowercase();
+        let title = if project.is_empty() { title } else { title.replace(&project.to_lowercase(), " ") };
+        // "Running the app", "Writing a new job": the verbs of a title say what is done, not what
+        // the passages are about.
+        memory_core::search::words(&title)
+            .into_iter()
+            .filter(|w| !memory_core::search::action(w) && !w.ends_with("ing"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    let head = note.meta.description.as_deref().filter(|_| titled.is_some()).map(|d| format!("{title}\n{d}"));
     blocks(&note.body)
         .iter()
-        .any(|b| memory_core::search::matched_in(&memory_core::search::words(b), terms) >= need)
+        .map(|b| format!("{title}\n{b}"))
+        .chain(head)
+        .map(|b| memory_core::search::matched_in(&memory_core::search::words(&b), terms))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The most notes whose facts may name a topic of the prompt for one of them to be brought by it
