@@ -1377,6 +1377,132 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_everyday_words_of_running_software_find_the_notes_in_its_trade_words() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let titled = |path: &str, title: &str, body: &str| {
+            let mut n = note(here.clone(), path, NoteKind::Procedure, 0, body);
+            n.meta.title = title.to_owned();
+            n
+        };
+        let notes = [
+            titled(
+                "project/ledger/oncall.md",
+                "Ledger runbook",
+                "- First thing when on call: ack in PagerDuty, then open the ledger dashboard.\n- Hand over on Monday in #ledger-ops.\n",
+            ),
+            titled(
+                "project/ledger/rollback.md",
+                "Releases",
+                "- To roll back, `kamal rollback <version>`; the previous version stays on every host.\n",
+            ),
+            titled(
+                "project/ledger/jobs.md",
+                "Jobs",
+                "- The reconciliation job is a cron entry in `config/schedule.yml`, nightly at 02:00 UTC.\n",
+            ),
+            titled(
+                "project/ledger/costs.md",
+                "Cloud account",
+                "- The budget alert at 80% of the monthly spend goes to #ledger-costs.\n",
+            ),
+        ];
+        for n in &notes {
+            store.put_note(n).await.unwrap();
+        }
+        for (prompt, wanted) in [
+            ("I just got paged about the ledger, what do I do first?", "oncall.md"),
+            ("the pager went off for the ledger at 3am", "oncall.md"),
+            ("who do I hand over to when my ledger on-call week ends?", "oncall.md"),
+            ("the release from this morning is broken, revert it", "rollback.md"),
+            ("undo yesterday's release on the hosts", "rollback.md"),
+            ("how do I roll back the ledger release?", "rollback.md"),
+            ("what runs every night for reconciliation?", "jobs.md"),
+            ("when is the reconciliation job scheduled?", "jobs.md"),
+            ("move the reconciliation to run hourly", "jobs.md"),
+            ("how much is the ledger costing us per month?", "costs.md"),
+            ("who hears about it when we overspend?", "costs.md"),
+            ("is there a billing alert for the ledger?", "costs.md"),
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
+        }
+        // An everyday phrase of another life is no word of the trade.
+        for prompt in [
+            "is it good to go back to running after a knee injury?",
+            "how long should I boil an egg?",
+            "what's a good way to split up chores at home?",
+        ] {
+            assert_eq!(asked(&store, &project, prompt).await, Vec::<String>::new(), "{prompt}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_passage_is_read_under_its_notes_title_except_for_a_question_in_general() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let mut crashes = note(
+            here.clone(),
+            "project/ledger/crash-reporting.md",
+            NoteKind::Procedure,
+            0,
+            "- Look the user up by their id in Sentry; symbols are uploaded by the release job.\n",
+        );
+        crashes.meta.title = "Crash reports".to_owned();
+        let mut accounts = note(
+            here.clone(),
+            "project/ledger/accounts.md",
+            NoteKind::Fact,
+            0,
+            "- A user signs in to the app with a magic link.\n",
+        );
+        accounts.meta.title = "Accounts".to_owned();
+        let mut search = note(
+            Scope::User,
+            "tools/search-and-replace.md",
+            NoteKind::Tool,
+            0,
+            "- Across a repo: `rg -l old | xargs sd old new`; in python files only, add `-t py`.\n",
+        );
+        search.meta.title = "Repo-wide search and replace".to_owned();
+        let mut hot = note(
+            here,
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "- edited `src/user.ts` (4×)\n- edited `src/app.ts` (2×)\n",
+        );
+        hot.meta.title = "Hot files in ledger".to_owned();
+        for n in [&crashes, &accounts, &search, &hot] {
+            store.put_note(n).await.unwrap();
+        }
+        for prompt in [
+            "why did the app crash for that user last night, where's the report?",
+            "the app blew up for a user, where do I find the crash report?",
+            "a user says the app keeps crashing, how do I see their report?",
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert_eq!(
+                found.first().map(|k| k.ends_with("crash-reporting.md")),
+                Some(true),
+                "{prompt}: {found:?}"
+            );
+        }
+        for prompt in [
+            "implement binary search in python",
+            "how does binary search work on a sorted python list?",
+            "explain the difference between linear and binary search in python",
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert!(!found.iter().any(|k| k.ends_with("search-and-replace.md")), "{prompt}: {found:?}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_note_that_says_it_is_out_of_date_comes_after_what_holds_now() {
         use memory_core::MemoryStore as _;
         let here = Scope::Project("ledger-1".to_owned());
