@@ -29,6 +29,7 @@ mod book;
 pub(crate) mod fixes;
 mod fold;
 mod items;
+mod purpose;
 pub(crate) mod sightings;
 
 pub(crate) use fold::records_activity;

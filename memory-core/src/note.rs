@@ -116,6 +116,32 @@ pub fn without_counts(text: &str) -> &str {
     }
 }
 
+/// What stands, in an item of a list the dream keeps of what the agent did, between the item
+/// and the words of what it was for: `edited `src/csv_reader.rs` — bom, header (2×, last …)`.
+pub const PURPOSE_SEPARATOR: &str = " — ";
+
+/// `body` with its items' words of what they were for left out ([`PURPOSE_SEPARATOR`]), their
+/// counts and dates kept: `- edited `a.rs` — bom, header (2×)` → `- edited `a.rs` (2×)`.
+pub fn without_purposes(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    for line in body.lines() {
+        let item = line.trim_start().starts_with("- ");
+        match line.split_once(PURPOSE_SEPARATOR).filter(|_| item) {
+            Some((kept, rest)) => {
+                out.push_str(kept);
+                // What follows the words: the count and date, when there are any.
+                out.push_str(&rest[without_counts(rest).len()..]);
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    if !body.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
 /// The code spans of a Markdown text (what stands between backticks), in order, trimmed, empty
 /// ones left out.
 pub fn code_spans(text: &str) -> impl Iterator<Item = &str> {
@@ -533,5 +559,19 @@ mod defaults_tests {
             NotePath::for_title(NoteKind::Procedure, "Deploy to Staging!").as_str(),
             "procedures/deploy-to-staging.md"
         );
+    }
+}
+
+#[cfg(test)]
+mod purposes_tests {
+    #[test]
+    fn the_words_of_what_items_were_for_leave_and_their_counts_stay() {
+        let body = "Files edited most.\n\n- edited `src/csv_reader.rs` — bom, header (2×, last 2026-12-01)\n- edited `a.rs` — retry\n- read `b.rs` (1×)\nA line — not an item\n";
+        assert_eq!(
+            super::without_purposes(body),
+            "Files edited most.\n\n- edited `src/csv_reader.rs` (2×, last 2026-12-01)\n- edited `a.rs`\n- read `b.rs` (1×)\nA line — not an item\n"
+        );
+        assert_eq!(super::without_purposes("- edited `a.rs` — x (1×)"), "- edited `a.rs` (1×)");
+        assert_eq!(super::without_purposes(""), "");
     }
 }

@@ -195,6 +195,7 @@ pub async fn session_start(
     let fresh = |notes: Vec<Note>| -> Vec<Note> {
         notes.into_iter().filter(|n| !already.contains(&note_key(n))).collect()
     };
+    let fresh = |notes: Vec<Note>| -> Vec<Note> { fresh(notes).into_iter().map(without_purposes).collect() };
     let user = fresh(store.list_notes(&NoteFilter::scope(Scope::User)).await?);
     let project_notes =
         fresh(store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
@@ -643,6 +644,9 @@ pub async fn for_prompt(
         .collect();
     let file_words = file_words(&specific_terms);
     let scopes = vec![Scope::User, Scope::Project(project.id.clone())];
+    // What the files were edited for answers where something is in the code, and nothing else.
+    let where_asked = asks_where(prompt);
+    let plain = |note: Note| if where_asked { note } else { without_purposes(note) };
     let mut hits = store.search_notes(&SearchQuery::new(prompt, scopes.clone(), PROMPT_CANDIDATES)).await?;
     // More of the prompt's terms first; the store's score breaks ties.
     hits.sort_by(|a, b| b.matched_terms.cmp(&a.matched_terms).then(b.score.total_cmp(&a.score)));
@@ -656,6 +660,7 @@ pub async fn for_prompt(
         let found: BTreeSet<String> = hits.iter().map(|h| note_key(&h.note)).collect();
         for mut hit in store.search_notes(&SearchQuery::new(query, scopes.clone(), PROMPT_CANDIDATES)).await?
         {
+            hit.note = plain(hit.note);
             if !found.contains(&note_key(&hit.note)) {
                 hit.matched_terms = 0;
                 hit.score = 0.0;
@@ -663,6 +668,13 @@ pub async fn for_prompt(
             }
         }
     }
+    let hits: Vec<_> = hits
+        .into_iter()
+        .map(|mut hit| {
+            hit.note = plain(hit.note);
+            hit
+        })
+        .collect();
     // Each note's words, and its facts' words, read once.
     let read: Vec<NoteWords> = hits
         .iter()
@@ -792,7 +804,7 @@ pub async fn for_prompt(
                     continue;
                 }
                 let entry = candidates.entry(key).or_insert(Candidate {
-                    note: hit.note,
+                    note: plain(hit.note),
                     similarity: None,
                     passage: None,
                     coverage: 0.0,
@@ -1120,6 +1132,30 @@ async fn by_words_only(
 /// How far a note that says it is out of date falls behind in the order of the notes found by
 /// their words: behind those with as many of the prompt's words in a passage.
 const OUTDATED_WORDS_DROP: f64 = 0.5;
+
+/// A list of what the agent did ([`is_activity_list`]) without the words of what its items were
+/// for ([`memory_core::without_purposes`]); any other note as it is.
+fn without_purposes(mut note: Note) -> Note {
+    if is_activity_list(&note) && note.body.contains(memory_core::PURPOSE_SEPARATOR) {
+        note.body = memory_core::without_purposes(&note.body);
+    }
+    note
+}
+
+/// Whether a prompt asks where something is in the code: "where's the header parsing code?",
+/// "where do we decide which product replaces an out-of-stock one?", "which file has the carrier
+/// scopes?".
+fn asks_where(prompt: &str) -> bool {
+    let words = memory_core::search::words(prompt);
+    words.iter().any(|w| w == "where" || w == "wheres")
+        || words.windows(2).any(|pair| {
+            matches!(pair[0].as_str(), "which" | "what")
+                && matches!(
+                    pair[1].as_str(),
+                    "file" | "files" | "module" | "modules" | "package" | "component"
+                )
+        })
+}
 
 /// Whether a note is a list the dream keeps of what the agent did (the commands it ran, the files
 /// it edited most, the flags it passed), not something stated.

@@ -7,6 +7,7 @@ use memory_core::{EventKind, NoteKind, Scope, StoredEvent, slug};
 use crate::DreamRequest;
 use crate::deterministic::book::{Book, Page, Spec};
 use crate::deterministic::fixes::{self, Fixes};
+use crate::deterministic::purpose;
 use crate::evidence::{self, FileAction, Outcome};
 use crate::statements::{self, Claim, Reach, Reference, Statement, Why, filed};
 use memory_core::shell::{self, Invocation};
@@ -41,6 +42,7 @@ pub(crate) fn fold<'a>(request: &'a DreamRequest, meaning: Option<&'a dyn crate:
         request,
         fixes: Fixes::default(),
         last_edit: BTreeMap::new(),
+        asked: BTreeMap::new(),
         migrated: BTreeSet::new(),
         claims: BTreeMap::new(),
         meaning,
@@ -59,6 +61,9 @@ struct Fold<'a> {
     /// Per session, the kind and files of its last file edit, to count Cursor's twin reports of one
     /// edit (its `Write` tool and `afterFileEdit`) once.
     last_edit: BTreeMap<String, (EventKind, Vec<String>)>,
+    /// What each session was last asked, as worth quoting ([`statements::worth_quoting`]): what
+    /// its edits were for.
+    asked: BTreeMap<String, String>,
     /// Tools whose project notes already joined the user's in this chunk.
     migrated: BTreeSet<String>,
     /// The claims of the rules in the notes, by text, read once.
@@ -74,6 +79,7 @@ impl Fold<'_> {
         if event.kind == EventKind::UserPromptSubmit
             && let Some(prompt) = event.prompt.as_deref()
         {
+            self.asked.insert(session.clone(), statements::worth_quoting(prompt).unwrap_or_default());
             // A retraction's new value, said in the sentence after it, is filed where what it took
             // back was, unless it says where it holds.
             let mut before = None;
@@ -105,13 +111,19 @@ impl Fold<'_> {
                     self.fixes.edited(event, path);
                 }
                 if let Some(project) = self.project.clone() {
-                    let verb = match action {
-                        FileAction::Edited => "edited",
-                        FileAction::Read => "read",
+                    let item = match action {
+                        FileAction::Edited => {
+                            let item = format!("edited `{path}`");
+                            // What the edit was for, in the words of the prompt it answered.
+                            let words = self.asked.get(&session).map(|p| purpose::words(p, path));
+                            let with = purpose::with_words(&item, &words.unwrap_or_default());
+                            if statements::carries_secret(&with) { item } else { with }
+                        }
+                        FileAction::Read => format!("read `{path}`"),
                     };
                     self.book
                         .page(&project.scope, &hot_files_path(&project), || hot_files_spec(&project))
-                        .observe(&format!("{verb} `{path}`"), stored);
+                        .observe(&item, stored);
                 }
             }
         }

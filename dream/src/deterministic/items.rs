@@ -26,9 +26,10 @@ pub(crate) struct Item {
 /// Items keyed by their lowercase text.
 pub(crate) type Items = BTreeMap<String, Item>;
 
-/// The item key of a text.
+/// The item key of a text: the item without the words of what it was for
+/// ([`super::purpose`]), lowercase.
 pub(crate) fn key(text: &str) -> String {
-    text.to_lowercase()
+    super::purpose::bare(text).to_lowercase()
 }
 
 /// Adds one sighting of `text` on `date`.
@@ -36,7 +37,7 @@ pub(crate) fn observe(items: &mut Items, text: &str, date: NaiveDate) {
     let entry =
         items.entry(key(text)).or_insert_with(|| Item { text: text.to_owned(), count: 0, last: None });
     entry.count += 1;
-    entry.text = text.to_owned();
+    entry.text = super::purpose::merged(&entry.text, text);
     entry.last = entry.last.max(Some(date));
 }
 
@@ -59,14 +60,15 @@ pub(crate) fn parse(body: &str) -> Items {
     items
 }
 
-/// Folds `new` into `existing`: counts add up, the later date and the newer spelling win.
+/// Folds `new` into `existing`: counts add up, the later date and the newer spelling win, with the
+/// words of what both were for.
 pub(crate) fn merge(existing: &mut Items, new: Items) {
     for (key, item) in new {
         match existing.get_mut(&key) {
             Some(current) => {
                 current.count += item.count;
                 current.last = current.last.max(item.last);
-                current.text = item.text;
+                current.text = super::purpose::merged(&current.text, &item.text);
             }
             None => {
                 existing.insert(key, item);
