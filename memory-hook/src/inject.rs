@@ -1786,6 +1786,57 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn where_something_is_in_the_code_is_answered_by_what_the_files_were_edited_for() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let hot = note(
+            here.clone(),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited and read most often in this project.\n\n- edited `src/ingest/csv_reader.rs` — bom, header, column, matching (3×, last 2026-12-01)\n- edited `src/sync/queue.ts` — retry, backoff, upload, photos (2×, last 2026-12-01)\n- edited `app/services/picker.rb` — stock, substitute, price (2×, last 2026-12-01)\n",
+        );
+        let conventions = note(
+            here,
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            "- uploads go through the sync queue, never straight to the api\n",
+        );
+        for n in [&hot, &conventions] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        for (prompt, file) in [
+            ("where's the header parsing code?", "csv_reader.rs"),
+            ("where is the upload retry logic?", "queue.ts"),
+            ("where do we decide which substitute replaces an out of stock product?", "picker.rb"),
+            ("which file has the backoff for photo uploads?", "queue.ts"),
+        ] {
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(text.contains(file), "{prompt}: {text}");
+        }
+        // Asked anything else, and at a session start, the files are listed as they were edited.
+        for prompt in
+            ["add jitter to the upload retry", "the header row has a bom again", "bump the retry backoff"]
+        {
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(!text.contains(" — "), "{prompt}: {text}");
+        }
+        let none = BTreeSet::new();
+        let start = super::session_start(&store, &project, 4_000, &none, None).await.unwrap().unwrap();
+        assert!(
+            start.text.contains("csv_reader.rs") && !start.text.contains("bom, header"),
+            "{}",
+            start.text
+        );
+    }
+
+    #[tokio::test]
     async fn general_questions_get_nothing_and_the_profile_comes_only_on_a_strong_match() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();

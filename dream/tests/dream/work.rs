@@ -497,3 +497,46 @@ async fn a_tool_taken_back_by_its_kinds_short_name_leaves_its_flags_note() {
         assert_eq!(body(&store, &project("storefront"), flags).await, None, "{correction}");
     }
 }
+
+#[tokio::test]
+async fn the_hot_files_say_what_each_file_was_edited_for() {
+    for (prompt, file, said, unsaid) in [
+        (
+            "the agrisense dumps have a BOM on the first header, which breaks column matching. strip it in the csv reader",
+            "src/ingest/csv_reader.rs",
+            ["header", "column"],
+            ["csv", "strip"],
+        ),
+        (
+            "technicians lose photos when the signal drops, add a retry with backoff to the upload queue please",
+            "src/sync/queue.ts",
+            ["retry", "upload"],
+            ["queue", "please"],
+        ),
+        (
+            "when a product is out of stock we should offer the closest substitute by price, can you do that?",
+            "app/services/substitution_picker.rb",
+            ["stock", "substitute"],
+            ["can", "services"],
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "s1", Some("pantry"), "/home/alice/src/pantry")
+            .prompt(prompt)
+            .edit(file)
+            .bash_ok("make test")
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let hot = body(&store, &project("pantry"), "project/pantry/hot-files.md").await.unwrap_or_default();
+        let line = hot.lines().find(|l| l.contains(file)).unwrap_or_default().to_owned();
+        let (_, words) = line.split_once(" — ").unwrap_or_default();
+        for word in said {
+            assert!(words.contains(word), "{prompt}: {line}");
+        }
+        for word in unsaid {
+            assert!(!words.split([',', ' ', '(']).any(|w| w == word), "{prompt}: {line}");
+        }
+    }
+}
