@@ -327,7 +327,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["env", "environment"],
     &["envvar", "env var", "environment variable"],
     &["deps", "dep", "dependency", "dependencies", "library", "libraries"],
-    &["error", "errors", "failure", "failures"],
+    &["error", "errors", "failure", "failures", "goes wrong", "went wrong", "go wrong"],
     &["repo", "repository"],
     &["config", "configuration", "conf", "cfg"],
     &["prod", "production"],

@@ -1444,6 +1444,11 @@ mod tests {
                 "Cloud account",
                 "- The budget alert at 80% of the monthly spend goes to #ledger-costs.\n",
             ),
+            titled(
+                "project/ledger/error-responses.md",
+                "Responses",
+                "- HTTP errors are `application/problem+json` with a stable `code` like `LED-4091`.\n",
+            ),
         ];
         for n in &notes {
             store.put_note(n).await.unwrap();
@@ -1461,6 +1466,9 @@ mod tests {
             ("how much is the ledger costing us per month?", "costs.md"),
             ("who hears about it when we overspend?", "costs.md"),
             ("is there a billing alert for the ledger?", "costs.md"),
+            ("what shape does the json take when a request goes wrong?", "error-responses.md"),
+            ("when a call went wrong, what does the client get back?", "error-responses.md"),
+            ("the http response when things go wrong, what code does it carry?", "error-responses.md"),
         ] {
             let found = asked(&store, &project, prompt).await;
             assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
