@@ -732,14 +732,14 @@ pub async fn for_prompt(
         let specific_matched = memory_core::search::matched_terms(&hit.note, &specific_terms);
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
-        let strong =
-            is_profile(&hit.note) && best_passage(&hit.note, &specific_terms, Some(&project.name)) >= need;
+        // Passages are read under the note's title, as they are embedded.
+        let titled = best_passage(&hit.note, &specific_terms, Some(&project.name));
+        let strong = is_profile(&hit.note) && titled >= need;
         let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
         let fact = names_topic(facts, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
         // A passage about a topic the prompt asks for without naming it counts as a word of it.
-        let best =
-            best_passage(&hit.note, &specific_terms, Some(&project.name)).max(usize::from(about_asked));
+        let best = titled.max(usize::from(about_asked));
         let best_untitled = best_passage(&hit.note, &specific_terms, None).max(usize::from(about_asked));
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
@@ -903,10 +903,11 @@ pub async fn for_prompt(
     Ok(Some(Injection { text, notes }))
 }
 
-/// The most of `terms` one passage of `note` ([`blocks`]) has; read under the note's title when
-/// `titled` names the project, as the passage is embedded (a runbook titled "Crash reporting" is
-/// about crashes in every passage), its description being one more passage. The project's name in a title ("Hot files in shale-api") is
-/// no word of a passage: every note of the project would have it.
+/// The most of `terms` one passage of `note` ([`blocks`]) has. When `titled` names the project,
+/// each passage is read under the note's title, as it is embedded (a runbook titled "Crash
+/// reporting" is about crashes in every passage), and the description is one more passage. Of the
+/// title, the project's name ("Hot files in shale-api": every note of the project would have it)
+/// and the verbs ("Running the app") are left out; a list of what the agent did is read alone.
 fn best_passage(note: &Note, terms: &[memory_core::search::Term], titled: Option<&str>) -> usize {
     // A list of what the agent did is titled by the kind of list, not by what its items are about.
     let titled = titled.filter(|_| !is_activity_list(note));
