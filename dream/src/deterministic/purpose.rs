@@ -15,21 +15,12 @@ const CHANGE_VERBS: &[&str] =
 /// Most words kept of what a file was edited for.
 const MAX_WORDS: usize = 6;
 
-/// The words of `prompt` that say what an edit of `path` was for (of the sentences that name the
-/// file, when some do): not everyday English, not a verb any task is asked with, not a time, not a
-/// number, not a word of the path; words of software work first, in the prompt's order.
+/// The words of `prompt` that say what an edit of `path` was for: not everyday English, not a verb
+/// any task is asked with, not a time, not a number, not a word of the path; words of software
+/// work first, in the prompt's order.
 pub(crate) fn words(prompt: &str, path: &str) -> Vec<String> {
     let in_path = search::words(path);
-    // The sentences that name the file say what it was edited for; else the whole prompt does.
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
-    let naming: Vec<String> = if stem.chars().count() >= 4 {
-        crate::statements::sentences(prompt).into_iter().filter(|s| s.contains(stem)).collect()
-    } else {
-        Vec::new()
-    };
-    let prompt = if naming.is_empty() { prompt.to_owned() } else { naming.join(" ") };
-    let candidates: Vec<String> = search::terms(&prompt)
+    let candidates: Vec<String> = search::terms(prompt)
         .into_iter()
         .filter(|w| {
             w.chars().count() >= 3
@@ -97,11 +88,6 @@ mod tests {
         let said = words("my token is [REDACTED:token], use it to call the billing api", "src/billing.ts");
         assert!(!said.iter().any(|w| w == "redacted"), "{said:?}");
         assert!(words("ok", "src/a.rs").is_empty());
-        let said = words(
-            "morning! the pantry app runs on rails. add a check in soil_dataset.py that a field never lands in both train and holdout",
-            "src/data/soil_dataset.py",
-        );
-        assert!(said.contains(&"holdout".to_owned()) && !said.contains(&"rails".to_owned()), "{said:?}");
     }
 
     #[test]
