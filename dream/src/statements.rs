@@ -1068,6 +1068,36 @@ static ACKNOWLEDGEMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// good"), without what held for that session alone ("for today only …") and without what it
 /// stated to last (that is memory, given as notes), joined; `None` when nothing is left.
 pub fn worth_quoting(prompt: &str) -> Option<String> {
+    kept_sentences(prompt, |why, _| why.is_some_and(|why| ASIDES.contains(&why)))
+}
+
+/// What of a prompt says what the work was for: what is [`worth_quoting`], but for somebody
+/// else's words, what was only imagined and questions that ask for no work ("bob from graphics
+/// swears by …", "if we ever move to bun …", "just curious: would turbo still work on bun?"),
+/// which name what the work was not. A question asking for work ("could you add …", "…, can you
+/// do that?") says what it was for.
+pub(crate) fn what_the_work_was_for(prompt: &str) -> Option<String> {
+    kept_sentences(prompt, |why, lower| match why {
+        Some(NotLasting::Reported | NotLasting::Hypothetical) => true,
+        Some(NotLasting::Question) => !ASKS_FOR_WORK.is_match(lower),
+        Some(why) => ASIDES.contains(&why),
+        None => false,
+    })
+}
+
+/// The moods of a sentence that is an aside around the work ([`worth_quoting`]).
+const ASIDES: &[NotLasting] =
+    &[NotLasting::Joke, NotLasting::Vent, NotLasting::Past, NotLasting::Secret, NotLasting::OneOff];
+
+/// A question that asks for work: "could you add a size to Badge?", "…, can you do that?".
+static ASKS_FOR_WORK: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:can|could|would|will)\ you\b|\bplease\b|\bcan\ we\ (?:add|make|fix|change|move)\b")
+});
+
+/// The sentences of `prompt` that are no aside (`aside`, given why a sentence is not meant to
+/// last and its lowercase text), no acknowledgement and no statement meant to last, joined;
+/// `None` when nothing is left.
+fn kept_sentences(prompt: &str, aside: impl Fn(Option<NotLasting>, &str) -> bool) -> Option<String> {
     let kept: Vec<String> = sentences(prompt)
         .into_iter()
         .filter_map(|sentence| {
@@ -1076,16 +1106,8 @@ pub fn worth_quoting(prompt: &str) -> Option<String> {
             let lower = normalize(&spoken);
             // An instruction for that session alone ("for today only use staging") would mislead
             // the next one.
-            let aside = matches!(
-                not_meant_to_last(&spoken),
-                Some(
-                    NotLasting::Joke
-                        | NotLasting::Vent
-                        | NotLasting::Past
-                        | NotLasting::Secret
-                        | NotLasting::OneOff
-                )
-            ) || lower.is_empty()
+            let aside = aside(not_meant_to_last(&spoken), &lower)
+                || lower.is_empty()
                 || ACKNOWLEDGEMENT.is_match(&lower)
                 // What lasts (a preference, a convention, a correction) is kept as memory and
                 // given with the notes; quoted again as the task it would say the same twice.

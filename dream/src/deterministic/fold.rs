@@ -61,7 +61,7 @@ struct Fold<'a> {
     /// Per session, the kind and files of its last file edit, to count Cursor's twin reports of one
     /// edit (its `Write` tool and `afterFileEdit`) once.
     last_edit: BTreeMap<String, (EventKind, Vec<String>)>,
-    /// What each session was last asked, as worth quoting ([`statements::worth_quoting`]): what
+    /// What each session was last asked to work on ([`statements::what_the_work_was_for`]): what
     /// its edits were for.
     asked: BTreeMap<String, String>,
     /// Tools whose project notes already joined the user's in this chunk.
@@ -79,7 +79,7 @@ impl Fold<'_> {
         if event.kind == EventKind::UserPromptSubmit
             && let Some(prompt) = event.prompt.as_deref()
         {
-            self.asked.insert(session.clone(), statements::worth_quoting(prompt).unwrap_or_default());
+            self.asked.insert(session.clone(), statements::what_the_work_was_for(prompt).unwrap_or_default());
             // A retraction's new value, said in the sentence after it, is filed where what it took
             // back was, unless it says where it holds.
             let mut before = None;

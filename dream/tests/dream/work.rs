@@ -540,3 +540,41 @@ async fn the_hot_files_say_what_each_file_was_edited_for() {
         }
     }
 }
+
+#[tokio::test]
+async fn what_a_file_was_edited_for_leaves_out_other_peoples_words_and_what_was_only_imagined() {
+    for (prompt, unsaid) in [
+        (
+            "priya from the platform team swears by arena allocators here. anyway, fix the leak in the frame pool",
+            ["priya", "arena"],
+        ),
+        (
+            "if we ever move the whole thing to zig someday, this pool goes away. please fix the leak in the frame pool",
+            ["zig", "someday"],
+        ),
+        (
+            "my old lead used to say mutexes are a smell lol. the frame pool leaks on resize, fix it",
+            ["mutexes", "smell"],
+        ),
+        (
+            "just curious, would vulkan 1.3 even need a pool like this? anyway, could you fix the leak in the frame pool",
+            ["curious", "vulkan"],
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("codex", "s1", Some("engine"), "/home/alice/src/engine")
+            .prompt(prompt)
+            .edit("src/render/frame_pool.cpp")
+            .bash_ok("cmake --build build")
+            .stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let hot = body(&store, &project("engine"), "project/engine/hot-files.md").await.unwrap_or_default();
+        let line = hot.lines().find(|l| l.contains("frame_pool.cpp")).unwrap_or_default().to_owned();
+        assert!(line.contains("leak"), "{prompt}: {line}");
+        for word in unsaid {
+            assert!(!line.contains(word), "{prompt}: {line}");
+        }
+    }
+}
