@@ -27,7 +27,7 @@ pub use in_memory::InMemoryStore;
 pub use note::{
     GENERATOR_HUMAN, GENERATOR_TEAM, GENERATOR_USER, MAX_BODY_LEN, MAX_DEPTH, MAX_PATH_LEN, MAX_SEGMENT_LEN,
     MAX_TAGS, MAX_TITLE_LEN, Note, NoteChange, NoteDefaults, NoteKind, NoteMeta, NotePath, PURPOSE_SEPARATOR,
-    code_spans, item_text, project_folder, slug, without_counts, without_purposes,
+    code_spans, item_text, project_folder, purpose_parts, slug, without_counts, without_purposes,
 };
 pub use payload::{missing_field, parse_payload};
 pub use project_names::ProjectNames;

@@ -116,21 +116,35 @@ pub fn without_counts(text: &str) -> &str {
     }
 }
 
-/// What stands, in an item of a list the dream keeps of what the agent did, between the item
-/// and the words of what it was for: `edited `src/csv_reader.rs` — bom, header (2×, last …)`.
+/// What stands, in an item of the hot files the dream keeps, between the file and the words of
+/// what it was edited for: `edited `src/csv_reader.rs` — bom, header (2×, last …)`.
 pub const PURPOSE_SEPARATOR: &str = " — ";
 
-/// `body` with its items' words of what they were for left out ([`PURPOSE_SEPARATOR`]), their
-/// counts and dates kept: `- edited `a.rs` — bom, header (2×)` → `- edited `a.rs` (2×)`.
+/// An item of the hot files split into the file it names and the words of what it was edited
+/// for ([`PURPOSE_SEPARATOR`]): `edited `a.rs` — bom, header` → (`edited `a.rs``, `bom, header`).
+/// `None` for any other text, whatever dashes it has.
+pub fn purpose_parts(text: &str) -> Option<(&str, &str)> {
+    const EDITED: &str = "edited `";
+    let path = text.strip_prefix(EDITED)?;
+    let end = EDITED.len() + path.find('`')? + 1;
+    let words = text[end..].strip_prefix(PURPOSE_SEPARATOR)?;
+    Some((&text[..end], words))
+}
+
+/// `body` with its hot files' words of what they were edited for left out ([`purpose_parts`]),
+/// their counts and dates kept: `- edited `a.rs` — bom, header (2×)` → `- edited `a.rs` (2×)`.
 pub fn without_purposes(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     for line in body.lines() {
-        let item = line.trim_start().starts_with("- ");
-        match line.split_once(PURPOSE_SEPARATOR).filter(|_| item) {
-            Some((kept, rest)) => {
-                out.push_str(kept);
+        let indent = line.len() - line.trim_start().len();
+        let item = line[indent..].strip_prefix("- ").and_then(purpose_parts);
+        match item {
+            Some((file, words)) => {
+                out.push_str(&line[..indent]);
+                out.push_str("- ");
+                out.push_str(file);
                 // What follows the words: the count and date, when there are any.
-                out.push_str(&rest[without_counts(rest).len()..]);
+                out.push_str(&words[without_counts(words).len()..]);
             }
             None => out.push_str(line),
         }
@@ -566,11 +580,14 @@ mod defaults_tests {
 mod purposes_tests {
     #[test]
     fn the_words_of_what_items_were_for_leave_and_their_counts_stay() {
-        let body = "Files edited most.\n\n- edited `src/csv_reader.rs` — bom, header (2×, last 2026-12-01)\n- edited `a.rs` — retry\n- read `b.rs` (1×)\nA line — not an item\n";
+        let body = "Files edited most.\n\n- edited `src/csv_reader.rs` — bom, header (2×, last 2026-12-01)\n- edited `a.rs` — retry\n- read `b.rs` (1×)\n- correction on tests — use hedgehog, not quickcheck (1×)\nA line — not an item\n";
         assert_eq!(
             super::without_purposes(body),
-            "Files edited most.\n\n- edited `src/csv_reader.rs` (2×, last 2026-12-01)\n- edited `a.rs`\n- read `b.rs` (1×)\nA line — not an item\n"
+            "Files edited most.\n\n- edited `src/csv_reader.rs` (2×, last 2026-12-01)\n- edited `a.rs`\n- read `b.rs` (1×)\n- correction on tests — use hedgehog, not quickcheck (1×)\nA line — not an item\n"
         );
+        assert_eq!(super::purpose_parts("edited `a.rs` — x, y"), Some(("edited `a.rs`", "x, y")));
+        assert_eq!(super::purpose_parts("edited `a — b.rs`"), None);
+        assert_eq!(super::purpose_parts("run `make` — always"), None);
         assert_eq!(super::without_purposes("- edited `a.rs` — x (1×)"), "- edited `a.rs` (1×)");
         assert_eq!(super::without_purposes(""), "");
     }

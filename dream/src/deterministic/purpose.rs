@@ -43,16 +43,19 @@ pub(crate) fn with_words(item: &str, words: &[String]) -> String {
     if words.is_empty() { item.to_owned() } else { format!("{item}{SEPARATOR}{}", words.join(", ")) }
 }
 
-/// An item's text without the words of what it was for.
+/// An item's text without the words of what it was for; any other item's text as it is.
 pub(crate) fn bare(text: &str) -> &str {
-    text.split_once(SEPARATOR).map_or(text, |(item, _)| item)
+    memory_core::purpose_parts(text).map_or(text, |(item, _)| item)
 }
 
 /// The text of an item seen again: the newer sighting's words first, then the older's, each once,
-/// at most [`MAX_WORDS`].
+/// at most [`MAX_WORDS`]. Any other item's newer text, as it is.
 pub(crate) fn merged(older: &str, newer: &str) -> String {
+    if memory_core::purpose_parts(older).is_none() && memory_core::purpose_parts(newer).is_none() {
+        return newer.to_owned();
+    }
     let said = |text: &str| -> Vec<String> {
-        text.split_once(SEPARATOR)
+        memory_core::purpose_parts(text)
             .map(|(_, words)| words.split(", ").map(str::to_owned).filter(|w| !w.is_empty()).collect())
             .unwrap_or_default()
     };
@@ -98,7 +101,12 @@ mod tests {
         assert_eq!(merged("edited `src/a.rs`", &newer), newer);
         assert_eq!(merged(&older, "edited `src/a.rs`"), older);
         let many: Vec<String> = (0..10).map(|i| format!("w{i}")).collect();
-        assert_eq!(merged(&with_words("x", &many), "x").split(", ").count(), MAX_WORDS);
+        let long = with_words("edited `x`", &many);
+        assert_eq!(merged(&long, "edited `x`").split(", ").count(), MAX_WORDS);
+        // A statement with a dash and commas is no file with its words.
+        let said = "correction on tests — a, b, c, d, e, f, g, a";
+        assert_eq!(merged(said, said), said);
+        assert_eq!(bare(said), said);
         assert_eq!(bare(&older), "edited `src/a.rs`");
     }
 }
