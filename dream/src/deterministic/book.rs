@@ -63,8 +63,9 @@ impl Page {
         if crate::statements::carries_secret(text) {
             return;
         }
+        // A person's note that has the item already, whatever words of what it was for it has.
         if self.human
-            && self.current.as_ref().is_some_and(|n| n.body.to_lowercase().contains(&text.to_lowercase()))
+            && self.current.as_ref().is_some_and(|n| n.body.to_lowercase().contains(&items::key(text)))
         {
             return;
         }

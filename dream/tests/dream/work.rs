@@ -578,3 +578,42 @@ async fn what_a_file_was_edited_for_leaves_out_other_peoples_words_and_what_was_
         }
     }
 }
+
+#[tokio::test]
+async fn a_persons_hot_files_note_gets_no_second_line_for_a_file_it_lists() {
+    for (prompt, listed) in [
+        ("the retry in the uploader gives up too early, make it try five times", "- edited `src/retry.rs`\n"),
+        ("add jitter to the retry backoff", "- edited `src/retry.rs` (my hot spot)\n"),
+        ("retries should log each attempt at debug", "- edited `src/retry.rs` — the retry loop\n"),
+    ] {
+        let store = store_with(&[]).await;
+        let mine = memory_core::Note {
+            path: memory_core::NotePath::new("project/pantry/hot-files.md").unwrap(),
+            meta: memory_core::NoteMeta {
+                title: "Hot files in pantry".into(),
+                description: None,
+                tags: Vec::new(),
+                scope: project("pantry"),
+                kind: memory_core::NoteKind::Fact,
+                sources: Vec::new(),
+                updated: crate::support::now() - chrono::Duration::days(3),
+                generator: memory_core::GENERATOR_HUMAN.into(),
+                owner: None,
+            },
+            body: format!("Files I keep coming back to.\n\n{listed}"),
+        };
+        store.put_note(&mine).await.unwrap();
+        let mut story = Story::new();
+        story
+            .session("claude", "s1", Some("pantry"), "/home/alice/src/pantry")
+            .prompt(prompt)
+            .edit("src/retry.rs")
+            .bash_ok("make test")
+            .stop();
+        store.append(&story.events()).await.unwrap();
+        dream_once(&store).await;
+        let hot = body(&store, &project("pantry"), "project/pantry/hot-files.md").await.unwrap_or_default();
+        assert_eq!(hot.matches("src/retry.rs").count(), 1, "{prompt}: {hot}");
+        assert!(hot.starts_with("Files I keep coming back to."), "{hot}");
+    }
+}
