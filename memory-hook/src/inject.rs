@@ -192,10 +192,10 @@ pub async fn session_start(
     already: &BTreeSet<String>,
     left_off: Option<&str>,
 ) -> memory_core::Result<Option<Injection>> {
+    // The notes not given yet, the hot files without the words of what they were edited for.
     let fresh = |notes: Vec<Note>| -> Vec<Note> {
-        notes.into_iter().filter(|n| !already.contains(&note_key(n))).collect()
+        notes.into_iter().filter(|n| !already.contains(&note_key(n))).map(without_purposes).collect()
     };
-    let fresh = |notes: Vec<Note>| -> Vec<Note> { fresh(notes).into_iter().map(without_purposes).collect() };
     let user = fresh(store.list_notes(&NoteFilter::scope(Scope::User)).await?);
     let project_notes =
         fresh(store.list_notes(&NoteFilter::scope(Scope::Project(project.id.clone()))).await?);
@@ -660,7 +660,6 @@ pub async fn for_prompt(
         let found: BTreeSet<String> = hits.iter().map(|h| note_key(&h.note)).collect();
         for mut hit in store.search_notes(&SearchQuery::new(query, scopes.clone(), PROMPT_CANDIDATES)).await?
         {
-            hit.note = plain(hit.note);
             if !found.contains(&note_key(&hit.note)) {
                 hit.matched_terms = 0;
                 hit.score = 0.0;
@@ -733,14 +732,14 @@ pub async fn for_prompt(
         let specific = specific_matched > 0;
         let need = PROFILE_TERMS.min(specific_terms.len()).max(1);
         // Passages are read under the note's title, as they are embedded.
-        let titled = best_passage(&hit.note, &specific_terms, Some(&project.name));
+        let (titled, untitled) = best_passage(&hit.note, &specific_terms, &project.name);
         let strong = is_profile(&hit.note) && titled >= need;
         let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
         let fact = names_topic(facts, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
         // A passage about a topic the prompt asks for without naming it counts as a word of it.
         let best = titled.max(usize::from(about_asked));
-        let best_untitled = best_passage(&hit.note, &specific_terms, None).max(usize::from(about_asked));
+        let best_untitled = untitled.max(usize::from(about_asked));
         by_words.push((key.clone(), hit.score, hit.matched_terms));
         // Everyday words the note shares with the prompt say nothing of what the prompt is about.
         let coverage = (specific_matched.min(hit.matched_terms) as f32 / asked_about as f32).min(1.0);
@@ -903,33 +902,35 @@ pub async fn for_prompt(
     Ok(Some(Injection { text, notes }))
 }
 
-/// The most of `terms` one passage of `note` ([`blocks`]) has. When `titled` names the project,
-/// each passage is read under the note's title, as it is embedded (a runbook titled "Crash
-/// reporting" is about crashes in every passage), and the description is one more passage. Of the
-/// title, the project's name ("Hot files in shale-api": every note of the project would have it)
-/// and the verbs ("Running the app") are left out; a list of what the agent did is read alone.
-fn best_passage(note: &Note, terms: &[memory_core::search::Term], titled: Option<&str>) -> usize {
+/// The most of `terms` one passage of `note` ([`blocks`]) has, read under the note's title as
+/// it is embedded (a runbook titled "Crash reporting" is about crashes in every passage), its
+/// description being one more passage; and the same of the passages alone. Of the title, the
+/// name of `project` ("Hot files in shale-api": every note of the project would have it) and the
+/// verbs ("Running the app") are left out; a list of what the agent did is read alone.
+fn best_passage(note: &Note, terms: &[memory_core::search::Term], project: &str) -> (usize, usize) {
+    use memory_core::search::{matched_in, words};
     // A list of what the agent did is titled by the kind of list, not by what its items are about.
-    let titled = titled.filter(|_| !is_activity_list(note));
-    let title = titled.map_or(String::new(), |project| {
+    let titled = !is_activity_list(note);
+    let title: Vec<String> = if titled {
         let title = note.meta.title.to_lowercase();
         let title = if project.is_empty() { title } else { title.replace(&project.to_lowercase(), " ") };
         // "Running the app", "Writing a new job": the verbs of a title say what is done, not what
         // the passages are about.
-        memory_core::search::words(&title)
-            .into_iter()
-            .filter(|w| !memory_core::search::action(w) && !w.ends_with("ing"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    });
-    let head = note.meta.description.as_deref().filter(|_| titled.is_some()).map(|d| format!("{title}\n{d}"));
-    blocks(&note.body)
-        .iter()
-        .map(|b| format!("{title}\n{b}"))
-        .chain(head)
-        .map(|b| memory_core::search::matched_in(&memory_core::search::words(&b), terms))
-        .max()
-        .unwrap_or(0)
+        words(&title).into_iter().filter(|w| !memory_core::search::action(w) && !w.ends_with("ing")).collect()
+    } else {
+        Vec::new()
+    };
+    let under_title = |passage: Vec<String>| matched_in(&[title.clone(), passage].concat(), terms);
+    let (mut best_titled, mut best_alone) = (0, 0);
+    for block in blocks(&note.body) {
+        let passage = words(&block);
+        best_alone = best_alone.max(matched_in(&passage, terms));
+        best_titled = best_titled.max(under_title(passage));
+    }
+    if let Some(description) = note.meta.description.as_deref().filter(|_| titled) {
+        best_titled = best_titled.max(under_title(words(description)));
+    }
+    (best_titled, best_alone)
 }
 
 /// The most notes whose facts may name a topic of the prompt for one of them to be brought by it

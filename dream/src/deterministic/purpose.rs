@@ -5,9 +5,6 @@
 
 use memory_core::search;
 
-/// What stands between an item and the words of what it was for.
-pub(crate) const SEPARATOR: &str = memory_core::PURPOSE_SEPARATOR;
-
 /// Verbs a change of any kind is asked with, beside those of any task ([`search::action`]).
 const CHANGE_VERBS: &[&str] =
     &["delete", "fix", "fixed", "fixing", "implement", "move", "refactor", "rename", "tweak"];
@@ -40,7 +37,11 @@ pub(crate) fn words(prompt: &str, path: &str) -> Vec<String> {
 
 /// `item` with the words it was edited for, when there are any.
 pub(crate) fn with_words(item: &str, words: &[String]) -> String {
-    if words.is_empty() { item.to_owned() } else { format!("{item}{SEPARATOR}{}", words.join(", ")) }
+    if words.is_empty() {
+        item.to_owned()
+    } else {
+        format!("{item}{}{}", memory_core::PURPOSE_SEPARATOR, words.join(", "))
+    }
 }
 
 /// An item's text without the words of what it was for; any other item's text as it is.
