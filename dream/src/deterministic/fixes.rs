@@ -35,6 +35,16 @@ static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the failure pattern compiles")
 });
 
+/// A line that brings names into scope from elsewhere: `import …` (and `import type`),
+/// `from x import y`, `use a::b;`, `#include <…>`, `require(…)` bound to a name, `using X;`,
+/// `@import`, `extern crate`.
+static IMPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^(?:import\b|from\s+\S+\s+import\b|(?:pub\s+)?use\s+[\w:{}, *]+;|#\s*(?:include|import)\b|(?:const|let|var)\s+[\w{}, ]+=\s*require\(|require(?:_relative)?[\s(]|using\s+[\w.]+;|@import\b|@use\b|extern\s+crate\b)"#,
+    )
+    .expect("the import pattern compiles")
+});
+
 /// Lines that open an error in a tool's own words: Elixir's `** (Mix) …`, `CMake Error at …`,
 /// `npm ERR! …`.
 static OPENING_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -291,7 +301,8 @@ fn output_text(event: &HookEvent) -> String {
 
 /// The lines an edit of `path` added, the most telling first few in their order: from the
 /// tool's patch (a unified diff or Codex's patch format), else from its replaced and new text.
-/// A whole file written is not quoted.
+/// A line that only brings a name into scope (an import, `use`, `#include`) tells least what the
+/// edit did and is quoted only when too few others are. A whole file written is not quoted.
 fn added_lines(tool: &memory_core::ToolCall, path: &str) -> Vec<String> {
     let (added, removed) = match tool.patch.as_deref() {
         Some(patch) => patch_lines(patch, path),
@@ -305,7 +316,10 @@ fn added_lines(tool: &memory_core::ToolCall, path: &str) -> Vec<String> {
         .map(|l| l.replace('`', "'").chars().take(MAX_EDIT_LINE).collect())
         .collect();
     let mut ranked: Vec<usize> = (0..candidates.len()).collect();
-    ranked.sort_by_key(|&i| std::cmp::Reverse(candidates[i].chars().filter(|c| c.is_alphanumeric()).count()));
+    ranked.sort_by_key(|&i| {
+        let line = &candidates[i];
+        (IMPORT_LINE.is_match(line), std::cmp::Reverse(line.chars().filter(|c| c.is_alphanumeric()).count()))
+    });
     ranked.truncate(MAX_EDIT_LINES);
     ranked.sort_unstable();
     ranked.into_iter().map(|i| candidates[i].clone()).collect()

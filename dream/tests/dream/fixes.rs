@@ -274,3 +274,44 @@ async fn a_version_asked_in_between_is_no_fix_and_a_tools_own_error_mark_names_t
         assert!(found.contains(&format!("after editing `{edited}`")), "{found}");
     }
 }
+
+#[tokio::test]
+async fn an_edit_is_described_by_what_it_does_before_the_names_it_brings_in() {
+    for (failed, error, file, old, new, does) in [
+        (
+            "deno task test",
+            "error: Leaking async ops:\n  - 1 async operation to receive a message from a socket was started in this test",
+            "tests/orders_test.ts",
+            "describe(\"orders\", () => {\n",
+            "import { afterAll, describe, it } from \"jsr:@std/testing/bdd\";\nimport { pool } from \"../src/database/connection_pool.ts\";\ndescribe(\"orders\", () => {\n  afterAll(() => pool.end());\n",
+            "afterAll(() => pool.end());",
+        ),
+        (
+            "uv run pytest -q tests/test_export.py",
+            "Exit code 1\nE   sqlite3.ProgrammingError: Cannot operate on a closed database.",
+            "tests/conftest.py",
+            "def db():\n    conn = connect()\n",
+            "from contextlib import closing as close_when_finished_with_it\nfrom quarry.storage.sqlite_backend import connect_readonly\ndef db():\n    conn = connect()\n    yield conn; conn.close()\n",
+            "yield conn; conn.close()",
+        ),
+        (
+            "cargo test -p quarry-io",
+            "Exit code 101\nthread 'reads_header' panicked at src/reader.rs:40:9:\nassertion failed: buffer.is_empty()",
+            "src/reader.rs",
+            "let mut buffer = Vec::new();\n",
+            "use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};\nuse crate::encoding::detect_byte_order_mark;\nlet mut buffer = Vec::new();\nbuffer.clear();\n",
+            "buffer.clear();",
+        ),
+    ] {
+        let mut story = Story::new();
+        story
+            .session("claude", "k-9", Some("quarry"), ROOT)
+            .bash_fail(failed, error)
+            .edit(file)
+            .bash_ok(failed);
+        let mut events = story.events();
+        last_edit_replaces(&mut events, old, new);
+        let found = errors(&events).await;
+        assert!(found.contains(&format!("`{does}`")), "what the edit did is quoted: {found}");
+    }
+}
