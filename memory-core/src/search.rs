@@ -332,8 +332,8 @@ const SYNONYMS: &[&[&str]] = &[
     &["config", "configuration", "conf", "cfg"],
     &["prod", "production"],
     &["dev", "development"],
-    &["preprod", "pre-production", "pre-prod", "staging"],
-    &["auth", "authentication", "authn"],
+    &["preprod", "pre-production", "pre-prod", "staging", "stg"],
+    &["auth", "authentication", "authn", "authenticate"],
     &["authz", "authorization"],
     &["ci", "continuous integration"],
     &["pr", "pull request", "merge request", "mr"],
@@ -376,7 +376,10 @@ const SYNONYMS: &[&[&str]] = &[
         "api keys",
         "token",
         "tokens",
+        "creds",
     ],
+    // Authenticating is presenting credentials: "how do I authenticate" asks where they come from.
+    &["authenticate", "credential", "credentials", "creds"],
     &[
         "image",
         "images",
@@ -400,7 +403,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["crash", "crashes", "crashed", "crashing", "blew up", "blows up", "blow up"],
     &["stuck", "hanging", "hangs", "hung", "frozen"],
     &["disk", "disks", "disk space", "out of space", "free space", "disk full"],
-    &["host", "hosts", "server", "servers", "machine", "machines", "boxes", "vm", "vms"],
+    &["host", "hosts", "server", "servers", "machine", "machines", "box", "boxes", "vm", "vms"],
     &["login", "log in", "log into", "logged into", "sign in", "signin"],
     &["local", "locally", "localhost", "my laptop", "my machine"],
     &["setup", "set up", "onboarding", "getting started", "new laptop", "fresh laptop", "fresh clone"],
@@ -423,7 +426,17 @@ const SYNONYMS: &[&[&str]] = &[
         "machine sizes",
         "vm size",
     ],
+    &["id", "ids", "identifier", "identifiers", "uuid", "uuids", "ulid", "ulids", "guid", "guids"],
+    &["sql", "query", "queries"],
     // Kinds of work on a codebase and its project, by the words people use for them.
+    &[
+        "naming",
+        "what to call",
+        "what should i call",
+        "what should we call",
+        "what do i call",
+        "what do we call",
+    ],
     &["review", "reviews", "reviewer", "reviewers", "approve", "approval", "approvals", "sign-off"],
     &["translation", "translations", "translated", "non-english", "i18n", "l10n", "localization", "locale"],
     &["license", "licenses", "licence", "licensing", "copyleft", "gpl", "agpl", "lgpl"],
@@ -494,6 +507,13 @@ fn inflections(word: &str) -> Vec<String> {
         } else {
             format!("{stem}s")
         };
+        // The noun in -ing has a plural only (`warnings`, not `warninging`).
+        if stem == word && word.ends_with("ing") {
+            if !out.contains(&plural) {
+                out.push(plural);
+            }
+            continue;
+        }
         let base = stem.strip_suffix('e').unwrap_or(&stem).to_owned();
         for form in [stem.clone(), plural, format!("{base}ing"), format!("{base}ed")] {
             if form != word && !out.contains(&form) {
@@ -656,6 +676,9 @@ mod tests {
         assert!(inflections("tests").contains(&"test".to_owned()));
         for (word, plural) in [("warning", "warnings"), ("setting", "settings"), ("mapping", "mappings")] {
             assert!(inflections(word).contains(&plural.to_owned()), "{word}");
+            // A noun in -ing is no verb: it has no form in -ing or -ed of its own.
+            assert!(!inflections(word).contains(&format!("{word}ing")), "{word}");
+            assert!(!inflections(word).contains(&format!("{word}ed")), "{word}");
         }
         assert!(inflections("tests").contains(&"testing".to_owned()));
         assert!(inflections("dependencies").contains(&"dependency".to_owned()));

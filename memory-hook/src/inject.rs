@@ -1486,6 +1486,81 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_plain_words_of_a_task_find_the_rule_in_the_words_of_the_code() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let notes = [
+            note(
+                here.clone(),
+                "project/ledger/naming.md",
+                NoteKind::Convention,
+                0,
+                "- naming is stg_<source>__<entity> for the ingest models, e.g. stg_bank__transfers\n",
+            ),
+            note(
+                here.clone(),
+                "project/ledger/access.md",
+                NoteKind::Convention,
+                0,
+                "- creds come from vault (`vault login -method=oidc`), never from a dotfile in home\n",
+            ),
+            note(
+                here.clone(),
+                "project/ledger/keys.md",
+                NoteKind::Convention,
+                0,
+                "- every key we mint is a ULID (oklog/ulid), sortable in the btree indexes\n",
+            ),
+            note(
+                here.clone(),
+                "project/ledger/database.md",
+                NoteKind::Convention,
+                0,
+                "- db.ts exports a `sql` tagged template from npm:postgres; nothing else talks to postgres\n",
+            ),
+            note(
+                here.clone(),
+                "project/ledger/gpu.md",
+                NoteKind::Fact,
+                0,
+                "- the gpu box is walrus now (`ssh walrus`), same drivers as before\n",
+            ),
+        ];
+        for n in &notes {
+            store.put_note(n).await.unwrap();
+        }
+        for (prompt, wanted) in [
+            ("what should I call the ingest model for the bank transfers feed?", "naming.md"),
+            ("what do we call a new model for the card payments source?", "naming.md"),
+            ("add a staging model for the refunds feed", "naming.md"),
+            ("how do I authenticate before running the migration against prod?", "access.md"),
+            ("where do my credentials for the ledger come from?", "access.md"),
+            ("the deploy script says it can't find creds, what now?", "access.md"),
+            ("give every new transfer its own identifier", "keys.md"),
+            ("should the refund ids be uuids?", "keys.md"),
+            ("which id format do new tables use?", "keys.md"),
+            ("write a query helper for the transfers table", "database.md"),
+            ("the report queries are slow, where do they go through?", "database.md"),
+            ("add a sql query that sums refunds per day", "database.md"),
+            ("start the training run on the gpu machine", "gpu.md"),
+            ("which gpu server do I ssh into?", "gpu.md"),
+            ("is the gpu host still the same one?", "gpu.md"),
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
+        }
+        // A question about anything else that shares such a word gets nothing.
+        for prompt in [
+            "what should I call my new puppy?",
+            "in general, how do websites authenticate users with passkeys?",
+        ] {
+            assert_eq!(asked(&store, &project, prompt).await, Vec::<String>::new(), "{prompt}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_passage_is_read_under_its_notes_title_except_for_a_question_in_general() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
