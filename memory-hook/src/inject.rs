@@ -891,7 +891,10 @@ pub async fn for_prompt(
         if room < MIN_PROMPT_PASSAGE {
             continue;
         }
-        let body = focused(&c.note.body, &expanded, &cued, preferred.as_deref(), room);
+        // How often and when an item was seen is for the session start and the viewer: a prompt
+        // gets more of what the items say in the room instead.
+        let items: Vec<&str> = c.note.body.lines().map(memory_core::without_counts).collect();
+        let body = focused(&items.join("\n"), &expanded, &cued, preferred.as_deref(), room);
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
@@ -1558,6 +1561,51 @@ mod tests {
         ] {
             assert_eq!(asked(&store, &project, prompt).await, Vec::<String>::new(), "{prompt}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_prompt_gets_what_the_items_say_without_how_often_they_were_seen() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let items: String = [
+            "- the ledger service is Go 1.23 with chi and sqlc on pgx",
+            "- deploys go through argo: bump the image tag in the apps repo and argocd syncs it",
+            "- errors are wrapped with fmt.Errorf and %w, never pkg/errors",
+            "- secrets come from vault via `vault kv get`, never from a dotfile in the home directory",
+            "- the carrier http client retries with backoff, three attempts at most",
+            "- db.ts exports a `sql` tagged template from npm:postgres; nothing else talks to postgres",
+            "- migrations are goose files under db/migrations, one change per file",
+            "- feature flags come from unleash through internal/flags",
+        ]
+        .iter()
+        .map(|item| format!("{item} (1×, last 2026-12-01)\n"))
+        .collect();
+        let conventions = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/conventions.md",
+            NoteKind::Convention,
+            0,
+            &format!("Conventions and facts the user stated for this project.\n\n{items}"),
+        );
+        assert!(
+            conventions.body.chars().count() > super::PROMPT_NOTE_CAP,
+            "longer than one note's share with its counts"
+        );
+        store.put_note(&conventions).await.unwrap();
+        let config = crate::config::HookConfig::default();
+        let given = injected(
+            &store,
+            &project,
+            "write a query helper for the transfers table in the ledger",
+            &config,
+            2_400,
+        )
+        .await
+        .expect("the conventions answer it");
+        assert!(!given.text.contains('×'), "no counts: {}", given.text);
+        assert!(!given.text.contains('…'), "every item fits: {}", given.text);
+        assert!(given.text.contains("npm:postgres"), "{}", given.text);
     }
 
     #[tokio::test]
