@@ -552,6 +552,9 @@ struct Candidate {
     specific: bool,
     /// Whether one passage of it has [`PROFILE_TERMS`] of those words.
     strong: bool,
+    /// Whether it is the user's profile and a passage of it has a word of the prompt (not
+    /// everyday English) that no other note found has: what one of the user's rules is about.
+    own_word: bool,
     /// Whether one of its facts (a short passage) names what the prompt is about ([`names_topic`]).
     fact: bool,
     /// Whether it has one of the prompt's words few of the notes found have.
@@ -563,6 +566,9 @@ struct Candidate {
     best_untitled: usize,
 }
 
+/// What a word of the prompt that only one of the user's rules has counts for in a passage: it
+/// says more of what the prompt is about than two words several notes share.
+const OWN_WORD_WEIGHT: usize = 2;
 /// The share of a prompt's terms a note answering it by its words alone has, when no passage of it
 /// has two of them.
 const HALF: f32 = 0.5;
@@ -721,6 +727,20 @@ pub async fn for_prompt(
         .copied()
         .filter(|topic| few(&|(_, _, topics, activity)| !activity && topics.contains(topic)))
         .collect();
+    // The things the prompt names (not the verbs any task is asked with) that, of the notes found,
+    // only the user's profile has ("clipboard", "status" beside a rule about colours).
+    let topics_named: Vec<&memory_core::search::Term> =
+        specific_terms.iter().filter(|t| !t.asked.split(' ').all(memory_core::search::action)).collect();
+    let profile_only: Vec<memory_core::search::Term> = topics_named
+        .iter()
+        .filter(|term| {
+            let mut having = hits.iter().zip(&read).filter(|(_, (words, ..))| {
+                memory_core::search::matched_in(words, std::slice::from_ref(**term)) > 0
+            });
+            having.clone().next().is_some() && having.all(|(hit, _)| is_profile(&hit.note))
+        })
+        .map(|term| (*term).clone())
+        .collect();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut by_words: Vec<(String, f64, usize)> = Vec::new();
     for (hit, (words, facts, note_topics, _)) in hits.into_iter().zip(&read) {
@@ -734,6 +754,9 @@ pub async fn for_prompt(
         // Passages are read under the note's title, as they are embedded.
         let (titled, untitled) = best_passage(&hit.note, &specific_terms, &project.name);
         let strong = is_profile(&hit.note) && titled >= need;
+        let own_word = is_profile(&hit.note)
+            && !profile_only.is_empty()
+            && best_passage(&hit.note, &profile_only, &project.name).1 > 0;
         let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
         let fact = names_topic(facts, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
@@ -752,6 +775,7 @@ pub async fn for_prompt(
                 coverage,
                 specific,
                 strong,
+                own_word,
                 fact,
                 rare,
                 best,
@@ -781,6 +805,17 @@ pub async fn for_prompt(
     let answers_in_general = |c: &Candidate| c.best_untitled >= 2 && c.coverage >= HALF;
     if general {
         candidates.retain(|_, c| answers_in_general(c));
+    } else {
+        // A task about the work here (a note of the project answers it by its words) that names
+        // what one of the user's rules is about gets the rule: "add a status pill to the carrier
+        // page" to a user who said never to show status by colour alone.
+        let about_work_here = candidates.values().any(|c| {
+            matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) && (c.fact || c.best >= 2)
+        });
+        for c in candidates.values_mut().filter(|c| c.own_word && about_work_here) {
+            c.fact = true;
+            c.best = c.best.max(OWN_WORD_WEIGHT);
+        }
     }
     let mut ranked: Vec<(String, f32)> = Vec::new();
     let mut by_meaning = false;
@@ -809,6 +844,7 @@ pub async fn for_prompt(
                     coverage: 0.0,
                     specific: false,
                     strong: false,
+                    own_word: false,
                     fact: false,
                     rare: false,
                     best: 0,
@@ -894,7 +930,16 @@ pub async fn for_prompt(
         // How often and when an item was seen is for the session start and the viewer: a prompt
         // gets more of what the items say in the room instead.
         let items: Vec<&str> = c.note.body.lines().map(memory_core::without_counts).collect();
-        let body = focused(&items.join("\n"), &expanded, &cued, preferred.as_deref(), room);
+        // The profile, given whole at session start, brings only what matches unless it is short.
+        let only_matching = is_profile(&c.note);
+        let body = if only_matching {
+            // A rule about the topic the prompt names matches it too: "stage files by name" for
+            // "commit the change".
+            let named = memory_core::search::topics(prompt);
+            focused(&items.join("\n"), &expanded, &named, preferred.as_deref(), room, true)
+        } else {
+            focused(&items.join("\n"), &expanded, &cued, preferred.as_deref(), room, false)
+        };
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
@@ -1229,14 +1274,15 @@ fn numbered(line: &str) -> bool {
 /// A note's body within `cap` characters for a prompt: whole when it fits; otherwise its passages
 /// ([`blocks`]) that matter most, in the note's order: the one closest in meaning (`preferred`,
 /// its text), those sharing the most terms with the prompt, then its opening, then the rest while
-/// they fit, with `…` where passages were left out. A passage too long for what is left is cut at
-/// a word.
+/// they fit, with `…` where passages were left out; with `only_matching`, a long body gives the
+/// passages that matter and nothing else. A passage too long for what is left is cut at a word.
 fn focused(
     body: &str,
     terms: &[memory_core::search::Term],
     topics: &[&str],
     preferred: Option<&str>,
     cap: usize,
+    only_matching: bool,
 ) -> String {
     let body = body.trim();
     if body.chars().count() <= cap {
@@ -1273,7 +1319,11 @@ fn focused(
     const GAP: &str = "…";
     let mut chosen = vec![false; parts.len()];
     let mut used = 0usize;
+    let matching = scores.iter().any(|s| *s > 0);
     for &i in &order {
+        if only_matching && matching && scores[i] == 0 {
+            continue;
+        }
         let len = parts[i].chars().count() + GAP.len() + 2;
         if used + len <= cap {
             used += len;
@@ -1609,6 +1659,82 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_task_here_that_names_what_a_rule_of_the_user_is_about_gets_that_rule_alone() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        let profile = note(
+            Scope::User,
+            "profile/preferences.md",
+            NoteKind::Preference,
+            0,
+            "Preferences and rules the user stated, in their words.\n\n\
+             - I'm on a macbook now, so the clipboard tool is pbcopy.\n\
+             - since I'm colourblind, never show a status by colour alone, add an icon or a label.\n\
+             - timings: always the median of five runs, a single run is noise.\n\
+             - no emoji in commit messages, ever.\n\
+             - PR descriptions need a 'How to test' section.\n\
+             - never push to main and never force-push anything, feature branches are fine.\n\
+             - ask me before adding any new package or dependency, in every repo.\n\
+             - for searching code use rg rather than grep -r, it respects the gitignore.\n\
+             - when a change touches more than three files, write the plan into PLAN.md first.\n\
+             - bash scripts start with set -euo pipefail, every repo.\n\
+             - don't use git add . or -A, stage files by name.\n\
+             - scratch files go under /mnt/fast/scratch, the home partition is tiny.\n\
+             - long-running things I start myself in a zellij pane, don't background them.\n",
+        );
+        assert!(
+            profile.body.chars().count() > super::PROMPT_NOTE_CAP,
+            "a profile longer than a note's share"
+        );
+        let hot = note(
+            here.clone(),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- edited `web/pages/transfers/TransferList.tsx`\n- edited `reports/monthly_settlements.sql`\n- edited `api/handlers/payouts.go`\n",
+        );
+        let commands = note(
+            here,
+            "project/ledger/commands.md",
+            NoteKind::Tool,
+            0,
+            "Commands run here.\n\n- `make bench-payouts`\n- `psql -f reports/monthly_settlements.sql`\n",
+        );
+        for n in [&profile, &hot, &commands] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        for (prompt, rule) in [
+            ("add a status column to the transfer list", "colourblind"),
+            ("give the transfers list a status badge per row", "colourblind"),
+            ("put the monthly settlements sql on my clipboard", "pbcopy"),
+            ("copy the output of the monthly settlements report to the clipboard", "pbcopy"),
+            ("get me timings for the payouts handler", "median"),
+            ("measure the payouts bench and tell me the timings", "median"),
+            // A rule about what the task is, whatever its words: committing is staging files too.
+            ("commit the transfer list change", "by name"),
+            ("make a commit for the payouts handler fix", "by name"),
+            ("commit what we have for the monthly settlements report", "by name"),
+        ] {
+            let given = injected(&store, &project, prompt, &config, 2_400).await.expect(prompt);
+            assert!(given.text.contains(rule), "{prompt}: {}", given.text);
+            // Only the rule it names, not the rest of the profile again.
+            assert!(!given.text.contains("How to test"), "{prompt}: {}", given.text);
+        }
+        // Unless the prompt is about the work here, a word of a rule is no reason to send it again.
+        for prompt in [
+            "what's the status of the artemis moon mission?",
+            "is 422 or 400 the better status for a validation error, generally?",
+            "how do I clear the clipboard history on windows?",
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert!(!found.iter().any(|k| k.ends_with("profile/preferences.md")), "{prompt}: {found:?}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_passage_is_read_under_its_notes_title_except_for_a_question_in_general() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
@@ -1883,17 +2009,18 @@ mod tests {
             "Rolling back: redeploy the previous tag with `deploy --tag <previous>`; never revert on main.\n",
         );
         let terms = memory_core::search::expand("how do I roll back a bad deploy");
-        let out = focused(&body, &terms, &[], None, 400);
+        let out = focused(&body, &terms, &[], None, 400, false);
         assert!(out.chars().count() <= 400, "{}", out.chars().count());
         assert!(out.contains("Rolling back: redeploy the previous tag"), "{out}");
         assert!(out.starts_with("How releases are cut"), "the opening, for context: {out}");
         assert!(out.contains('…'), "what was left out is marked: {out}");
         assert!(!out.contains("truncated"), "{out}");
-        let by_meaning = focused(&body, &[], &[], Some("Paragraph 7 explains a stage of the pipeline"), 300);
+        let by_meaning =
+            focused(&body, &[], &[], Some("Paragraph 7 explains a stage of the pipeline"), 300, false);
         assert!(by_meaning.contains("Paragraph 7 explains"), "{by_meaning}");
         // One passage longer than the room: its start, cut at a word.
         let single = "word ".repeat(200);
-        let cut = focused(&single, &[], &[], None, 100);
+        let cut = focused(&single, &[], &[], None, 100, false);
         assert!(cut.chars().count() <= 100 && cut.ends_with('…'), "{cut}");
     }
 
@@ -2476,14 +2603,14 @@ mod tests {
         }
         body.push_str("- give me a short summary of what changed\n");
         let terms = memory_core::search::expand("when done give me a short summary");
-        let out = focused(&body, &terms, &[], None, 300);
+        let out = focused(&body, &terms, &[], None, 300, false);
         assert!(out.starts_with("Preferences the user stated."), "{out}");
         assert!(out.contains("- give me a short summary of what changed"), "{out}");
         assert!(out.chars().count() <= 300, "{} chars", out.chars().count());
         assert!(out.contains("\n…\n"), "{out}");
         let short = "- one\n- two";
-        assert_eq!(focused(short, &terms, &[], None, 300), short);
-        let chosen = focused(&body, &[], &[], Some("keep functions under 70 lines"), 300);
+        assert_eq!(focused(short, &terms, &[], None, 300, false), short);
+        let chosen = focused(&body, &[], &[], Some("keep functions under 70 lines"), 300, false);
         assert!(chosen.contains("- keep functions under 70 lines in module number 7"), "{chosen}");
     }
 }

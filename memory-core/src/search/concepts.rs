@@ -238,7 +238,19 @@ const CONCEPTS: &[Concept] = &[
     },
     Concept {
         topic: "commits, commit messages",
-        named_by: &["commit", "commits", "conventional commits", "conventional commit"],
+        named_by: &[
+            "commit",
+            "commits",
+            "conventional commits",
+            "conventional commit",
+            "git add",
+            "git commit",
+            "staging area",
+            "stage files",
+            "unstaged",
+            "sign-off",
+            "signed-off-by",
+        ],
     },
     Concept {
         topic: "git history, branches",
