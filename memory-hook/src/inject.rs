@@ -1735,6 +1735,54 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_kind_of_task_gets_the_users_rule_about_it_whatever_its_words() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let profile = note(
+            Scope::User,
+            "profile/preferences.md",
+            NoteKind::Preference,
+            0,
+            "Preferences and rules the user stated, in their words.\n\n\
+             - when a change touches more than three files, write the plan into PLAN.md first and wait.\n\
+             - long-running stuff I start myself in a zellij pane, don't background it.\n\
+             - style-wise, early returns and guard clauses instead of if-pyramids, in any language.\n",
+        );
+        let hot = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- edited `src/parser.rs` (4×)\n- edited `src/webhook.rs` (2×)\n",
+        );
+        for n in [&profile, &hot] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        for (prompt, rule) in [
+            ("rename the `amount` field to `total` everywhere it's used", "PLAN.md"),
+            ("switch all the importers over to the new parser", "PLAN.md"),
+            ("move the logging calls to tracing across the codebase", "PLAN.md"),
+            ("start the api and a watcher that rebuilds the templates", "zellij"),
+            ("bring up the dev server for the ledger ui", "zellij"),
+            ("kick off the long-running reconciliation backfill", "zellij"),
+            ("the validation in the webhook handler is hard to read, clean it up", "early returns"),
+            ("tidy up the parser's error branches", "early returns"),
+            ("make the refund checks more readable", "early returns"),
+        ] {
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(text.contains(rule), "{prompt}:\n{text}");
+        }
+        for general in
+            ["what is the difference between a thread and a process?", "write a short poem about the sea"]
+        {
+            assert_eq!(asked(&store, &project, general).await, Vec::<String>::new(), "{general}");
+        }
+    }
+
+    #[tokio::test]
     async fn a_passage_is_read_under_its_notes_title_except_for_a_question_in_general() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();

@@ -134,6 +134,33 @@ const CONCEPTS: &[Concept] = &[
         ],
     },
     Concept {
+        topic: "code structure and readability: nesting, early returns",
+        named_by: &[
+            "early return",
+            "early returns",
+            "return early",
+            "guard clause",
+            "guard clauses",
+            "nested if",
+            "nested ifs",
+            "deep nesting",
+            "deeply nested",
+        ],
+    },
+    Concept {
+        topic: "changes that touch many files",
+        named_by: &[
+            "more than two files",
+            "more than 2 files",
+            "more than three files",
+            "more than 3 files",
+            "several files",
+            "many files",
+            "multiple files",
+            "lots of files",
+        ],
+    },
+    Concept {
         topic: "linter, static analysis",
         named_by: &[
             "eslint",
@@ -757,6 +784,47 @@ const CUES: &[(&str, &[&str])] = &[
     (
         "code formatting, code style",
         &["format", "formatting", "formatter", "reformat", "reflow", "long lines"],
+    ),
+    (
+        "code structure and readability: nesting, early returns",
+        &[
+            "clean up",
+            "clean it up",
+            "tidy up",
+            "tidy it up",
+            "hard to read",
+            "hard to follow",
+            "readable",
+            "readability",
+            "simplify",
+        ],
+    ),
+    (
+        "changes that touch many files",
+        &[
+            "everywhere",
+            "all the",
+            "all of the",
+            "every file",
+            "all files",
+            "across the codebase",
+            "across the repo",
+            "throughout the codebase",
+        ],
+    ),
+    (
+        "terminal and multiplexer",
+        &[
+            "watcher",
+            "watchers",
+            "watch mode",
+            "long-running",
+            "long running",
+            "keep it running",
+            "leave it running",
+            "dev server",
+            "in a pane",
+        ],
     ),
     (
         "linter, static analysis",
