@@ -405,7 +405,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["disk", "disks", "disk space", "out of space", "free space", "disk full"],
     &["host", "hosts", "server", "servers", "machine", "machines", "box", "boxes", "vm", "vms"],
     &["login", "log in", "log into", "logged into", "sign in", "signin"],
-    &["local", "locally", "localhost", "my laptop", "my machine"],
+    &["local", "locally", "localhost", "laptop", "laptops", "my machine"],
     &["setup", "set up", "onboarding", "getting started", "new laptop", "fresh laptop", "fresh clone"],
     &["layout", "laid out", "structure", "structured", "organised", "organized"],
     &["schedule", "scheduled", "scheduling", "cron", "hourly", "every hour", "nightly", "every night"],

@@ -806,11 +806,13 @@ pub async fn for_prompt(
     if general {
         candidates.retain(|_, c| answers_in_general(c));
     } else {
-        // A task about the work here (a note of the project answers it by its words) that names
+        // A task about the work here (a note of the project answers it by its words: a fact, two
+        // of them in a passage or half of them) that names
         // what one of the user's rules is about gets the rule: "add a status pill to the carrier
         // page" to a user who said never to show status by colour alone.
         let about_work_here = candidates.values().any(|c| {
-            matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id) && (c.fact || c.best >= 2)
+            matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id)
+                && (c.fact || c.best >= 2 || c.coverage >= HALF)
         });
         for c in candidates.values_mut().filter(|c| c.own_word && about_work_here) {
             c.fact = true;
@@ -1575,6 +1577,13 @@ mod tests {
             ),
             note(
                 here.clone(),
+                "project/ledger/cluster.md",
+                NoteKind::Convention,
+                0,
+                "- every Deployment ships with cpu and memory requests and limits, plus a PodDisruptionBudget\n",
+            ),
+            note(
+                here.clone(),
                 "project/ledger/gpu.md",
                 NoteKind::Fact,
                 0,
@@ -1600,6 +1609,9 @@ mod tests {
             ("start the training run on the gpu machine", "gpu.md"),
             ("which gpu server do I ssh into?", "gpu.md"),
             ("is the gpu host still the same one?", "gpu.md"),
+            ("scaffold manifests for the new notifications service", "cluster.md"),
+            ("add a manifest for the reconciliation worker", "cluster.md"),
+            ("the exporter's manifests need a second replica", "cluster.md"),
         ] {
             let found = asked(&store, &project, prompt).await;
             assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
@@ -1681,6 +1693,7 @@ mod tests {
              - when a change touches more than three files, write the plan into PLAN.md first.\n\
              - bash scripts start with set -euo pipefail, every repo.\n\
              - don't use git add . or -A, stage files by name.\n\
+             - never point anything at prod from a laptop.\n\
              - scratch files go under /mnt/fast/scratch, the home partition is tiny.\n\
              - long-running things I start myself in a zellij pane, don't background them.\n",
         );
@@ -1717,6 +1730,10 @@ mod tests {
             ("commit the transfer list change", "by name"),
             ("make a commit for the payouts handler fix", "by name"),
             ("commit what we have for the monthly settlements report", "by name"),
+            // Locally is on the user's laptop.
+            ("run the monthly settlements report locally", "from a laptop"),
+            ("try the payouts bench on my laptop first", "from a laptop"),
+            ("build the transfer list locally to check my change", "from a laptop"),
         ] {
             let given = injected(&store, &project, prompt, &config, 2_400).await.expect(prompt);
             assert!(given.text.contains(rule), "{prompt}: {}", given.text);

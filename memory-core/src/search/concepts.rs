@@ -871,6 +871,8 @@ const CUES: &[(&str, &[&str])] = &[
             "onto production",
             "to production",
             "to prod",
+            "manifest",
+            "manifests",
         ],
     ),
     (
