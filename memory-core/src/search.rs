@@ -365,6 +365,8 @@ const SYNONYMS: &[&[&str]] = &[
     // Kinds of value a codebase has rules for, by the words people use for their instances.
     &["money", "amount", "amounts", "price", "prices", "fee", "fees", "currency", "cents"],
     &["payment", "payments", "paying", "pay", "purchase", "purchases", "charge", "charges"],
+    &["invoice", "invoices", "invoicing", "bill", "bills", "receipt", "receipts"],
+    &["tax", "taxes", "vat", "sales tax", "gst"],
     &[
         "secret",
         "secrets",

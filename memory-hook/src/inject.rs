@@ -1577,6 +1577,20 @@ mod tests {
             ),
             note(
                 here.clone(),
+                "project/ledger/invoices.md",
+                NoteKind::Procedure,
+                0,
+                "- Invoice PDFs are rendered by `Billing::InvoicePdfJob` when an order ships, then mailed\n",
+            ),
+            note(
+                here.clone(),
+                "project/ledger/vat.md",
+                NoteKind::Convention,
+                0,
+                "- EU business customers with a VAT ID that validates in VIES: reverse charge, 0% VAT\n",
+            ),
+            note(
+                here.clone(),
                 "project/ledger/cluster.md",
                 NoteKind::Convention,
                 0,
@@ -1609,6 +1623,12 @@ mod tests {
             ("start the training run on the gpu machine", "gpu.md"),
             ("which gpu server do I ssh into?", "gpu.md"),
             ("is the gpu host still the same one?", "gpu.md"),
+            ("a customer says they never got the PDF for their bill", "invoices.md"),
+            ("which job renders the bills?", "invoices.md"),
+            ("resend the receipt for order 4411", "invoices.md"),
+            ("a German company with a tax number orders from us, do we charge them tax?", "vat.md"),
+            ("how much sales tax goes on an order from Lisbon?", "vat.md"),
+            ("which taxes apply to a Dutch business?", "vat.md"),
             ("scaffold manifests for the new notifications service", "cluster.md"),
             ("add a manifest for the reconciliation worker", "cluster.md"),
             ("the exporter's manifests need a second replica", "cluster.md"),
@@ -2524,6 +2544,9 @@ mod tests {
             ("ship current main to staging", "kamal"),
             ("how do we get the new version onto staging?", "kamal"),
             ("deploy the fix", "kamal"),
+            ("how do I get my change out to customers?", "kamal"),
+            ("when does the new pricing page go live?", "kamal"),
+            ("the onboarding flow goes live this afternoon, get it ready", "kamal"),
         ] {
             let config = crate::config::HookConfig::default();
             let text =

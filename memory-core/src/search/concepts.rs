@@ -873,6 +873,12 @@ const CUES: &[(&str, &[&str])] = &[
             "to prod",
             "manifest",
             "manifests",
+            "out to customers",
+            "live for customers",
+            "go live",
+            "goes live",
+            "going live",
+            "put live",
         ],
     ),
     (
