@@ -287,6 +287,27 @@ static ANSWER_STYLE: LazyLock<Regex> = LazyLock::new(|| {
           |(?:give|show|send|hand)\ me\ (?:\w+\ ){0,3}?(?:at\ a\ time|one\ by\ one|up\ front|first))\b
     ")
 });
+/// A standing rule of which language to answer in, in the languages people most often write to
+/// an agent in besides English: "contéstame siempre en inglés", "antworte mir immer auf
+/// Englisch", "réponds-moi toujours en anglais", "responda sempre em inglês", "rispondimi sempre
+/// in inglese", "always reply in German". It says always, or that it holds whatever language the
+/// user writes in; once ("answer in English this time") is no rule.
+static REPLY_LANGUAGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:
+            (?:contéstame|contestame|respóndeme|respondeme|escríbeme|escribeme|háblame|hablame|contesta|responde)
+              (?:\ \w+){0,2}?\ siempre\ en\ (?:inglés|ingles|español|espanol|alemán|aleman|francés|frances)
+          |(?:antworte|antworten\ sie|schreib|schreibe)(?:\ \w+){0,3}?\ immer\ auf\ (?:englisch|deutsch|spanisch|französisch)
+          |(?:réponds|reponds|répondez|repondez|écris|ecris|écrivez|ecrivez)(?:-moi)?(?:\ \w+){0,2}?\ toujours\ en\ (?:anglais|français|francais|allemand|espagnol)
+          |(?:responda|responde|escreva|fale)(?:-me)?(?:\ \w+){0,2}?\ sempre\ em\ (?:inglês|ingles|português|portugues)
+          |(?:rispondimi|rispondi|scrivimi|scrivi)(?:\ \w+){0,2}?\ sempre\ in\ (?:inglese|italiano|tedesco|francese)
+          |(?:always|only)\ (?:reply|answer|respond|write(?:\ back)?)(?:\ to\ me)?\ in\ (?:english|german|french|spanish|portuguese|italian|dutch)
+          |(?:reply|answer|respond)(?:\ to\ me)?\ in\ (?:english|german|french|spanish|portuguese|italian|dutch)
+              ,?\ (?:even|also)\ (?:if|when)
+        )
+    ")
+});
+
 /// Where a statement may start after a request in the same sentence ("add tests for X, i like
 /// parametrized tests over copy-pasted ones").
 static STATEMENT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
@@ -1957,6 +1978,10 @@ fn classify_why(sentence: &str) -> Option<(Reach, Why)> {
         return None;
     }
     let whole = normalize(sentence);
+    // Which language to answer in is said in the user's own language as often as not.
+    if REPLY_LANGUAGE.is_match(&whole) {
+        return Some((Reach::General, Why::ToTheAgent));
+    }
     let announced = ANNOUNCED.is_match(&whole);
     let mut s = FILLER.replace(&whole, "").into_owned();
     let corrected = CORRECTION_LEAD.is_match(&s);

@@ -1312,7 +1312,10 @@ fn focused(
         // A passage about a topic the prompt asks for without naming it counts as a word of it.
         let about =
             !topics.is_empty() && memory_core::search::topics(part).iter().any(|t| topics.contains(t));
-        memory_core::search::matched_in(&words, terms) + usize::from(about)
+        // Of the profile, sent again only for what the prompt asks, a rule about the kind of task
+        // asked comes before a passage sharing a word with it.
+        let about_weight = if only_matching { 2 } else { 1 };
+        memory_core::search::matched_in(&words, terms) + about_weight * usize::from(about)
     };
     let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
     let mut order: Vec<usize> = (0..parts.len()).collect();
@@ -1816,6 +1819,50 @@ mod tests {
             ["what is the difference between a thread and a process?", "write a short poem about the sea"]
         {
             assert_eq!(asked(&store, &project, general).await, Vec::<String>::new(), "{general}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_prompt_in_another_language_gets_the_rule_of_which_language_to_answer_in() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let profile = note(
+            Scope::User,
+            "profile/preferences.md",
+            NoteKind::Preference,
+            0,
+            "Preferences and rules the user stated, in their words.\n\n\
+             - aunque a veces te escriba en español, contéstame siempre en inglés, the logs get read by the team.\n\
+             - no emoji in commit messages, ever.\n\
+             - PR descriptions need a 'How to test' section.\n",
+        );
+        let hot = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/hot-files.md",
+            NoteKind::Fact,
+            0,
+            "Files edited most.\n\n- edited `deploy/worker.yaml`\n- edited `src/sync.rs`\n",
+        );
+        for n in [&profile, &hot] {
+            store.put_note(n).await.unwrap();
+        }
+        let config = crate::config::HookConfig::default();
+        for prompt in [
+            "¿puedes mirar por qué el pod del worker se reinicia tanto en staging?",
+            "kannst du bitte nachsehen, warum der Sync so langsam ist?",
+            "pourquoi le worker redémarre en boucle, tu peux regarder ?",
+        ] {
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(text.contains("contéstame siempre en inglés"), "{prompt}:\n{text}");
+        }
+        for prompt in
+            ["why does the worker pod keep restarting on staging?", "look at why the sync is so slow"]
+        {
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(!text.contains("inglés"), "{prompt}:\n{text}");
         }
     }
 

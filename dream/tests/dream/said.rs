@@ -669,3 +669,41 @@ async fn a_rule_kept_without_exception_is_no_line_about_exception_handling() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_rule_about_which_language_to_answer_in_is_kept_in_whatever_language_it_is_said() {
+    for (said, kept) in [
+        (
+            "oye, una cosa antes de empezar: aunque a veces te escriba en español, contéstame siempre en inglés. bueno, mira por qué el sync se queda colgado",
+            "contéstame siempre en inglés",
+        ),
+        (
+            "kurz vorab: antworte mir bitte immer auf Englisch, auch wenn ich Deutsch schreibe. Jetzt schau dir mal den Import an",
+            "antworte mir bitte immer auf Englisch",
+        ),
+        (
+            "petite chose avant de commencer : même si je t'écris en français, réponds-moi toujours en anglais. bon, regarde le cache",
+            "réponds-moi toujours en anglais",
+        ),
+    ] {
+        let mut story = Story::new();
+        story.session("claude", "lang-1", Some("shelf"), "/home/alice/src/shelf").prompt(said).stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
+        assert!(profile.contains(kept), "{said}\n{}", visible_in(&store, "shelf").await);
+    }
+    // Once, or asked about, is no rule.
+    for said in [
+        "solo por hoy contéstame en inglés, que lo va a leer un compañero",
+        "warum antwortest du mir auf Englisch?",
+        "can you answer in English this time, the reviewer doesn't read Spanish",
+    ] {
+        let mut story = Story::new();
+        story.session("claude", "lang-2", Some("shelf"), "/home/alice/src/shelf").prompt(said).stop();
+        let store = store_with(&story.events()).await;
+        dream_once(&store).await;
+        let visible = visible_in(&store, "shelf").await;
+        assert!(!visible.contains(said.split(',').next().unwrap()), "{said}\n{visible}");
+    }
+}

@@ -666,6 +666,24 @@ const CONCEPTS: &[Concept] = &[
         named_by: &["i18n", "l10n", "crowdin", "lokalise", "transifex", "gettext", "translations", "locales"],
     },
     Concept {
+        topic: "the language the agent answers in",
+        named_by: &[
+            "english",
+            "inglés",
+            "ingles",
+            "englisch",
+            "anglais",
+            "inglês",
+            "inglese",
+            "spanish",
+            "español",
+            "german",
+            "deutsch",
+            "french",
+            "français",
+        ],
+    },
+    Concept {
         topic: "data pipelines and the warehouse",
         named_by: &["spark", "databricks", "dbt", "snowflake", "bigquery", "redshift", "delta lake", "etl"],
     },
@@ -939,7 +957,38 @@ const CUES: &[(&str, &[&str])] = &[
 pub fn asked_topics(text: &str) -> Vec<&'static str> {
     static CUED: std::sync::OnceLock<Vec<Named>> = std::sync::OnceLock::new();
     let named = CUED.get_or_init(|| CUES.iter().map(|(topic, cues)| split_names(topic, cues)).collect());
-    named_in(named, text)
+    let mut out = named_in(named, text);
+    // Whatever a text in another language asks, it asks in that language: the user's rule of
+    // which language to answer in is about it.
+    if in_another_language(text) {
+        out.push(REPLY_LANGUAGE_TOPIC);
+    }
+    out
+}
+
+/// The topic of which language the agent answers in.
+const REPLY_LANGUAGE_TOPIC: &str = "the language the agent answers in";
+
+/// Words that are common in Spanish, German, French, Portuguese or Italian and are not English
+/// words: two of them, or an opening `¿` or `¡`, say a text is written in one of those.
+const FOREIGN_FUNCTION_WORDS: &[&str] = &[
+    "aber", "auf", "bitte", "como", "dans", "das", "del", "der", "des", "dies", "ein", "eine", "est", "está",
+    "esta", "für", "ich", "isso", "kannst", "las", "los", "mit", "nicht", "não", "où", "para", "pas", "pero",
+    "perché", "peux", "por", "pourquoi", "puedes", "puoi", "qué", "que", "sind", "tanto", "und", "une",
+    "uno", "una", "você", "warum", "wie",
+];
+
+/// Whether `text` is written in one of the languages of [`FOREIGN_FUNCTION_WORDS`].
+fn in_another_language(text: &str) -> bool {
+    if text.trim_start().starts_with(['¿', '¡']) {
+        return true;
+    }
+    let lower = text.to_lowercase();
+    let mut found: Vec<&str> =
+        lower.split(|c: char| !c.is_alphabetic()).filter(|w| FOREIGN_FUNCTION_WORDS.contains(w)).collect();
+    found.sort_unstable();
+    found.dedup();
+    found.len() >= 2
 }
 
 /// Whether a name, split into its words, stands in a text whose words are `present`, joined by
