@@ -206,9 +206,16 @@ pub async fn session_start(
     let tools = tools_used(&project_notes);
     let now = chrono::Utc::now();
     let (mut profile, user_rest): (Vec<&Note>, Vec<&Note>) = user.iter().partition(|n| is_profile(n));
-    let (mut concerned, elsewhere): (Vec<&Note>, Vec<&Note>) =
+    let (mut concerned, mut elsewhere): (Vec<&Note>, Vec<&Note>) =
         user_rest.into_iter().partition(|n| tool_elsewhere(n, &tools).is_none());
-    let mut project_notes: Vec<&Note> = project_notes.iter().collect();
+    // A note that says it is out of date is kept for the record: a start lists it, after the
+    // rest, and spends its budget on what holds now.
+    let (mut project_notes, outdated): (Vec<&Note>, Vec<&Note>) =
+        project_notes.iter().partition(|n| !is_outdated(n));
+    let (current, outdated_concerned): (Vec<&Note>, Vec<&Note>) =
+        concerned.into_iter().partition(|n| !is_outdated(n));
+    concerned = current;
+    elsewhere.extend(outdated.into_iter().chain(outdated_concerned));
     for group in [&mut profile, &mut project_notes, &mut concerned] {
         rank_by_usefulness(group, &tools, now);
     }
@@ -1988,6 +1995,15 @@ mod tests {
                 "{}: {found:?}",
                 old.meta.title
             );
+            // A start spends its budget on what holds now and only lists the old note.
+            let start = super::session_start(&store, &project(), 8_000, &BTreeSet::new(), None)
+                .await
+                .unwrap()
+                .expect("a start");
+            assert!(start.text.contains("kamal rollback"), "{}", start.text);
+            let old_body = old.body.trim();
+            assert!(!start.text.contains(old_body), "{}: {}", old.meta.title, start.text);
+            assert!(start.text.contains("`project/ledger/deploy-old.md`"), "listed: {}", start.text);
         }
         assert!(!super::is_outdated(&current));
         let legacy =
