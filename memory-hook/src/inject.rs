@@ -1280,6 +1280,9 @@ fn numbered(line: &str) -> bool {
     digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
 }
 
+/// Longest opening of a note that leads every excerpt of it on a prompt ([`focused`]).
+const LEAD_CHARS: usize = 160;
+
 /// A note's body within `cap` characters for a prompt: whole when it fits; otherwise its passages
 /// ([`blocks`]) that matter most, in the note's order: the one closest in meaning (`preferred`,
 /// its text), those sharing the most terms with the prompt, then its opening, then the rest while
@@ -1326,8 +1329,10 @@ fn focused(
     };
     let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
     let mut order: Vec<usize> = (0..parts.len()).collect();
-    // What matches first (best first), then the opening, then the rest in order.
-    order.sort_by_key(|&i| (std::cmp::Reverse(scores[i]), i != 0, i));
+    // A short opening says what the note is about: it leads whatever passages follow. Then what
+    // matches (best first), then the opening if long, then the rest in order.
+    let lead = parts.first().is_some_and(|p| p.chars().count() <= LEAD_CHARS && !p.starts_with("- "));
+    order.sort_by_key(|&i| (!(lead && i == 0), std::cmp::Reverse(scores[i]), i != 0, i));
     const GAP: &str = "…";
     let mut chosen = vec![false; parts.len()];
     let mut used = 0usize;
@@ -2166,6 +2171,16 @@ mod tests {
         let by_meaning =
             focused(&body, &[], &[], Some("Paragraph 7 explains a stage of the pipeline"), 300, false);
         assert!(by_meaning.contains("Paragraph 7 explains"), "{by_meaning}");
+        // However many passages match, a short opening leads them: it says what the note is about.
+        let mut runbook = String::from("Deploys of the ledger, by stage.\n\n");
+        for stage in ["canary", "staging", "production", "rollback"] {
+            runbook.push_str(&format!(
+                "- {stage}: a bad deploy is rolled back with `deploy --tag <previous>` and a note in #ledger-deploys.\n"
+            ));
+        }
+        let out = focused(&runbook, &terms, &[], None, 330, false);
+        assert!(out.starts_with("Deploys of the ledger, by stage."), "{out}");
+        assert!(out.contains("rolled back"), "{out}");
         // One passage longer than the room: its start, cut at a word.
         let single = "word ".repeat(200);
         let cut = focused(&single, &[], &[], None, 100, false);
