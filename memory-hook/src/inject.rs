@@ -1525,34 +1525,39 @@ mod tests {
         for n in &notes {
             store.put_note(n).await.unwrap();
         }
-        for (prompt, wanted) in [
-            ("I just got paged about the ledger, what do I do first?", "oncall.md"),
-            ("the pager went off for the ledger at 3am", "oncall.md"),
-            ("who do I hand over to when my ledger on-call week ends?", "oncall.md"),
-            ("the release from this morning is broken, revert it", "rollback.md"),
-            ("undo yesterday's release on the hosts", "rollback.md"),
-            ("how do I roll back the ledger release?", "rollback.md"),
-            ("what runs every night for reconciliation?", "jobs.md"),
-            ("when is the reconciliation job scheduled?", "jobs.md"),
-            ("move the reconciliation to run hourly", "jobs.md"),
-            ("how much is the ledger costing us per month?", "costs.md"),
-            ("who hears about it when we overspend?", "costs.md"),
-            ("is there a billing alert for the ledger?", "costs.md"),
-            ("what shape does the json take when a request goes wrong?", "error-responses.md"),
-            ("when a call went wrong, what does the client get back?", "error-responses.md"),
-            ("the http response when things go wrong, what code does it carry?", "error-responses.md"),
-        ] {
-            let found = asked(&store, &project, prompt).await;
-            assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
-        }
+        finds_each(
+            &store,
+            &project,
+            &[
+                ("I just got paged about the ledger, what do I do first?", "oncall.md"),
+                ("the pager went off for the ledger at 3am", "oncall.md"),
+                ("who do I hand over to when my ledger on-call week ends?", "oncall.md"),
+                ("the release from this morning is broken, revert it", "rollback.md"),
+                ("undo yesterday's release on the hosts", "rollback.md"),
+                ("how do I roll back the ledger release?", "rollback.md"),
+                ("what runs every night for reconciliation?", "jobs.md"),
+                ("when is the reconciliation job scheduled?", "jobs.md"),
+                ("move the reconciliation to run hourly", "jobs.md"),
+                ("how much is the ledger costing us per month?", "costs.md"),
+                ("who hears about it when we overspend?", "costs.md"),
+                ("is there a billing alert for the ledger?", "costs.md"),
+                ("what shape does the json take when a request goes wrong?", "error-responses.md"),
+                ("when a call went wrong, what does the client get back?", "error-responses.md"),
+                ("the http response when things go wrong, what code does it carry?", "error-responses.md"),
+            ],
+        )
+        .await;
         // An everyday phrase of another life is no word of the trade.
-        for prompt in [
-            "is it good to go back to running after a knee injury?",
-            "how long should I boil an egg?",
-            "what's a good way to split up chores at home?",
-        ] {
-            assert_eq!(asked(&store, &project, prompt).await, Vec::<String>::new(), "{prompt}");
-        }
+        finds_nothing(
+            &store,
+            &project,
+            &[
+                "is it good to go back to running after a knee injury?",
+                "how long should I boil an egg?",
+                "what's a good way to split up chores at home?",
+            ],
+        )
+        .await;
     }
 
     #[tokio::test]
@@ -1622,42 +1627,47 @@ mod tests {
         for n in &notes {
             store.put_note(n).await.unwrap();
         }
-        for (prompt, wanted) in [
-            ("what should I call the ingest model for the bank transfers feed?", "naming.md"),
-            ("what do we call a new model for the card payments source?", "naming.md"),
-            ("add a staging model for the refunds feed", "naming.md"),
-            ("how do I authenticate before running the migration against prod?", "access.md"),
-            ("where do my credentials for the ledger come from?", "access.md"),
-            ("the deploy script says it can't find creds, what now?", "access.md"),
-            ("give every new transfer its own identifier", "keys.md"),
-            ("should the refund ids be uuids?", "keys.md"),
-            ("which id format do new tables use?", "keys.md"),
-            ("write a query helper for the transfers table", "database.md"),
-            ("the report queries are slow, where do they go through?", "database.md"),
-            ("add a sql query that sums refunds per day", "database.md"),
-            ("start the training run on the gpu machine", "gpu.md"),
-            ("which gpu server do I ssh into?", "gpu.md"),
-            ("is the gpu host still the same one?", "gpu.md"),
-            ("a customer says they never got the PDF for their bill", "invoices.md"),
-            ("which job renders the bills?", "invoices.md"),
-            ("resend the receipt for order 4411", "invoices.md"),
-            ("a German company with a tax number orders from us, do we charge them tax?", "vat.md"),
-            ("how much sales tax goes on an order from Lisbon?", "vat.md"),
-            ("which taxes apply to a Dutch business?", "vat.md"),
-            ("scaffold manifests for the new notifications service", "cluster.md"),
-            ("add a manifest for the reconciliation worker", "cluster.md"),
-            ("the exporter's manifests need a second replica", "cluster.md"),
-        ] {
-            let found = asked(&store, &project, prompt).await;
-            assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
-        }
+        finds_each(
+            &store,
+            &project,
+            &[
+                ("what should I call the ingest model for the bank transfers feed?", "naming.md"),
+                ("what do we call a new model for the card payments source?", "naming.md"),
+                ("add a staging model for the refunds feed", "naming.md"),
+                ("how do I authenticate before running the migration against prod?", "access.md"),
+                ("where do my credentials for the ledger come from?", "access.md"),
+                ("the deploy script says it can't find creds, what now?", "access.md"),
+                ("give every new transfer its own identifier", "keys.md"),
+                ("should the refund ids be uuids?", "keys.md"),
+                ("which id format do new tables use?", "keys.md"),
+                ("write a query helper for the transfers table", "database.md"),
+                ("the report queries are slow, where do they go through?", "database.md"),
+                ("add a sql query that sums refunds per day", "database.md"),
+                ("start the training run on the gpu machine", "gpu.md"),
+                ("which gpu server do I ssh into?", "gpu.md"),
+                ("is the gpu host still the same one?", "gpu.md"),
+                ("a customer says they never got the PDF for their bill", "invoices.md"),
+                ("which job renders the bills?", "invoices.md"),
+                ("resend the receipt for order 4411", "invoices.md"),
+                ("a German company with a tax number orders from us, do we charge them tax?", "vat.md"),
+                ("how much sales tax goes on an order from Lisbon?", "vat.md"),
+                ("which taxes apply to a Dutch business?", "vat.md"),
+                ("scaffold manifests for the new notifications service", "cluster.md"),
+                ("add a manifest for the reconciliation worker", "cluster.md"),
+                ("the exporter's manifests need a second replica", "cluster.md"),
+            ],
+        )
+        .await;
         // A question about anything else that shares such a word gets nothing.
-        for prompt in [
-            "what should I call my new puppy?",
-            "in general, how do websites authenticate users with passkeys?",
-        ] {
-            assert_eq!(asked(&store, &project, prompt).await, Vec::<String>::new(), "{prompt}");
-        }
+        finds_nothing(
+            &store,
+            &project,
+            &[
+                "what should I call my new puppy?",
+                "in general, how do websites authenticate users with passkeys?",
+            ],
+        )
+        .await;
     }
 
     #[tokio::test]
@@ -2195,6 +2205,29 @@ mod tests {
     ) -> Vec<String> {
         let config = crate::config::HookConfig::default();
         injected(store, project, prompt, &config, 2_400).await.map(|i| i.notes).unwrap_or_default()
+    }
+
+    /// Asserts that each prompt of `cases` finds the note whose path ends with its second part.
+    async fn finds_each(
+        store: &dyn memory_core::MemoryStore,
+        project: &crate::project::Project,
+        cases: &[(&str, &str)],
+    ) {
+        for (prompt, wanted) in cases {
+            let found = asked(store, project, prompt).await;
+            assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
+        }
+    }
+
+    /// Asserts that none of `prompts` gets a note.
+    async fn finds_nothing(
+        store: &dyn memory_core::MemoryStore,
+        project: &crate::project::Project,
+        prompts: &[&str],
+    ) {
+        for prompt in prompts {
+            assert_eq!(asked(store, project, prompt).await, Vec::<String>::new(), "{prompt}");
+        }
     }
 
     /// What a prompt in a fresh session gets, words only.

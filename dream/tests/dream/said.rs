@@ -3,7 +3,9 @@
 
 use memory_core::{MemoryStore, Scope};
 
-use crate::support::{Story, all_notes, body, dream_once, dump, store_with, visible_in};
+use crate::support::{
+    Story, all_notes, body, dream_once, dreamed_after_saying, dump, store_with, visible_in,
+};
 
 fn project(id: &str) -> Scope {
     Scope::Project(id.to_owned())
@@ -686,10 +688,7 @@ async fn a_rule_about_which_language_to_answer_in_is_kept_in_whatever_language_i
             "réponds-moi toujours en anglais",
         ),
     ] {
-        let mut story = Story::new();
-        story.session("claude", "lang-1", Some("shelf"), "/home/alice/src/shelf").prompt(said).stop();
-        let store = store_with(&story.events()).await;
-        dream_once(&store).await;
+        let store = dreamed_after_saying(said, "shelf").await;
         let profile = body(&store, &Scope::User, "profile/preferences.md").await.unwrap_or_default();
         assert!(profile.contains(kept), "{said}\n{}", visible_in(&store, "shelf").await);
     }
@@ -699,10 +698,7 @@ async fn a_rule_about_which_language_to_answer_in_is_kept_in_whatever_language_i
         "warum antwortest du mir auf Englisch?",
         "can you answer in English this time, the reviewer doesn't read Spanish",
     ] {
-        let mut story = Story::new();
-        story.session("claude", "lang-2", Some("shelf"), "/home/alice/src/shelf").prompt(said).stop();
-        let store = store_with(&story.events()).await;
-        dream_once(&store).await;
+        let store = dreamed_after_saying(said, "shelf").await;
         let visible = visible_in(&store, "shelf").await;
         assert!(!visible.contains(said.split(',').next().unwrap()), "{said}\n{visible}");
     }

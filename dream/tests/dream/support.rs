@@ -410,6 +410,19 @@ pub(crate) async fn visible_in(store: &dyn MemoryStore, project: &str) -> String
     out
 }
 
+/// A store after one Claude Code session in `project` (under `/home/alice/src/`) where the user
+/// said `prompt`, dreamed once.
+pub(crate) async fn dreamed_after_saying(prompt: &str, project: &str) -> InMemoryStore {
+    let mut story = Story::new();
+    story
+        .session("claude", "said-1", Some(project), &format!("/home/alice/src/{project}"))
+        .prompt(prompt)
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+    store
+}
+
 /// Runs the deterministic dream once over what the store holds.
 pub(crate) async fn dream_once(store: &dyn MemoryStore) -> dream::DreamReport {
     let report = dream::run(store, &dream::DeterministicProvider::new(), &options(), &dream::NoProgress)
