@@ -814,9 +814,9 @@ pub async fn for_prompt(
         candidates.retain(|_, c| answers_in_general(c));
     } else {
         // A task about the work here (a note of the project answers it by its words: a fact, two
-        // of them in a passage or half of them) that names
-        // what one of the user's rules is about gets the rule: "add a status pill to the carrier
-        // page" to a user who said never to show status by colour alone.
+        // of them in a passage, or half of them) that names what one of the user's rules is about
+        // gets the rule: "add a status pill to the carrier page" to a user who said never to show
+        // status by colour alone.
         let about_work_here = candidates.values().any(|c| {
             matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id)
                 && (c.fact || c.best >= 2 || c.coverage >= HALF)
@@ -1821,27 +1821,28 @@ mod tests {
         for n in [&profile, &hot] {
             store.put_note(n).await.unwrap();
         }
-        let config = crate::config::HookConfig::default();
-        for (prompt, rule) in [
-            ("rename the `amount` field to `total` everywhere it's used", "PLAN.md"),
-            ("switch all the importers over to the new parser", "PLAN.md"),
-            ("move the logging calls to tracing across the codebase", "PLAN.md"),
-            ("start the api and a watcher that rebuilds the templates", "zellij"),
-            ("bring up the dev server for the ledger ui", "zellij"),
-            ("kick off the long-running reconciliation backfill", "zellij"),
-            ("the validation in the webhook handler is hard to read, clean it up", "early returns"),
-            ("tidy up the parser's error branches", "early returns"),
-            ("make the refund checks more readable", "early returns"),
-        ] {
-            let text =
-                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
-            assert!(text.contains(rule), "{prompt}:\n{text}");
-        }
-        for general in
-            ["what is the difference between a thread and a process?", "write a short poem about the sea"]
-        {
-            assert_eq!(asked(&store, &project, general).await, Vec::<String>::new(), "{general}");
-        }
+        gives_each(
+            &store,
+            &project,
+            &[
+                ("rename the `amount` field to `total` everywhere it's used", "PLAN.md"),
+                ("switch all the importers over to the new parser", "PLAN.md"),
+                ("move the logging calls to tracing across the codebase", "PLAN.md"),
+                ("start the api and a watcher that rebuilds the templates", "zellij"),
+                ("bring up the dev server for the ledger ui", "zellij"),
+                ("kick off the long-running reconciliation backfill", "zellij"),
+                ("the validation in the webhook handler is hard to read, clean it up", "early returns"),
+                ("tidy up the parser's error branches", "early returns"),
+                ("make the refund checks more readable", "early returns"),
+            ],
+        )
+        .await;
+        finds_nothing(
+            &store,
+            &project,
+            &["what is the difference between a thread and a process?", "write a short poem about the sea"],
+        )
+        .await;
     }
 
     #[tokio::test]
@@ -2216,6 +2217,21 @@ mod tests {
         for (prompt, wanted) in cases {
             let found = asked(store, project, prompt).await;
             assert!(found.iter().any(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
+        }
+    }
+
+    /// Asserts that what each prompt of `cases` gets, with the default settings, says its second
+    /// part.
+    async fn gives_each(
+        store: &dyn memory_core::MemoryStore,
+        project: &crate::project::Project,
+        cases: &[(&str, &str)],
+    ) {
+        let config = crate::config::HookConfig::default();
+        for (prompt, said) in cases {
+            let text =
+                injected(store, project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(text.contains(said), "{prompt}:\n{text}");
         }
     }
 
@@ -2645,31 +2661,32 @@ mod tests {
         for n in [&conventions, &files] {
             store.put_note(n).await.unwrap();
         }
-        for (prompt, fact) in [
-            ("how should the new RecurrenceParser report bad input?", "typed throws"),
-            ("the mesh loader should tell the caller when the file is missing", "typed throws"),
-            ("what should the importer do on invalid input?", "typed throws"),
-            ("add a refund amount to the webhook payload", "integer cents"),
-            ("show the prices on the cart page", "integer cents"),
-            ("the invoice total needs a currency next to it", "integer cents"),
-            ("ship current main to staging", "kamal"),
-            ("how do we get the new version onto staging?", "kamal"),
-            ("deploy the fix", "kamal"),
-            ("how do I get my change out to customers?", "kamal"),
-            ("when does the new pricing page go live?", "kamal"),
-            ("the onboarding flow goes live this afternoon, get it ready", "kamal"),
-        ] {
-            let config = crate::config::HookConfig::default();
-            let text =
-                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
-            assert!(text.contains(fact), "{prompt}:\n{text}");
-        }
+        gives_each(
+            &store,
+            &project,
+            &[
+                ("how should the new RecurrenceParser report bad input?", "typed throws"),
+                ("the mesh loader should tell the caller when the file is missing", "typed throws"),
+                ("what should the importer do on invalid input?", "typed throws"),
+                ("add a refund amount to the webhook payload", "integer cents"),
+                ("show the prices on the cart page", "integer cents"),
+                ("the invoice total needs a currency next to it", "integer cents"),
+                ("ship current main to staging", "kamal"),
+                ("how do we get the new version onto staging?", "kamal"),
+                ("deploy the fix", "kamal"),
+                ("how do I get my change out to customers?", "kamal"),
+                ("when does the new pricing page go live?", "kamal"),
+                ("the onboarding flow goes live this afternoon, get it ready", "kamal"),
+            ],
+        )
+        .await;
         // A question about computing in general is not a task of this project's.
-        for general in
-            ["what is the difference between a thread and a process?", "write a short poem about the sea"]
-        {
-            assert_eq!(asked(&store, &project, general).await, Vec::<String>::new(), "{general}");
-        }
+        finds_nothing(
+            &store,
+            &project,
+            &["what is the difference between a thread and a process?", "write a short poem about the sea"],
+        )
+        .await;
     }
 
     #[tokio::test]
