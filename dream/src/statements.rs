@@ -253,7 +253,9 @@ static DECLARATIVE: LazyLock<Regex> = LazyLock::new(|| {
         (?P<subject>[a-z0-9][\w./:@+\#-]*(?:\ [\w./:@+\#-]+){0,5}?)\ 
         (?:is|are|goes|go|lives|live|runs|run|uses|use|loads|load|builds|build|ships|ship|targets|target|needs
           |need|requires|require|comes|come|sits|sit|stays|stay|happens|happen|lands|land|belongs|belong|talks
-          |talk|points|point|deploys|deploy|get|gets|follow|follows|contain|contains|include|includes|match|matches)\b
+          |talk|points|point|deploys|deploy|get|gets|follow|follows|contain|contains|include|includes|match|matches)
+        # A folder named like a verb (`live/`, `build/`, `deploy/`) is none.
+        (?:\s|$|[,;:!?]|\.(?:\s|$))
     ")
 });
 /// Words that cannot open the subject of a sentence about how things are.

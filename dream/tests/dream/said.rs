@@ -703,3 +703,29 @@ async fn a_rule_about_which_language_to_answer_in_is_kept_in_whatever_language_i
         assert!(!visible.contains(said.split(',').next().unwrap()), "{said}\n{visible}");
     }
 }
+
+#[tokio::test]
+async fn a_request_after_a_correction_is_work_to_do_not_the_new_value() {
+    for (said, value, request) in [
+        (
+            "the region I gave you way back is stale: everything is in eu-central-1 now. update the default region in live/terragrunt.hcl, it still has the old one.",
+            "eu-central-1 now",
+            "update the default region",
+        ),
+        (
+            "forget the node version I mentioned, we're on node 22 now. bump the version in build/ci-image.Dockerfile, it still says 18.",
+            "node 22 now",
+            "bump the version",
+        ),
+        (
+            "scrap what I said about the staging db, we share the QA database now. fix the connection string in deploy/staging/app.yml, it points at the old host.",
+            "share the QA database now",
+            "fix the connection string",
+        ),
+    ] {
+        let store = dreamed_after_saying(said, "shelf").await;
+        let visible = visible_in(&store, "shelf").await;
+        assert!(visible.contains(value), "the new value is kept: {said}\n{visible}");
+        assert!(!visible.contains(request), "the request is work to do: {said}\n{visible}");
+    }
+}
