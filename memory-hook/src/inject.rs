@@ -208,14 +208,14 @@ pub async fn session_start(
     let (mut profile, user_rest): (Vec<&Note>, Vec<&Note>) = user.iter().partition(|n| is_profile(n));
     let (mut concerned, mut elsewhere): (Vec<&Note>, Vec<&Note>) =
         user_rest.into_iter().partition(|n| tool_elsewhere(n, &tools).is_none());
+    let mut project_notes: Vec<&Note> = project_notes.iter().collect();
     // A note that says it is out of date is kept for the record: a start lists it, after the
     // rest, and spends its budget on what holds now.
-    let (mut project_notes, outdated): (Vec<&Note>, Vec<&Note>) =
-        project_notes.iter().partition(|n| !is_outdated(n));
-    let (current, outdated_concerned): (Vec<&Note>, Vec<&Note>) =
-        concerned.into_iter().partition(|n| !is_outdated(n));
-    concerned = current;
-    elsewhere.extend(outdated.into_iter().chain(outdated_concerned));
+    let outdated: Vec<&Note> = project_notes
+        .extract_if(.., |n| is_outdated(n))
+        .chain(concerned.extract_if(.., |n| is_outdated(n)))
+        .collect();
+    elsewhere.extend(outdated);
     for group in [&mut profile, &mut project_notes, &mut concerned] {
         rank_by_usefulness(group, &tools, now);
     }
@@ -559,9 +559,6 @@ struct Candidate {
     specific: bool,
     /// Whether one passage of it has [`PROFILE_TERMS`] of those words.
     strong: bool,
-    /// Whether it is the user's profile and a passage of it has a word of the prompt (not
-    /// everyday English) that no other note found has: what one of the user's rules is about.
-    own_word: bool,
     /// Whether one of its facts (a short passage) names what the prompt is about ([`names_topic`]).
     fact: bool,
     /// Whether it has one of the prompt's words few of the notes found have.
@@ -735,18 +732,24 @@ pub async fn for_prompt(
         .filter(|topic| few(&|(_, _, topics, activity)| !activity && topics.contains(topic)))
         .collect();
     // The things the prompt names (not the verbs any task is asked with) that, of the notes found,
-    // only the user's profile has ("clipboard", "status" beside a rule about colours).
-    let topics_named: Vec<&memory_core::search::Term> =
-        specific_terms.iter().filter(|t| !t.asked.split(' ').all(memory_core::search::action)).collect();
-    let profile_only: Vec<memory_core::search::Term> = topics_named
+    // only the user's profile has ("clipboard", "status" beside a rule about colours); read only
+    // when the profile is among them.
+    let profile_found = hits.iter().any(|hit| is_profile(&hit.note));
+    let profile_only: Vec<memory_core::search::Term> = specific_terms
         .iter()
+        .filter(|term| profile_found && !term.asked.split(' ').all(memory_core::search::action))
         .filter(|term| {
-            let mut having = hits.iter().zip(&read).filter(|(_, (words, ..))| {
-                memory_core::search::matched_in(words, std::slice::from_ref(**term)) > 0
-            });
-            having.clone().next().is_some() && having.all(|(hit, _)| is_profile(&hit.note))
+            let having: Vec<bool> = hits
+                .iter()
+                .zip(&read)
+                .filter(|(_, (words, ..))| {
+                    memory_core::search::matched_in(words, std::slice::from_ref(*term)) > 0
+                })
+                .map(|(hit, _)| is_profile(&hit.note))
+                .collect();
+            !having.is_empty() && having.iter().all(|profile| *profile)
         })
-        .map(|term| (*term).clone())
+        .cloned()
         .collect();
     let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut by_words: Vec<(String, f64, usize)> = Vec::new();
@@ -761,9 +764,6 @@ pub async fn for_prompt(
         // Passages are read under the note's title, as they are embedded.
         let (titled, untitled) = best_passage(&hit.note, &specific_terms, &project.name);
         let strong = is_profile(&hit.note) && titled >= need;
-        let own_word = is_profile(&hit.note)
-            && !profile_only.is_empty()
-            && best_passage(&hit.note, &profile_only, &project.name).1 > 0;
         let about_asked = asked_topics.iter().any(|topic| note_topics.contains(topic));
         let fact = names_topic(facts, &topics) || names_file(&hit.note, &file_words) || about_asked;
         let rare = memory_core::search::matched_in(words, &rare) > 0;
@@ -782,7 +782,6 @@ pub async fn for_prompt(
                 coverage,
                 specific,
                 strong,
-                own_word,
                 fact,
                 rare,
                 best,
@@ -821,9 +820,13 @@ pub async fn for_prompt(
             matches!(&c.note.meta.scope, Scope::Project(id) if *id == project.id)
                 && (c.fact || c.best >= 2 || c.coverage >= HALF)
         });
-        for c in candidates.values_mut().filter(|c| c.own_word && about_work_here) {
-            c.fact = true;
-            c.best = c.best.max(OWN_WORD_WEIGHT);
+        if about_work_here && !profile_only.is_empty() {
+            for c in candidates.values_mut().filter(|c| is_profile(&c.note)) {
+                if best_passage(&c.note, &profile_only, &project.name).1 > 0 {
+                    c.fact = true;
+                    c.best = c.best.max(OWN_WORD_WEIGHT);
+                }
+            }
         }
     }
     let mut ranked: Vec<(String, f32)> = Vec::new();
@@ -853,7 +856,6 @@ pub async fn for_prompt(
                     coverage: 0.0,
                     specific: false,
                     strong: false,
-                    own_word: false,
                     fact: false,
                     rare: false,
                     best: 0,
@@ -925,6 +927,7 @@ pub async fn for_prompt(
     let mut text = header.clone();
     let mut notes = Vec::new();
     let count = ranked.len().min(config.prompt_max_notes);
+    let prompt_topics = std::cell::OnceCell::new();
     for (key, _) in ranked.into_iter().take(count) {
         let Some(c) = candidates.remove(&key) else { continue };
         // Each note gets an equal share of what is left, so several notes' passages fit.
@@ -939,16 +942,16 @@ pub async fn for_prompt(
         // How often and when an item was seen is for the session start and the viewer: a prompt
         // gets more of what the items say in the room instead.
         let items: Vec<&str> = c.note.body.lines().map(memory_core::without_counts).collect();
-        // The profile, given whole at session start, brings only what matches unless it is short.
+        // The profile, given whole at session start, brings only what matches unless it is short;
+        // a rule about the topic the prompt names matches it too ("stage files by name" for
+        // "commit the change").
         let only_matching = is_profile(&c.note);
-        let body = if only_matching {
-            // A rule about the topic the prompt names matches it too: "stage files by name" for
-            // "commit the change".
-            let named = memory_core::search::topics(prompt);
-            focused(&items.join("\n"), &expanded, &named, preferred.as_deref(), room, true)
+        let topics: &[&str] = if only_matching {
+            prompt_topics.get_or_init(|| memory_core::search::topics(prompt))
         } else {
-            focused(&items.join("\n"), &expanded, &cued, preferred.as_deref(), room, false)
+            &cued
         };
+        let body = focused(&items.join("\n"), &expanded, topics, preferred.as_deref(), room, only_matching);
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
