@@ -865,8 +865,11 @@ impl Work<'_> {
                 } else {
                     None
                 };
+                // A harness whose prompts carry no context has only this block from the notes.
+                let alone = !self.adapter.support(&EventKind::UserPromptSubmit).context;
                 let injection =
-                    inject::session_start(store, self.project, budget, &already, left_off.as_deref()).await?;
+                    inject::session_start(store, self.project, budget, &already, left_off.as_deref(), alone)
+                        .await?;
 
                 if self.context_file && already.is_empty() {
                     // The file in the project's folder holds only the profile and this project's
