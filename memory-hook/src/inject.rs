@@ -1176,16 +1176,24 @@ async fn by_words_only(
     let top = by_words.iter().map(|h| h.1).max_by(f64::total_cmp).unwrap_or(0.0);
     let most = by_words.iter().map(|h| h.2).max().unwrap_or(0);
     let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
+    // The second best score: a note far above it ([`STANDS_OUT`]) has a word of the prompt few
+    // notes have and that says much, and answers by it alone. Beside no other note found, nothing
+    // stands out.
+    let mut scores: Vec<f64> = by_words.iter().map(|h| h.1).collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    let second = scores.get(1).copied().unwrap_or(f64::INFINITY);
     let mut ranked = Vec::new();
     for (rank, (key, score, matched)) in by_words.iter().enumerate() {
         let Some(c) = candidates.get(key) else { continue };
+        let stands_out = *score >= top && *score >= second * STANDS_OUT && c.rare && c.specific;
         // Far below the best score, a hit stays only when it matches as many terms as any.
         let weak = *score < top * 0.5 && *matched < most && !c.fact;
         // A longer prompt is answered by a note that has two of its words in one passage, or half
         // of them: one word shared ("python", "database") is what a general question and a note
         // have in common by chance.
-        let answers = c.fact || c.rare || c.best >= 2 || c.coverage >= HALF || asked_about(terms) <= 2;
-        if (*matched < min_terms && !c.fact)
+        let answers =
+            c.fact || c.rare || c.best >= 2 || c.coverage >= HALF || asked_about(terms) <= 2 || stands_out;
+        if (*matched < min_terms && !c.fact && !stands_out)
             || weak
             || !(c.specific || c.fact)
             || !answers
@@ -1217,6 +1225,11 @@ async fn by_words_only(
 /// How far a note that says it is out of date falls behind in the order of the notes found by
 /// their words: behind those with as many of the prompt's words in a passage.
 const OUTDATED_WORDS_DROP: f64 = 0.5;
+
+/// How many times the second best score by words the best must be to answer a prompt by one word:
+/// a word only that note has ("non-English" beside a note on translations, "paged" beside the
+/// on-call runbook) and that the search weighs far above what the other notes share with it.
+const STANDS_OUT: f64 = 3.0;
 
 /// A list of what the agent did ([`is_activity_list`]) without the words of what its items were
 /// for ([`memory_core::without_purposes`]); any other note as it is.
@@ -2416,6 +2429,54 @@ mod tests {
             "{}",
             start.text
         );
+    }
+
+    #[tokio::test]
+    async fn a_note_that_alone_has_a_telling_word_of_the_prompt_answers_it_by_that_word() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        for (path, body) in [
+            (
+                "project/ledger/translations.md",
+                "German and French pages are translated in Crowdin; never edit `docs/de/` by hand.\n",
+            ),
+            (
+                "project/ledger/on-call.md",
+                "Paged: acknowledge in PagerDuty within 5 minutes, then open an incident channel.\n",
+            ),
+            (
+                "project/ledger/vault.md",
+                "After a restart Vault is sealed: three of the five key holders unseal it.\n",
+            ),
+        ] {
+            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
+        }
+        // Many notes that share the prompts' other words, each word with dozens of them.
+        for i in 0..80 {
+            let (a, b, c) = (
+                ["customer", "mistake", "copy"][i % 3],
+                ["night", "first"][i % 2],
+                ["locked", "reboot"][i % 2],
+            );
+            let body = format!("Part {i} of the handbook: the {a}, the {b} and the {c} of module {i}.\n");
+            let n = note(here.clone(), &format!("project/ledger/part-{i:02}.md"), NoteKind::Fact, 0, &body);
+            store.put_note(&n).await.unwrap();
+        }
+        for (prompt, wanted) in [
+            (
+                "a customer spotted a mistake in the non-English copy, may I correct it myself?",
+                "translations.md",
+            ),
+            ("I just got paged in the night, what do I do?", "on-call.md"),
+            ("the secrets store is locked after the reboot, what now?", "vault.md"),
+        ] {
+            let found = asked(&store, &project, prompt).await;
+            assert!(found.first().is_some_and(|k| k.ends_with(wanted)), "{prompt}: {found:?}");
+            // The words every part of the handbook has tell none of them apart.
+            assert!(!found.iter().any(|k| k.contains("/part-")), "{prompt}: {found:?}");
+        }
     }
 
     #[tokio::test]
