@@ -1885,6 +1885,52 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_slow_thing_asked_about_gets_how_to_profile_it() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let here = Scope::Project(project.id.clone());
+        for (path, body) in [
+            (
+                "project/ledger/profiling.md",
+                "Locally the rack-mini-profiler badge shows SQL count and time; append `?pp=flamegraph` for a \
+                 flamegraph (stackprof). In production, AppSignal's event timeline per action.\n",
+            ),
+            (
+                "project/ledger/orders.md",
+                "The orders page lists the last 50 orders of the company, newest first.\n",
+            ),
+            (
+                "project/ledger/exports.md",
+                "Exports are written to S3 under `exports/<company>/` and mailed as a link.\n",
+            ),
+            ("project/ledger/deploy.md", "Deploys go out with kamal from main after the checks pass.\n"),
+        ] {
+            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
+        }
+        finds_each(
+            &store,
+            &project,
+            &[
+                (
+                    "the orders page takes 4 seconds in production; how do I figure out where the time goes",
+                    "profiling.md",
+                ),
+                ("checkout got slow since Tuesday, how do I find the bottleneck?", "profiling.md"),
+                ("the csv export slowed down a lot this week, find out why", "profiling.md"),
+                ("the admin dashboard takes forever to load, help me dig in", "profiling.md"),
+            ],
+        )
+        .await;
+        finds_nothing(
+            &store,
+            &project,
+            &["what makes a sorting algorithm slow in the worst case, generally?"],
+        )
+        .await;
+    }
+
+    #[tokio::test]
     async fn a_prompt_in_another_language_gets_the_rule_of_which_language_to_answer_in() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
