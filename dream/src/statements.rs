@@ -1153,7 +1153,11 @@ pub(crate) fn line_not_lasting(text: &str) -> Option<NotLasting> {
 /// time (a one-off). The one reading of a sentence's mood, for what users say and for what a
 /// model proposes to file alike.
 pub(crate) fn not_meant_to_last(sentence: &str) -> Option<NotLasting> {
-    let lower = normalize(LEAD_NOISE.replace(sentence.trim(), "").trim());
+    let spoken = LEAD_NOISE.replace(sentence.trim(), "");
+    if mood::output(&spoken) {
+        return Some(NotLasting::Output);
+    }
+    let lower = normalize(spoken.trim());
     mood::not_lasting(&lower)
         // "the job backend I told you about a while ago is gone": when it was said is no story.
         .filter(|why| *why != NotLasting::Past || reference::reference(&lower).is_none())

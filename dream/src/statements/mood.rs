@@ -33,6 +33,12 @@ pub(crate) enum NotLasting {
     /// What a piece of work asked for in the same sentence must do ("add --dry-run; in dry run it
     /// must never touch the file").
     TaskRequirement,
+    /// Something going wrong now, told as the work at hand ("my runs don't show up in the
+    /// dashboard", "the worker is in CrashLoopBackOff").
+    Trouble,
+    /// A line pasted from a tool's output ("error: linking with `cc` failed", "WARNING: REMOTE
+    /// HOST IDENTIFICATION HAS CHANGED").
+    Output,
 }
 
 impl NotLasting {
@@ -48,6 +54,8 @@ impl NotLasting {
             Self::Secret => "a credential or a redaction marker",
             Self::OneOff => "a one-off, said for one run only",
             Self::TaskRequirement => "what a requested piece of work must do, not a lasting rule",
+            Self::Trouble => "a report of something going wrong now, not how things are",
+            Self::Output => "a line of a tool's output, not something the user says",
         }
     }
 }
@@ -69,8 +77,79 @@ static ASKS: LazyLock<Regex> = LazyLock::new(|| {
           |(?:i|we)\ (?:\w+\ ){0,2}?(?:know|remember|forget|forgetting|recall|sure|certain|wonder)
              \ (?:whether|if)\b)\b
       | (?:,|\s-)\s*(?:what\ do\ you\ (?:reckon|think|say)|wdyt|thoughts|any\ thoughts|right|no|or\ not|yes\ or\ no)\s*[.!]*$
+      | [,;:]\s*(?:so\ |and\ |but\ )?(?:how\ (?:do|can|should|would|could)\ (?:i|we|you)|how\ come|what\ (?:do|should|can)\ (?:i|we)
+          |what(?:'s|\ is)\ (?:the\ )?(?:fix|cause|problem|way|best\ way)|why\ (?:is|does|do|are|did|would)\b|where\ (?:do|can|should)\ (?:i|we)
+          |can\ (?:i|we)|is\ there\ (?:a|any)\ way|any\ ideas?\b|ideas\b|what\ now)
     ")
 });
+/// Something going wrong now, as the work at hand is told: a thing that does not work, show up or
+/// start, keeps crashing, is down or in a crash loop, fails on the speaker's own work. Said under
+/// a condition or with its cause ("… when the cache is cold", "… because of the date picker") it
+/// can be how things are, and is not read as trouble.
+static TROUBLE_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:^|\s)(?P<subject>[\w.-]+)\s(?P<negated>(?:doesn't|don't|does\ not|do\ not|isn't|aren't|won't|wont|can't|cannot)
+             \ (?:show\ up|showing\ up|work|working|load|loading|start|starting|build|compile|compiling|run|running
+                |connect|boot|open|appear|render|deploy|sync|resolve)\b)
+          |\b(?:(?:stopped|stops)\ (?:working|compiling|building|loading|starting|syncing|responding)
+          |keeps?\ (?:crashing|failing|restarting|dying|timing\ out|hanging|erroring)
+          |(?:is|are)\ (?:in\ crashloopbackoff|crashlooping|down|broken|failing|erroring|timing\ out|hanging|stuck)
+          |(?:fails|failed|broke)\ (?:on|for|in)\ (?:my|our|the|this)\b
+          |(?:were|was|is|are)\ (?:blank|empty)\ (?:today|again|now|this\ morning)
+          |throws?\ (?:an?\ )?\w*(?:error|exception)
+          |returns?\ (?:an?\ )?(?:500|502|503|504)\b)
+    ")
+});
+/// What makes a report of going wrong a statement of how things are: a condition, a cause, a
+/// rule.
+static HOLDS_WHEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:if|when|whenever|unless|because|since|every\ time|always|never|must|should|make\ sure|remember)\b",
+    )
+});
+
+/// Whether a sentence tells of trouble at hand ([`TROUBLE_NOW`]) and not of when it happens. A
+/// thing that does not work is trouble; a person who does not do a thing ("we don't deploy by
+/// hand", "don't run migrations yourself") is a habit or a rule.
+fn trouble_now(sentence: &str) -> bool {
+    let person =
+        |word: &str| matches!(word, "i" | "we" | "you" | "u" | "they" | "please" | "just" | "and" | "so");
+    TROUBLE_NOW
+        .captures_iter(sentence)
+        .any(|c| c.name("negated").is_none() || c.name("subject").is_some_and(|w| !person(w.as_str())))
+        && !HOLDS_WHEN.is_match(sentence)
+}
+
+/// A line of a tool's output, by how it opens: a severity or an error's name, then a colon
+/// (`error:`, `ERROR:`, `warning[E0425]:`, `panic:`, `Traceback`, `TypeError:`, `NotCapable:`,
+/// `Bullet::Notification::UnoptimizedQueryError:`), or a command, an arrow and such a label
+/// (`dvc pull -> ERROR: …`), or a run of words in capitals (`REMOTE HOST IDENTIFICATION HAS
+/// CHANGED`). Read on the sentence as typed: case tells output from speech.
+static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        ^(?:(?i:error|warning|warn|fatal|panic|exception|traceback|caused\ by|e\d{3,5})(?:\[[^\]]*\])?\s*:\s
+          |[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)*[a-z][A-Z][A-Za-z0-9]*:\s
+          |[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)+:\s
+          |(?i:traceback\ \(most\ recent))
+        | \s(?:->|=>|>)\s*(?i:error|fatal|warning)\s*:
+        | \b[A-Z]{2,}(?:\s+[A-Z]{2,}){2,}\b
+    ",
+    )
+    .expect("the output pattern is valid")
+});
+
+/// Whether `sentence`, as typed, is a line of a tool's output ([`OUTPUT`]) with no word of a
+/// rule ([`SAID_AS_A_RULE`]) in it.
+pub(crate) fn output(sentence: &str) -> bool {
+    OUTPUT.is_match(sentence.trim()) && !SAID_AS_A_RULE.is_match(&sentence.to_lowercase())
+}
+
+/// Words a rule of the user's is said with, which a tool's output does not use to the user.
+static SAID_AS_A_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:always|must|should|please|make\ sure|remember|don't|do\ not|from\ now\ on)\b")
+});
+
 /// A polite request for a habit, said as a question ("can you always run clippy first?").
 static HABIT_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -93,7 +172,7 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 static GUESS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:my\ (?:guess|hunch|bet)\ is|i\ (?:guess|suspect|bet|imagine|reckon)|i'd\ (?:guess|bet|imagine)
-          |i'm\ guessing|i\ have\ a\ (?:feeling|hunch)|probably|presumably|maybe|perhaps|possibly
+          |i'm\ guessing|i\ have\ a\ (?:feeling|hunch)|probably|presumably|maybe|perhaps|possibly|most\ likely|likely
           |(?:i'm\ |we're\ )?(?:not\ (?:sure|certain|decided)|undecided)\ yet|(?:still\ )?(?:tbd|undecided)\b)\b
     ")
 });
@@ -332,6 +411,9 @@ pub(crate) fn not_lasting(sentence: &str) -> Option<NotLasting> {
     }
     if JOKE.is_match(s) {
         return Some(NotLasting::Joke);
+    }
+    if trouble_now(s) {
+        return Some(NotLasting::Trouble);
     }
     if VENT.is_match(s) {
         return Some(NotLasting::Vent);

@@ -472,4 +472,5 @@ mod by_reference;
 mod everyday;
 mod in_passing;
 mod terse;
+mod trouble;
 mod untuned;
