@@ -103,6 +103,50 @@ fn questions_hypotheticals_reported_words_stories_jokes_and_one_offs_are_not_kep
 }
 
 #[test]
+fn trouble_pasted_output_and_questions_after_a_comma_are_never_kept_however_often_said() {
+    let m = Machine::new();
+    let dir = m.project("quill-api");
+    let said = [
+        // A lasting statement, so the dream has something to keep beside what it must not.
+        "we use ruff for linting here, never flake8.",
+        // Trouble going on now.
+        "my runs from the cluster don't show up in the experiment dashboard",
+        "the quill worker is in CrashLoopBackOff since the deploy",
+        "the invoices page doesn't load for customers in the EU",
+        // Lines pasted from a tool's output.
+        "error: Leaking async ops: 1 async operation to op_read was started in this test, but never completed",
+        "WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED for fsn1-client-07",
+        "NotCapable: Requires net access to \"localhost:5432\"",
+        // Questions asked after a comma, without a question mark.
+        "wandb offline runs from the compute nodes, how do I sync them",
+        "the orders page takes 4 seconds in production; how do I figure out where the time goes",
+        "the lockfile and package.json disagree again, what's the fix",
+    ];
+    // Each said again in every harness, as a user retrying a prompt does.
+    for (i, prompt) in said.iter().enumerate() {
+        for harness in ["claude", "codex", "cursor"] {
+            say(&m, harness, &format!("{harness}-again-{i}"), &dir, prompt);
+        }
+    }
+    m.run_json(&["dream"]);
+    let notes = notes_text(&m);
+    assert!(notes.contains("ruff"), "the lasting statement is kept:\n{notes}");
+    for leak in [
+        "experiment dashboard",
+        "crashloopbackoff",
+        "customers in the eu",
+        "leaking async ops",
+        "remote host identification",
+        "requires net access",
+        "compute nodes",
+        "where the time goes",
+        "package.json disagree",
+    ] {
+        assert!(!notes.contains(leak), "{leak:?} is the work at hand, yet a note holds it:\n{notes}");
+    }
+}
+
+#[test]
 fn a_correction_that_points_back_retires_the_old_value_in_every_harness() {
     let m = Machine::new();
     let dir = m.project("ledger-ui");
