@@ -1662,6 +1662,14 @@ mod tests {
                 0,
                 "- the gpu box is walrus now (`ssh walrus`), same drivers as before\n",
             ),
+            note(
+                here.clone(),
+                "project/ledger/overview.md",
+                NoteKind::Fact,
+                0,
+                "ledger books card payments for clinics; the Maven modules are laid out as `app/` (the \
+                 service), `api-client/` and `avro/` (the event schemas).\n",
+            ),
         ];
         for n in &notes {
             store.put_note(n).await.unwrap();
@@ -1694,6 +1702,9 @@ mod tests {
                 ("scaffold manifests for the new notifications service", "cluster.md"),
                 ("add a manifest for the reconciliation worker", "cluster.md"),
                 ("the exporter's manifests need a second replica", "cluster.md"),
+                ("what's in this repo and how is it split up?", "overview.md"),
+                ("which parts is the code divided into?", "overview.md"),
+                ("how is the codebase broken up into modules?", "overview.md"),
             ],
         )
         .await;
