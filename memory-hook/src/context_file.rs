@@ -63,7 +63,7 @@ pub async fn block(
         ),
     ];
     let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
-    let (body, _) = crate::inject::fill(vec![tier], Vec::new(), project, room, false, false);
+    let (body, _) = crate::inject::fill(vec![tier], Vec::new(), project, room, false);
     Ok(Some(format!("{header}{body}{CLOSE}")))
 }
 

@@ -185,17 +185,12 @@ pub fn rank_by_usefulness(notes: &mut [&Note], tools: &BTreeSet<String>, now: ch
 /// in the conversation) are left out, and so is the index when `already` is not empty. `left_off`
 /// (where the last session in the project left off, [`crate::left_off`], rendered within its
 /// share of `budget`) closes the block; the notes have the rest.
-///
-/// `alone` says the block is all the session gets from the notes (the harness's prompts carry no
-/// context): the user's other notes then share the budget with the profile and the project's
-/// notes, each note at least its opening lines, instead of having what those leave.
 pub async fn session_start(
     store: &dyn MemoryStore,
     project: &Project,
     budget: usize,
     already: &BTreeSet<String>,
     left_off: Option<&str>,
-    alone: bool,
 ) -> memory_core::Result<Option<Injection>> {
     // The notes not given yet, the hot files without the words of what they were edited for.
     let fresh = |notes: Vec<Note>| -> Vec<Note> {
@@ -250,7 +245,7 @@ pub async fn session_start(
         .filter(|key| !listed.contains(key))
         .collect();
     let room = budget.saturating_sub(header.chars().count() + CLOSE.len() + left_off.chars().count());
-    let (body, mut notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty(), alone);
+    let (body, mut notes) = fill(vec![first, second], elsewhere, project, room, already.is_empty());
     if !body.is_empty() {
         notes.extend(covered);
     }
@@ -301,7 +296,7 @@ impl Entry<'_> {
             if room > 24 {
                 out.push_str(&cut_at_word(line, room - 3));
                 out.push_str(" …\n");
-            } else {
+            } else if room >= 2 {
                 out.push_str("…\n");
             }
             out.push('\n');
@@ -496,40 +491,23 @@ pub(crate) type Tier<'a> = Vec<(String, Vec<Entry<'a>>)>;
 /// Session-start groups within `budget` characters, tier after tier: every note of a tier gets
 /// its share ([`share`]) of what the tiers before left; what does not fit, and `rest`, is listed
 /// by title (with `with_index`) while lines fit. Returns the text and the keys of the notes shown.
-///
-/// With `together`, the tiers share the budget at once instead: a later tier's notes get a share
-/// beside an earlier tier's (which are then cut to theirs rather than whole), and are the first
-/// left out when not all fit.
 pub(crate) fn fill(
     tiers: Vec<Tier<'_>>,
     rest: Vec<&Note>,
     project: &Project,
     budget: usize,
     with_index: bool,
-    together: bool,
 ) -> (String, Vec<String>) {
     let mut text = String::new();
     let mut shown = Vec::new();
     let mut index: Vec<&Note> = Vec::new();
-    // Each tier shared in turn, its groups with the rank of the tier they came from.
-    let turns: Vec<(Vec<usize>, Tier<'_>)> = if together {
-        let ranks = tiers.iter().enumerate().flat_map(|(t, tier)| vec![t; tier.len()]).collect();
-        vec![(ranks, tiers.into_iter().flatten().collect())]
-    } else {
-        tiers.into_iter().map(|tier| (vec![0; tier.len()], tier)).collect()
-    };
-    for (ranks, tier) in turns {
+    for tier in tiers {
         let titles: usize = tier.iter().filter(|(_, e)| !e.is_empty()).map(|(t, _)| t.chars().count()).sum();
         let left = budget.saturating_sub(text.chars().count() + titles);
-        // The least useful across the tier are the ones left out, a later tier's first.
+        // The least useful across the tier are the ones left out.
         let mut ranked: Vec<(usize, usize)> =
             tier.iter().enumerate().flat_map(|(g, (_, e))| (0..e.len()).map(move |i| (g, i))).collect();
-        ranked.sort_by(|a, b| {
-            ranks[a.0]
-                .cmp(&ranks[b.0])
-                .then(tier[b.0].1[b.1].weight.total_cmp(&tier[a.0].1[a.1].weight))
-                .then(a.cmp(b))
-        });
+        ranked.sort_by(|a, b| tier[b.0].1[b.1].weight.total_cmp(&tier[a.0].1[a.1].weight).then(a.cmp(b)));
         let flat: Vec<&Entry<'_>> = ranked.iter().map(|&(g, i)| &tier[g].1[i]).collect();
         let caps: BTreeMap<(usize, usize), usize> = ranked.iter().copied().zip(share(&flat, left)).collect();
         for (g, (title, group)) in tier.iter().enumerate() {
@@ -2108,7 +2086,7 @@ mod tests {
                 old.meta.title
             );
             // A start spends its budget on what holds now and only lists the old note.
-            let start = super::session_start(&store, &project(), 8_000, &BTreeSet::new(), None, false)
+            let start = super::session_start(&store, &project(), 8_000, &BTreeSet::new(), None)
                 .await
                 .unwrap()
                 .expect("a start");
@@ -2157,7 +2135,6 @@ mod tests {
             &project,
             2_000,
             true,
-            false,
         );
         assert_eq!(text.matches("cargo nextest run").count(), 1, "said once: {text}");
         assert!(!text.contains('×'), "no counts: {text}");
@@ -2203,7 +2180,6 @@ mod tests {
             &project,
             9_000,
             true,
-            false,
         );
         assert!(text.chars().count() <= 9_000, "{}", text.chars().count());
         for i in 0..40 {
@@ -2223,7 +2199,6 @@ mod tests {
             &project,
             3_000,
             true,
-            false,
         );
         assert!(text.contains("Note 0 opens"), "the most useful is shown: {text}");
         assert!(!text.contains("Note 39 opens"), "left out, not cut to nothing: {text}");
@@ -2283,28 +2258,29 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_start_that_is_all_a_session_gets_shows_the_users_other_notes_beside_the_projects() {
+    async fn a_start_keeps_within_its_budget_however_its_notes_are_cut() {
+        use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
         user_and_project_notes(&store, 8, 8).await;
+        let rules: String = (0..8)
+            .map(|i| format!("- rule {i} of the user, which the agent follows in every project\n"))
+            .collect();
+        store
+            .put_note(&note(Scope::User, "profile/preferences.md", NoteKind::Preference, 0, &rules))
+            .await
+            .unwrap();
         let project = project();
         let none = BTreeSet::new();
-        let opens = |text: &str, who: &str, n: usize| -> usize {
-            (0..n).filter(|i| text.contains(&format!("{who} note {i} opens with what matters most."))).count()
-        };
-        // Prompts that carry context bring the rest later: the project's notes come whole first.
-        let later = super::session_start(&store, &project, 5_000, &none, None, false).await.unwrap().unwrap();
-        assert_eq!(opens(&later.text, "Project", 8), 8, "{}", later.text);
-        assert!(later.text.contains("step 6 of part 7"), "whole: {}", later.text);
-        assert!(opens(&later.text, "User", 8) < 8, "{}", later.text);
-        // A start that is all the session gets gives every note its opening.
-        let alone = super::session_start(&store, &project, 5_000, &none, None, true).await.unwrap().unwrap();
-        assert!(alone.text.chars().count() <= 5_000, "{}", alone.text.chars().count());
-        assert_eq!(opens(&alone.text, "Project", 8), 8, "{}", alone.text);
-        assert_eq!(opens(&alone.text, "User", 8), 8, "{}", alone.text);
-        // When not every note can have a share, the user's other notes are the first left out.
-        let tight = super::session_start(&store, &project, 2_600, &none, None, true).await.unwrap().unwrap();
-        assert_eq!(opens(&tight.text, "Project", 8), 8, "{}", tight.text);
-        assert!(opens(&tight.text, "User", 8) < 8, "{}", tight.text);
+        for budget in (3_000..=9_000).step_by(250) {
+            let start = super::session_start(&store, &project, budget, &none, None).await.unwrap().unwrap();
+            assert!(start.text.chars().count() <= budget, "{budget}: {}", start.text.chars().count());
+            assert!(start.text.contains("rule 0 of the user"), "{budget}: {}", start.text);
+            assert!(
+                start.text.contains("Project note 7 opens with what matters most."),
+                "{budget}: {}",
+                start.text
+            );
+        }
     }
 
     #[tokio::test]
@@ -2314,10 +2290,8 @@ mod tests {
         let project = project();
         let left_off = "## Where the last session here left off\n\nCodex session `codex:x`.\n\n";
         let none = BTreeSet::new();
-        let alone = super::session_start(&store, &project, 2_000, &none, Some(left_off), false)
-            .await
-            .unwrap()
-            .unwrap();
+        let alone =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
         assert!(
             alone.text.contains(left_off) && alone.notes.is_empty(),
             "given with no notes: {}",
@@ -2327,10 +2301,8 @@ mod tests {
         let long =
             note(Scope::Project(project.id.clone()), "project/ledger/facts.md", NoteKind::Fact, 0, &body);
         store.put_note(&long).await.unwrap();
-        let both = super::session_start(&store, &project, 2_000, &none, Some(left_off), false)
-            .await
-            .unwrap()
-            .unwrap();
+        let both =
+            super::session_start(&store, &project, 2_000, &none, Some(left_off)).await.unwrap().unwrap();
         assert!(both.text.chars().count() <= 2_000, "{}", both.text.chars().count());
         let notes_at = both.text.find("a fact about the ledger").expect(&both.text);
         let left_at = both.text.find(left_off).expect(&both.text);
@@ -2480,7 +2452,7 @@ mod tests {
             assert!(!text.contains(" — "), "{prompt}: {text}");
         }
         let none = BTreeSet::new();
-        let start = super::session_start(&store, &project, 4_000, &none, None, false).await.unwrap().unwrap();
+        let start = super::session_start(&store, &project, 4_000, &none, None).await.unwrap().unwrap();
         assert!(
             start.text.contains("csv_reader.rs") && !start.text.contains("bom, header"),
             "{}",

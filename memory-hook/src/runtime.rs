@@ -865,11 +865,8 @@ impl Work<'_> {
                 } else {
                     None
                 };
-                // A harness whose prompts carry no context has only this block from the notes.
-                let alone = !self.adapter.support(&EventKind::UserPromptSubmit).context;
                 let injection =
-                    inject::session_start(store, self.project, budget, &already, left_off.as_deref(), alone)
-                        .await?;
+                    inject::session_start(store, self.project, budget, &already, left_off.as_deref()).await?;
 
                 if self.context_file && already.is_empty() {
                     // The file in the project's folder holds only the profile and this project's

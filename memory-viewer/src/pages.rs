@@ -755,7 +755,6 @@ pub(crate) async fn preview(
         hook.session_start_budget,
         &none,
         left_off.as_deref(),
-        false,
     )
     .await?;
     let _ = write!(body, "<section id=\"preview-start\"><h2>Session start in {}</h2>", esc(&project.name));
