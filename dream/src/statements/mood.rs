@@ -94,17 +94,17 @@ static TROUBLE_NOW: LazyLock<Regex> = LazyLock::new(|| {
           |\b(?:(?:stopped|stops)\ (?:working|compiling|building|loading|starting|syncing|responding)
           |keeps?\ (?:crashing|failing|restarting|dying|timing\ out|hanging|erroring)
           |(?:is|are)\ (?:in\ crashloopbackoff|crashlooping|down|broken|failing|erroring|timing\ out|hanging|stuck)
-          |(?:fails|failed|broke)\ (?:on|for|in)\ (?:my|our|the|this)\b
+          |(?:fails|failed|broke)\ (?:on|for|in)\ (?:my|our|this)\b
           |(?:were|was|is|are)\ (?:blank|empty)\ (?:today|again|now|this\ morning)
           |throws?\ (?:an?\ )?\w*(?:error|exception)
           |returns?\ (?:an?\ )?(?:500|502|503|504)\b)
     ")
 });
-/// What makes a report of going wrong a statement of how things are: a condition, a cause, a
-/// rule.
+/// What makes a report of going wrong a statement of how things are: a condition, a cause, when
+/// it recurs, a rule.
 static HOLDS_WHEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:if|when|whenever|unless|because|since|every\ time|always|never|must|should|make\ sure|remember)\b",
+        r"\b(?:if|when|whenever|unless|because|since|every\ (?:day|night|morning|week|month|release|time)|on\ weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days|always|never|must|should|make\ sure|remember)\b",
     )
 });
 
@@ -123,8 +123,8 @@ fn trouble_now(sentence: &str) -> bool {
 /// A line of a tool's output, by how it opens: a severity or an error's name, then a colon
 /// (`error:`, `ERROR:`, `warning[E0425]:`, `panic:`, `Traceback`, `TypeError:`, `NotCapable:`,
 /// `Bullet::Notification::UnoptimizedQueryError:`), or a command, an arrow and such a label
-/// (`dvc pull -> ERROR: …`), or a run of words in capitals (`REMOTE HOST IDENTIFICATION HAS
-/// CHANGED`). Read on the sentence as typed: case tells output from speech.
+/// (`dvc pull -> ERROR: …`). Read on the sentence as typed: case tells an error's name from
+/// speech.
 static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
@@ -133,7 +133,6 @@ static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
           |[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)+:\s
           |(?i:traceback\ \(most\ recent))
         | \s(?:->|=>|>)\s*(?i:error|fatal|warning)\s*:
-        | \b[A-Z]{2,}(?:\s+[A-Z]{2,}){2,}\b
     ",
     )
     .expect("the output pattern is valid")
