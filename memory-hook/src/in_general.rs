@@ -163,10 +163,64 @@ fn what_a_thing_is(words: &[&str]) -> bool {
 
 /// "implement binary search in python", "implement an LRU cache": a piece of code asked for as
 /// an exercise, of no thing of the work ("implement the retry in the webhook sender" names one).
+/// Asked to be written, an exercise sets up its own material, as any one of a kind: "write a SQL
+/// query that finds duplicate emails in a users table", "write a function that reverses a linked
+/// list" ("write a query that counts shipments per status" works on the user's own).
 fn textbook_code(words: &[&str]) -> bool {
     const DEFINITE: &[&str] = &["the", "this", "that", "these", "those", "it", "them", "its"];
-    words.first() == Some(&"implement") && !words.iter().any(|w| DEFINITE.contains(w))
+    if words.iter().any(|w| DEFINITE.contains(w) && *w != "that") {
+        return false;
+    }
+    let asked = match words {
+        ["write" | "code" | "give" | "show", rest @ ..] => rest,
+        _ => return words.first() == Some(&"implement") && !words.contains(&"that"),
+    };
+    let rest = match asked {
+        ["me" | "us", rest @ ..] => rest,
+        rest => rest,
+    };
+    // Its own piece of code, then material of any kind ("a users table", "an ISO date").
+    let material = |w: Option<&&str>| w.is_some_and(|w| MATERIAL.contains(&w.trim_end_matches('s')));
+    matches!(rest.first(), Some(&("a" | "an")))
+        && (1..rest.len()).any(|i| {
+            matches!(rest[i], "a" | "an" | "any") && (material(rest.get(i + 1)) || material(rest.get(i + 2)))
+        })
 }
+
+/// What an exercise works on, as any one of a kind: a table, a list, a string, a file …
+const MATERIAL: &[&str] = &[
+    "table",
+    "list",
+    "array",
+    "string",
+    "file",
+    "folder",
+    "directory",
+    "column",
+    "dataframe",
+    "tree",
+    "graph",
+    "number",
+    "integer",
+    "map",
+    "dict",
+    "dictionary",
+    "object",
+    "json",
+    "csv",
+    "text",
+    "sentence",
+    "word",
+    "date",
+    "timestamp",
+    "url",
+    "email",
+    "matrix",
+    "stack",
+    "queue",
+    "image",
+    "binary",
+];
 
 /// What a prompt names of code, lowercased: what it quotes as code, and its paths, files and
 /// identifiers (`snake_case`, `camelCase`, `pkg.Func`), without the call's parentheses.
@@ -201,6 +255,11 @@ mod tests {
             "how does consistent hashing spread keys across servers",
             "implement binary search in python",
             "implement an LRU cache with O(1) eviction",
+            "write a SQL query that finds duplicate emails in a users table",
+            "write a function that reverses a linked list in place",
+            "give me a regex that matches an ISO date",
+            "write me a bash one-liner that counts lines in every file of a folder",
+            "show me a python script that reads a csv file and sums a column",
             "tips for writing a good README for an open source command line tool",
             "what does it mean for an http PUT to be idempotent?",
             "how do python decorators that take arguments work",
@@ -250,6 +309,9 @@ mod tests {
             "how does the deploy work here?",
             "implement the retry in the webhook sender",
             "write a query that counts shipments per status",
+            "write a migration that adds an index on shipments.status",
+            "give me a query for the refunds of last week",
+            "write a test for the refund flow that covers a partial refund",
             "implement pagination for the shipments list",
             "how do you want commit messages written?",
             "why does CI fail on the lint step?",
