@@ -167,17 +167,17 @@ fn what_a_thing_is(words: &[&str]) -> bool {
 /// query that finds duplicate emails in a users table", "write a function that reverses a linked
 /// list" ("write a query that counts shipments per status" works on the user's own).
 fn textbook_code(words: &[&str]) -> bool {
-    const DEFINITE: &[&str] = &["the", "this", "that", "these", "those", "it", "them", "its"];
-    if words.iter().any(|w| DEFINITE.contains(w) && *w != "that") {
+    // "that" also opens what the code is to do ("a query that finds …"), so it counts as pointing
+    // at a thing only after "implement".
+    const DEFINITE: &[&str] = &["the", "this", "these", "those", "it", "them", "its"];
+    if words.iter().any(|w| DEFINITE.contains(w)) {
         return false;
     }
-    let asked = match words {
-        ["write" | "code" | "give" | "show", rest @ ..] => rest,
-        _ => return words.first() == Some(&"implement") && !words.contains(&"that"),
-    };
-    let rest = match asked {
-        ["me" | "us", rest @ ..] => rest,
-        rest => rest,
+    let rest = match words {
+        ["implement", ..] => return !words.contains(&"that"),
+        ["write" | "code" | "give" | "show", "me" | "us", rest @ ..]
+        | ["write" | "code" | "give" | "show", rest @ ..] => rest,
+        _ => return false,
     };
     // Its own piece of code, then material of any kind ("a users table", "an ISO date").
     let material = |w: Option<&&str>| w.is_some_and(|w| MATERIAL.contains(&w.trim_end_matches('s')));

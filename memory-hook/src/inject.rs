@@ -1865,38 +1865,34 @@ mod tests {
             ],
         )
         .await;
-        finds_nothing(
-            &store,
-            &project,
-            &["what is the difference between a thread and a process?", "write a short poem about the sea"],
-        )
-        .await;
+        finds_nothing(&store, &project, GENERAL_QUESTIONS).await;
     }
 
     #[tokio::test]
     async fn a_slow_thing_asked_about_gets_how_to_profile_it() {
-        use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
         let project = project();
-        let here = Scope::Project(project.id.clone());
-        for (path, body) in [
-            (
-                "project/ledger/profiling.md",
-                "Locally the rack-mini-profiler badge shows SQL count and time; append `?pp=flamegraph` for a \
-                 flamegraph (stackprof). In production, AppSignal's event timeline per action.\n",
-            ),
-            (
-                "project/ledger/orders.md",
-                "The orders page lists the last 50 orders of the company, newest first.\n",
-            ),
-            (
-                "project/ledger/exports.md",
-                "Exports are written to S3 under `exports/<company>/` and mailed as a link.\n",
-            ),
-            ("project/ledger/deploy.md", "Deploys go out with kamal from main after the checks pass.\n"),
-        ] {
-            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
-        }
+        procedures(
+            &store,
+            &project,
+            &[
+                (
+                    "project/ledger/profiling.md",
+                    "Locally the rack-mini-profiler badge shows SQL count and time; append `?pp=flamegraph` for a \
+                     flamegraph (stackprof). In production, AppSignal's event timeline per action.\n",
+                ),
+                (
+                    "project/ledger/orders.md",
+                    "The orders page lists the last 50 orders of the company, newest first.\n",
+                ),
+                (
+                    "project/ledger/exports.md",
+                    "Exports are written to S3 under `exports/<company>/` and mailed as a link.\n",
+                ),
+                ("project/ledger/deploy.md", "Deploys go out with kamal from main after the checks pass.\n"),
+            ],
+        )
+        .await;
         finds_each(
             &store,
             &project,
@@ -2398,6 +2394,23 @@ mod tests {
         }
     }
 
+    /// Stores each `(path, body)` as a procedure of `project`.
+    async fn procedures(
+        store: &memory_core::InMemoryStore,
+        project: &crate::project::Project,
+        notes: &[(&str, &str)],
+    ) {
+        use memory_core::MemoryStore as _;
+        let here = Scope::Project(project.id.clone());
+        for (path, body) in notes {
+            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
+        }
+    }
+
+    /// Questions about computing in general, which no note of a project answers.
+    const GENERAL_QUESTIONS: &[&str] =
+        &["what is the difference between a thread and a process?", "write a short poem about the sea"];
+
     /// What a prompt in a fresh session gets, words only.
     async fn injected(
         store: &dyn memory_core::MemoryStore,
@@ -2466,22 +2479,25 @@ mod tests {
         let store = memory_core::InMemoryStore::new();
         let project = project();
         let here = Scope::Project(project.id.clone());
-        for (path, body) in [
-            (
-                "project/ledger/translations.md",
-                "German and French pages are translated in Crowdin; never edit `docs/de/` by hand.\n",
-            ),
-            (
-                "project/ledger/on-call.md",
-                "Paged: acknowledge in PagerDuty within 5 minutes, then open an incident channel.\n",
-            ),
-            (
-                "project/ledger/vault.md",
-                "After a restart Vault is sealed: three of the five key holders unseal it.\n",
-            ),
-        ] {
-            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
-        }
+        procedures(
+            &store,
+            &project,
+            &[
+                (
+                    "project/ledger/translations.md",
+                    "German and French pages are translated in Crowdin; never edit `docs/de/` by hand.\n",
+                ),
+                (
+                    "project/ledger/on-call.md",
+                    "Paged: acknowledge in PagerDuty within 5 minutes, then open an incident channel.\n",
+                ),
+                (
+                    "project/ledger/vault.md",
+                    "After a restart Vault is sealed: three of the five key holders unseal it.\n",
+                ),
+            ],
+        )
+        .await;
         // Many notes that share the prompts' other words, each word with dozens of them.
         for i in 0..80 {
             let (a, b, c) = (
@@ -2557,10 +2573,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_word_many_notes_share_is_no_answer_to_a_general_question() {
-        use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
         let project = project();
-        let here = Scope::Project(project.id.clone());
         let notes = [
             (
                 "project/ledger/setup.md",
@@ -2587,9 +2601,7 @@ mod tests {
                 "Flyway checksum mismatch: run `flyway repair`, never edit an applied script.\n",
             ),
         ];
-        for (path, body) in notes {
-            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
-        }
+        procedures(&store, &project, &notes).await;
         let ask = |prompt: &'static str| asked(&store, &project, prompt);
         for general in [
             "explain database normalisation up to the third normal form",
@@ -2607,10 +2619,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_function_named_in_a_general_question_is_no_sign_of_the_users_code() {
-        use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
         let project = project();
-        let here = Scope::Project(project.id.clone());
         let notes = [
             (
                 "project/ledger/backfill.md",
@@ -2630,9 +2640,7 @@ mod tests {
                 "`sync_orders()` retries a failed page three times, then leaves it to the nightly run.\n",
             ),
         ];
-        for (path, body) in notes {
-            store.put_note(&note(here.clone(), path, NoteKind::Procedure, 0, body)).await.unwrap();
-        }
+        procedures(&store, &project, &notes).await;
         let ask = |prompt: &'static str| asked(&store, &project, prompt);
         for general in [
             "how does row_number() over (partition by date) work",
@@ -2881,12 +2889,7 @@ mod tests {
         )
         .await;
         // A question about computing in general is not a task of this project's.
-        finds_nothing(
-            &store,
-            &project,
-            &["what is the difference between a thread and a process?", "write a short poem about the sea"],
-        )
-        .await;
+        finds_nothing(&store, &project, GENERAL_QUESTIONS).await;
     }
 
     #[tokio::test]

@@ -126,16 +126,13 @@ fn trouble_now(sentence: &str) -> bool {
 /// (`dvc pull -> ERROR: …`). Read on the sentence as typed: case tells an error's name from
 /// speech.
 static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?x)
+    re(r"(?x)
         ^(?:(?i:error|warning|warn|fatal|panic|exception|traceback|caused\ by|e\d{3,5})(?:\[[^\]]*\])?\s*:\s
           |[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)*[a-z][A-Z][A-Za-z0-9]*:\s
           |[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)+:\s
           |(?i:traceback\ \(most\ recent))
         | \s(?:->|=>|>)\s*(?i:error|fatal|warning)\s*:
-    ",
-    )
-    .expect("the output pattern is valid")
+    ")
 });
 
 /// Whether `sentence`, as typed, is a line of a tool's output ([`OUTPUT`]) with no word of a
