@@ -636,6 +636,18 @@ pub fn expand(text: &str) -> Vec<Term> {
     out
 }
 
+/// `query` with one term for each thing it asks: a term that is a form of an earlier one ("query"
+/// after "sql", "environment" after "env", "tests" after "test") is left out.
+pub fn one_per_meaning(query: &[Term]) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::with_capacity(query.len());
+    for term in query {
+        if !out.iter().any(|t| t.forms.contains(&term.asked)) {
+            out.push(term.clone());
+        }
+    }
+    out
+}
+
 /// Every form of every term, each once: what a full-text index is asked for.
 pub fn forms(query: &[Term]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

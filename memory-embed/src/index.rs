@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::model::{Embedder, MODEL_NAME, NOTE_TOKENS};
 
 /// Most passages embedded per note; a longer list is represented by its first items.
-pub const MAX_PASSAGES: usize = 16;
+pub const MAX_PASSAGES: usize = 64;
 /// Notes embedded per batch.
 const BATCH_NOTES: usize = 32;
 

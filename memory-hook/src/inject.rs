@@ -9,7 +9,8 @@ use memory_core::{MemoryStore, Note, NoteFilter, NoteKind, Scope, SearchQuery, V
 use crate::config::HookConfig;
 use crate::project::Project;
 
-/// Longest body of one note injected on a prompt, in characters.
+/// Longest body of one note given whole on a prompt, in characters; a longer one gives its
+/// passages that match.
 const PROMPT_NOTE_CAP: usize = 800;
 /// Search candidates considered per prompt.
 const PROMPT_CANDIDATES: usize = 12;
@@ -809,7 +810,17 @@ pub async fn for_prompt(
     let general = asked_about > 2 && crate::in_general::asked_in_general(prompt, known);
     // The title a passage is read under is no word of it here: "binary search" is no question about
     // a note titled "search and replace" that names python.
-    let answers_in_general = |c: &Candidate| c.best_untitled >= 2 && c.coverage >= HALF;
+    // Two words of one meaning ("a sql query") ask one thing: each counts once here.
+    let one_each = memory_core::search::one_per_meaning(&specific_terms);
+    let repeated = specific_terms.len() - one_each.len();
+    let answers_in_general = |c: &Candidate| {
+        if repeated == 0 {
+            return c.best_untitled >= 2 && c.coverage >= HALF;
+        }
+        let matched = memory_core::search::matched_terms(&c.note, &one_each);
+        best_passage(&c.note, &one_each, &project.name).1 >= 2
+            && matched as f32 >= HALF * asked_about.saturating_sub(repeated).max(1) as f32
+    };
     if general {
         candidates.retain(|_, c| answers_in_general(c));
     } else {
@@ -929,20 +940,16 @@ pub async fn for_prompt(
     let mut notes = Vec::new();
     let count = ranked.len().min(config.prompt_max_notes);
     let prompt_topics = std::cell::OnceCell::new();
+    // Each note's heading, body and what it has that matters, in the order the notes rank.
+    let mut planned = Vec::new();
     for (key, _) in ranked.into_iter().take(count) {
         let Some(c) = candidates.remove(&key) else { continue };
-        // Each note gets an equal share of what is left, so several notes' passages fit.
-        let left = budget.saturating_sub(text.chars().count() + CLOSE.len());
-        let share = (left / (count - notes.len()).max(1)).min(PROMPT_NOTE_CAP);
-        let head = section_with(&c.note, project, "");
+        let head = section_with(&c.note, project, "").chars().count();
         let preferred = c.passage.and_then(|i| passage_line(&c.note, i));
-        let room = share.saturating_sub(head.chars().count());
-        if room < MIN_PROMPT_PASSAGE {
-            continue;
-        }
         // How often and when an item was seen is for the session start and the viewer: a prompt
         // gets more of what the items say in the room instead.
-        let items: Vec<&str> = c.note.body.lines().map(memory_core::without_counts).collect();
+        let body: String =
+            c.note.body.lines().map(memory_core::without_counts).collect::<Vec<_>>().join("\n");
         // The profile, given whole at session start, brings only what matches unless it is short;
         // a rule about the topic the prompt names matches it too ("stage files by name" for
         // "commit the change").
@@ -952,7 +959,25 @@ pub async fn for_prompt(
         } else {
             &cued
         };
-        let body = focused(&items.join("\n"), &expanded, topics, preferred.as_deref(), room, only_matching);
+        // All a note has for the prompt: its body when short, else the passages that match.
+        let all = focused(&body, &expanded, topics, preferred.as_deref(), budget, true);
+        let wanted = head + all.chars().count();
+        planned.push((key, c, head, body, preferred, only_matching, topics, all, wanted));
+    }
+    // The room is shared equally, and what a note needs less of goes to the others: a long
+    // document's passages that match get the room short notes beside it leave.
+    let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
+    let shares = shares(room, &planned.iter().map(|p| p.8).collect::<Vec<_>>());
+    for ((key, c, head, body, preferred, only_matching, topics, all, wanted), share) in
+        planned.into_iter().zip(shares)
+    {
+        let body = if share >= wanted {
+            all
+        } else if share.saturating_sub(head) >= MIN_PROMPT_PASSAGE {
+            focused(&body, &expanded, topics, preferred.as_deref(), share - head, only_matching)
+        } else {
+            continue;
+        };
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
@@ -1270,8 +1295,25 @@ fn blocks(body: &str) -> Vec<String> {
         }
         current.clear();
     };
+    let mut fenced = false;
     for line in body.lines() {
         let trimmed = line.trim_start();
+        let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        if fence && !fenced && current.is_empty() {
+            // A block of code belongs to the step that introduces it ("Find the pod:").
+            if out.last().is_some_and(|b| b.ends_with(':') && !b.trim_start().starts_with('#')) {
+                current = out.pop().unwrap_or_default();
+            }
+        }
+        if fence || fenced {
+            // Code is read whole: its blank lines and `#` comments split nothing.
+            fenced ^= fence;
+            if !current.is_empty() {
+                current.push('\n');
+            }
+            current.push_str(line.trim_end());
+            continue;
+        }
         let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
         if line.trim().is_empty() || trimmed.starts_with('#') || item {
             flush(&mut current, &mut out);
@@ -1297,6 +1339,25 @@ fn numbered(line: &str) -> bool {
     digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
 }
 
+/// `room` shared among notes that would use `wanted` characters each: equally, and what one
+/// needs less of than its share goes to the others.
+fn shares(room: usize, wanted: &[usize]) -> Vec<usize> {
+    // The best note weighs twice the others.
+    let weight = |i: usize| if i == 0 { 2 } else { 1 };
+    let mut out = vec![0; wanted.len()];
+    let mut order: Vec<usize> = (0..wanted.len()).collect();
+    order.sort_by_key(|&i| wanted[i] / weight(i));
+    let mut left = room;
+    let mut weights: usize = (0..wanted.len()).map(weight).sum();
+    for &i in &order {
+        let share = left * weight(i) / weights.max(1);
+        out[i] = wanted[i].min(share);
+        left -= out[i];
+        weights -= weight(i);
+    }
+    out
+}
+
 /// Longest opening of a note that leads every excerpt of it on a prompt ([`focused`]).
 const LEAD_CHARS: usize = 160;
 
@@ -1314,37 +1375,73 @@ fn focused(
     only_matching: bool,
 ) -> String {
     let body = body.trim();
-    if body.chars().count() <= cap {
+    if body.chars().count() <= cap.min(PROMPT_NOTE_CAP) {
         return body.to_owned();
     }
     let parts = blocks(body);
     let preferred = preferred.map(|p| memory_core::search::words(p).join(" "));
-    let score = |part: &str| -> usize {
-        let words = memory_core::search::words(part);
-        let joined = words.join(" ");
-        if let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) {
-            // The passage embedded is the block's text without its marker and counts.
-            let unmarked = memory_core::search::words(memory_core::without_counts(
-                part.trim_start().trim_start_matches(['-', '*', ' ']),
-            ))
-            .join(" ");
-            if unmarked == p
-                || joined.ends_with(p)
-                || unmarked.starts_with(p)
-                || (p.starts_with(&unmarked) && !unmarked.is_empty())
-            {
-                return usize::MAX;
-            }
-        }
-        // A passage about a topic the prompt asks for without naming it counts as a word of it.
-        let about =
-            !topics.is_empty() && memory_core::search::topics(part).iter().any(|t| topics.contains(t));
-        // Of the profile, sent again only for what the prompt asks, a rule about the kind of task
-        // asked comes before a passage sharing a word with it.
-        let about_weight = if only_matching { 2 } else { 1 };
-        memory_core::search::matched_in(&words, terms) + about_weight * usize::from(about)
+    let closest = |part: &str| -> bool {
+        let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) else { return false };
+        // The passage embedded is the block's text without its marker and counts.
+        let joined = memory_core::search::words(part).join(" ");
+        let unmarked = memory_core::search::words(memory_core::without_counts(
+            part.trim_start().trim_start_matches(['-', '*', ' ']),
+        ))
+        .join(" ");
+        unmarked == p
+            || joined.ends_with(p)
+            || unmarked.starts_with(p)
+            || (p.starts_with(&unmarked) && !unmarked.is_empty())
     };
-    let scores: Vec<usize> = parts.iter().map(|p| score(p)).collect();
+    // Each passage's words, read under the heading of its section: "restore taking a long time"
+    // finds the paragraph below it that says how long.
+    let mut heading: &str = "";
+    let read: Vec<Vec<String>> = parts
+        .iter()
+        .map(|p| {
+            let mut words = memory_core::search::words(p);
+            if p.trim_start().starts_with('#') {
+                heading = p;
+            } else {
+                words.extend(memory_core::search::words(heading));
+            }
+            words
+        })
+        .collect();
+    let has: Vec<Vec<bool>> = read
+        .iter()
+        .map(|words| {
+            terms
+                .iter()
+                .map(|t| memory_core::search::matched_in(words, std::slice::from_ref(t)) > 0)
+                .collect()
+        })
+        .collect();
+    // A word of the prompt that few of the note's passages have tells the one that answers it
+    // ("keyspace" in a runbook about Redis): it weighs more than one most of them have.
+    let weights: Vec<f64> = (0..terms.len())
+        .map(|t| {
+            let having = has.iter().filter(|h| h[t]).count();
+            if having == 0 { 0.0 } else { (1.0 + parts.len() as f64 / having as f64).ln() }
+        })
+        .collect();
+    // Of the profile, sent again only for what the prompt asks, a rule about the kind of task
+    // asked comes before a passage sharing a word with it.
+    let about_weight = if only_matching { 2.0 } else { 1.0 };
+    let scores: Vec<u64> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            if closest(part) {
+                return u64::MAX;
+            }
+            // A passage about a topic the prompt asks for without naming it counts as a word of it.
+            let about =
+                !topics.is_empty() && memory_core::search::topics(part).iter().any(|t| topics.contains(t));
+            let words: f64 = has[i].iter().zip(&weights).filter(|(h, _)| **h).map(|(_, w)| w).sum();
+            ((words + about_weight * f64::from(u8::from(about))) * 1000.0) as u64
+        })
+        .collect();
     let mut order: Vec<usize> = (0..parts.len()).collect();
     // A short opening says what the note is about: it leads whatever passages follow. Then what
     // matches (best first), then the opening if long, then the rest in order.
