@@ -696,6 +696,19 @@ mod tests {
     use super::{expand, inflections};
 
     #[test]
+    fn two_words_of_one_meaning_are_one_thing_asked() {
+        for (prompt, asked) in [
+            ("write a sql query for duplicate emails", vec!["write", "sql", "duplicate", "emails"]),
+            ("which env environment variables does staging need", vec!["env", "variables", "staging", "need"]),
+            ("run the test and the tests of the parser", vec!["run", "test", "parser"]),
+        ] {
+            let one = super::one_per_meaning(&expand(prompt));
+            let got: Vec<&str> = one.iter().map(|t| t.asked.as_str()).collect();
+            assert_eq!(got, asked, "{prompt}");
+        }
+    }
+
+    #[test]
     fn inflections_cover_the_usual_endings() {
         assert!(inflections("listening").contains(&"listen".to_owned()));
         assert!(inflections("listening").contains(&"listens".to_owned()));

@@ -2520,6 +2520,110 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn two_words_of_one_meaning_in_a_question_asked_in_general_count_once() {
+        use memory_core::MemoryStore as _;
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let mut queries = note(
+            Scope::Project(project.id.clone()),
+            "project/ledger/queries.md",
+            NoteKind::Procedure,
+            0,
+            "Every read and write of the database goes through generated code.\n\n\
+             - Write the query in `db/queries/<table>.sql` under a name comment; `make gen` turns it into Go.\n\
+             - Nullable parameters use `narg`, lists of ids use `slice`.\n",
+        );
+        queries.meta.title = "Writing database queries".to_owned();
+        store.put_note(&queries).await.unwrap();
+        store
+            .put_note(&note(
+                Scope::User,
+                "tools/psql.md",
+                NoteKind::Tool,
+                0,
+                "psql habits.\n\n- Query plans: `EXPLAIN (ANALYZE, BUFFERS)`.\n\
+                 - Slowest queries: `select query, calls from pg_stat_statements order by total_exec_time desc`.\n",
+            ))
+            .await
+            .unwrap();
+        let config = crate::config::HookConfig::default();
+        // An exercise in SQL says "sql" and "query": one thing asked, shared with the note by chance.
+        for prompt in [
+            "write an SQL query returning each customer's order count from an orders table",
+            "give me a sql query that picks rows with a null email from a customers table",
+            "show me a query in SQL to get second highest salary from an employees table",
+        ] {
+            let given = injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.notes);
+            assert_eq!(given, None, "{prompt}");
+        }
+        // The work here still gets it.
+        let given = injected(&store, &project, "where do I put a new sql query for the ledger?", &config, 2_400)
+            .await
+            .map(|i| i.notes)
+            .unwrap_or_default();
+        assert_eq!(given.first().map(String::as_str), Some("project:ledger-1 project/ledger/queries.md"));
+    }
+
+    /// A runbook longer than a prompt's budget: sections of steps, their code in fenced blocks
+    /// after a blank line, and the facts asked for far from its opening.
+    fn runbook() -> String {
+        let mut body = String::from("Operating the search cache.\n\n## Background\n\n");
+        for i in 0..10 {
+            body.push_str(&format!(
+                "Paragraph {i} of the background explains how the search cache and its sync work, \
+                 with enough words about the search cache to take room.\n\n"
+            ));
+        }
+        body.push_str(
+            "## Clearing the search cache\n\n\
+             1. Find the search cache pod:\n\n    ```\n    kubectl get pods | grep search-cache\n    ```\n\n\
+             2. Open a shell in the pod and wipe every key:\n\n    ```\n    redis-cli FLUSHALL\n    ```\n\n\
+             ## Sync taking a long time\n\n\
+             The nightly sync usually finishes within 4 hours; past 9 hours it pages the on-call developer.\n\n\
+             ## Counting keys\n\n\
+             `INFO keyspace` in redis-cli shows how many keys the cache holds.\n",
+        );
+        body
+    }
+
+    #[tokio::test]
+    async fn a_long_document_gives_the_passage_that_answers_with_its_code_whatever_its_length() {
+        let store = memory_core::InMemoryStore::new();
+        let project = project();
+        let filler = |topic: &str| {
+            let mut body = format!("About the {topic}.\n\n");
+            for i in 0..30 {
+                body.push_str(&format!("Section {i} on the {topic} and the search cache it feeds, at length.\n\n"));
+            }
+            body
+        };
+        procedures(
+            &store,
+            &project,
+            &[
+                ("project/ledger/search-cache.md", &runbook()),
+                ("project/ledger/indexer.md", &filler("indexer")),
+                ("project/ledger/crawler.md", &filler("crawler")),
+            ],
+        )
+        .await;
+        let config = crate::config::HookConfig::default();
+        for (prompt, fact) in [
+            // The step asked for, and its code in the block after it.
+            ("stale results in search, how do I wipe the search cache?", "redis-cli FLUSHALL"),
+            ("which pod do I exec into to clear the search cache", "grep search-cache"),
+            // A passage found by the heading of its section.
+            ("the search cache sync is still running after six hours, is that a long time?", "9 hours"),
+            // A word the rest of the document does not have tells the passage.
+            ("how many keys are in the search cache right now?", "INFO keyspace"),
+        ] {
+            let text = injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            assert!(text.contains(fact), "{prompt}:\n{text}");
+            assert!(text.chars().count() <= 2_400, "{prompt}: {}", text.chars().count());
+        }
+    }
+
+    #[tokio::test]
     async fn where_something_is_in_the_code_is_answered_by_what_the_files_were_edited_for() {
         use memory_core::MemoryStore as _;
         let store = memory_core::InMemoryStore::new();
