@@ -699,7 +699,10 @@ mod tests {
     fn two_words_of_one_meaning_are_one_thing_asked() {
         for (prompt, asked) in [
             ("write a sql query for duplicate emails", vec!["write", "sql", "duplicate", "emails"]),
-            ("which env environment variables does staging need", vec!["env", "variables", "staging", "need"]),
+            (
+                "which env environment variables does staging need",
+                vec!["env", "variables", "staging", "need"],
+            ),
             ("run the test and the tests of the parser", vec!["run", "test", "parser"]),
         ] {
             let one = super::one_per_meaning(&expand(prompt));

@@ -960,24 +960,30 @@ pub async fn for_prompt(
             &cued
         };
         // All a note has for the prompt: its body when short, else the passages that match.
+        // All a note has for the prompt: its body when short, else the passages that match, with
+        // room for its opening and what each passage shown costs.
         let all = focused(&body, &expanded, topics, preferred.as_deref(), budget, true);
-        let wanted = head + all.chars().count();
-        planned.push((key, c, head, body, preferred, only_matching, topics, all, wanted));
+        // A long note's share is never less than a short note's whole body.
+        let wanted = if all.chars().count() < body.chars().count() {
+            head + (all.chars().count() + PASSAGE_COST * all.lines().count() + LEAD_CHARS)
+                .max(PROMPT_NOTE_CAP)
+        } else {
+            head + all.chars().count()
+        };
+        planned.push((key, c, head, body, preferred, only_matching, topics, wanted));
     }
     // The room is shared equally, and what a note needs less of goes to the others: a long
     // document's passages that match get the room short notes beside it leave.
     let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
-    let shares = shares(room, &planned.iter().map(|p| p.8).collect::<Vec<_>>());
-    for ((key, c, head, body, preferred, only_matching, topics, all, wanted), share) in
+    let shares = shares(room, &planned.iter().map(|p| p.7).collect::<Vec<_>>());
+    for ((key, c, head, body, preferred, only_matching, topics, wanted), share) in
         planned.into_iter().zip(shares)
     {
-        let body = if share >= wanted {
-            all
-        } else if share.saturating_sub(head) >= MIN_PROMPT_PASSAGE {
-            focused(&body, &expanded, topics, preferred.as_deref(), share - head, only_matching)
-        } else {
+        // A note that fits whole is given whole; a longer one its passages within its share.
+        if share.saturating_sub(head) < MIN_PROMPT_PASSAGE.min(wanted - head) {
             continue;
-        };
+        }
+        let body = focused(&body, &expanded, topics, preferred.as_deref(), share - head, only_matching);
         text.push_str(&section_with(&c.note, project, &body));
         notes.push(key);
     }
@@ -1358,6 +1364,9 @@ fn shares(room: usize, wanted: &[usize]) -> Vec<usize> {
     out
 }
 
+/// What a passage shown costs beside its text: the line it ends, and the `…` of a gap before it.
+const PASSAGE_COST: usize = 5;
+
 /// Longest opening of a note that leads every excerpt of it on a prompt ([`focused`]).
 const LEAD_CHARS: usize = 160;
 
@@ -1455,7 +1464,7 @@ fn focused(
         if only_matching && matching && scores[i] == 0 {
             continue;
         }
-        let len = parts[i].chars().count() + GAP.len() + 2;
+        let len = parts[i].chars().count() + PASSAGE_COST;
         if used + len <= cap {
             used += len;
             chosen[i] = true;
@@ -2557,10 +2566,11 @@ mod tests {
             assert_eq!(given, None, "{prompt}");
         }
         // The work here still gets it.
-        let given = injected(&store, &project, "where do I put a new sql query for the ledger?", &config, 2_400)
-            .await
-            .map(|i| i.notes)
-            .unwrap_or_default();
+        let given =
+            injected(&store, &project, "where do I put a new sql query for the ledger?", &config, 2_400)
+                .await
+                .map(|i| i.notes)
+                .unwrap_or_default();
         assert_eq!(given.first().map(String::as_str), Some("project:ledger-1 project/ledger/queries.md"));
     }
 
@@ -2593,7 +2603,9 @@ mod tests {
         let filler = |topic: &str| {
             let mut body = format!("About the {topic}.\n\n");
             for i in 0..30 {
-                body.push_str(&format!("Section {i} on the {topic} and the search cache it feeds, at length.\n\n"));
+                body.push_str(&format!(
+                    "Section {i} on the {topic} and the search cache it feeds, at length.\n\n"
+                ));
             }
             body
         };
@@ -2617,7 +2629,8 @@ mod tests {
             // A word the rest of the document does not have tells the passage.
             ("how many keys are in the search cache right now?", "INFO keyspace"),
         ] {
-            let text = injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
+            let text =
+                injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
             assert!(text.contains(fact), "{prompt}:\n{text}");
             assert!(text.chars().count() <= 2_400, "{prompt}: {}", text.chars().count());
         }
