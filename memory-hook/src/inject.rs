@@ -1306,8 +1306,9 @@ fn blocks(body: &str) -> Vec<String> {
         let trimmed = line.trim_start();
         let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
         if fence && !fenced && current.is_empty() {
-            // A block of code belongs to the step that introduces it ("Find the pod:").
-            if out.last().is_some_and(|b| b.ends_with(':') && !b.trim_start().starts_with('#')) {
+            // A block of code belongs to what comes right before it: the step or paragraph that
+            // introduces it ("Find the pod:", "5. Clear the cache", "Then run this rake task").
+            if out.last().is_some_and(|b| !b.trim_start().starts_with('#') && !link_definition(b)) {
                 current = out.pop().unwrap_or_default();
             }
         }
@@ -1337,6 +1338,12 @@ fn blocks(body: &str) -> Vec<String> {
     }
     flush(&mut current, &mut out);
     out
+}
+
+/// Whether a passage is a Markdown link definition (`[label]: https://…`).
+fn link_definition(passage: &str) -> bool {
+    let passage = passage.trim_start();
+    passage.starts_with('[') && passage.find("]: ").is_some_and(|at| !passage[..at].contains(['\n', ']']))
 }
 
 /// Whether a line starts a numbered list item (`1. `, `12) `).
@@ -1404,15 +1411,29 @@ fn focused(
     };
     // Each passage's words, read under the heading of its section: "restore taking a long time"
     // finds the paragraph below it that says how long.
+    // The items of a list are read under the line that introduces them ("configured to:").
     let mut heading: &str = "";
+    let mut intro: &str = "";
     let read: Vec<Vec<String>> = parts
         .iter()
         .map(|p| {
+            let trimmed = p.trim_start();
+            if link_definition(p) {
+                // `[label]: https://…` says where a link goes, nothing the prompt asks.
+                return Vec::new();
+            }
             let mut words = memory_core::search::words(p);
-            if p.trim_start().starts_with('#') {
+            let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
+            if trimmed.starts_with('#') {
                 heading = p;
+                intro = "";
             } else {
                 words.extend(memory_core::search::words(heading));
+                if item {
+                    words.extend(memory_core::search::words(intro));
+                } else {
+                    intro = if p.ends_with(':') { p } else { "" };
+                }
             }
             words
         })
@@ -1461,7 +1482,7 @@ fn focused(
     let mut used = 0usize;
     let matching = scores.iter().any(|s| *s > 0);
     for &i in &order {
-        if only_matching && matching && scores[i] == 0 {
+        if (only_matching && matching && scores[i] == 0) || link_definition(&parts[i]) {
             continue;
         }
         let len = parts[i].chars().count() + PASSAGE_COST;
@@ -2633,6 +2654,37 @@ mod tests {
                 injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
             assert!(text.contains(fact), "{prompt}:\n{text}");
             assert!(text.chars().count() <= 2_400, "{prompt}: {}", text.chars().count());
+        }
+    }
+
+    #[test]
+    fn code_and_list_items_are_read_with_what_introduces_them_and_link_targets_never_shown() {
+        let mut body = String::from("Running the council links service.\n\n");
+        for i in 0..12 {
+            body.push_str(&format!(
+                "Background paragraph {i} about how the service came to be, at some length.\n\n"
+            ));
+        }
+        body.push_str(
+            "Then run the rake task that adds empty links for every council.\n\n\
+             ```\nbundle exec rails import:gaps\n```\n\n\
+             Uptime checks are configured to:\n\n- be considered down after 30 seconds\n- send an alert after 5 mins\n\n\
+             [council-links-guide]: https://example.org/how-to-add-empty-links-for-every-council-and-check-uptime\n",
+        );
+        for (prompt, shown) in [
+            // Code is given with the paragraph that introduces it.
+            ("how do I add empty links for every council?", "import:gaps"),
+            ("create blank links for each council", "import:gaps"),
+            ("which rake task fills in the council links", "import:gaps"),
+            // The items of a list, with the line that introduces them.
+            ("how are the uptime checks configured?", "after 5 mins"),
+            ("what are the settings of our uptime checks", "after 5 mins"),
+            ("tell me how uptime checks behave", "after 5 mins"),
+        ] {
+            let out = focused(&body, &memory_core::search::expand(prompt), &[], None, 400, true);
+            assert!(out.contains(shown), "{prompt}:\n{out}");
+            // Where a link goes is nothing to show, whatever words its address has.
+            assert!(!out.contains("example.org"), "{prompt}:\n{out}");
         }
     }
 
