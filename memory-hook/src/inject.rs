@@ -959,7 +959,6 @@ pub async fn for_prompt(
         } else {
             &cued
         };
-        // All a note has for the prompt: its body when short, else the passages that match.
         // All a note has for the prompt: its body when short, else the passages that match, with
         // room for its opening and what each passage shown costs.
         let all = focused(&body, &expanded, topics, preferred.as_deref(), budget, true);
@@ -970,22 +969,21 @@ pub async fn for_prompt(
         } else {
             head + all.chars().count()
         };
-        planned.push((key, c, head, body, preferred, only_matching, topics, wanted));
+        planned.push(Planned { key, note: c.note, head, body, preferred, only_matching, topics, wanted });
     }
     // The room is shared equally, and what a note needs less of goes to the others: a long
     // document's passages that match get the room short notes beside it leave.
     let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
-    let shares = shares(room, &planned.iter().map(|p| p.7).collect::<Vec<_>>());
-    for ((key, c, head, body, preferred, only_matching, topics, wanted), share) in
-        planned.into_iter().zip(shares)
-    {
+    let shares = shares(room, &planned.iter().map(|p| p.wanted).collect::<Vec<_>>());
+    for (p, share) in planned.into_iter().zip(shares) {
         // A note that fits whole is given whole; a longer one its passages within its share.
-        if share.saturating_sub(head) < MIN_PROMPT_PASSAGE.min(wanted - head) {
+        if share.saturating_sub(p.head) < MIN_PROMPT_PASSAGE.min(p.wanted - p.head) {
             continue;
         }
-        let body = focused(&body, &expanded, topics, preferred.as_deref(), share - head, only_matching);
-        text.push_str(&section_with(&c.note, project, &body));
-        notes.push(key);
+        let body =
+            focused(&p.body, &expanded, p.topics, p.preferred.as_deref(), share - p.head, p.only_matching);
+        text.push_str(&section_with(&p.note, project, &body));
+        notes.push(p.key);
     }
     if notes.is_empty() {
         return Ok(None);
@@ -1291,7 +1289,8 @@ fn passage_line(note: &Note, index: usize) -> Option<String> {
 }
 
 /// The passages of a body as [`memory_embed::passages`] reads it: each list item (with the lines
-/// that continue it), each paragraph, each heading.
+/// that continue it), each paragraph, each heading; a block of code is kept whole, with the step
+/// or paragraph right before it.
 fn blocks(body: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -1350,6 +1349,20 @@ fn link_definition(passage: &str) -> bool {
 fn numbered(line: &str) -> bool {
     let digits = line.chars().take_while(char::is_ascii_digit).count();
     digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
+/// A note about to be given on a prompt: its key, its heading's length, its body without counts,
+/// the passage closest in meaning, whether only its matching passages count, the topics the prompt
+/// asks about, and the room it would use with all it has for the prompt.
+struct Planned<'a> {
+    key: String,
+    note: Note,
+    head: usize,
+    body: String,
+    preferred: Option<String>,
+    only_matching: bool,
+    topics: &'a [&'a str],
+    wanted: usize,
 }
 
 /// `room` shared among notes that would use `wanted` characters each: equally, and what one
@@ -2654,6 +2667,21 @@ mod tests {
                 injected(&store, &project, prompt, &config, 2_400).await.map(|i| i.text).unwrap_or_default();
             assert!(text.contains(fact), "{prompt}:\n{text}");
             assert!(text.chars().count() <= 2_400, "{prompt}: {}", text.chars().count());
+        }
+    }
+
+    #[test]
+    fn the_room_a_note_does_not_need_goes_to_the_others_and_the_best_note_weighs_twice() {
+        // Every note fits: each gets what it needs.
+        assert_eq!(super::shares(2_000, &[300, 400, 500]), [300, 400, 500]);
+        // Short notes beside a long document: the document gets what they leave.
+        assert_eq!(super::shares(2_000, &[5_000, 200, 300]), [1_500, 200, 300]);
+        assert_eq!(super::shares(2_000, &[300, 5_000, 200]), [300, 1_500, 200]);
+        // Three long documents: the best has half the room, the others a quarter each.
+        assert_eq!(super::shares(2_000, &[5_000, 5_000, 5_000]), [1_000, 500, 500]);
+        // Never more than the room.
+        for wanted in [[0, 0, 0], [2_001, 1, 1], [700, 700, 700]] {
+            assert!(super::shares(2_000, &wanted).iter().sum::<usize>() <= 2_000, "{wanted:?}");
         }
     }
 
