@@ -338,6 +338,12 @@ const SYNONYMS: &[&[&str]] = &[
     &["ci", "continuous integration"],
     &["pr", "pull request", "merge request", "mr"],
     &["k8s", "kubernetes"],
+    &["cert", "certs", "certificate", "certificates"],
+    &["prom", "prometheus"],
+    &["pg", "postgres", "postgresql"],
+    &["tf", "terraform"],
+    &["gcp", "google cloud"],
+    &["infra", "infrastructure"],
     &["js", "javascript"],
     &["ts", "typescript"],
     &["py", "python"],
@@ -760,6 +766,17 @@ mod tests {
         assert!(query.iter().any(|t| t.forms.contains(&"msrv".to_owned())), "{query:?}");
         let query = expand("msrv");
         assert!(query[0].forms.contains(&"minimum supported rust version".to_owned()));
+        // The short names of the tools and things of operations.
+        for (asked, form) in [
+            ("certs", "certificate"),
+            ("prom", "prometheus"),
+            ("pg", "postgres"),
+            ("tf", "terraform"),
+            ("gcp", "google cloud"),
+            ("infra", "infrastructure"),
+        ] {
+            assert!(expand(asked)[0].forms.contains(&form.to_owned()), "{asked}");
+        }
     }
 
     #[test]

@@ -1307,7 +1307,7 @@ fn blocks(body: &str) -> Vec<String> {
         if fence && !fenced && current.is_empty() {
             // A block of code belongs to what comes right before it: the step or paragraph that
             // introduces it ("Find the pod:", "5. Clear the cache", "Then run this rake task").
-            if out.last().is_some_and(|b| !b.trim_start().starts_with('#') && !link_definition(b)) {
+            if out.last().is_some_and(|b| !b.trim_start().starts_with('#') && !markup(b)) {
                 current = out.pop().unwrap_or_default();
             }
         }
@@ -1339,10 +1339,14 @@ fn blocks(body: &str) -> Vec<String> {
     out
 }
 
-/// Whether a passage is a Markdown link definition (`[label]: https://…`).
-fn link_definition(passage: &str) -> bool {
-    let passage = passage.trim_start();
-    passage.starts_with('[') && passage.find("]: ").is_some_and(|at| !passage[..at].contains(['\n', ']']))
+/// Whether a passage is markup a reader of the rendered document never sees: Markdown link
+/// definitions (`[label]: https://…`) or an HTML comment (`<!-- vale off -->`).
+fn markup(passage: &str) -> bool {
+    let passage = passage.trim();
+    let link = passage.starts_with('[')
+        && passage.find("]: ").is_some_and(|at| !passage[..at].contains(['\n', ']']));
+    let comment = passage.starts_with("<!--") && passage.ends_with("-->");
+    link || comment
 }
 
 /// Whether a line starts a numbered list item (`1. `, `12) `).
@@ -1422,26 +1426,31 @@ fn focused(
             || unmarked.starts_with(p)
             || (p.starts_with(&unmarked) && !unmarked.is_empty())
     };
-    // Each passage's words, read under the heading of its section: "restore taking a long time"
-    // finds the paragraph below it that says how long.
+    // Each passage's words, read under the headings of its section and the sections it is part
+    // of: "restore taking a long time" finds the paragraph below it that says how long.
     // The items of a list are read under the line that introduces them ("configured to:").
-    let mut heading: &str = "";
+    // The headings a passage sits under, from its section's up: (level, heading).
+    let mut headings: Vec<(usize, &str)> = Vec::new();
     let mut intro: &str = "";
     let read: Vec<Vec<String>> = parts
         .iter()
         .map(|p| {
             let trimmed = p.trim_start();
-            if link_definition(p) {
-                // `[label]: https://…` says where a link goes, nothing the prompt asks.
+            if markup(p) {
+                // Where a link goes, or a note to a linter: nothing the prompt asks.
                 return Vec::new();
             }
             let mut words = memory_core::search::words(p);
             let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
             if trimmed.starts_with('#') {
-                heading = p;
+                let level = trimmed.chars().take_while(|c| *c == '#').count();
+                headings.retain(|(above, _)| *above < level);
+                headings.push((level, p));
                 intro = "";
             } else {
-                words.extend(memory_core::search::words(heading));
+                for (_, heading) in &headings {
+                    words.extend(memory_core::search::words(heading));
+                }
                 if item {
                     words.extend(memory_core::search::words(intro));
                 } else {
@@ -1495,7 +1504,7 @@ fn focused(
     let mut used = 0usize;
     let matching = scores.iter().any(|s| *s > 0);
     for &i in &order {
-        if (only_matching && matching && scores[i] == 0) || link_definition(&parts[i]) {
+        if (only_matching && matching && scores[i] == 0) || markup(&parts[i]) {
             continue;
         }
         let len = parts[i].chars().count() + PASSAGE_COST;
@@ -2671,6 +2680,29 @@ mod tests {
     }
 
     #[test]
+    fn a_passage_is_read_under_every_heading_it_sits_under() {
+        let mut body = String::from("# Choosing a configuration language\n\n");
+        for i in 0..8 {
+            body.push_str(&format!(
+                "Background {i}: what configuration we write today and where it lives, at length.\n\n"
+            ));
+        }
+        body.push_str(
+            "## Candidates\n\n- Cue, from its website\n- Dhall\n- Jsonnet\n\n\
+             We dropped most candidates early and kept two for a trial.\n\n\
+             ## Reasons for dropping candidates early\n\n\
+             ### Cue\n\nIt lacks editor support, and its package ecosystem is thin.\n\n\
+             ### Dhall\n\nIts imports need a bundler of their own.\n",
+        );
+        for prompt in
+            ["why was cue dropped?", "what were the reasons we dropped cue", "cue got dropped early, why"]
+        {
+            let out = focused(&body, &memory_core::search::expand(prompt), &[], None, 130, true);
+            assert!(out.contains("lacks editor support"), "{prompt}:\n{out}");
+        }
+    }
+
+    #[test]
     fn the_room_a_note_does_not_need_goes_to_the_others_and_the_best_note_weighs_twice() {
         // Every note fits: each gets what it needs.
         assert_eq!(super::shares(2_000, &[300, 400, 500]), [300, 400, 500]);
@@ -2686,7 +2718,7 @@ mod tests {
     }
 
     #[test]
-    fn code_and_list_items_are_read_with_what_introduces_them_and_link_targets_never_shown() {
+    fn code_and_list_items_are_read_with_what_introduces_them_and_markup_never_shown() {
         let mut body = String::from("Running the council links service.\n\n");
         for i in 0..12 {
             body.push_str(&format!(
@@ -2697,7 +2729,8 @@ mod tests {
             "Then run the rake task that adds empty links for every council.\n\n\
              ```\nbundle exec rails import:gaps\n```\n\n\
              Uptime checks are configured to:\n\n- be considered down after 30 seconds\n- send an alert after 5 mins\n\n\
-             [council-links-guide]: https://example.org/how-to-add-empty-links-for-every-council-and-check-uptime\n",
+             [council-links-guide]: https://example.org/how-to-add-empty-links-for-every-council-and-check-uptime\n\n\
+             <!-- vale off: council links, uptime checks and rake task names are spelled as they are -->\n",
         );
         for (prompt, shown) in [
             // Code is given with the paragraph that introduces it.
@@ -2711,8 +2744,9 @@ mod tests {
         ] {
             let out = focused(&body, &memory_core::search::expand(prompt), &[], None, 400, true);
             assert!(out.contains(shown), "{prompt}:\n{out}");
-            // Where a link goes is nothing to show, whatever words its address has.
+            // Where a link goes, or a note to a linter, is nothing to show, whatever its words.
             assert!(!out.contains("example.org"), "{prompt}:\n{out}");
+            assert!(!out.contains("vale off"), "{prompt}:\n{out}");
         }
     }
 
