@@ -971,8 +971,8 @@ pub async fn for_prompt(
         };
         planned.push(Planned { key, note: c.note, head, body, preferred, only_matching, topics, wanted });
     }
-    // The room is shared equally, and what a note needs less of goes to the others: a long
-    // document's passages that match get the room short notes beside it leave.
+    // The room is shared, the best note weighing twice, and what a note needs less of goes to the
+    // others: a long document's passages that match get the room short notes beside it leave.
     let room = budget.saturating_sub(header.chars().count() + CLOSE.len());
     let shares = shares(room, &planned.iter().map(|p| p.wanted).collect::<Vec<_>>());
     for (p, share) in planned.into_iter().zip(shares) {
@@ -980,8 +980,8 @@ pub async fn for_prompt(
         if share.saturating_sub(p.head) < MIN_PROMPT_PASSAGE.min(p.wanted - p.head) {
             continue;
         }
-        let body =
-            focused(&p.body, &expanded, p.topics, p.preferred.as_deref(), share - p.head, p.only_matching);
+        let room = share.saturating_sub(p.head);
+        let body = focused(&p.body, &expanded, p.topics, p.preferred.as_deref(), room, p.only_matching);
         text.push_str(&section_with(&p.note, project, &body));
         notes.push(p.key);
     }
