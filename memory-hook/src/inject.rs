@@ -959,17 +959,18 @@ pub async fn for_prompt(
         } else {
             &cued
         };
+        let passages = Passages::read(&body, &expanded, topics, preferred.as_deref(), only_matching);
         // All a note has for the prompt: its body when short, else the passages that match, with
         // room for its opening and what each passage shown costs.
-        let all = focused(&body, &expanded, topics, preferred.as_deref(), budget, true);
+        let all = passages.within(budget, true);
         // A long note's share is never less than a short note's whole body.
-        let wanted = if all.chars().count() < body.chars().count() {
+        let wanted = if all.chars().count() < passages.body.chars().count() {
             head + (all.chars().count() + PASSAGE_COST * all.lines().count() + LEAD_CHARS)
                 .max(PROMPT_NOTE_CAP)
         } else {
             head + all.chars().count()
         };
-        planned.push(Planned { key, note: c.note, head, body, preferred, only_matching, topics, wanted });
+        planned.push(Planned { key, note: c.note, head, passages, only_matching, wanted });
     }
     // The room is shared, the best note weighing twice, and what a note needs less of goes to the
     // others: a long document's passages that match get the room short notes beside it leave.
@@ -977,12 +978,11 @@ pub async fn for_prompt(
     let shares = shares(room, &planned.iter().map(|p| p.wanted).collect::<Vec<_>>());
     for (p, share) in planned.into_iter().zip(shares) {
         // A note that fits whole is given whole; a longer one its passages within its share.
-        if share.saturating_sub(p.head) < MIN_PROMPT_PASSAGE.min(p.wanted - p.head) {
+        let room = share.saturating_sub(p.head);
+        if room < MIN_PROMPT_PASSAGE.min(p.wanted - p.head) {
             continue;
         }
-        let room = share.saturating_sub(p.head);
-        let body = focused(&p.body, &expanded, p.topics, p.preferred.as_deref(), room, p.only_matching);
-        text.push_str(&section_with(&p.note, project, &body));
+        text.push_str(&section_with(&p.note, project, &p.passages.within(room, p.only_matching)));
         notes.push(p.key);
     }
     if notes.is_empty() {
@@ -1355,17 +1355,15 @@ fn numbered(line: &str) -> bool {
     digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
 }
 
-/// A note about to be given on a prompt: its key, its heading's length, its body without counts,
-/// the passage closest in meaning, whether only its matching passages count, the topics the prompt
-/// asks about, and the room it would use with all it has for the prompt.
-struct Planned<'a> {
+/// A note about to be given on a prompt: its key, its heading's length, its body read for the
+/// prompt, whether only its matching passages count, and the room it would use with all it has
+/// for the prompt.
+struct Planned {
     key: String,
     note: Note,
     head: usize,
-    body: String,
-    preferred: Option<String>,
+    passages: Passages,
     only_matching: bool,
-    topics: &'a [&'a str],
     wanted: usize,
 }
 
@@ -1391,158 +1389,188 @@ fn shares(room: usize, wanted: &[usize]) -> Vec<usize> {
 /// What a passage shown costs beside its text: the line it ends, and the `…` of a gap before it.
 const PASSAGE_COST: usize = 5;
 
-/// Longest opening of a note that leads every excerpt of it on a prompt ([`focused`]).
+/// Longest opening of a note that leads every excerpt of it on a prompt ([`Passages::read`]).
 const LEAD_CHARS: usize = 160;
 
-/// A note's body within `cap` characters for a prompt: whole when it fits; otherwise its passages
-/// ([`blocks`]) that matter most, in the note's order: the one closest in meaning (`preferred`,
-/// its text), those sharing the most terms with the prompt, then its opening, then the rest while
-/// they fit, with `…` where passages were left out; with `only_matching`, a long body gives the
-/// passages that matter and nothing else. A passage too long for what is left is cut at a word.
-fn focused(
-    body: &str,
-    terms: &[memory_core::search::Term],
-    topics: &[&str],
-    preferred: Option<&str>,
-    cap: usize,
-    only_matching: bool,
-) -> String {
-    let body = body.trim();
-    if body.chars().count() <= cap.min(PROMPT_NOTE_CAP) {
-        return body.to_owned();
-    }
-    let parts = blocks(body);
-    let preferred = preferred.map(|p| memory_core::search::words(p).join(" "));
-    let closest = |part: &str| -> bool {
-        let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) else { return false };
-        // The passage embedded is the block's text without its marker and counts.
-        let joined = memory_core::search::words(part).join(" ");
-        let unmarked = memory_core::search::words(memory_core::without_counts(
-            part.trim_start().trim_start_matches(['-', '*', ' ']),
-        ))
-        .join(" ");
-        unmarked == p
-            || joined.ends_with(p)
-            || unmarked.starts_with(p)
-            || (p.starts_with(&unmarked) && !unmarked.is_empty())
-    };
-    // Each passage's words, read under the headings of its section and the sections it is part
-    // of: "restore taking a long time" finds the paragraph below it that says how long.
-    // The items of a list are read under the line that introduces them ("configured to:").
-    // The headings a passage sits under, from its section's up: (level, heading).
-    let mut headings: Vec<(usize, &str)> = Vec::new();
-    let mut intro: &str = "";
-    let read: Vec<Vec<String>> = parts
-        .iter()
-        .map(|p| {
-            let trimmed = p.trim_start();
-            if markup(p) {
-                // Where a link goes, or a note to a linter: nothing the prompt asks.
-                return Vec::new();
-            }
-            let mut words = memory_core::search::words(p);
-            let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
-            if trimmed.starts_with('#') {
-                let level = trimmed.chars().take_while(|c| *c == '#').count();
-                headings.retain(|(above, _)| *above < level);
-                headings.push((level, p));
-                intro = "";
-            } else {
-                for (_, heading) in &headings {
-                    words.extend(memory_core::search::words(heading));
+/// A note's body read for a prompt: its passages ([`blocks`]), how well each answers the prompt,
+/// and the order they are given in.
+struct Passages {
+    body: String,
+    parts: Vec<String>,
+    scores: Vec<u64>,
+    order: Vec<usize>,
+}
+
+impl Passages {
+    /// Reads `body` for a prompt of `terms`: the passage closest in meaning (`preferred`, its
+    /// text) first, then those sharing the most of the prompt's telling words, then the opening,
+    /// then the rest. A passage about one of `topics` counts as a word of the prompt, as two in
+    /// the `profile`.
+    fn read(
+        body: &str,
+        terms: &[memory_core::search::Term],
+        topics: &[&str],
+        preferred: Option<&str>,
+        profile: bool,
+    ) -> Self {
+        let body = body.trim().to_owned();
+        let parts = blocks(&body);
+        let preferred = preferred.map(|p| memory_core::search::words(p).join(" "));
+        let closest = |part: &str| -> bool {
+            let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) else { return false };
+            // The passage embedded is the block's text without its marker and counts.
+            let joined = memory_core::search::words(part).join(" ");
+            let unmarked = memory_core::search::words(memory_core::without_counts(
+                part.trim_start().trim_start_matches(['-', '*', ' ']),
+            ))
+            .join(" ");
+            unmarked == p
+                || joined.ends_with(p)
+                || unmarked.starts_with(p)
+                || (p.starts_with(&unmarked) && !unmarked.is_empty())
+        };
+        // Each passage's words, read under the headings of its section and the sections it is part
+        // of: "restore taking a long time" finds the paragraph below it that says how long.
+        // The items of a list are read under the line that introduces them ("configured to:").
+        // The headings a passage sits under, from its section's up: (level, heading).
+        let mut headings: Vec<(usize, &str)> = Vec::new();
+        let mut intro: &str = "";
+        let words_of: Vec<Vec<String>> = parts
+            .iter()
+            .map(|p| {
+                let trimmed = p.trim_start();
+                if markup(p) {
+                    // Where a link goes, or a note to a linter: nothing the prompt asks.
+                    return Vec::new();
                 }
-                if item {
-                    words.extend(memory_core::search::words(intro));
+                let mut words = memory_core::search::words(p);
+                let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
+                if trimmed.starts_with('#') {
+                    let level = trimmed.chars().take_while(|c| *c == '#').count();
+                    headings.retain(|(above, _)| *above < level);
+                    headings.push((level, p));
+                    intro = "";
                 } else {
-                    intro = if p.ends_with(':') { p } else { "" };
+                    for (_, heading) in &headings {
+                        words.extend(memory_core::search::words(heading));
+                    }
+                    if item {
+                        words.extend(memory_core::search::words(intro));
+                    } else {
+                        intro = if p.ends_with(':') { p } else { "" };
+                    }
                 }
-            }
-            words
-        })
-        .collect();
-    let has: Vec<Vec<bool>> = read
-        .iter()
-        .map(|words| {
-            terms
-                .iter()
-                .map(|t| memory_core::search::matched_in(words, std::slice::from_ref(t)) > 0)
-                .collect()
-        })
-        .collect();
-    // A word of the prompt that few of the note's passages have tells the one that answers it
-    // ("keyspace" in a runbook about Redis): it weighs more than one most of them have.
-    let weights: Vec<f64> = (0..terms.len())
-        .map(|t| {
-            let having = has.iter().filter(|h| h[t]).count();
-            if having == 0 { 0.0 } else { (1.0 + parts.len() as f64 / having as f64).ln() }
-        })
-        .collect();
-    // Of the profile, sent again only for what the prompt asks, a rule about the kind of task
-    // asked comes before a passage sharing a word with it.
-    let about_weight = if only_matching { 2.0 } else { 1.0 };
-    let scores: Vec<u64> = parts
-        .iter()
-        .enumerate()
-        .map(|(i, part)| {
-            if closest(part) {
-                return u64::MAX;
-            }
-            // A passage about a topic the prompt asks for without naming it counts as a word of it.
-            let about =
-                !topics.is_empty() && memory_core::search::topics(part).iter().any(|t| topics.contains(t));
-            let words: f64 = has[i].iter().zip(&weights).filter(|(h, _)| **h).map(|(_, w)| w).sum();
-            ((words + about_weight * f64::from(u8::from(about))) * 1000.0) as u64
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..parts.len()).collect();
-    // A short opening says what the note is about: it leads whatever passages follow. Then what
-    // matches (best first), then the opening if long, then the rest in order.
-    let lead = parts.first().is_some_and(|p| p.chars().count() <= LEAD_CHARS && !p.starts_with("- "));
-    order.sort_by_key(|&i| (!(lead && i == 0), std::cmp::Reverse(scores[i]), i != 0, i));
-    const GAP: &str = "…";
-    let mut chosen = vec![false; parts.len()];
-    let mut used = 0usize;
-    let matching = scores.iter().any(|s| *s > 0);
-    for &i in &order {
-        if (only_matching && matching && scores[i] == 0) || markup(&parts[i]) {
-            continue;
-        }
-        let len = parts[i].chars().count() + PASSAGE_COST;
-        if used + len <= cap {
-            used += len;
-            chosen[i] = true;
-        }
+                words
+            })
+            .collect();
+        let has: Vec<Vec<bool>> = words_of
+            .iter()
+            .map(|words| {
+                terms
+                    .iter()
+                    .map(|t| memory_core::search::matched_in(words, std::slice::from_ref(t)) > 0)
+                    .collect()
+            })
+            .collect();
+        // A word of the prompt that few of the note's passages have tells the one that answers it
+        // ("keyspace" in a runbook about Redis): it weighs more than one most of them have.
+        let weights: Vec<f64> = (0..terms.len())
+            .map(|t| {
+                let having = has.iter().filter(|h| h[t]).count();
+                if having == 0 { 0.0 } else { (1.0 + parts.len() as f64 / having as f64).ln() }
+            })
+            .collect();
+        // Of the profile, sent again only for what the prompt asks, a rule about the kind of task
+        // asked comes before a passage sharing a word with it.
+        let about_weight = if profile { 2.0 } else { 1.0 };
+        let scores: Vec<u64> = parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                if closest(part) {
+                    return u64::MAX;
+                }
+                // A passage about a topic the prompt asks for without naming it counts as a word of it.
+                let about = !topics.is_empty()
+                    && memory_core::search::topics(part).iter().any(|t| topics.contains(t));
+                let words: f64 = has[i].iter().zip(&weights).filter(|(h, _)| **h).map(|(_, w)| w).sum();
+                ((words + about_weight * f64::from(u8::from(about))) * 1000.0) as u64
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..parts.len()).collect();
+        // A short opening says what the note is about: it leads whatever passages follow. Then what
+        // matches (best first), then the opening if long, then the rest in order.
+        let lead = parts.first().is_some_and(|p| p.chars().count() <= LEAD_CHARS && !p.starts_with("- "));
+        order.sort_by_key(|&i| (!(lead && i == 0), std::cmp::Reverse(scores[i]), i != 0, i));
+        Self { body, parts, scores, order }
     }
-    if !chosen.iter().any(|c| *c) {
-        let best = order[0];
-        return format!("{} …", cut_at_word(&parts[best], cap.saturating_sub(2)));
-    }
-    let mut out = String::new();
-    let mut gap = false;
-    for (i, part) in parts.iter().enumerate() {
-        if !chosen[i] {
-            gap = true;
-            continue;
+
+    /// The body within `cap` characters: whole when it fits; otherwise its passages in the order
+    /// read, kept in the note's order, with `…` where passages were left out; with
+    /// `only_matching`, a long body gives the passages that matter and nothing else. When no
+    /// passage fits, the best is cut at a word.
+    fn within(&self, cap: usize, only_matching: bool) -> String {
+        let (parts, scores, order) = (&self.parts, &self.scores, &self.order);
+        if self.body.chars().count() <= cap.min(PROMPT_NOTE_CAP) {
+            return self.body.clone();
         }
-        if gap && !out.is_empty() {
-            out.push_str(GAP);
+        const GAP: &str = "…";
+        let mut chosen = vec![false; parts.len()];
+        let mut used = 0usize;
+        let matching = scores.iter().any(|s| *s > 0);
+        for &i in order {
+            if (only_matching && matching && scores[i] == 0) || markup(&parts[i]) {
+                continue;
+            }
+            let len = parts[i].chars().count() + PASSAGE_COST;
+            if used + len <= cap {
+                used += len;
+                chosen[i] = true;
+            }
+        }
+        if !chosen.iter().any(|c| *c) {
+            let best = order[0];
+            return format!("{} …", cut_at_word(&parts[best], cap.saturating_sub(2)));
+        }
+        let mut out = String::new();
+        let mut gap = false;
+        for (i, part) in parts.iter().enumerate() {
+            if !chosen[i] {
+                gap = true;
+                continue;
+            }
+            if gap && !out.is_empty() {
+                out.push_str(GAP);
+                out.push('\n');
+            }
+            gap = false;
+            out.push_str(part);
             out.push('\n');
         }
-        gap = false;
-        out.push_str(part);
-        out.push('\n');
+        if gap {
+            out.push_str(GAP);
+        }
+        out.trim_end().to_owned()
     }
-    if gap {
-        out.push_str(GAP);
-    }
-    out.trim_end().to_owned()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{focused, rank_by_usefulness, tool_elsewhere, tools_used};
+    use super::{rank_by_usefulness, tool_elsewhere, tools_used};
     use memory_core::{Note, NoteKind, NoteMeta, NotePath, Scope};
     use std::collections::BTreeSet;
+
+    /// `body` within `cap` characters for a prompt of `terms`, read as `for_prompt` reads a note.
+    fn focused(
+        body: &str,
+        terms: &[memory_core::search::Term],
+        topics: &[&str],
+        preferred: Option<&str>,
+        cap: usize,
+        only_matching: bool,
+    ) -> String {
+        super::Passages::read(body, terms, topics, preferred, only_matching).within(cap, only_matching)
+    }
 
     fn note(scope: Scope, path: &str, kind: NoteKind, days_old: i64, body: &str) -> Note {
         Note {
