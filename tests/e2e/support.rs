@@ -250,14 +250,26 @@ pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The files under `dir` whose raw bytes hold `needle`, in any letter case.
+/// The files under `dir` whose raw bytes hold `needle`, in any letter case (a number, only where no
+/// letter or digit touches it).
 pub(crate) fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    // A run of digits is looked for as a number of its own: times, inodes and ids are digits too,
+    // and any of them may hold a given run of four.
+    let digits = needle.bytes().all(|b| b.is_ascii_digit());
     let needle = needle.to_ascii_lowercase().into_bytes();
     files_under(dir)
         .into_iter()
         .filter(|path| {
             let bytes = std::fs::read(path).unwrap_or_default().to_ascii_lowercase();
-            bytes.windows(needle.len()).any(|w| w == needle.as_slice())
+            let alone = |at: usize| {
+                let before = at.checked_sub(1).map(|i| bytes[i]);
+                let after = bytes.get(at + needle.len()).copied();
+                [before, after].into_iter().flatten().all(|b| !b.is_ascii_alphanumeric())
+            };
+            bytes
+                .windows(needle.len())
+                .enumerate()
+                .any(|(at, w)| w == needle.as_slice() && (!digits || alone(at)))
         })
         .collect()
 }
