@@ -843,6 +843,8 @@ pub async fn for_prompt(
     }
     let mut ranked: Vec<(String, f32)> = Vec::new();
     let mut by_meaning = false;
+    // The prompt's vector once made, to read the passages of the notes given by meaning too.
+    let kept: std::sync::Arc<std::sync::Mutex<Option<Vec<f32>>>> = std::sync::Arc::default();
     if let Some(meaning) = meaning.filter(|_| store.capabilities().vector_search) {
         let min_similarity = meaning.min_similarity;
         let query = VectorQuery {
@@ -851,7 +853,9 @@ pub async fn for_prompt(
             scopes,
             limit: PROMPT_CANDIDATES,
         };
-        let found = store.search_embeddings_pending(&query, Box::new(meaning.vector)).await?;
+        let found = store
+            .search_embeddings_pending(&query, Box::new(Kept { vector: meaning.vector, kept: kept.clone() }))
+            .await?;
         if !found.is_empty() {
             by_meaning = true;
             // A note found by its words only is no closer than the farthest note found by meaning.
@@ -940,12 +944,16 @@ pub async fn for_prompt(
     let mut notes = Vec::new();
     let count = ranked.len().min(config.prompt_max_notes);
     let prompt_topics = std::cell::OnceCell::new();
+    let chosen: Vec<Candidate> =
+        ranked.into_iter().take(count).filter_map(|(key, _)| candidates.remove(&key)).collect();
+    let prompt_vector = kept.lock().ok().and_then(|mut v| v.take());
+    let mut similar = passages_in_meaning(store, &chosen, prompt_vector.as_deref()).await?.into_iter();
     // Each note's heading, body and what it has that matters, in the order the notes rank.
     let mut planned = Vec::new();
-    for (key, _) in ranked.into_iter().take(count) {
-        let Some(c) = candidates.remove(&key) else { continue };
+    for c in chosen {
+        let key = note_key(&c.note);
         let head = section_with(&c.note, project, "").chars().count();
-        let preferred = c.passage.and_then(|i| passage_line(&c.note, i));
+        let similar = similar.next().unwrap_or_default();
         // How often and when an item was seen is for the session start and the viewer: a prompt
         // gets more of what the items say in the room instead.
         let body: String =
@@ -959,7 +967,7 @@ pub async fn for_prompt(
         } else {
             &cued
         };
-        let passages = Passages::read(&body, &expanded, topics, preferred.as_deref(), only_matching);
+        let passages = Passages::read(&body, &expanded, topics, &similar, only_matching);
         // All a note has for the prompt: its body when short, else the passages that match, with
         // room for its opening and what each passage shown costs.
         let all = passages.within(budget, true);
@@ -1281,11 +1289,75 @@ fn stated_weight(note: &Note) -> f64 {
     }
 }
 
-/// The text of a note's embedded passage `index` as its body has it, for passages from the body.
-fn passage_line(note: &Note, index: usize) -> Option<String> {
-    let passage = memory_embed::passages(note).into_iter().nth(index).filter(|_| index > 0)?;
-    let prefix = format!("{}: ", note.meta.title.trim());
-    Some(passage.strip_prefix(&prefix).unwrap_or(&passage).to_owned())
+/// A prompt's vector on its way to the store's search by meaning, kept once made.
+struct Kept {
+    vector: memory_embed::Pending,
+    kept: std::sync::Arc<std::sync::Mutex<Option<Vec<f32>>>>,
+}
+
+impl memory_core::PendingVector for Kept {
+    fn ready(&self) -> bool {
+        memory_core::PendingVector::ready(&self.vector)
+    }
+
+    fn wait(self: Box<Self>) -> Option<Vec<f32>> {
+        let vector = memory_core::PendingVector::wait(Box::new(self.vector));
+        if let (Some(vector), Ok(mut kept)) = (&vector, self.kept.lock()) {
+            *kept = Some(vector.clone());
+        }
+        vector
+    }
+}
+
+/// The passages of each of `chosen` as embedded (without the title they are embedded under) with
+/// how close each is to the prompt (`prompt`, its vector): every passage of a note too long to
+/// be given whole, whose embeddings the store has; the one it was found by otherwise.
+async fn passages_in_meaning(
+    store: &dyn MemoryStore,
+    chosen: &[Candidate],
+    prompt: Option<&[f32]>,
+) -> memory_core::Result<Vec<Vec<(String, f32)>>> {
+    let body_passages = |note: &Note| -> Vec<String> {
+        let prefix = format!("{}: ", note.meta.title.trim());
+        memory_embed::passages(note)
+            .into_iter()
+            .map(|p| p.strip_prefix(&prefix).map(str::to_owned).unwrap_or(p))
+            .collect()
+    };
+    let long: Vec<Note> = match prompt {
+        Some(_) => chosen
+            .iter()
+            .filter(|c| c.note.body.chars().count() > PROMPT_NOTE_CAP)
+            .map(|c| c.note.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut vectors = if long.is_empty() {
+        Vec::new()
+    } else {
+        store.note_embeddings(memory_embed::MODEL_NAME, &long).await?
+    }
+    .into_iter();
+    Ok(chosen
+        .iter()
+        .map(|c| {
+            let texts = body_passages(&c.note);
+            let found = c.passage.filter(|i| *i > 0).and_then(|i| texts.get(i).cloned());
+            let all = match (prompt, c.note.body.chars().count() > PROMPT_NOTE_CAP) {
+                (Some(prompt), true) => vectors.next().filter(|v| v.len() == texts.len()).map(|v| {
+                    // The first passage is the title (and description), which every passage has.
+                    texts
+                        .iter()
+                        .zip(&v)
+                        .skip(1)
+                        .map(|(text, vector)| (text.clone(), memory_core::cosine(prompt, vector)))
+                        .collect::<Vec<_>>()
+                }),
+                _ => None,
+            };
+            all.or_else(|| found.map(|text| vec![(text, 1.0)])).unwrap_or_default()
+        })
+        .collect())
 }
 
 /// The passages of a body as [`memory_embed::passages`] reads it: each list item (with the lines
@@ -1349,6 +1421,67 @@ fn markup(passage: &str) -> bool {
     link || comment
 }
 
+/// A passage as a reader of the rendered document sees it: a link's text without where it goes
+/// (`[release history](https://…)` reads "release history") and no HTML comments; code as it is.
+fn rendered(passage: &str) -> String {
+    let mut out = String::with_capacity(passage.len());
+    let mut fenced = false;
+    for line in passage.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+        }
+        let text = if fenced || trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            line.to_owned()
+        } else {
+            without_link_targets(&without_comments(line))
+        };
+        if text.trim().is_empty() && !line.trim().is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(text.trim_end());
+    }
+    out
+}
+
+/// `line` without its HTML comments (`<!-- vale off -->`).
+fn without_comments(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("<!--") {
+        let Some(end) = rest[start..].find("-->") else { break };
+        out.push_str(&rest[..start]);
+        rest = &rest[start + end + 3..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `line` with each inline link `[text](target)` as its text.
+fn without_link_targets(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find("](").map(|c| open + c) else { break };
+        let Some(end) = rest[close + 2..].find(')').map(|e| close + 2 + e) else { break };
+        let label = &rest[open + 1..close];
+        if label.contains('[') || rest[close + 2..end].contains(' ') {
+            out.push_str(&rest[..open + 1]);
+            rest = &rest[open + 1..];
+            continue;
+        }
+        let image = rest[..open].ends_with('!');
+        out.push_str(&rest[..if image { open - 1 } else { open }]);
+        out.push_str(label);
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether a line starts a numbered list item (`1. `, `12) `).
 fn numbered(line: &str) -> bool {
     let digits = line.chars().take_while(char::is_ascii_digit).count();
@@ -1402,33 +1535,54 @@ struct Passages {
 }
 
 impl Passages {
-    /// Reads `body` for a prompt of `terms`: the passage closest in meaning (`preferred`, its
-    /// text) first, then those sharing the most of the prompt's telling words, then the opening,
-    /// then the rest. A passage about one of `topics` counts as a word of the prompt, as two in
-    /// the `profile`.
+    /// Reads `body` for a prompt of `terms`: the passage closest in meaning first (`similar`: the
+    /// text of passages as embedded, with their similarity to the prompt), then those sharing the
+    /// most of the prompt's telling words, the closer in meaning first among equals; then the
+    /// opening, then the rest. A passage about one of `topics` counts as a word of the prompt, as
+    /// two in the `profile`.
     fn read(
         body: &str,
         terms: &[memory_core::search::Term],
         topics: &[&str],
-        preferred: Option<&str>,
+        similar: &[(String, f32)],
         profile: bool,
     ) -> Self {
         let body = body.trim().to_owned();
-        let parts = blocks(&body);
-        let preferred = preferred.map(|p| memory_core::search::words(p).join(" "));
-        let closest = |part: &str| -> bool {
-            let Some(p) = preferred.as_deref().filter(|p| !p.is_empty()) else { return false };
-            // The passage embedded is the block's text without its marker and counts.
-            let joined = memory_core::search::words(part).join(" ");
-            let unmarked = memory_core::search::words(memory_core::without_counts(
-                part.trim_start().trim_start_matches(['-', '*', ' ']),
-            ))
-            .join(" ");
-            unmarked == p
-                || joined.ends_with(p)
-                || unmarked.starts_with(p)
-                || (p.starts_with(&unmarked) && !unmarked.is_empty())
-        };
+        let raw = blocks(&body);
+        // Passages as shown; an embedded passage is found in the block as written.
+        let parts: Vec<String> =
+            raw.iter().map(|p| if markup(p) { p.clone() } else { rendered(p) }).collect();
+        let similar: Vec<(String, f32)> = similar
+            .iter()
+            .map(|(text, similarity)| (memory_core::search::words(text).join(" "), *similarity))
+            .filter(|(words, _)| !words.is_empty())
+            .collect();
+        // How close in meaning each passage is: the closest of the embedded passages it holds.
+        let closeness: Vec<Option<f32>> = raw
+            .iter()
+            .map(|part| {
+                if similar.is_empty() {
+                    return None;
+                }
+                // The passage embedded is the block's text without its marker and counts.
+                let joined = memory_core::search::words(part).join(" ");
+                let unmarked = memory_core::search::words(memory_core::without_counts(
+                    part.trim_start().trim_start_matches(['-', '*', ' ']),
+                ))
+                .join(" ");
+                similar
+                    .iter()
+                    .filter(|(p, _)| {
+                        unmarked == *p
+                            || joined.ends_with(p.as_str())
+                            || unmarked.starts_with(p.as_str())
+                            || (p.starts_with(&unmarked) && !unmarked.is_empty())
+                    })
+                    .map(|(_, similarity)| *similarity)
+                    .max_by(f32::total_cmp)
+            })
+            .collect();
+        let closest = closeness.iter().flatten().copied().max_by(f32::total_cmp);
         // Each passage's words, read under the headings of its section and the sections it is part
         // of: "restore taking a long time" finds the paragraph below it that says how long.
         // The items of a list are read under the line that introduces them ("configured to:").
@@ -1487,7 +1641,7 @@ impl Passages {
             .iter()
             .enumerate()
             .map(|(i, part)| {
-                if closest(part) {
+                if closest.is_some() && closeness[i] == closest {
                     return u64::MAX;
                 }
                 // A passage about a topic the prompt asks for without naming it counts as a word of it.
@@ -1501,7 +1655,17 @@ impl Passages {
         // A short opening says what the note is about: it leads whatever passages follow. Then what
         // matches (best first), then the opening if long, then the rest in order.
         let lead = parts.first().is_some_and(|p| p.chars().count() <= LEAD_CHARS && !p.starts_with("- "));
-        order.sort_by_key(|&i| (!(lead && i == 0), std::cmp::Reverse(scores[i]), i != 0, i));
+        // Among passages sharing as much of the prompt's words (those under one heading that has
+        // them, most often), the closest in meaning first.
+        let close = |i: usize| closeness[i].unwrap_or(f32::MIN);
+        order.sort_by(|&a, &b| {
+            (!(lead && a == 0))
+                .cmp(&!(lead && b == 0))
+                .then(scores[b].cmp(&scores[a]))
+                .then((a != 0).cmp(&(b != 0)))
+                .then(close(b).total_cmp(&close(a)))
+                .then(a.cmp(&b))
+        });
         Self { body, parts, scores, order }
     }
 
@@ -1519,7 +1683,10 @@ impl Passages {
         let mut used = 0usize;
         let matching = scores.iter().any(|s| *s > 0);
         for &i in order {
-            if (only_matching && matching && scores[i] == 0) || markup(&parts[i]) {
+            if (only_matching && matching && scores[i] == 0)
+                || markup(&parts[i])
+                || parts[i].trim().is_empty()
+            {
                 continue;
             }
             let len = parts[i].chars().count() + PASSAGE_COST;
@@ -1569,7 +1736,8 @@ mod tests {
         cap: usize,
         only_matching: bool,
     ) -> String {
-        super::Passages::read(body, terms, topics, preferred, only_matching).within(cap, only_matching)
+        let similar: Vec<(String, f32)> = preferred.map(|p| (p.to_owned(), 1.0)).into_iter().collect();
+        super::Passages::read(body, terms, topics, &similar, only_matching).within(cap, only_matching)
     }
 
     fn note(scope: Scope, path: &str, kind: NoteKind, days_old: i64, body: &str) -> Note {
@@ -2742,6 +2910,99 @@ mod tests {
         // Never more than the room.
         for wanted in [[0, 0, 0], [2_001, 1, 1], [700, 700, 700]] {
             assert!(super::shares(2_000, &wanted).iter().sum::<usize>() <= 2_000, "{wanted:?}");
+        }
+    }
+
+    #[test]
+    fn among_passages_equal_by_words_the_closest_in_meaning_comes_first() {
+        // Each case: a document whose passages all have the prompt's words from the heading they
+        // sit under, the passage answering the prompt late in it, and how close in meaning each
+        // passage is to the prompt (the answer second only to another).
+        let cases = [
+            (
+                "## Restoring the orders database\n\n",
+                (1..=9)
+                    .map(|i| format!("{i}. Step {i} of the restore, described at some length here."))
+                    .collect::<Vec<_>>(),
+                "8. Compare the row counts with yesterday's report.",
+                "restoring the orders database: how do I know it worked?",
+            ),
+            (
+                "## Rotating the signing keys\n\n",
+                (1..=9)
+                    .map(|i| {
+                        format!("Paragraph {i} of the rotation, at about the same length as the others.")
+                    })
+                    .collect(),
+                "Old keys stay valid for a day, so tokens already issued keep working.",
+                "when rotating the signing keys, do people get logged out?",
+            ),
+            (
+                "## Paging\n\nThe pager is set up to:\n\n",
+                (1..=9).map(|i| format!("- rule {i} of the paging setup, spelled out in full")).collect(),
+                "- wake the secondary after fifteen minutes without an answer",
+                "paging: what happens if I sleep through it?",
+            ),
+        ];
+        for (heading, others, answer, prompt) in cases {
+            let mut passages = others.clone();
+            passages.insert(7, answer.to_owned());
+            let body = format!("{heading}{}", passages.join("\n\n"));
+            let text = |p: &str| p.trim_start_matches(['-', ' ']).to_owned();
+            // Closest: the first passage; then the answer; the rest further off.
+            let similar: Vec<(String, f32)> = passages
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    (
+                        text(p),
+                        if i == 0 {
+                            0.6
+                        } else if p == answer {
+                            0.5
+                        } else {
+                            0.1
+                        },
+                    )
+                })
+                .collect();
+            let terms = memory_core::search::expand(prompt);
+            let read = super::Passages::read(&body, &terms, &[], &similar, false);
+            let out = read.within(3 * 75, false);
+            assert!(out.contains(answer.trim_start_matches("- ")), "{prompt}:\n{out}");
+            // By words alone, the passages come in the document's order.
+            let words_only = super::Passages::read(&body, &terms, &[], &[], false).within(3 * 75, false);
+            assert!(!words_only.contains(answer.trim_start_matches("- ")), "{prompt}:\n{words_only}");
+        }
+    }
+
+    #[test]
+    fn a_link_is_shown_by_its_words_and_a_comment_inside_a_passage_never() {
+        let mut body = String::from("Helm at the platform team.\n\n");
+        for i in 0..10 {
+            body.push_str(&format!(
+                "Background paragraph {i} on charts and how they came to be, at some length.\n\n"
+            ));
+        }
+        // As written, with where its links go, the passage is longer than the room given.
+        body.push_str(
+            "<!-- vale RedHat.PassiveVoice = NO -->\n\
+             Helm keeps a [release history](https://helm.example.org/docs/helm/helm_history/#listing-every-revision) \
+             and can [roll back](https://helm.example.org/docs/helm/helm_rollback/#rolling-back-to-a-revision) \
+             to an earlier release, but take care with apps whose \
+             [database migrations](https://wiki.example.org/platform/how-we-run-database-migrations) already ran.\n",
+        );
+        let passage = body.rsplit("\n\n").next().unwrap().chars().count();
+        for prompt in [
+            "is it safe to helm rollback an app to the previous release?",
+            "can I roll back a release with helm, any catch?",
+            "what should I watch out for when going back to an earlier helm release",
+        ] {
+            let out = focused(&body, &memory_core::search::expand(prompt), &[], None, 320, false);
+            assert!(passage > 320, "the passage as written does not fit: {passage}");
+            assert!(out.contains("already ran"), "{prompt}:\n{out}");
+            assert!(out.contains("can roll back to an earlier release"), "a link reads as its words: {out}");
+            assert!(!out.contains("example.org") && !out.contains("vale"), "{prompt}:\n{out}");
         }
     }
 
