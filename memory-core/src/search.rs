@@ -340,7 +340,8 @@ const SYNONYMS: &[&[&str]] = &[
     &["k8s", "kubernetes"],
     &["cert", "certs", "certificate", "certificates"],
     &["prom", "prometheus"],
-    &["pg", "postgres", "postgresql"],
+    // A database's client stands for the database: "psql into the db" is about Postgres.
+    &["pg", "postgres", "postgresql", "psql"],
     &["tf", "terraform"],
     &["gcp", "google cloud"],
     &["infra", "infrastructure"],
@@ -448,6 +449,19 @@ const SYNONYMS: &[&[&str]] = &[
     ],
     &["id", "ids", "identifier", "identifiers", "uuid", "uuids", "ulid", "ulids", "guid", "guids"],
     &["sql", "query", "queries"],
+    // Emptying a cache, a queue or a table, by whichever verb.
+    &["wipe", "wiped", "clear", "cleared", "flush", "flushed", "purge", "purged", "erase", "erased"],
+    &["blank", "empty"],
+    // Recording something after it happened.
+    &[
+        "retrospectively",
+        "retroactively",
+        "after the fact",
+        "backfill",
+        "backfilling",
+        "backfilled",
+        "backdate",
+    ],
     // Kinds of work on a codebase and its project, by the words people use for them.
     &[
         "naming",
@@ -777,6 +791,33 @@ mod tests {
         ] {
             assert!(expand(asked)[0].forms.contains(&form.to_owned()), "{asked}");
         }
+    }
+
+    #[test]
+    fn the_words_of_emptying_something_of_a_database_client_and_of_after_the_event_count_as_each_other() {
+        let finds = |prompt: &str, form: &str| {
+            let query = expand(prompt);
+            assert!(
+                query.iter().any(|t| t.forms.contains(&form.to_owned())),
+                "{prompt} -> {form}: {query:?}"
+            );
+        };
+        // Emptying a cache, a queue or a table, whichever verb says it.
+        finds("how do I wipe the version cache?", "clear");
+        finds("flush the dead letter queue", "purge");
+        finds("purge everything from the CDN", "flush");
+        // Nothing in it.
+        finds("create blank rows for every council", "empty");
+        finds("the page comes back empty", "blank");
+        finds("why is the form blank after saving", "empty");
+        // A database's client names the database.
+        finds("psql into the orders db", "postgres");
+        finds("open a psql shell on staging", "postgresql");
+        finds("what's the psql connection string", "pg");
+        // Something recorded after it happened.
+        finds("how do I add it after the fact?", "backfill");
+        finds("can we backfill last week's numbers", "retrospectively");
+        finds("posting the status update retroactively", "after the fact");
     }
 
     #[test]
