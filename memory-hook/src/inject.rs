@@ -1703,7 +1703,8 @@ impl Passages {
         let mut gap = false;
         for (i, part) in parts.iter().enumerate() {
             if !chosen[i] {
-                gap = true;
+                // A passage that was only a comment left nothing out.
+                gap |= !part.trim().is_empty();
                 continue;
             }
             if gap && !out.is_empty() {
