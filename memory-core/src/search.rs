@@ -340,8 +340,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["k8s", "kubernetes"],
     &["cert", "certs", "certificate", "certificates"],
     &["prom", "prometheus"],
-    // A database's client stands for the database: "psql into the db" is about Postgres.
-    &["pg", "postgres", "postgresql", "psql"],
+    &["pg", "postgres", "postgresql"],
     &["tf", "terraform"],
     &["gcp", "google cloud"],
     &["infra", "infrastructure"],
@@ -794,7 +793,7 @@ mod tests {
     }
 
     #[test]
-    fn the_words_of_emptying_something_of_a_database_client_and_of_after_the_event_count_as_each_other() {
+    fn the_words_of_emptying_something_and_of_after_the_event_count_as_each_other() {
         let finds = |prompt: &str, form: &str| {
             let query = expand(prompt);
             assert!(
@@ -810,10 +809,6 @@ mod tests {
         finds("create blank rows for every council", "empty");
         finds("the page comes back empty", "blank");
         finds("why is the form blank after saving", "empty");
-        // A database's client names the database.
-        finds("psql into the orders db", "postgres");
-        finds("open a psql shell on staging", "postgresql");
-        finds("what's the psql connection string", "pg");
         // Something recorded after it happened.
         finds("how do I add it after the fact?", "backfill");
         finds("can we backfill last week's numbers", "retrospectively");
