@@ -1317,21 +1317,16 @@ async fn passages_in_meaning(
     chosen: &[Candidate],
     prompt: Option<&[f32]>,
 ) -> memory_core::Result<Vec<Vec<(String, f32)>>> {
-    let body_passages = |note: &Note| -> Vec<String> {
-        let prefix = format!("{}: ", note.meta.title.trim());
-        memory_embed::passages(note)
-            .into_iter()
-            .map(|p| p.strip_prefix(&prefix).map(str::to_owned).unwrap_or(p))
-            .collect()
-    };
-    let long: Vec<Note> = match prompt {
-        Some(_) => chosen
-            .iter()
-            .filter(|c| c.note.body.chars().count() > PROMPT_NOTE_CAP)
-            .map(|c| c.note.clone())
-            .collect(),
-        None => Vec::new(),
-    };
+    // Whose every passage is compared: each note too long to be given whole, once the prompt's
+    // vector is there.
+    let compared: Vec<bool> =
+        chosen.iter().map(|c| prompt.is_some() && c.note.body.chars().count() > PROMPT_NOTE_CAP).collect();
+    let long: Vec<Note> = chosen
+        .iter()
+        .zip(&compared)
+        .filter(|(_, compared)| **compared)
+        .map(|(c, _)| c.note.clone())
+        .collect();
     let mut vectors = if long.is_empty() {
         Vec::new()
     } else {
@@ -1340,22 +1335,30 @@ async fn passages_in_meaning(
     .into_iter();
     Ok(chosen
         .iter()
-        .map(|c| {
-            let texts = body_passages(&c.note);
-            let found = c.passage.filter(|i| *i > 0).and_then(|i| texts.get(i).cloned());
-            let all = match (prompt, c.note.body.chars().count() > PROMPT_NOTE_CAP) {
-                (Some(prompt), true) => vectors.next().filter(|v| v.len() == texts.len()).map(|v| {
-                    // The first passage is the title (and description), which every passage has.
-                    texts
-                        .iter()
-                        .zip(&v)
-                        .skip(1)
-                        .map(|(text, vector)| (text.clone(), memory_core::cosine(prompt, vector)))
-                        .collect::<Vec<_>>()
-                }),
-                _ => None,
-            };
-            all.or_else(|| found.map(|text| vec![(text, 1.0)])).unwrap_or_default()
+        .zip(compared)
+        .map(|(c, compared)| {
+            let vectors = if compared { vectors.next() } else { None };
+            // A note found by words alone, and not compared, has no passage to read.
+            if vectors.is_none() && c.passage.is_none_or(|i| i == 0) {
+                return Vec::new();
+            }
+            let prefix = format!("{}: ", c.note.meta.title.trim());
+            let texts: Vec<String> = memory_embed::passages(&c.note)
+                .into_iter()
+                .map(|p| p.strip_prefix(&prefix).map(str::to_owned).unwrap_or(p))
+                .collect();
+            let all = vectors.filter(|v| v.len() == texts.len()).map(|v| {
+                // The first passage is the title (and description), which every passage has.
+                let prompt = prompt.unwrap_or_default();
+                texts
+                    .iter()
+                    .zip(&v)
+                    .skip(1)
+                    .map(|(text, vector)| (text.clone(), memory_core::cosine(prompt, vector)))
+                    .collect::<Vec<_>>()
+            });
+            let found = || c.passage.filter(|i| *i > 0).and_then(|i| texts.get(i).cloned());
+            all.or_else(|| found().map(|text| vec![(text, 1.0)])).unwrap_or_default()
         })
         .collect())
 }
@@ -1375,7 +1378,7 @@ fn blocks(body: &str) -> Vec<String> {
     let mut fenced = false;
     for line in body.lines() {
         let trimmed = line.trim_start();
-        let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        let fence = fence(trimmed);
         if fence && !fenced && current.is_empty() {
             // A block of code belongs to what comes right before it: the step or paragraph that
             // introduces it ("Find the pod:", "5. Clear the cache", "Then run this rake task").
@@ -1392,7 +1395,7 @@ fn blocks(body: &str) -> Vec<String> {
             current.push_str(line.trim_end());
             continue;
         }
-        let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
+        let item = list_item(trimmed);
         if line.trim().is_empty() || trimmed.starts_with('#') || item {
             flush(&mut current, &mut out);
             if trimmed.starts_with('#') {
@@ -1427,15 +1430,10 @@ fn rendered(passage: &str) -> String {
     let mut out = String::with_capacity(passage.len());
     let mut fenced = false;
     for line in passage.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fenced = !fenced;
-        }
-        let text = if fenced || trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            line.to_owned()
-        } else {
-            without_link_targets(&without_comments(line))
-        };
+        let fence = fence(line.trim_start());
+        fenced ^= fence;
+        let text =
+            if fenced || fence { line.to_owned() } else { without_link_targets(&without_comments(line)) };
         if text.trim().is_empty() && !line.trim().is_empty() {
             continue;
         }
@@ -1480,6 +1478,16 @@ fn without_link_targets(line: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Whether a line (its indentation trimmed) opens or closes a block of code.
+fn fence(line: &str) -> bool {
+    line.starts_with("```") || line.starts_with("~~~")
+}
+
+/// Whether a line (its indentation trimmed) starts a list item, bulleted or numbered.
+fn list_item(line: &str) -> bool {
+    line.starts_with("- ") || line.starts_with("* ") || numbered(line)
 }
 
 /// Whether a line starts a numbered list item (`1. `, `12) `).
@@ -1598,7 +1606,7 @@ impl Passages {
                     return Vec::new();
                 }
                 let mut words = memory_core::search::words(p);
-                let item = trimmed.starts_with("- ") || trimmed.starts_with("* ") || numbered(trimmed);
+                let item = list_item(trimmed);
                 if trimmed.starts_with('#') {
                     let level = trimmed.chars().take_while(|c| *c == '#').count();
                     headings.retain(|(above, _)| *above < level);
