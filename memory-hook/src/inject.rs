@@ -1420,7 +1420,9 @@ fn markup(passage: &str) -> bool {
     let passage = passage.trim();
     let link = passage.starts_with('[')
         && passage.find("]: ").is_some_and(|at| !passage[..at].contains(['\n', ']']));
-    let comment = passage.starts_with("<!--") && passage.ends_with("-->");
+    // One comment, whole: a paragraph between two linter directives is text.
+    let comment =
+        passage.starts_with("<!--") && passage.find("-->").is_some_and(|end| end + 3 == passage.len());
     link || comment
 }
 
@@ -3012,6 +3014,33 @@ mod tests {
             assert!(out.contains("already ran"), "{prompt}:\n{out}");
             assert!(out.contains("can roll back to an earlier release"), "a link reads as its words: {out}");
             assert!(!out.contains("example.org") && !out.contains("vale"), "{prompt}:\n{out}");
+        }
+    }
+
+    #[test]
+    fn a_paragraph_between_two_linter_directives_is_read_as_text() {
+        let mut body = String::from("Choosing a deployment tool.\n\n");
+        for i in 0..10 {
+            body.push_str(&format!(
+                "Background paragraph {i} on pipelines and how they came to be, at some length.\n\n"
+            ));
+        }
+        // The paragraph opens and closes with a comment: as a whole it is text, not markup.
+        body.push_str(
+            "<!-- vale RedHat.SentenceLength = NO -->\n\
+             We ruled out Kargo because promoting between clusters relies on sharding, which its \
+             maintainers will not document.\n\
+             <!-- vale RedHat.SentenceLength = YES -->\n\n\
+             Background paragraph on pipelines and what came after, at some length.\n",
+        );
+        for prompt in [
+            "why did we rule out kargo?",
+            "what was wrong with Kargo for promoting builds between clusters",
+            "kargo: the reason we dropped it",
+        ] {
+            let out = focused(&body, &memory_core::search::expand(prompt), &[], None, 320, false);
+            assert!(out.contains("relies on sharding"), "{prompt}:\n{out}");
+            assert!(!out.contains("vale"), "{prompt}:\n{out}");
         }
     }
 
