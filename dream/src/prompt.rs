@@ -44,7 +44,9 @@ that is any of these is refused.
 choices without a verb (\"two spaces for YAML\", \"one component per file\"), and changes of setup \
 (\"I changed my editor to zed\", \"we moved to pnpm\"), which replace the line naming the tool they \
 replace; how-tos (\"to regenerate the types run pnpm codegen\") and what makes a thing work or fail \
-(\"the checkout test passes if you clear the cache first\") are the project's.
+(\"the checkout test passes if you clear the cache first\") are the project's. A rule said right \
+after the task it is about may leave out what it is about (\"commit that. format for subjects here: \
+[component] lowercase summary\"): record it with the task's topic (\"commit subjects: …\").
 5. File each statement where it applies. What is learned in a project belongs to it: worded for \
 the project (\"here\", \"in this repo\", \"for this app\"), said for the team (\"we\", \"our\"), or saying \
 how things are in its code (\"background jobs go through Sidekiq\", \"errors in the public API are \

@@ -1321,6 +1321,20 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
             found.text = kept(&format!("{} {}", last.text, found.text));
             last.retracts_only = true;
         }
+        // "commit that. format for subjects here: [component] lowercase summary": a rule said right
+        // after the task it is about may leave out what it is about; it is filed under the task's
+        // topic ("commits: format for subjects …").
+        if let Some(found) = found.as_mut()
+            && found.reference.is_none()
+            && let Some((before, false)) = previous.as_ref()
+            && asks_for_work(before)
+        {
+            let own = memory_core::search::topics(&found.text);
+            if let Some(topic) = memory_core::search::topics(before).into_iter().find(|t| !own.contains(t)) {
+                let name = topic.split([',', ':']).next().unwrap_or(topic).trim();
+                found.text = format!("{name}: {}", found.text);
+            }
+        }
         // As filed, a statement must still read as one meant to last: what is around it, cut or
         // joined, may change how it reads.
         out.extend(found.filter(|s| {

@@ -648,3 +648,43 @@ fn corrections_worded_by_when_or_by_what_no_longer_holds_give_way_and_disowned_q
         assert!(!notes.contains(said), "{said:?} became a note:\n{notes}");
     }
 }
+
+/// A rule said right after the task it is about, without naming it, is found by that task's
+/// words in another harness.
+#[test]
+fn a_rule_said_with_its_task_is_given_when_that_task_comes_again() {
+    let m = Machine::new();
+    let dir = m.project("slate-cli");
+    for (i, (harness, prompt)) in [
+        (
+            "claude",
+            "commit that. format for subjects in this repo: the component in square brackets then a \
+             lowercase summary, e.g. `[ingest] strip bom`.",
+        ),
+        ("codex", "write the migration for the owners column. always reversible, with a down step please"),
+        ("cursor", "bump the version and tag it. we always go through cargo release, never by hand"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        say(&m, harness, &format!("{harness}-task-{i}"), &dir, prompt);
+    }
+    m.run_json(&["dream"]);
+    for (harness, prompt, rule) in [
+        ("codex", "commit the units-row change", "square brackets"),
+        ("claude", "add a migration that drops the legacy flags table", "down step"),
+        ("codex", "cut a new version of the crate", "cargo release"),
+    ] {
+        let payload = match harness {
+            "claude" => claude(&format!("ask-{rule}"), &dir, "UserPromptSubmit", json!({ "prompt": prompt })),
+            _ => codex(
+                &format!("ask-{rule}"),
+                &dir,
+                "UserPromptSubmit",
+                json!({ "turn_id": "t1", "prompt": prompt }),
+            ),
+        };
+        let given = m.hook(harness, &dir, &payload).context(harness).unwrap_or_default();
+        assert!(given.contains(rule), "{prompt:?} gets the rule said with its task:\n{given}");
+    }
+}

@@ -330,3 +330,36 @@ fn what_the_user_means_by_their_words_is_kept() {
         assert_eq!(got[0].0, Reach::General, "{prompt:?}: {got:?}");
     }
 }
+
+#[test]
+fn a_rule_said_right_after_its_task_is_filed_under_the_tasks_topic() {
+    for (prompt, topic, rule) in [
+        (
+            "commit that. format for subjects in this repo: the component in square brackets then a lowercase summary",
+            "commits",
+            "square brackets",
+        ),
+        (
+            "write the migration for the new column. always reversible, with a down step please",
+            "migrations",
+            "down step",
+        ),
+        (
+            "bump the version and tag it. we always go through cargo release, never by hand",
+            "version",
+            "cargo release",
+        ),
+    ] {
+        let got = kept(prompt);
+        assert!(
+            got.iter().any(|(_, text)| text.contains(rule) && text.contains(topic)),
+            "{prompt:?}: {got:?}"
+        );
+    }
+    // A rule that names what it is about keeps its own words.
+    let got = kept("commit that. commit subjects are lowercase here");
+    assert_eq!(
+        got.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>(),
+        ["commit subjects are lowercase here"]
+    );
+}
