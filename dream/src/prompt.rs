@@ -68,7 +68,8 @@ changed my mind\", \"bump that timeout I told you about to 60s\", \"forget the X
 anymore re X\", \"not X anymore\", \"no more X\", \"X isn't a thing here anymore\", \"X is gone\", \"we \
 dropped X\", \"what I said about X back then doesn't hold anymore\", \"the X from our first session \
 doesn't exist anymore\", \"X got ripped out\", \"X from last time, throw that out\", \"about X: it's Y now\", \
-\"Priya left the team\", \"switched editors\"; the new value may come in the next sentence), sessions \
+\"Priya left the team\", \"switched editors\", a plan withdrawn: \"not doing X after all\", \"X is off the \
+table\"; the new value may come in the next sentence), sessions \
 later and in another harness: find the lines, in the project's notes or the \
 profile, that speak of X, remove them, and record the new value where they were when one is given. Retire what depended on the old value too: commands that use the old port, program \
 or version, and the lines of the errors-and-fixes and tool notes that name it (`CXX=g++-12` after \

@@ -1629,8 +1629,10 @@ fn statement(sentence: &str) -> Option<Statement> {
                 kept(spoken)
             };
             // A rule that names what it ends ("no more X in this repo") is kept as the rule.
-            let retracts_only =
-                !gives_value && (classify(sentence).is_none() || reference::tells_what_became(&rest));
+            let retracts_only = !gives_value
+                && (classify(sentence).is_none()
+                    || reference::tells_what_became(&rest)
+                    || reference::withdraws(&lower));
             return Some(Statement {
                 text,
                 reach,

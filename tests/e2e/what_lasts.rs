@@ -688,3 +688,40 @@ fn a_rule_said_with_its_task_is_given_when_that_task_comes_again() {
         assert!(given.contains(rule), "{prompt:?} gets the rule said with its task:\n{given}");
     }
 }
+
+/// A plan said in one harness and withdrawn in another ("not doing X after all", "X is off the
+/// table") leaves every harness, and the withdrawal is no rule of its own.
+#[test]
+fn a_plan_withdrawn_leaves_every_harness_and_is_no_rule() {
+    let m = Machine::new();
+    let dir = m.project("loam-api");
+    say(&m, "claude", "c-1", &dir, "forecasts get cached in deno kv, keyed by field and day.");
+    say(&m, "claude", "c-1", &dir, "we expose the api over graphql, one schema file per domain.");
+    say(&m, "claude", "c-1", &dir, "background jobs go through a redis queue with three retries.");
+    m.run_json(&["dream"]);
+    let before = start(&m, "codex", "x-0", &dir);
+    assert!(
+        before.contains("deno kv") && before.contains("graphql") && before.contains("redis queue"),
+        "{before}"
+    );
+
+    say(&m, "codex", "x-1", &dir, "not doing the deno kv cache after all, pretend i never said it.");
+    say(&m, "cursor", "u-1", &dir, "we're not going with graphql after all. plain rest endpoints.");
+    say(&m, "codex", "x-2", &dir, "ok so the redis queue idea is off the table.");
+    m.run_json(&["dream"]);
+
+    for (harness, session) in [("claude", "c-9"), ("codex", "x-9"), ("cursor", "u-9")] {
+        let context = start(&m, harness, session, &dir);
+        // The plans' own lines are gone; a new value names what it replaces.
+        for gone in [
+            "keyed by field and day",
+            "one schema file per domain",
+            "three retries",
+            "never said",
+            "off the table",
+        ] {
+            assert!(!context.contains(gone), "{harness} is still given {gone:?}:\n{context}");
+        }
+        assert!(context.contains("plain rest endpoints"), "{harness} is given the new value:\n{context}");
+    }
+}

@@ -110,6 +110,11 @@ pub(crate) fn tells_what_became(rest: &str) -> bool {
         && !rest.contains([',', ';', ':'])
         && !rest.split_whitespace().any(|w| w == "now")
 }
+/// Whether a sentence withdraws a plan said before ([`WITHDRAWN`]): it takes back, whatever else
+/// its words would be read as ("not doing …" is no rule of not doing it).
+pub(crate) fn withdraws(sentence: &str) -> bool {
+    WITHDRAWN.is_match(sentence)
+}
 /// Words after [`POINTED_TOPIC`] that keep what was said, or add to it.
 const KEEPING: &[&str] = &["still", "also", "and", "keep", "follow", "stick", "remember", "plus", "same"];
 /// A topic named at the head of a sentence ("re styling: …", "logging: …"): what a correction
@@ -216,6 +221,21 @@ static NOT_ANYMORE: LazyLock<Regex> = LazyLock::new(|| {
         (?:\s*(?:[,.;:!—–(-]|$)|\s(?:now|btw|anyway|since|because|so|and|as|everything|it's|for\ us|here|in\ this\ \w+|last|this|a\ while|weeks?|months?|yesterday|ages)\b)
       | \b(?:don't|do\ not|doesn't|does\ not)\ (?:use|run|deploy|host|build|ship|need|have|do|write|support|rely\ on|bother\ with|go\ through)(?:\ (?:with|on|to|in|via|through))?
         \ (?P<u>(?:(?:that|the|this|those|these|our|my)\ )?[\w.+\#/-]+(?:\ [\w.+\#/-]+){0,3}?)\ any\ ?more\b
+    ")
+});
+/// "not doing the kv cache after all", "we're not going with graphql after all", "the redis
+/// queue idea is off the table": a plan said before, withdrawn. What follows to take back the
+/// saying ("pretend I never said it", "forget I said it") is part of the withdrawal.
+static WITHDRAWN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        (?:
+          (?:^|[,;:]\s*|\b(?:so|and|ok|okay|actually|oh)\s+)
+          (?:we're\ |we\ are\ |i'm\ |i\ am\ |we'll\ be\ |)not\ (?:doing|going\ with|going\ for|adding|building|using|pursuing|bothering\ with)
+          \ (?P<x>[^,.;:!?()]{2,40}?)\ after\ all\b
+        | (?:^|[,;:]\s*)(?:(?:ok|okay|so|and|actually|oh),?\ )*(?:the|that|this|our|my)\ (?P<y>[^,.;:!?()]{2,40}?)
+          (?:\ (?:idea|plan|thing))?(?:\ is|\ are|'s)\ off\ the\ table\b
+        )
+        (?:\s*[,;—–-]?\s*(?:so\ |just\ )?(?:pretend|forget|act\ like|assume)\ (?:that\ )?(?:i|we)\ (?:never\ said|said|mentioned|brought\ up)\ (?:it|that|this|anything)(?:\ at\ all)?)?
     ")
 });
 /// "X changed to Y", "X has moved to Y": a thing said before, given a new value. X names a
@@ -479,6 +499,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 .and_then(|c| pick(c, &["x"]))
         })
         .or_else(|| KIND_SWITCHED.captures(sentence).and_then(|c| pick(c, &["x"])))
+        .or_else(|| WITHDRAWN.captures(sentence).and_then(|c| pick(c, &["x", "y"])))
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "u"])))
         .or_else(|| {

@@ -202,3 +202,22 @@ fn a_thing_not_used_any_more_named_by_its_kind_points_back_at_it() {
     points_at("we don't run the old queue worker anymore, jobs go through river", "old queue worker");
     points_at("I don't use my tiling window manager anymore, back to plain gnome", "tiling window manager");
 }
+
+#[test]
+fn a_plan_withdrawn_points_at_it_and_is_kept_as_nothing_new() {
+    points_at("not doing the kv cache after all, pretend i never said it.", "kv cache");
+    points_at("we're not going with graphql after all", "graphql");
+    points_at("ok so the redis queue idea is off the table", "redis queue");
+    points_at("actually not adding the sidecar after all — forget I said it", "sidecar");
+    for prompt in [
+        "not doing the kv cache after all, pretend i never said it.",
+        "we're not going with graphql after all.",
+        "the redis queue idea is off the table.",
+    ] {
+        let found = statements(prompt);
+        assert!(found.iter().all(|s| s.reference.is_some() && s.retracts_only), "{prompt:?}: {found:?}");
+    }
+    // How a thing turned out is no plan said before.
+    assert_eq!(pointed("it's not flaky after all"), None);
+    assert_eq!(pointed("we're not blocked after all, the ticket got approved"), None);
+}
