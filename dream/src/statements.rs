@@ -1323,14 +1323,18 @@ pub(crate) fn statements(prompt: &str) -> Vec<Statement> {
         }
         // "commit that. format for subjects here: [component] lowercase summary": a rule said right
         // after the task it is about may leave out what it is about; it is filed under the task's
-        // topic ("commits: format for subjects …").
+        // topic ("commits: format for subjects …"). Not a rule that names a topic of the task, one
+        // said after a turn ("also, …", "btw …"), nor what the user says of themselves.
         if let Some(found) = found.as_mut()
             && found.reference.is_none()
             && let Some((before, false)) = previous.as_ref()
             && asks_for_work(before)
+            && !FILLER.is_match(sentence.trim())
+            && !speaks_of_oneself(&found.text)
         {
             let own = memory_core::search::topics(&found.text);
-            if let Some(topic) = memory_core::search::topics(before).into_iter().find(|t| !own.contains(t)) {
+            let task = memory_core::search::topics(before);
+            if let Some(topic) = task.first().filter(|_| !task.iter().any(|t| own.contains(t))) {
                 let name = topic.split([',', ':']).next().unwrap_or(topic).trim();
                 found.text = format!("{name}: {}", found.text);
             }

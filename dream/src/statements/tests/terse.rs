@@ -356,6 +356,14 @@ fn a_rule_said_right_after_its_task_is_filed_under_the_tasks_topic() {
             "{prompt:?}: {got:?}"
         );
     }
+    // A rule after a turn, or of the user, is not the task's.
+    for prompt in [
+        "deploy the fix to staging. also, the image tag is always the short git sha",
+        "deploy the fix to staging. i like short answers, no summaries",
+    ] {
+        let got = kept(prompt);
+        assert!(got.iter().all(|(_, text)| !text.starts_with("deployment")), "{prompt:?}: {got:?}");
+    }
     // A rule that names what it is about keeps its own words.
     let got = kept("commit that. commit subjects are lowercase here");
     assert_eq!(
