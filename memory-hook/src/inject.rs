@@ -2193,7 +2193,8 @@ mod tests {
             "Preferences and rules the user stated, in their words.\n\n\
              - when a change touches more than three files, write the plan into PLAN.md first and wait.\n\
              - long-running stuff I start myself in a zellij pane, don't background it.\n\
-             - style-wise, early returns and guard clauses instead of if-pyramids, in any language.\n",
+             - style-wise, early returns and guard clauses instead of if-pyramids, in any language.\n\
+             - i'm on a metered connection, anything big (images, model weights, datasets) ask me before downloading.\n",
         );
         let hot = note(
             Scope::Project(project.id.clone()),
@@ -2218,6 +2219,9 @@ mod tests {
                 ("the validation in the webhook handler is hard to read, clean it up", "early returns"),
                 ("tidy up the parser's error branches", "early returns"),
                 ("make the refund checks more readable", "early returns"),
+                ("grab the pretrained encoder weights from huggingface", "before downloading"),
+                ("download the 2024 census extract for the fixtures", "before downloading"),
+                ("fetch the ERA5 dataset from the climate data store", "before downloading"),
             ],
         )
         .await;

@@ -716,6 +716,10 @@ const CONCEPTS: &[Concept] = &[
         named_by: &["gatling", "k6", "locust", "jmeter", "hyperfine", "criterion", "benchmark", "benchmarks"],
     },
     Concept {
+        topic: "downloads: large files, model weights, datasets and images",
+        named_by: &["wget", "aria2c", "huggingface-cli", "hf_hub_download", "git lfs"],
+    },
+    Concept {
         topic: "software licenses of dependencies",
         named_by: &["gpl", "agpl", "lgpl", "copyleft", "spdx", "cargo-deny", "license", "licence"],
     },
@@ -970,6 +974,21 @@ const CUES: &[(&str, &[&str])] = &[
         ],
     ),
     ("load testing, benchmarks and performance", &["how fast", "timing", "timings", "latency"]),
+    (
+        "downloads: large files, model weights, datasets and images",
+        &[
+            "download",
+            "downloads",
+            "downloading",
+            "downloaded",
+            "huggingface",
+            "hugging face",
+            "weights from",
+            "dataset from",
+            "datasets from",
+            "docker pull",
+        ],
+    ),
     (
         "profiling: finding where a slow program spends its time",
         &[
@@ -1240,6 +1259,14 @@ mod tests {
                     "deploy the api",
                 ],
                 "deployment, Kubernetes",
+            ),
+            (
+                [
+                    "grab the pretrained encoder weights from huggingface",
+                    "download the 2024 census extract for the fixtures",
+                    "fetch the ERA5 dataset from the climate data store",
+                ],
+                "downloads: large files, model weights, datasets and images",
             ),
             (
                 [
