@@ -1636,7 +1636,7 @@ fn statement(sentence: &str) -> Option<Statement> {
             let retracts_only = !gives_value
                 && (classify(sentence).is_none()
                     || reference::tells_what_became(&rest)
-                    || reference::withdraws(&lower));
+                    || reference.withdrawn);
             return Some(Statement {
                 text,
                 reach,

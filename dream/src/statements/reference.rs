@@ -29,6 +29,9 @@ pub(crate) struct Reference {
     /// value, if any.
     pub(crate) start: usize,
     pub(crate) end: usize,
+    /// Whether it withdraws a plan said before ([`WITHDRAWN`]): it takes back, whatever else its
+    /// words would be read as ("not doing …" is no rule of not doing it).
+    pub(crate) withdrawn: bool,
 }
 
 /// "scratch/forget/ignore … X": a retraction, which must point back ("what I said about", "from
@@ -109,11 +112,6 @@ pub(crate) fn tells_what_became(rest: &str) -> bool {
     BECAME_OF.is_match(rest)
         && !rest.contains([',', ';', ':'])
         && !rest.split_whitespace().any(|w| w == "now")
-}
-/// Whether a sentence withdraws a plan said before ([`WITHDRAWN`]): it takes back, whatever else
-/// its words would be read as ("not doing …" is no rule of not doing it).
-pub(crate) fn withdraws(sentence: &str) -> bool {
-    WITHDRAWN.is_match(sentence)
 }
 /// Words after [`POINTED_TOPIC`] that keep what was said, or add to it.
 const KEEPING: &[&str] = &["still", "also", "and", "keep", "follow", "stick", "remember", "plus", "same"];
@@ -443,6 +441,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
         !NOT_A_REFERENT.is_match(x)
     };
     let mut replaced_at = None;
+    let mut withdrawn = false;
     let (start, clause_end, from, to) = RETRACT
         .captures_iter(sentence)
         .filter(|c| {
@@ -499,7 +498,11 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 .and_then(|c| pick(c, &["x"]))
         })
         .or_else(|| KIND_SWITCHED.captures(sentence).and_then(|c| pick(c, &["x"])))
-        .or_else(|| WITHDRAWN.captures(sentence).and_then(|c| pick(c, &["x", "y"])))
+        .or_else(|| {
+            let found = WITHDRAWN.captures(sentence).and_then(|c| pick(c, &["x", "y"]));
+            withdrawn = found.is_some();
+            found
+        })
         .or_else(|| THAT_IS_STALE.captures(sentence).and_then(|c| pick(c, &["a", "b"])))
         .or_else(|| NOT_ANYMORE.captures(sentence).and_then(|c| pick(c, &["x", "y", "z", "w", "u"])))
         .or_else(|| {
@@ -601,7 +604,7 @@ pub(crate) fn reference(sentence: &str) -> Option<Reference> {
                 .max(clause_end)
         }
     };
-    Some(Reference { words, topic, names, said: phrase.trim().to_owned(), start, end })
+    Some(Reference { words, topic, names, said: phrase.trim().to_owned(), start, end, withdrawn })
 }
 
 /// Where a dropped thing's name ends and what replaced it starts.
