@@ -59,51 +59,75 @@ pub(crate) fn error_text(event: &HookEvent) -> String {
     event.tool.as_ref().and_then(|tool| tool.error.clone()).unwrap_or_default()
 }
 
-/// Lines that open an error message: `error: …`, `error[E0425]: …`, `ModuleNotFoundError: …`.
+/// Lines that open an error message: `error: …`, `error[E0425]: …`, `ModuleNotFoundError: …`,
+/// Ruby's `ActionView::Template::Error:`, Python's `django.core.exceptions.ImproperlyConfigured:`.
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:error|fatal|panic)\b|\berror\[|\b\w+(?:Error|Exception):|^E\s+\w+|^[x×✗✘]\s+[A-Z]")
-        .expect("the error pattern compiles")
+    Regex::new(
+        r"(?i)^(?:error|fatal|panic)\b|\berror\[|\b\w+(?:Error|Exception):|^E\s+\w+|^[x×✗✘]\s+[A-Z]|^(?-i:[A-Z]\w*(?:::[A-Z]\w*)+|(?:[a-z_]\w*\.)+[A-Z]\w*):",
+    )
+    .expect("the error pattern compiles")
+});
+
+/// A test runner's mark on a failed test (`× Cart > shows the total`): it names the test, not
+/// what went wrong, so an error message in the output comes first.
+static FAILED_MARK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[x×✗✘]\s+[A-Z]").expect("the failed-mark pattern compiles"));
+
+/// A log line's time stamp (`16:02:12`, `[09:14:03.120]`, `2026-11-03T09:14:03Z`): it tells nothing
+/// of the error, and differs from one run of the same failure to the next.
+static TIME_STAMP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\d{4}-\d{2}-\d{2}[T ])?\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+")
+        .expect("the time-stamp pattern compiles")
 });
 
 /// Lines that only say a run failed, not why: `FAILURE: Build failed with an exception.`, `BUILD
 /// FAILED`, `npm ERR! code ELIFECYCLE`, `make: *** [build] Error 2`, `Command failed with exit
-/// code 1`, turbo's `ERROR  run failed`, bun's `error: script "build" exited with code 1`.
+/// code 1`, turbo's `ERROR  run failed`, bun's `error: script "build" exited with code 1`, cargo's
+/// `error: test failed, to rerun pass '--lib'`.
 static GENERIC_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)^(?:failure: )?build failed\b|failed with an exception|^npm err! (?:code|errno|lifecycle|command failed)\b|^make(?:\[\d+\])?: \*\*\*|^(?:error:? )?command failed with exit code|^process (?:completed|finished|exited) with (?:exit )?code|^error: (?:build|command|process) failed\b|^error:? +run failed\b|\belifecycle +command failed\b|^error: script "[^"]+" exited with code"#,
+        r#"(?i)^(?:failure: )?build failed\b|^error: test failed\b|failed with an exception|^npm err! (?:code|errno|lifecycle|command failed)\b|^make(?:\[\d+\])?: \*\*\*|^(?:error:? )?command failed with exit code|^process (?:completed|finished|exited) with (?:exit )?code|^error: (?:build|command|process) failed\b|^error:? +run failed\b|\belifecycle +command failed\b|^error: script "[^"]+" exited with code"#,
     )
     .expect("the generic-failure pattern compiles")
 });
 
-/// Words that say why something failed: a requirement, something missing or refused.
+/// Words that say why something failed: a requirement, something missing or refused, an
+/// assertion that did not hold.
 static CAUSE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:requires?|required|not found|cannot|can't|could not|couldn't|unable to|no such|missing|denied|unsupported|incompatible|invalid|undefined|not installed|mismatch|expected)\b",
+        r"(?i)\b(?:requires?|required|not found|cannot|can't|could not|couldn't|unable to|no such|missing|denied|unsupported|incompatible|invalid|undefined|not installed|not present|not defined|mismatch|expected|assertion|panicked)\b",
     )
     .expect("the cause pattern compiles")
 });
 
-/// The most telling line of an error: the first that opens an error message, else the first
-/// mentioning "error", else the first non-empty line that is not part of a harness's banner
-/// (`Exit code N`, Codex's `Wall time:` and `Output:`). A line that only says the run failed
+/// The most telling line of an error: the first that opens an error message (a test runner's
+/// mark on a failed test only when no message does), else the first mentioning "error", else the
+/// first that says why ([`CAUSE`]), else the first non-empty line that is not part of a harness's
+/// banner (`Exit code N`, Codex's `Wall time:` and `Output:`). A line that only says the run failed
 /// (a build tool's banner, [`GENERIC_FAILURE`]) gives way to the first line after it that says
-/// why ([`CAUSE`]: "Android Gradle plugin requires Java 17 to run"), else the closest before it. Backticks become quotes; at
-/// most 160 characters.
+/// why ("Android Gradle plugin requires Java 17 to run"), else the closest before it. A line that
+/// introduces the message after it (`ActionView::Template::Error:`, "Encountered an error:") is
+/// read with it. Without log time stamps; backticks become quotes; at most 160 characters.
 pub(crate) fn error_signature(text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
-        .map(str::trim_end)
+        .map(|l| {
+            let l = l.trim();
+            &l[TIME_STAMP.find(l).map_or(0, |stamp| stamp.end())..]
+        })
         .filter(|l| {
-            let lower = l.trim().to_ascii_lowercase();
+            let lower = l.to_ascii_lowercase();
             !lower.is_empty()
                 && !lower.starts_with("exit code")
                 && !lower.starts_with("wall time:")
                 && lower != "output:"
         })
         .collect();
+    let opens = |l: &&str| ERROR_LINE.is_match(l);
     let at = lines
         .iter()
-        .position(|l| ERROR_LINE.is_match(l.trim_start()))
+        .position(|l| opens(l) && (!FAILED_MARK.is_match(l) || l.to_ascii_lowercase().contains("error")))
+        .or_else(|| lines.iter().position(opens))
         .or_else(|| lines.iter().position(|l| l.to_ascii_lowercase().contains("error")))
         // No line says error: the first that says what went wrong ("… could not resolve …"),
         // not a banner (`turbo 2.3.3`).
@@ -125,9 +149,37 @@ pub(crate) fn error_signature(text: &str) -> String {
             at
         }
     });
-    let line = at.map_or("failed", |at| lines[at]).trim().trim_start_matches(['>', '*', ' ']);
+    let Some(at) = at else { return "failed".to_owned() };
+    let mut line = lines[at].trim_start_matches(['>', '*', ' ']).to_owned();
+    // What a line ending in a colon introduces follows it: up to the line that says why, or a
+    // long one, within a few lines; stack frames and decoration say nothing.
+    if line.ends_with(':') {
+        for next in lines[at + 1..].iter().take(INTRODUCED_LINES) {
+            let next = next.trim_matches(['=', '-', ' ', '>', '*']);
+            if next.is_empty() || STACK_FRAME.is_match(next) {
+                break;
+            }
+            line.push(' ');
+            line.push_str(&next.split_whitespace().collect::<Vec<_>>().join(" "));
+            if CAUSE.is_match(next) || next.chars().count() > INTRODUCED_SHORT {
+                break;
+            }
+        }
+    }
     line.replace('`', "'").chars().take(160).collect()
 }
+
+/// Most lines read after a line that introduces an error message.
+const INTRODUCED_LINES: usize = 3;
+/// A line after an introducing one at most this long names a kind of error ("Compilation Error"),
+/// not yet what went wrong.
+const INTRODUCED_SHORT: usize = 40;
+
+/// A stack frame or a source location (`# ./app/views/x.erb:9`, `at render (x.js:3:5)`,
+/// `--> src/main.rs:3:5`, `❯ src/x.test.ts:7:5`).
+static STACK_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:# \.?/|at \S|❯ |--> |\||File \x22)").expect("the stack-frame pattern compiles")
+});
 
 /// Test runners' lines naming a failed test: pytest `FAILED path::test_x - …`, cargo
 /// `test tests::x ... FAILED`, go `--- FAIL: TestX`, jest `● Suite › case`.
@@ -223,6 +275,91 @@ mod tests {
             error_signature("error[E0425]: cannot find value `x`\nerror: could not compile `app`"),
             "error[E0425]: cannot find value 'x'"
         );
+    }
+
+    #[test]
+    fn a_line_that_introduces_an_error_is_read_with_the_message_after_it() {
+        for (output, expected) in [
+            (
+                "......F\n\nFailures:\n\n  1) Orders GET /orders renders the list\n     Failure/Error: <%= stylesheet_link_tag \"application\" %>\n\n     ActionView::Template::Error:\n       The asset \"application.css\" is not present in the asset pipeline.\n     # ./app/views/layouts/application.html.erb:9\n",
+                "ActionView::Template::Error: The asset \"application.css\" is not present in the asset pipeline.",
+            ),
+            (
+                "16:02:11  Running with dbt=1.8.7\n16:02:12  Encountered an error:\nCompilation Error\n  dbt found 2 package(s) specified in packages.yml, but only 0 package(s) installed in dbt_packages.\n",
+                "Encountered an error: Compilation Error dbt found 2 package(s) specified in packages.yml, but only 0 package(s) installed in dbt_packages.",
+            ),
+            (
+                "== 20261110093000 AddIndexToInvoices: migrating ======\nbin/rails aborted!\nStrongMigrations::UnsafeMigration: \n=== Adding an index non-concurrently blocks writes ===\n\nAdd indexes concurrently.\n",
+                "StrongMigrations::UnsafeMigration: Adding an index non-concurrently blocks writes",
+            ),
+            (
+                "Traceback (most recent call last):\n  File \"manage.py\", line 22, in <module>\ndjango.core.exceptions.ImproperlyConfigured:\n  Requested setting DEBUG, but settings are not configured.\n",
+                "django.core.exceptions.ImproperlyConfigured: Requested setting DEBUG, but settings are not configured.",
+            ),
+        ] {
+            assert_eq!(error_signature(output), expected, "{output}");
+        }
+        // A message on the line itself is not joined with what follows.
+        assert_eq!(
+            error_signature("error: linker `cc` not found\n  |\n  = note: No such file or directory"),
+            "error: linker 'cc' not found"
+        );
+    }
+
+    #[test]
+    fn an_error_message_comes_before_a_runners_mark_on_the_failed_test() {
+        for (output, expected) in [
+            (
+                " RUN  v2.1.5\n \u{276f} src/PriceTag.test.tsx (2 tests | 1 failed)\n   \u{d7} PriceTag > renders the amount\n     \u{2192} document is not defined\n\nReferenceError: document is not defined\n",
+                "ReferenceError: document is not defined",
+            ),
+            (
+                "  \u{2718} Checkout > applies the coupon\nTypeError: Cannot read properties of undefined (reading 'total')\n",
+                "TypeError: Cannot read properties of undefined (reading 'total')",
+            ),
+            (
+                " \u{2717} Login > redirects home\n    at Object.<anonymous> (login.test.js:12:5)\nAssertionError: expected '/login' to equal '/'\n",
+                "AssertionError: expected '/login' to equal '/'",
+            ),
+        ] {
+            assert_eq!(error_signature(output), expected, "{output}");
+        }
+        // With no message, the mark is what there is.
+        assert_eq!(error_signature("  \u{d7} Cart > shows the total\n"), "\u{d7} Cart > shows the total");
+    }
+
+    #[test]
+    fn an_assertion_that_failed_says_more_than_the_runners_summary() {
+        for (output, expected) in [
+            (
+                "    Starting 18 tests across 2 binaries\n        FAIL [   0.388s] app::cli list_json\nSnapshot: list_json\n-old snapshot\n+new results\nsnapshot assertion for 'list_json' failed in line 21\n     Summary [   0.801s] 18 tests run: 17 passed, 1 failed\n",
+                "snapshot assertion for 'list_json' failed in line 21",
+            ),
+            (
+                "running 1 test\ntest tests::total ... FAILED\n\nthread 'tests::total' panicked at src/lib.rs:12:9:\nassertion `left == right` failed\n  left: 4\n right: 5\n\ntest result: FAILED. 0 passed; 1 failed\n\nerror: test failed, to rerun pass `--lib`\n",
+                "assertion 'left == right' failed",
+            ),
+            (
+                "=== RUN   TestParse\n    parse_test.go:14: assertion failed: got 3, want 4\n--- FAIL: TestParse (0.00s)\nFAIL\n",
+                "parse_test.go:14: assertion failed: got 3, want 4",
+            ),
+        ] {
+            assert_eq!(error_signature(output), expected, "{output}");
+        }
+    }
+
+    #[test]
+    fn a_log_lines_time_stamp_is_no_part_of_the_error() {
+        for (output, expected) in [
+            (
+                "09:14:03  error: relation \"users\" does not exist",
+                "error: relation \"users\" does not exist",
+            ),
+            ("[09:14:03.120] ERROR connection refused", "ERROR connection refused"),
+            ("2026-11-03T09:14:03Z error: disk quota exceeded", "error: disk quota exceeded"),
+        ] {
+            assert_eq!(error_signature(output), expected, "{output}");
+        }
     }
 
     #[test]
