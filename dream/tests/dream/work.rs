@@ -66,6 +66,57 @@ async fn error_fix_pairs_name_the_fix_in_every_harness() {
 }
 
 #[tokio::test]
+async fn a_fix_is_kept_with_what_went_wrong_not_the_runners_banner() {
+    let mut story = Story::new();
+    story
+        .session("claude", "rb-1", Some("shop"), "/home/alice/src/shop")
+        .bash_fail(
+            "bundle exec rspec spec/requests/cart_spec.rb",
+            "F\n\nFailures:\n\n  1) Cart shows the total\n     Failure/Error: <%= stylesheet_link_tag \"app\" %>\n\n     ActionView::Template::Error:\n       The asset \"app.css\" is not present in the asset pipeline.\n     # ./app/views/layouts/application.html.erb:9\n",
+        )
+        .bash_ok("bin/rails dartsass:build")
+        .bash_ok("bundle exec rspec spec/requests/cart_spec.rb")
+        .stop();
+    story
+        .session("codex", "dbt-1", Some("warehouse"), "/home/alice/src/warehouse")
+        .bash_fail(
+            "dbt build --select stg_orders",
+            "10:41:07  Running with dbt=1.8.7\n10:41:08  Encountered an error:\nCompilation Error\n  dbt found 1 package(s) specified in packages.yml, but only 0 package(s) installed in dbt_packages.\n",
+        )
+        .bash_ok("dbt deps")
+        .bash_ok("dbt build --select stg_orders")
+        .stop();
+    story
+        .session("cursor", "rs-2", Some("ledger"), "/home/alice/src/ledger")
+        .bash_fail(
+            "cargo nextest run",
+            "    Starting 9 tests across 1 binary\n        FAIL [   0.210s] ledger::cli report\nsnapshot assertion for 'report' failed in line 12\n     Summary [   0.400s] 9 tests run: 8 passed, 1 failed\n",
+        )
+        .bash_ok("cargo insta accept")
+        .bash_ok("cargo nextest run")
+        .stop();
+    let store = store_with(&story.events()).await;
+    dream_once(&store).await;
+
+    let shop = errors_of(&store, "shop").await;
+    assert!(
+        shop.contains("failed with \"ActionView::Template::Error: The asset \"app.css\" is not present in the asset pipeline.\"; it passed after running `bin/rails dartsass:build`"),
+        "the message the error's name introduces, not the template line:\n{shop}"
+    );
+    let warehouse = errors_of(&store, "warehouse").await;
+    assert!(
+        warehouse.contains("failed with \"Encountered an error: Compilation Error dbt found 1 package(s) specified in packages.yml"),
+        "what the error says, without the log's time stamp:\n{warehouse}"
+    );
+    assert!(warehouse.contains("it passed after running `dbt deps`"), "{warehouse}");
+    let ledger = errors_of(&store, "ledger").await;
+    assert!(
+        ledger.contains("failed with \"snapshot assertion for 'report' failed in line 12\"; it passed after running `cargo insta accept`"),
+        "the assertion that failed, not the runner's opening line:\n{ledger}"
+    );
+}
+
+#[tokio::test]
 async fn an_edit_is_the_fix_when_the_command_did_not_change() {
     let mut story = Story::new();
     story
