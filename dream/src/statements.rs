@@ -390,18 +390,20 @@ static PLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// What a kind of thing needs or may go without, as a rule: "docs-only changes don't need a
 /// version bump", "design reviews are required for any new public endpoint", "hotfixes need two
-/// approvals".
+/// approvals", "native changes still need a store build".
 static POLICY: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ^(?:all\ |any\ |new\ |every\ )?(?:[\w-]+\ ){0,3}?[\w-]+s
-         \ (?:(?:don't|do\ not)\ (?:need|require)|need|require|must(?:\ not)?|are\ (?:not\ )?required|aren't\ required
+         \ (?:still\ |also\ |now\ |always\ )?
+         (?:(?:don't|do\ not)\ (?:need|require)|need|require|must(?:\ not)?|are\ (?:not\ )?required|aren't\ required
            |are\ (?:mandatory|optional|exempt))
          \ (?P<what>\S+)
     ")
 });
 
 /// Whether `rest` is a rule of what a kind of thing needs ([`POLICY`]), not a task on things at
-/// hand ("the tests need fixing", "these files need a rewrite").
+/// hand ("the tests need fixing", "these files need a rewrite") nor someone's own ("my eyes need a
+/// break").
 fn policy(rest: &str) -> bool {
     let first_clause = rest.split([',', ';']).next().unwrap_or(rest);
     POLICY.captures(first_clause).is_some_and(|c| {
@@ -409,7 +411,21 @@ fn policy(rest: &str) -> bool {
             && !first_clause.starts_with("the ")
             && !matches!(
                 first_clause.split_whitespace().next(),
-                Some("things" | "stuff" | "people" | "folks" | "guys" | "eyes" | "nerves" | "hands")
+                Some(
+                    "things"
+                        | "stuff"
+                        | "people"
+                        | "folks"
+                        | "guys"
+                        | "eyes"
+                        | "nerves"
+                        | "hands"
+                        | "my"
+                        | "your"
+                        | "his"
+                        | "her"
+                        | "their"
+                )
             )
             && !specific(first_clause)
             && !trouble(rest)
