@@ -913,7 +913,6 @@ pub async fn for_prompt(
                 // everyday English.
                 let activity = is_activity_list(&c.note);
                 let mut order = if activity { relevance - ACTIVITY_DROP } else { relevance };
-
                 // What a note says is out of date comes after what holds now.
                 if is_outdated(&c.note) {
                     order -= ACTIVITY_DROP;
