@@ -925,18 +925,23 @@ pub async fn for_prompt(
             if scored.iter().all(|(_, relevance, _)| *relevance < min_similarity) {
                 return Ok(None);
             }
-            // What the user stated about what the prompt is about ("the clipboard tool is pbcopy"
-            // for "put the query on my clipboard") comes before the lists of what the agent did
-            // that share the prompt's other words: those say what was run, not how it is wanted.
+            // What the user stated (a preference, a convention) about what the prompt is about ("the
+            // clipboard tool is pbcopy" for "put the query on my clipboard") comes before the lists
+            // of what the agent did that share the prompt's other words: those say what was run,
+            // not how it is wanted.
             let first_list = scored
                 .iter()
                 .filter(|(key, _, _)| candidates.get(key).is_some_and(|c| is_activity_list(&c.note)))
                 .map(|(_, _, order)| *order)
                 .fold(f32::MIN, f32::max);
             for (key, _, order) in &mut scored {
-                if candidates.get(key).is_some_and(|c| c.fact && !is_activity_list(&c.note))
-                    && *order < first_list
-                {
+                let stated = |c: &Candidate| {
+                    matches!(
+                        c.note.meta.kind,
+                        NoteKind::Profile | NoteKind::Preference | NoteKind::Convention
+                    )
+                };
+                if candidates.get(key).is_some_and(|c| c.fact && stated(c)) && *order < first_list {
                     *order = first_list + 1e-4;
                 }
             }
