@@ -237,9 +237,16 @@ pub(crate) fn touched_files(event: &HookEvent) -> Vec<(FileAction, String)> {
 mod tests {
     use super::{error_signature, failed_tests};
 
+    /// Each output's error read as its expected line.
+    fn read_as(cases: &[(&str, &str)]) {
+        for (output, expected) in cases {
+            assert_eq!(error_signature(output), *expected, "{output}");
+        }
+    }
+
     #[test]
     fn a_build_tools_banner_gives_way_to_the_line_that_says_why() {
-        for (output, expected) in [
+        read_as(&[
             (
                 "FAILURE: Build failed with an exception.\n\n* What went wrong:\nA problem occurred configuring project ':app'.\n> Android Gradle plugin requires Java 17 to run. You are currently using Java 11.",
                 "Android Gradle plugin requires Java 17 to run. You are currently using Java 11.",
@@ -266,9 +273,7 @@ mod tests {
                 "$ esbuild src/main.ts --bundle\n✘ [ERROR] Could not resolve \"lodash-es\"\n\nerror: script \"build\" exited with code 1",
                 "✘ [ERROR] Could not resolve \"lodash-es\"",
             ),
-        ] {
-            assert_eq!(error_signature(output), expected, "{output}");
-        }
+        ]);
         // A banner with no reason after it stays; an error that says why is kept as it was.
         assert_eq!(error_signature("BUILD FAILED in 3s\n12 actionable tasks"), "BUILD FAILED in 3s");
         assert_eq!(
@@ -279,7 +284,7 @@ mod tests {
 
     #[test]
     fn a_line_that_introduces_an_error_is_read_with_the_message_after_it() {
-        for (output, expected) in [
+        read_as(&[
             (
                 "......F\n\nFailures:\n\n  1) Orders GET /orders renders the list\n     Failure/Error: <%= stylesheet_link_tag \"application\" %>\n\n     ActionView::Template::Error:\n       The asset \"application.css\" is not present in the asset pipeline.\n     # ./app/views/layouts/application.html.erb:9\n",
                 "ActionView::Template::Error: The asset \"application.css\" is not present in the asset pipeline.",
@@ -296,9 +301,7 @@ mod tests {
                 "Traceback (most recent call last):\n  File \"manage.py\", line 22, in <module>\ndjango.core.exceptions.ImproperlyConfigured:\n  Requested setting DEBUG, but settings are not configured.\n",
                 "django.core.exceptions.ImproperlyConfigured: Requested setting DEBUG, but settings are not configured.",
             ),
-        ] {
-            assert_eq!(error_signature(output), expected, "{output}");
-        }
+        ]);
         // A message on the line itself is not joined with what follows.
         assert_eq!(
             error_signature("error: linker `cc` not found\n  |\n  = note: No such file or directory"),
@@ -308,7 +311,7 @@ mod tests {
 
     #[test]
     fn an_error_message_comes_before_a_runners_mark_on_the_failed_test() {
-        for (output, expected) in [
+        read_as(&[
             (
                 " RUN  v2.1.5\n \u{276f} src/PriceTag.test.tsx (2 tests | 1 failed)\n   \u{d7} PriceTag > renders the amount\n     \u{2192} document is not defined\n\nReferenceError: document is not defined\n",
                 "ReferenceError: document is not defined",
@@ -321,16 +324,14 @@ mod tests {
                 " \u{2717} Login > redirects home\n    at Object.<anonymous> (login.test.js:12:5)\nAssertionError: expected '/login' to equal '/'\n",
                 "AssertionError: expected '/login' to equal '/'",
             ),
-        ] {
-            assert_eq!(error_signature(output), expected, "{output}");
-        }
+        ]);
         // With no message, the mark is what there is.
         assert_eq!(error_signature("  \u{d7} Cart > shows the total\n"), "\u{d7} Cart > shows the total");
     }
 
     #[test]
     fn an_assertion_that_failed_says_more_than_the_runners_summary() {
-        for (output, expected) in [
+        read_as(&[
             (
                 "    Starting 18 tests across 2 binaries\n        FAIL [   0.388s] app::cli list_json\nSnapshot: list_json\n-old snapshot\n+new results\nsnapshot assertion for 'list_json' failed in line 21\n     Summary [   0.801s] 18 tests run: 17 passed, 1 failed\n",
                 "snapshot assertion for 'list_json' failed in line 21",
@@ -343,23 +344,19 @@ mod tests {
                 "=== RUN   TestParse\n    parse_test.go:14: assertion failed: got 3, want 4\n--- FAIL: TestParse (0.00s)\nFAIL\n",
                 "parse_test.go:14: assertion failed: got 3, want 4",
             ),
-        ] {
-            assert_eq!(error_signature(output), expected, "{output}");
-        }
+        ]);
     }
 
     #[test]
     fn a_log_lines_time_stamp_is_no_part_of_the_error() {
-        for (output, expected) in [
+        read_as(&[
             (
                 "09:14:03  error: relation \"users\" does not exist",
                 "error: relation \"users\" does not exist",
             ),
             ("[09:14:03.120] ERROR connection refused", "ERROR connection refused"),
             ("2026-11-03T09:14:03Z error: disk quota exceeded", "error: disk quota exceeded"),
-        ] {
-            assert_eq!(error_signature(output), expected, "{output}");
-        }
+        ]);
     }
 
     #[test]
