@@ -145,6 +145,11 @@ fn a_session_that_ends_is_distilled_and_the_next_session_is_given_it_without_typ
             .filter(|c| c.split("## Where the last session").next().unwrap_or(c).contains(PREFERENCE))
     });
     assert!(context.contains(PREFERENCE), "{context}");
+    // Its notes are written before the run is recorded, under the lock its process lets go of as
+    // it exits.
+    eventually("the lock is free once the dream ended", || {
+        DreamLock::holder(&m.dream_dir()).is_none().then_some(())
+    });
 
     let hooks = m.log("hook.log");
     assert_eq!(count(&hooks, "dream started (session-end"), 1, "{hooks:#?}");
@@ -161,7 +166,6 @@ fn a_session_that_ends_is_distilled_and_the_next_session_is_given_it_without_typ
         "{last}"
     );
     assert!(last["notes_created"].as_u64() > Some(0), "{last}");
-    assert_eq!(DreamLock::holder(&m.dream_dir()), None, "the lock is free once the dream ended");
 
     // A dream typed now finds nothing new, and says so in the same log.
     let report = m.run_json(&["dream"]);
