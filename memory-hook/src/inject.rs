@@ -583,6 +583,17 @@ const WORD_WEIGHT: f32 = 0.3;
 /// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
 /// alone when meaning is known too.
 const WORDED_ENOUGH: f32 = 0.5;
+/// A candidate weighed by meaning: how relevant it is, where it goes in the order, whether it is a
+/// list of what the agent did ([`is_activity_list`]), and whether it is something the user stated
+/// (a profile line, a preference, a convention) with a fact about what the prompt asks.
+struct Scored {
+    key: String,
+    relevance: f32,
+    order: f32,
+    activity: bool,
+    stated: bool,
+}
+
 /// How far a list of what the agent did ([`is_activity_list`]) falls behind in the order of the
 /// notes relevant in meaning.
 const ACTIVITY_DROP: f32 = 0.1;
@@ -885,7 +896,7 @@ pub async fn for_prompt(
             }
             let tools = tools_if_needed(store, project, candidates.values().map(|c| &c.note)).await?;
             // Each candidate's relevance, which admits it, and its order among the admitted.
-            let mut scored: Vec<(String, f32, f32)> = Vec::new();
+            let mut scored: Vec<Scored> = Vec::new();
             for (key, c) in &candidates {
                 let similarity = c.similarity.unwrap_or(farthest);
                 if is_profile(&c.note) && similarity < min_similarity + PROFILE_MARGIN && !c.strong && !c.fact
@@ -920,34 +931,27 @@ pub async fn for_prompt(
                 if c.specific && !activity && c.note.meta.kind != NoteKind::Tool {
                     relevance += STATED_ADMIT;
                 }
-                scored.push((key.clone(), relevance, order));
+                let stated = c.fact
+                    && matches!(
+                        c.note.meta.kind,
+                        NoteKind::Profile | NoteKind::Preference | NoteKind::Convention
+                    );
+                scored.push(Scored { key: key.clone(), relevance, order, activity, stated });
             }
-            if scored.iter().all(|(_, relevance, _)| *relevance < min_similarity) {
+            if scored.iter().all(|s| s.relevance < min_similarity) {
                 return Ok(None);
             }
             // What the user stated (a preference, a convention) about what the prompt is about ("the
             // clipboard tool is pbcopy" for "put the query on my clipboard") comes before the lists
             // of what the agent did that share the prompt's other words: those say what was run,
             // not how it is wanted.
-            let first_list = scored
-                .iter()
-                .filter(|(key, _, _)| candidates.get(key).is_some_and(|c| is_activity_list(&c.note)))
-                .map(|(_, _, order)| *order)
-                .fold(f32::MIN, f32::max);
-            for (key, _, order) in &mut scored {
-                let stated = |c: &Candidate| {
-                    matches!(
-                        c.note.meta.kind,
-                        NoteKind::Profile | NoteKind::Preference | NoteKind::Convention
-                    )
-                };
-                if candidates.get(key).is_some_and(|c| c.fact && stated(c)) && *order < first_list {
-                    *order = first_list + 1e-4;
-                }
+            let first_list = scored.iter().filter(|s| s.activity).map(|s| s.order).fold(f32::MIN, f32::max);
+            for s in scored.iter_mut().filter(|s| s.stated && s.order < first_list) {
+                s.order = first_list + 1e-4;
             }
-            scored.retain(|(_, relevance, _)| *relevance >= min_similarity - FURTHER_MARGIN);
-            scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-            ranked = scored.into_iter().map(|(key, _, order)| (key, order)).collect();
+            scored.retain(|s| s.relevance >= min_similarity - FURTHER_MARGIN);
+            scored.sort_by(|a, b| b.order.total_cmp(&a.order).then(a.key.cmp(&b.key)));
+            ranked = scored.into_iter().map(|s| (s.key, s.order)).collect();
         }
     }
     if !by_meaning {
