@@ -1,11 +1,16 @@
 //! The BERT encoder of all-MiniLM-L6-v2 (6 layers, 384 wide, 12 heads), mean-pooled and
 //! normalised as sentence-transformers does: a forward pass in `f32` on the CPU, weights read a
 //! tensor at a time (each layer's matrices from bytes and scales when the install quantized
-//! them).
+//! them). Each dense layer's rows are shared out among the cores there are (up to [`MAX_PARTS`]):
+//! helper threads, started once for a forward pass, each read and multiply their own run of rows.
+
+use std::ops::Range;
+use std::sync::{Arc, mpsc};
+use std::thread::Scope;
 
 use ndarray::{Array1, Array2, ArrayView1, Axis, Slice};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::matmul::{Rows, rows_times};
 use crate::weights::{Dtype, GROUP, QUANTIZED, SCALES, Tensor, Weights};
 
@@ -17,6 +22,9 @@ const FFN: usize = 1536;
 const LAYERS: usize = 6;
 const POSITIONS: usize = 512;
 const EPS: f32 = 1e-12;
+/// Most threads one dense layer is shared out among: past this, handing a thread its share of a
+/// prompt's rows costs about what it saves.
+const MAX_PARTS: usize = 4;
 
 /// A weight matrix (`out × in`), read when used.
 #[derive(Debug)]
@@ -34,6 +42,19 @@ struct Dense {
     out: usize,
     inp: usize,
     bias: Array1<f32>,
+}
+
+/// A helper thread of a forward pass: the rows it is handed, and what it made of them.
+struct Helper<'a> {
+    jobs: mpsc::Sender<Job<'a>>,
+    done: mpsc::Receiver<Result<Vec<Vec<f32>>>>,
+}
+
+/// Rows `run` of a dense layer, to multiply with each of `xs`.
+struct Job<'a> {
+    dense: &'a Dense,
+    run: Range<usize>,
+    xs: Arc<Vec<Vec<f32>>>,
 }
 
 /// Buffers a forward pass reuses from one matrix to the next.
@@ -72,6 +93,8 @@ pub(crate) struct Bert {
     embedding_norm: Norm,
     layers: Vec<Layer>,
     vocab: usize,
+    /// How many threads share a dense layer's rows.
+    parts: usize,
 }
 
 fn small(weights: &Weights, name: &str, len: usize) -> Result<Array1<f32>> {
@@ -124,7 +147,13 @@ impl Bert {
                 output_norm: norm(&weights, &format!("{p}.output.LayerNorm"))?,
             });
         }
-        Ok(Self { weights, words, positions, token_type, embedding_norm, layers, vocab })
+        let parts = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, MAX_PARTS);
+        Ok(Self { weights, words, positions, token_type, embedding_norm, layers, vocab, parts })
+    }
+
+    /// Shares each dense layer among at most `threads` threads (this one and its helpers).
+    pub(crate) fn set_threads(&mut self, threads: usize) {
+        self.parts = threads.max(1);
     }
 
     /// The mean-pooled, unit-length embeddings of token sequences (each at most 512 ids). Each
@@ -147,10 +176,15 @@ impl Bert {
             layer_norm(&mut x, &self.embedding_norm);
             states.push(x);
         }
-        let mut buffer = Scratch::default();
-        for layer in &self.layers {
-            states = self.layer(layer, &states, &mut buffer)?;
-        }
+        let states = std::thread::scope(|scope| {
+            // Helpers the system will not start leave their shares to this thread.
+            let helpers: Vec<Helper<'_>> = (1..self.parts).map_while(|_| self.helper(scope)).collect();
+            let mut buffer = Scratch::default();
+            for layer in &self.layers {
+                states = self.layer(layer, &states, &mut buffer, &helpers)?;
+            }
+            Ok::<_, Error>(states)
+        })?;
         Ok(states
             .into_iter()
             .map(|x| {
@@ -162,10 +196,35 @@ impl Bert {
             .collect())
     }
 
-    fn layer(&self, layer: &Layer, xs: &[Array2<f32>], buffer: &mut Scratch) -> Result<Vec<Array2<f32>>> {
-        let qs = self.dense(&layer.query, xs, buffer)?;
-        let ks = self.dense(&layer.key, xs, buffer)?;
-        let vs = self.dense(&layer.value, xs, buffer)?;
+    /// A thread that multiplies the rows it is handed until its jobs end.
+    fn helper<'a>(&'a self, scope: &'a Scope<'a, '_>) -> Option<Helper<'a>> {
+        let (jobs, inbox) = mpsc::channel::<Job<'a>>();
+        let (outbox, done) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("agent-memory-embed".to_owned())
+            .spawn_scoped(scope, move || {
+                let mut buffer = Scratch::default();
+                for job in inbox {
+                    let xs: Vec<&[f32]> = job.xs.iter().map(Vec::as_slice).collect();
+                    if outbox.send(self.rows(job.dense, job.run, &xs, &mut buffer)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Helper { jobs, done })
+    }
+
+    fn layer<'a>(
+        &'a self,
+        layer: &'a Layer,
+        xs: &[Array2<f32>],
+        buffer: &mut Scratch,
+        helpers: &[Helper<'a>],
+    ) -> Result<Vec<Array2<f32>>> {
+        let qs = self.dense(&layer.query, xs, buffer, helpers)?;
+        let ks = self.dense(&layer.key, xs, buffer, helpers)?;
+        let vs = self.dense(&layer.value, xs, buffer, helpers)?;
         let scale = 1.0 / (HEAD as f32).sqrt();
         let mut contexts = Vec::with_capacity(xs.len());
         for ((q, k), v) in qs.iter().zip(&ks).zip(&vs) {
@@ -184,16 +243,16 @@ impl Bert {
             }
             contexts.push(context);
         }
-        let mut attended = self.dense(&layer.attention_out, &contexts, buffer)?;
+        let mut attended = self.dense(&layer.attention_out, &contexts, buffer, helpers)?;
         for (a, x) in attended.iter_mut().zip(xs) {
             *a += x;
             layer_norm(a, &layer.attention_norm);
         }
-        let mut inner = self.dense(&layer.intermediate, &attended, buffer)?;
+        let mut inner = self.dense(&layer.intermediate, &attended, buffer, helpers)?;
         for i in &mut inner {
             i.mapv_inplace(gelu);
         }
-        let mut out = self.dense(&layer.output, &inner, buffer)?;
+        let mut out = self.dense(&layer.output, &inner, buffer, helpers)?;
         for (o, a) in out.iter_mut().zip(&attended) {
             *o += a;
             layer_norm(o, &layer.output_norm);
@@ -201,31 +260,85 @@ impl Bert {
         Ok(out)
     }
 
-    fn dense(&self, dense: &Dense, xs: &[Array2<f32>], buffer: &mut Scratch) -> Result<Vec<Array2<f32>>> {
-        let rows = match &dense.weight {
-            Matrix::F32(tensor) => {
-                self.weights.read(tensor, &mut buffer.weight)?;
-                Rows::F32(&buffer.weight)
-            }
-            Matrix::Quantized { values, scales } => {
-                self.weights.read_bytes(values, &mut buffer.bytes)?;
-                self.weights.read(scales, &mut buffer.scales)?;
-                Rows::Quantized { values: &buffer.bytes, scales: &buffer.scales }
-            }
-        };
+    /// `x · wᵀ + b` for each of `xs`, the weight rows shared out between this thread and the
+    /// `helpers`.
+    fn dense<'a>(
+        &self,
+        dense: &'a Dense,
+        xs: &[Array2<f32>],
+        buffer: &mut Scratch,
+        helpers: &[Helper<'a>],
+    ) -> Result<Vec<Array2<f32>>> {
         let standard: Vec<_> = xs.iter().map(|x| x.as_standard_layout()).collect();
         let slices: Vec<&[f32]> = standard.iter().map(|x| x.as_slice().unwrap_or_default()).collect();
-        let mut outputs = vec![Vec::new(); xs.len()];
-        rows_times(&slices, dense.inp, rows, &mut outputs);
-        let mut ys = Vec::with_capacity(xs.len());
-        for (x, y) in xs.iter().zip(outputs) {
-            let mut y = Array2::from_shape_vec((x.nrows(), dense.out), y)
-                .map_err(|e| crate::Error::Model(format!("a dense layer's output: {e}")))?;
-            y += &dense.bias;
-            ys.push(y);
+        let runs = runs(dense.out, helpers.len() + 1);
+        let (own, shares) = runs.split_first().unwrap_or((&(0..0), &[]));
+        // The helpers' copy of the hidden states: a prompt's are a few dozen kilobytes.
+        let shared = Arc::new(if shares.is_empty() {
+            Vec::new()
+        } else {
+            slices.iter().map(|x| x.to_vec()).collect()
+        });
+        let handed: Vec<bool> = shares
+            .iter()
+            .zip(helpers)
+            .map(|(run, helper)| {
+                helper.jobs.send(Job { dense, run: run.clone(), xs: Arc::clone(&shared) }).is_ok()
+            })
+            .collect();
+        let mut parts = vec![self.rows(dense, own.clone(), &slices, buffer)];
+        for ((run, helper), handed) in shares.iter().zip(helpers).zip(handed) {
+            // A helper that stopped leaves its share to this thread.
+            let done = if handed { helper.done.recv().ok() } else { None };
+            parts.push(match done {
+                Some(part) => part,
+                None => self.rows(dense, run.clone(), &slices, buffer),
+            });
+        }
+        let mut ys: Vec<Array2<f32>> = xs.iter().map(|x| Array2::zeros((x.nrows(), dense.out))).collect();
+        for (run, part) in runs.iter().zip(parts) {
+            for (y, values) in ys.iter_mut().zip(part?) {
+                for (mut row, share) in y.rows_mut().into_iter().zip(values.chunks_exact(run.len())) {
+                    row.slice_axis_mut(Axis(0), Slice::from(run.clone())).assign(&ArrayView1::from(share));
+                }
+            }
+        }
+        for y in &mut ys {
+            *y += &dense.bias;
         }
         Ok(ys)
     }
+
+    /// `x · wᵀ` for the weight rows `run` alone: for each of `xs`, its tokens' values for those
+    /// rows, read into `buffer`.
+    fn rows(
+        &self,
+        dense: &Dense,
+        run: Range<usize>,
+        xs: &[&[f32]],
+        buffer: &mut Scratch,
+    ) -> Result<Vec<Vec<f32>>> {
+        let rows = match &dense.weight {
+            Matrix::F32(tensor) => {
+                self.weights.read_rows(tensor, run, &mut buffer.weight)?;
+                Rows::F32(&buffer.weight)
+            }
+            Matrix::Quantized { values, scales } => {
+                self.weights.read_byte_rows(values, run.clone(), &mut buffer.bytes)?;
+                self.weights.read_rows(scales, run, &mut buffer.scales)?;
+                Rows::Quantized { values: &buffer.bytes, scales: &buffer.scales }
+            }
+        };
+        let mut outputs = vec![Vec::new(); xs.len()];
+        rows_times(xs, dense.inp, rows, &mut outputs);
+        Ok(outputs)
+    }
+}
+
+/// `0..len` cut into `parts` runs of (nearly) one length, none empty.
+fn runs(len: usize, parts: usize) -> Vec<Range<usize>> {
+    let share = len.div_ceil(parts.max(1)).max(1);
+    (0..len).step_by(share).map(|start| start..(start + share).min(len)).collect()
 }
 
 fn layer_norm(x: &mut Array2<f32>, norm: &Norm) {
@@ -262,7 +375,17 @@ fn erf(x: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::erf;
+    use super::{erf, runs};
+
+    #[test]
+    fn rows_are_shared_out_whole_and_once() {
+        for (len, parts) in [(384, 1), (384, 2), (1536, 3), (384, 4), (5, 4), (2, 4), (0, 2)] {
+            let got = runs(len, parts);
+            assert!(got.len() <= parts && got.iter().all(|r| !r.is_empty()), "{len} in {parts}: {got:?}");
+            let covered: Vec<usize> = got.into_iter().flatten().collect();
+            assert_eq!(covered, (0..len).collect::<Vec<_>>(), "{len} in {parts}");
+        }
+    }
 
     #[test]
     fn erf_matches_known_values() {

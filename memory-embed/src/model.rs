@@ -69,6 +69,13 @@ impl Embedder {
         Ok(Self { tokenizer, bert })
     }
 
+    /// At most `threads` threads for a forward pass (at least one). [`Embedder::open`] takes as
+    /// many as the process may run at once, up to four; fewer leave cores to other work.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.bert.set_threads(threads);
+        self
+    }
+
     /// The unit-length embedding of `text`, from at most `max_tokens` of its tokens.
     pub fn embed(&self, text: &str, max_tokens: usize) -> Result<Vec<f32>> {
         Ok(self.embed_all(&[text], max_tokens)?.pop().unwrap_or_default())

@@ -1,6 +1,7 @@
-//! The model's weights, read from a `safetensors` file as they are needed: a tensor at a time
-//! into a buffer the caller reuses, and single rows of the large embedding tables. Nothing is
-//! mapped or kept, so a process that embeds one prompt holds a few megabytes, not the model.
+//! The model's weights, read from a `safetensors` file as they are needed: a tensor (or a run
+//! of a matrix's rows) at a time into a buffer the caller reuses, and single rows of the large
+//! embedding tables. Nothing is mapped or kept, so a process that embeds one prompt holds a few
+//! megabytes, not the model. Reads name their offset, so threads read one file at once.
 //!
 //! Two layouts are read: the model as published (every tensor `f32`), and the one
 //! [`quantize`] writes at install time, where each weight matrix of the encoder's layers is
@@ -11,9 +12,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{BufWriter, Read as _, Seek as _, SeekFrom, Write as _};
+use std::io::{BufWriter, Read as _, Write as _};
+use std::ops::Range;
 use std::path::Path;
-use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +85,7 @@ impl Tensor {
 /// An open `safetensors` file.
 #[derive(Debug)]
 pub(crate) struct Weights {
-    file: Mutex<File>,
+    file: File,
     tensors: HashMap<String, Tensor>,
 }
 
@@ -125,7 +126,7 @@ impl Weights {
             tensors
                 .insert(name, Tensor { shape: entry.shape, dtype, offset: 8 + len + entry.data_offsets[0] });
         }
-        Ok(Self { file: Mutex::new(file), tensors })
+        Ok(Self { file, tensors })
     }
 
     /// Whether the file holds a tensor called `name`.
@@ -159,10 +160,33 @@ impl Weights {
         self.read_floats(tensor.offset, into)
     }
 
-    /// Reads a whole byte tensor into `into` (resized to fit).
-    pub(crate) fn read_bytes(&self, tensor: &Tensor, into: &mut Vec<i8>) -> Result<()> {
-        into.resize(tensor.len(), 0);
-        self.read_at(tensor.offset, bytemuck::cast_slice_mut(&mut into[..]))
+    /// Reads rows `rows` of an `f32` matrix into `into` (resized to fit).
+    pub(crate) fn read_rows(&self, tensor: &Tensor, rows: Range<usize>, into: &mut Vec<f32>) -> Result<()> {
+        let (offset, len) = self.rows_at(tensor, rows)?;
+        into.resize(len, 0.0);
+        self.read_floats(offset, into)
+    }
+
+    /// Reads rows `rows` of a byte matrix into `into` (resized to fit).
+    pub(crate) fn read_byte_rows(
+        &self,
+        tensor: &Tensor,
+        rows: Range<usize>,
+        into: &mut Vec<i8>,
+    ) -> Result<()> {
+        let (offset, len) = self.rows_at(tensor, rows)?;
+        into.resize(len, 0);
+        self.read_at(offset, bytemuck::cast_slice_mut(&mut into[..]))
+    }
+
+    /// Where rows `rows` of a matrix start in the file, and how many values they hold.
+    fn rows_at(&self, tensor: &Tensor, rows: Range<usize>) -> Result<(u64, usize)> {
+        match tensor.shape[..] {
+            [height, width] if rows.start <= rows.end && rows.end <= height => {
+                Ok((tensor.offset + (rows.start * width * tensor.dtype.size()) as u64, rows.len() * width))
+            }
+            _ => Err(Error::Model(format!("rows {rows:?} are outside a {:?} tensor", tensor.shape))),
+        }
     }
 
     /// Reads row `row` of an `f32` matrix into `into` (its length is the row's).
@@ -186,10 +210,7 @@ impl Weights {
     }
 
     fn read_at(&self, offset: u64, bytes: &mut [u8]) -> Result<()> {
-        let mut file =
-            self.file.lock().map_err(|_| Error::Model("the weights file lock is poisoned".to_owned()))?;
-        file.seek(SeekFrom::Start(offset))
-            .and_then(|_| file.read_exact(bytes))
+        read_exact_at(&self.file, offset, bytes)
             .map_err(|e| Error::Model(format!("reading the weights: {e}")))
     }
 
@@ -199,6 +220,29 @@ impl Weights {
         names.sort();
         names
     }
+}
+
+/// Fills `bytes` from `file` at `offset`, leaving the file's position alone.
+#[cfg(unix)]
+fn read_exact_at(file: &File, offset: u64, bytes: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, offset)
+}
+
+/// Fills `bytes` from `file` at `offset`.
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut offset: u64, mut bytes: &mut [u8]) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, bytes, offset) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                bytes = &mut bytes[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Values of a quantized matrix as `f32`s: each run of [`GROUP`] bytes times its scale. Kept out

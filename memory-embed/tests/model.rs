@@ -51,6 +51,26 @@ fn similarities_match_the_published_ones() {
     }
 }
 
+/// The rows of each dense layer shared out among threads give the same vectors as one thread
+/// alone, for a prompt, a long note and a batch.
+#[test]
+fn threads_share_the_work_and_not_the_result() {
+    let texts = [
+        "why does the staging deploy keep failing on the migration step?",
+        &"Runbook: rotate the signing key, then restart the workers one at a time. ".repeat(12),
+        "ok",
+    ];
+    let alone = Embedder::open(model_dir()).unwrap().with_threads(1).embed_all(&texts, NOTE_TOKENS).unwrap();
+    for threads in [2, 3, 4] {
+        let shared = Embedder::open(model_dir())
+            .unwrap()
+            .with_threads(threads)
+            .embed_all(&texts, NOTE_TOKENS)
+            .unwrap();
+        assert_eq!(shared, alone, "{threads} threads");
+    }
+}
+
 #[test]
 fn meaning_is_closer_than_wording() {
     let embedder = Embedder::open(model_dir()).unwrap();
