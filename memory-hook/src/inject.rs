@@ -583,17 +583,6 @@ const WORD_WEIGHT: f32 = 0.3;
 /// The share of the prompt's terms (not everyday English) that makes a note relevant by its words
 /// alone when meaning is known too.
 const WORDED_ENOUGH: f32 = 0.5;
-/// A candidate weighed by meaning: how relevant it is, where it goes in the order, whether it is a
-/// list of what the agent did ([`is_activity_list`]), and whether it is something the user stated
-/// (a profile line, a preference, a convention) with a fact about what the prompt asks.
-struct Scored {
-    key: String,
-    relevance: f32,
-    order: f32,
-    activity: bool,
-    stated: bool,
-}
-
 /// How far a list of what the agent did ([`is_activity_list`]) falls behind in the order of the
 /// notes relevant in meaning.
 const ACTIVITY_DROP: f32 = 0.1;
@@ -615,6 +604,17 @@ const PROFILE_MARGIN: f32 = 0.05;
 /// needs for the note to be given on a prompt for its words (all of them when the prompt has
 /// fewer).
 const PROFILE_TERMS: usize = 2;
+
+/// A candidate weighed by meaning: how relevant it is, where it goes in the order, whether it is a
+/// list of what the agent did ([`is_activity_list`]), and whether it is something the user stated
+/// (a profile line, a preference, a convention) with a fact about what the prompt asks.
+struct Scored {
+    key: String,
+    relevance: f32,
+    order: f32,
+    activity: bool,
+    stated: bool,
+}
 
 /// Notes relevant to a prompt: the best few, none already injected in this session, within the
 /// prompt budget; `None` when nothing is relevant enough. Notes are found by their words and,
