@@ -104,8 +104,39 @@ pub(crate) struct Statement {
     pub(crate) follows_retraction: bool,
 }
 
+/// Compiles a statement pattern, its `\w` read as [`WORD`].
 fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("the statement patterns compile")
+    Regex::new(&word_class(pattern)).expect("the statement patterns compile")
+}
+
+/// A word character, as the statement patterns mean `\w`: anything but whitespace, punctuation
+/// and symbols (ASCII's, Latin-1's, the general punctuation, arrows and symbol blocks, CJK and
+/// full-width punctuation, emoji). It differs from Unicode's `\w` only on characters no statement
+/// turns on, and it compiles to a few byte ranges where Unicode's `\w` is some seven hundred: a
+/// hook that reads prompts (where the last session left off) compiles the patterns in a few tens
+/// of milliseconds rather than a fifth of a second.
+const WORD: &str = r"[^\s!-/:-@\[-^`{-~\u{A1}-\u{BF}\u{D7}\u{F7}\u{2000}-\u{2BFF}\u{3000}-\u{3004}\u{3008}-\u{303F}\u{FE30}-\u{FE4F}\u{FF01}-\u{FF0F}\u{1F000}-\u{1FAFF}]";
+
+/// `pattern` with each `\w` written as [`WORD`]. Inside a class the replacement is a nested class,
+/// which the class takes as a union (`[\w.-]` is a word character, a dot or a dash).
+fn word_class(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() * 2);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => out.push_str(WORD),
+            Some(escaped) => {
+                out.push('\\');
+                out.push(escaped);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// Discourse fillers in front of what is said ("also, ", "btw ").

@@ -1,14 +1,14 @@
 //! Hook latency benchmark: runs the release `agent-memory` binary as a fresh process per event, as
 //! a harness does, over fixture payloads, and prints p50 / p99 wall time and peak RSS for logging
-//! events, for injection events (notes found by words), for session starts (the start block and
-//! where the last session left off) and, with the embedding model installed, for prompts found by
-//! words and meaning. The embedded store is measured with 1k, 10k and 100k
-//! notes; Neo4j with 10k when a server is given (`NEO4J_TEST_URI`, `NEO4J_TEST_USER`,
-//! `NEO4J_TEST_PASS`, as `scripts/neo4j-test-server run -- …` sets them), in forward mode, on
-//! loopback and through a local TCP proxy that delays each direction by 50 ms; for each, the
-//! delivery lag of events while hooks run at a steady 20 per second (how long after a hook ended
-//! its event was in the server) and the rate of a bulk delivery of a journal, on a fresh and then
-//! a warmed server.
+//! events, for injection events (notes found by words), for session starts (the start block, and
+//! again each after a short session of work whose prompts it quotes where that session left off)
+//! and, with the embedding model installed, for prompts found by words and meaning. The embedded
+//! store is measured with 1k, 10k and 100k notes; Neo4j with 10k when a server is given
+//! (`NEO4J_TEST_URI`, `NEO4J_TEST_USER`, `NEO4J_TEST_PASS`, as `scripts/neo4j-test-server run --
+//! …` sets them), in forward mode, on loopback and through a local TCP proxy that delays each
+//! direction by 50 ms; for each, the delivery lag of events while hooks run at a steady 20 per
+//! second (how long after a hook ended its event was in the server) and the rate of a bulk
+//! delivery of a journal, on a fresh and then a warmed server.
 //!
 //! Run with `cargo bench -p tests --bench hook_latency` (add `-- --quick` for fewer runs; set
 //! `AGENT_MEMORY_BENCH_STORES=neo4j` or `sqlite` to measure one store's rows alone; set
@@ -82,6 +82,9 @@ const WORDS: &[&str] = &[
 
 /// Makes the `i`-th payload of a row in a project folder: the harness and the JSON.
 type Payload = fn(&Path, usize) -> (String, Value);
+
+/// Makes the unmeasured hooks run before a row's `i`-th measured one, in a project folder.
+type Before = fn(&Path, usize) -> Vec<(String, Value)>;
 
 /// Hooks run before each row is measured.
 const WARM_UP_RUNS: usize = 10;
@@ -195,17 +198,18 @@ fn main() -> anyhow::Result<()> {
             Env { binary: binary.clone(), home, config: dir.path().join("config.toml"), project, backend };
         // The local copy of the notes hooks read in forward mode.
         env.sync()?;
-        let mut rows: Vec<(&str, Payload)> = Vec::new();
+        let mut rows: Vec<(&str, Payload, Option<Before>)> = Vec::new();
         if notes <= 10_000 {
-            rows.push(("logging", logging_payload));
-            rows.push(("injection", prompt_payload));
-            // After the prompts above, so each start also tells where the last session left off.
-            rows.push(("start", start_payload));
+            rows.push(("logging", logging_payload, None));
+            rows.push(("injection", prompt_payload, None));
+            rows.push(("start", start_payload, None));
+            // Each start after a session of work: where it left off is read from its prompts.
+            rows.push(("left-off", start_payload, Some(work_session)));
         }
         if notes >= 10_000 && env.backend.name() != "neo4j+50ms" {
-            rows.push(("semantic", prompt_payload));
+            rows.push(("semantic", prompt_payload, None));
         }
-        for (label, make) in rows {
+        for (label, make, before) in rows {
             if label == "semantic" {
                 // With the embedding model installed, a prompt is embedded and compared with
                 // every note's passages as well.
@@ -215,27 +219,45 @@ fn main() -> anyhow::Result<()> {
             }
             // Unmeasured first runs: the first hook after seeding folds the seeding's WAL into
             // the database, and the first few run on cold caches.
+            let run = |i: usize, measure_rss: bool| -> anyhow::Result<Hook> {
+                let (harness, mut payload) = make(&env.project, i);
+                if let Some(before) = before {
+                    for (harness, payload) in before(&env.project, i) {
+                        env.run(&harness, &payload, false)?;
+                    }
+                    // Sessions of their own, apart from another row's with the same payloads.
+                    let session = format!("{label}-{}", payload["session_id"].as_str().unwrap_or_default());
+                    payload["session_id"] = json!(session);
+                }
+                env.run(&harness, &payload, measure_rss)
+            };
             for i in runs..runs + WARM_UP_RUNS {
-                let (harness, payload) = make(&env.project, i);
-                env.run(&harness, &payload, false)?;
+                run(i, false)?;
             }
             let mut times = Vec::with_capacity(runs);
+            let mut last = String::new();
             for i in 0..runs {
-                let (harness, payload) = make(&env.project, i);
-                times.push(env.run(&harness, &payload, false)?.0);
+                let hook = run(i, false)?;
+                times.push(hook.elapsed);
+                last = hook.stdout;
             }
             let rss = if time_available {
                 let mut peak = 0;
                 // Fresh sessions too: a prompt in a session that was given its notes gets none.
                 for i in 0..runs.min(20) {
-                    let (harness, payload) = make(&env.project, runs + WARM_UP_RUNS + i);
-                    peak = peak.max(env.run(&harness, &payload, true)?.1);
+                    peak = peak.max(run(runs + WARM_UP_RUNS + i, true)?.rss_kib);
                 }
                 format!("{:.1} MiB", peak as f64 / 1024.0)
             } else {
                 "n/a".to_owned()
             };
             env.check(label)?;
+            if before.is_some() {
+                anyhow::ensure!(
+                    last.contains(LEFT_OFF_TASK) && !last.contains(LEFT_OFF_THANKS),
+                    "the {label} row's starts did not say where the last session left off: {last}"
+                );
+            }
             times.sort();
             println!(
                 "{:<8} {:<10} {:<10} {:>9.2} {:>9.2} {:>12}",
@@ -295,7 +317,7 @@ fn steady_lag(
             "tool_use_id": format!("toolu_lag_{i}"), "tool_input": { "command": "cargo test" },
             "tool_response": { "stdout": "ok", "stderr": "", "interrupted": false, "isImage": false },
         });
-        hook_times.push(env.run("claude", &payload, false)?.0);
+        hook_times.push(env.run("claude", &payload, false)?.elapsed);
         ended.push(Instant::now());
     }
     let mut lags = Vec::with_capacity(count);
@@ -461,8 +483,8 @@ impl Env {
         Ok(())
     }
 
-    /// Runs one hook; returns wall time and, when measured, peak RSS in KiB.
-    fn run(&self, harness: &str, payload: &Value, measure_rss: bool) -> anyhow::Result<(Duration, u64)> {
+    /// Runs one hook; returns its wall time, its answer and, when measured, its peak RSS.
+    fn run(&self, harness: &str, payload: &Value, measure_rss: bool) -> anyhow::Result<Hook> {
         let mut cmd = if measure_rss {
             let mut c = Command::new("/usr/bin/time");
             c.args(["-f", "%M"]).arg(&self.binary);
@@ -497,8 +519,69 @@ impl Env {
         } else {
             0
         };
-        Ok((elapsed, rss))
+        Ok(Hook { elapsed, stdout: String::from_utf8_lossy(&out.stdout).into_owned(), rss_kib: rss })
     }
+}
+
+/// One hook's run.
+struct Hook {
+    elapsed: Duration,
+    /// What it answered the harness.
+    stdout: String,
+    /// Its peak RSS in KiB, when measured (else 0).
+    rss_kib: u64,
+}
+
+/// What the work session asks: the start after it quotes it.
+const LEFT_OFF_TASK: &str = "Add a retry with backoff";
+/// How the work session ends: no task, never quoted.
+const LEFT_OFF_THANKS: &str = "looks good";
+
+/// A session of work in Claude Code before a start: a request, an edit, a failed and a passing
+/// test run, a convention stated beside the next request, and a thank-you.
+fn work_session(cwd: &Path, i: usize) -> Vec<(String, Value)> {
+    let session = format!("bench-work-{i}");
+    let prompt = |text: &str| {
+        json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "hook_event_name": "UserPromptSubmit", "prompt": text,
+        })
+    };
+    let tool = |id: &str, name: &str, input: Value, response: Value| {
+        json!({
+            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": name,
+            "tool_use_id": format!("toolu_{id}_{i}"), "tool_input": input, "tool_response": response,
+        })
+    };
+    let test = json!({ "command": "cargo test -p upload" });
+    let failed = json!({
+        "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
+        "tool_use_id": format!("toolu_fail_{i}"), "tool_input": test.clone(),
+        "error": "Exit code 101\ntest retry::gives_up ... FAILED\ntest result: FAILED. 3 passed; 1 failed",
+    });
+    [
+        prompt(&format!("{LEFT_OFF_TASK} to the upload client. It gives up after one timeout.")),
+        tool(
+            "edit",
+            "Edit",
+            json!({ "file_path": cwd.join("src/upload.rs"), "old_string": "send()", "new_string": "send_with_retry()" }),
+            json!({ "filePath": cwd.join("src/upload.rs"), "success": true }),
+        ),
+        failed,
+        prompt("We run the tests with cargo nextest in this repo. Then check that the retry test passes."),
+        tool(
+            "pass",
+            "Bash",
+            test,
+            json!({ "stdout": "test result: ok. 4 passed; 0 failed", "stderr": "", "interrupted": false, "isImage": false }),
+        ),
+        prompt(&format!("{LEFT_OFF_THANKS}, thanks!")),
+    ]
+    .into_iter()
+    .map(|payload| ("claude".to_owned(), payload))
+    .collect()
 }
 
 /// Tool events, the bulk of what a session fires.

@@ -465,6 +465,30 @@ fn where_a_statement_is_filed_comes_with_why() {
     }
 }
 
+#[test]
+fn a_word_character_is_a_letter_digit_or_underscore_of_any_script_and_no_punctuation() {
+    let word = re(r"^\w+$");
+    let words = ["cafe", "café", "naïve", "Straße", "łódź", "日本語", "Ελληνικά", "x_1", "v2"];
+    for text in words {
+        assert!(word.is_match(text), "{text:?} is a word");
+    }
+    let others =
+        ["—", "–", "’", "“", "…", "→", "⇒", "·", "×", "😂", "-", ".", "'", "`", " ", "\u{a0}", "。", "，"];
+    for text in others {
+        assert!(!word.is_match(text), "{text:?} is no word");
+    }
+    // In a class, a union with what the class lists besides.
+    let path = re(r"^[\w./-]+$");
+    assert!(path.is_match("src/über-main.rs"));
+    assert!(!path.is_match("src/main.rs,"));
+    let not_word = re(r"^[^\w\s]+$");
+    assert!(not_word.is_match("—…!"));
+    assert!(!not_word.is_match("é"));
+    // An escaped backslash before a `w` is a backslash and a `w`.
+    assert!(re(r"^a\\w$").is_match(r"a\w"));
+    assert_eq!(word_class(r"\\w\w"), format!(r"\\w{WORD}"));
+}
+
 mod announced;
 mod at_work;
 mod beside_the_work;
