@@ -217,8 +217,6 @@ fn main() -> anyhow::Result<()> {
                 runtime.block_on(seed_embeddings(&*store, notes))?;
                 env.sync()?;
             }
-            // Unmeasured first runs: the first hook after seeding folds the seeding's WAL into
-            // the database, and the first few run on cold caches.
             let run = |i: usize, measure_rss: bool| -> anyhow::Result<Hook> {
                 let (harness, mut payload) = make(&env.project, i);
                 if let Some(before) = before {
@@ -231,6 +229,8 @@ fn main() -> anyhow::Result<()> {
                 }
                 env.run(&harness, &payload, measure_rss)
             };
+            // Unmeasured first runs: the first hook after seeding folds the seeding's WAL into
+            // the database, and the first few run on cold caches.
             for i in runs..runs + WARM_UP_RUNS {
                 run(i, false)?;
             }
