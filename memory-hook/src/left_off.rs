@@ -45,8 +45,9 @@ pub struct Failure {
 /// What a session's events say it did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Activity {
-    /// Its real prompts, in order, without repeats (slash commands and harness tags left out), each
-    /// without the asides around the work ([`dream::worth_quoting`]).
+    /// The first and the last of its real prompts (slash commands, harness tags and prompts that
+    /// carried a secret left out), each without the asides around the work
+    /// ([`dream::worth_quoting`]); one when the last is the first.
     pub prompts: Vec<String>,
     /// The files it edited, in the order of their first edit.
     pub edited: Vec<String>,
@@ -61,27 +62,17 @@ impl Activity {
     }
 }
 
-/// Reads what `events` (one session's, in order) did: prompts, edits, and failed shell commands,
-/// each marked fixed once a later command runs the same operation of the same tool and passes
-/// ([`dream::passes`]). Cursor's two reports of one shell call count once.
+/// Reads what `events` (one session's, in order) did: the first and last prompts, edits, and
+/// failed shell commands, each marked fixed once a later command runs the same operation of the
+/// same tool and passes ([`dream::passes`]). Cursor's two reports of one shell call count once.
 pub fn activity(events: Vec<StoredEvent>) -> Activity {
     let mut out = Activity::default();
-    let redactor = Redactor::new();
-    for stored in sessions::merge_twins(events) {
+    let mut prompts: Vec<&str> = Vec::new();
+    let events = sessions::merge_twins(events);
+    for stored in &events {
         let event = &stored.event;
         if event.kind == EventKind::UserPromptSubmit {
-            // A prompt that carried a secret (a credential in words, or text already redacted)
-            // is not quoted; one that asked for nothing (a joke, "looks good, thanks") neither.
-            if let Some(prompt) = event
-                .prompt
-                .as_deref()
-                .filter(|p| !dream::carries_secret(p))
-                .and_then(dream::worth_quoting)
-                .and_then(|p| sessions::prompt_title_by(&redactor, &p))
-                && !out.prompts.contains(&prompt)
-            {
-                out.prompts.push(prompt);
-            }
+            prompts.extend(event.prompt.as_deref());
             continue;
         }
         if !matches!(
@@ -113,7 +104,32 @@ pub fn activity(events: Vec<StoredEvent>) -> Activity {
             }
         }
     }
+    out.prompts = first_and_last(&prompts);
     out
+}
+
+/// The first and the last of `prompts` worth quoting ([`quoted`]), the last being the latest
+/// other than the first: a start shows only these two, so the prompts between them are read only
+/// while the latest ones are the first again.
+fn first_and_last(prompts: &[&str]) -> Vec<String> {
+    let redactor = Redactor::new();
+    let quote = |prompt: &&str| quoted(&redactor, prompt);
+    let Some((at, first)) = prompts.iter().enumerate().find_map(|(i, p)| quote(p).map(|q| (i, q))) else {
+        return Vec::new();
+    };
+    let last = prompts[at + 1..].iter().rev().filter_map(quote).find(|last| *last != first);
+    std::iter::once(first).chain(last).collect()
+}
+
+/// A prompt as a start quotes it: without the asides around the work, redacted, on one line and
+/// cut to a title's length; `None` for a prompt that carried a secret (a credential in words, or
+/// text already redacted), one that asked for nothing (a joke, "looks good, thanks"), and one
+/// that is no real prompt (a slash command, a harness's tags).
+fn quoted(redactor: &Redactor, prompt: &str) -> Option<String> {
+    if dream::carries_secret(prompt) {
+        return None;
+    }
+    dream::worth_quoting(prompt).and_then(|p| sessions::prompt_title_by(redactor, &p))
 }
 
 /// Where a session left off: which session, when, and what it did.
@@ -540,6 +556,30 @@ mod tests {
         }
         assert_eq!(s.activity().prompts, ["fix the cart total"], "slash commands, tags and repeats left out");
         assert!(Session::new("claude").activity().is_empty());
+    }
+
+    #[test]
+    fn the_first_and_the_last_prompt_are_what_was_asked() {
+        let mut s = Session::new("codex");
+        s.prompt("add a retry to the upload client")
+            .prompt("now cover the timeout with a test")
+            .prompt("also log each attempt at debug level")
+            .prompt("then open a draft PR for it")
+            .prompt("great, thanks!");
+        assert_eq!(
+            s.activity().prompts,
+            ["add a retry to the upload client", "then open a draft PR for it"],
+            "the middle prompts are not quoted, nor the thank-you"
+        );
+        let mut s = Session::new("cursor");
+        s.prompt("fix the cart total")
+            .prompt("now add a test for the empty cart")
+            .prompt("fix the cart total");
+        assert_eq!(
+            s.activity().prompts,
+            ["fix the cart total", "now add a test for the empty cart"],
+            "asked again last: the last other prompt"
+        );
     }
 
     fn left_off(activity: Activity, ago: Duration) -> LeftOff {
