@@ -111,11 +111,16 @@ fn re(pattern: &str) -> Regex {
 
 /// A word character, as the statement patterns mean `\w`: anything but whitespace, punctuation
 /// and symbols (ASCII's, Latin-1's, the general punctuation, arrows and symbol blocks, CJK and
-/// full-width punctuation, emoji). It differs from Unicode's `\w` only on characters no statement
-/// turns on, and it compiles to a few byte ranges where Unicode's `\w` is some seven hundred: a
-/// hook that reads prompts (where the last session left off) compiles the patterns in a few tens
-/// of milliseconds rather than a fifth of a second.
-const WORD: &str = r"[^\s!-/:-@\[-^`{-~\u{A1}-\u{BF}\u{D7}\u{F7}\u{2000}-\u{2BFF}\u{3000}-\u{3004}\u{3008}-\u{303F}\u{FE30}-\u{FE4F}\u{FF01}-\u{FF0F}\u{1F000}-\u{1FAFF}]";
+/// full-width punctuation, emoji). It differs from Unicode's `\w` on rare characters only (control
+/// characters count as word characters, letter-like symbols such as `ℓ` do not), and it compiles
+/// to a few byte ranges where Unicode's `\w` is some seven hundred: a hook that reads prompts
+/// (where the last session left off) compiles the patterns in a few tens of milliseconds rather
+/// than a fifth of a second.
+///
+/// The letters among those blocks' symbols (the micro, ohm, kelvin and angstrom signs) are word
+/// characters, as they are for Unicode: a pattern read without case (`(?i)`) leaves out every case
+/// of what the class leaves out, so leaving those out would leave out `μ`, `ω`, `k` and `å`.
+const WORD: &str = r"[^\s!-/:-@\[-^`{-~\u{A1}-\u{B4}\u{B6}-\u{BF}\u{D7}\u{F7}\u{2000}-\u{2125}\u{2127}-\u{2129}\u{212C}-\u{2BFF}\u{3000}-\u{3004}\u{3008}-\u{303F}\u{FE30}-\u{FE4F}\u{FF01}-\u{FF0F}\u{1F000}-\u{1FAFF}]";
 
 /// `pattern` with each `\w` written as [`WORD`]. Inside a class the replacement is a nested class,
 /// which the class takes as a union (`[\w.-]` is a word character, a dot or a dash).

@@ -468,14 +468,30 @@ fn where_a_statement_is_filed_comes_with_why() {
 #[test]
 fn a_word_character_is_a_letter_digit_or_underscore_of_any_script_and_no_punctuation() {
     let word = re(r"^\w+$");
-    let words = ["cafe", "café", "naïve", "Straße", "łódź", "日本語", "Ελληνικά", "x_1", "v2"];
+    let without_case = re(r"(?i)^\w+$");
+    let words = [
+        "cafe",
+        "café",
+        "naïve",
+        "Straße",
+        "łódź",
+        "日本語",
+        "Ελληνικά",
+        "x_1",
+        "v2",
+        "kayak",
+        "Ωμέγα",
+        "år",
+    ];
     for text in words {
         assert!(word.is_match(text), "{text:?} is a word");
+        assert!(without_case.is_match(text), "{text:?} is a word in any case");
     }
     let others =
         ["—", "–", "’", "“", "…", "→", "⇒", "·", "×", "😂", "-", ".", "'", "`", " ", "\u{a0}", "。", "，"];
     for text in others {
         assert!(!word.is_match(text), "{text:?} is no word");
+        assert!(!without_case.is_match(text), "{text:?} is no word in any case");
     }
     // In a class, a union with what the class lists besides.
     let path = re(r"^[\w./-]+$");
