@@ -541,41 +541,44 @@ const LEFT_OFF_THANKS: &str = "looks good";
 /// test run, a convention stated beside the next request, and a thank-you.
 fn work_session(cwd: &Path, i: usize) -> Vec<(String, Value)> {
     let session = format!("bench-work-{i}");
-    let prompt = |text: &str| {
-        json!({
+    // The fields every event of the session has, then its own.
+    let event = |name: &str, own: Value| {
+        let mut payload = json!({
             "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
-            "hook_event_name": "UserPromptSubmit", "prompt": text,
-        })
+            "permission_mode": "default", "hook_event_name": name,
+        });
+        if let (Some(fields), Value::Object(own)) = (payload.as_object_mut(), own) {
+            fields.extend(own);
+        }
+        payload
     };
-    let tool = |id: &str, name: &str, input: Value, response: Value| {
-        json!({
-            "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
-            "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": name,
-            "tool_use_id": format!("toolu_{id}_{i}"), "tool_input": input, "tool_response": response,
-        })
-    };
+    let prompt = |text: &str| event("UserPromptSubmit", json!({ "prompt": text }));
     let test = json!({ "command": "cargo test -p upload" });
-    let failed = json!({
-        "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
-        "permission_mode": "default", "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
-        "tool_use_id": format!("toolu_fail_{i}"), "tool_input": test.clone(),
-        "error": "Exit code 101\ntest retry::gives_up ... FAILED\ntest result: FAILED. 3 passed; 1 failed",
-    });
+    let file = cwd.join("src/upload.rs");
     [
         prompt(&format!("{LEFT_OFF_TASK} to the upload client. It gives up after one timeout.")),
-        tool(
-            "edit",
-            "Edit",
-            json!({ "file_path": cwd.join("src/upload.rs"), "old_string": "send()", "new_string": "send_with_retry()" }),
-            json!({ "filePath": cwd.join("src/upload.rs"), "success": true }),
+        event(
+            "PostToolUse",
+            json!({
+                "tool_name": "Edit", "tool_use_id": format!("toolu_edit_{i}"),
+                "tool_input": { "file_path": file, "old_string": "send()", "new_string": "send_with_retry()" },
+                "tool_response": { "filePath": file, "success": true },
+            }),
         ),
-        failed,
+        event(
+            "PostToolUseFailure",
+            json!({
+                "tool_name": "Bash", "tool_use_id": format!("toolu_fail_{i}"), "tool_input": test,
+                "error": "Exit code 101\ntest retry::gives_up ... FAILED\ntest result: FAILED. 3 passed; 1 failed",
+            }),
+        ),
         prompt("We run the tests with cargo nextest in this repo. Then check that the retry test passes."),
-        tool(
-            "pass",
-            "Bash",
-            test,
-            json!({ "stdout": "test result: ok. 4 passed; 0 failed", "stderr": "", "interrupted": false, "isImage": false }),
+        event(
+            "PostToolUse",
+            json!({
+                "tool_name": "Bash", "tool_use_id": format!("toolu_pass_{i}"), "tool_input": test,
+                "tool_response": { "stdout": "test result: ok. 4 passed; 0 failed", "stderr": "", "interrupted": false, "isImage": false },
+            }),
         ),
         prompt(&format!("{LEFT_OFF_THANKS}, thanks!")),
     ]
